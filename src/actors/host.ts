@@ -1,0 +1,45 @@
+/** The worker-thread side of an actor: decode requests, run handlers, post replies and events. */
+import { parentPort } from 'node:worker_threads';
+import { decode, encode } from '../protocol/codec.js';
+import type { EventEnvelope, ReplyEnvelope, RequestEnvelope } from '../protocol/envelope.js';
+
+const port = parentPort!;
+
+function post(value: unknown): void {
+  const bytes = encode(value);
+  port.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
+}
+
+export function publish<E>(event: E): void {
+  post({ kind: 'event', body: event } satisfies EventEnvelope<E>);
+}
+
+/**
+ * Serves requests with `handle`. `boot` runs first; the main thread hears `ready`
+ * when it succeeds and `fatal` (then exit) when it fails.
+ */
+export function serveActor<Req>(opts: {
+  boot(): Promise<void>;
+  handle(req: Req): Promise<unknown>;
+  shutdown(): Promise<void>;
+}): void {
+  port.on('message', (bytes: Uint8Array) => {
+    const env = decode<RequestEnvelope<Req> | EventEnvelope<{ type: string }>>(bytes);
+    if (env.kind === 'event') {
+      if (env.body.type === 'shutdown') void opts.shutdown().finally(() => process.exit(0));
+      return;
+    }
+    opts.handle(env.body).then(
+      (body) => post({ kind: 'reply', id: env.id, ok: true, body } satisfies ReplyEnvelope),
+      (err: unknown) =>
+        post({ kind: 'reply', id: env.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ReplyEnvelope),
+    );
+  });
+  opts.boot().then(
+    () => post({ kind: 'ready' }),
+    (err: unknown) => {
+      post({ kind: 'fatal', error: err instanceof Error ? err.message : String(err) });
+      setTimeout(() => process.exit(1), 50);
+    },
+  );
+}

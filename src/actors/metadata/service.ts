@@ -1,0 +1,215 @@
+/**
+ * The metadata actor's state and request handling. It is the single writer: every
+ * change runs under the stored row's lock, is committed, and only then answered and
+ * published as a new snapshot. Changes made by other instances are picked up by
+ * polling the version row (and sooner through NOTIFY).
+ */
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
+import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
+import { resolveInconsistencies, type Inconsistency } from '../../metadata/resolve.js';
+import type { Metadata } from '../../metadata/types.js';
+import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
+import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
+import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
+import { log } from '../../log.js';
+import { SourceManager } from './sources.js';
+import { MetadataStore, type StoredMetadata } from './store.js';
+import { UnitOfWork } from './unit-of-work.js';
+import { postgresError, isPgError } from '../../backends/pg/run-sql.js';
+
+/** The `default` source as first boot stores it: its URL stays in the environment. */
+export function initialMetadata(): Metadata {
+  return {
+    version: 3,
+    sources: [
+      {
+        name: 'default',
+        kind: 'postgres',
+        tables: [],
+        configuration: {
+          connection_info: {
+            database_url: { from_env: 'SERVICE_GRAPHQL_DATABASE_URL' },
+            isolation_level: 'read-committed',
+            pool_settings: { connection_lifetime: 600, idle_timeout: 180, max_connections: 50, retries: 1 },
+            use_prepared_statements: true,
+          },
+        },
+      },
+    ],
+  };
+}
+
+interface Envelope {
+  type: string;
+  args: unknown;
+  version: EnvelopeVersion;
+  resourceVersion: number | undefined;
+}
+
+function readEnvelope(v: unknown, path: string): Envelope {
+  const r = ObjectReader.of(v, path);
+  const type = r.required('type', str);
+  const version = r.optional('version', (x, p) => {
+    if (x !== 1 && x !== 2) throw parseFailed(`expected 1 or 2, encountered ${JSON.stringify(x)}`, p);
+    return x;
+  });
+  return { type, args: r.value.args ?? {}, version, resourceVersion: r.optional('resource_version', int) };
+}
+
+export class MetadataService {
+  private store!: MetadataStore;
+  private readonly sources = new SourceManager();
+  private stored!: StoredMetadata;
+  private inconsistencies: Inconsistency[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly config: Config,
+    private readonly publish: (s: MetadataSnapshot) => void,
+  ) {}
+
+  async boot(): Promise<void> {
+    const pool = new pg.Pool({ connectionString: this.config.metadataDatabaseUrl, max: 4 });
+    pool.on('error', () => {});
+    this.store = new MetadataStore(pool);
+    const stored = await this.store.init(initialMetadata);
+    await this.adopt(stored, true);
+    await this.store.listen(() => void this.serialised(() => this.syncFromStore()));
+    this.poller = setInterval(() => void this.serialised(() => this.syncFromStore()), this.config.metadataPollMs);
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    await this.queue.catch(() => {});
+    await this.sources.close();
+    await this.store.close();
+  }
+
+  /** One request at a time: the actor is the single writer. */
+  private serialised<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async syncFromStore(): Promise<void> {
+    try {
+      const version = await this.store.version();
+      if (version !== this.stored.version) await this.adopt(await this.store.read(), true);
+    } catch (e) {
+      log.warn('metadata store poll failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
+  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
+    if (connect) await this.sources.sync(stored.metadata);
+    this.stored = stored;
+    this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
+    this.publish(this.snapshot());
+    log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
+  }
+
+  snapshot(): MetadataSnapshot {
+    const sources: MetadataSnapshot['sources'] = {};
+    for (const [name, c] of this.sources.catalogs()) {
+      const kind = this.stored.metadata.sources.find((s) => s.name === name)?.kind ?? 'postgres';
+      sources[name] = { kind, introspection: c.introspection };
+    }
+    return { version: this.stored.version, metadata: this.stored.metadata, sources, inconsistencies: this.inconsistencies.map((i) => i.object) };
+  }
+
+  async health(): Promise<HealthResponse> {
+    try {
+      await this.store.version();
+      return { ok: true, message: 'OK' };
+    } catch (e) {
+      return { ok: false, message: `metadata store unreachable: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  async admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse> {
+    try {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+      } catch (e) {
+        throw parseFailed(`invalid JSON in request body: ${e instanceof Error ? e.message : String(e)}`, '$');
+      }
+      const env = readEnvelope(parsed, '$');
+      const response = await this.execute(endpoint, env);
+      return { status: 200, body: JSON.stringify(response) };
+    } catch (e) {
+      const err = toApiError(e);
+      return { status: err.status, body: JSON.stringify(err.body()) };
+    }
+  }
+
+  private async execute(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
+    if (env.type !== 'bulk') resolveCommand(endpoint, env);
+    if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
+      // Reads see the state of this instance, which follows the store within one poll interval.
+      return this.serialised(async () => {
+        const uow = new UnitOfWork(this.sources, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version);
+        return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
+      });
+    }
+    return this.serialised(() => this.mutate(endpoint, env));
+  }
+
+  private async mutate(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
+    let uow: UnitOfWork | null = null;
+    try {
+      const { stored, result } = await this.store.locked(async (current) => {
+        // Another instance may have changed the metadata since we last looked.
+        if (current.version !== this.stored.version) await this.adopt(current, true);
+        if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
+          throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
+        }
+        uow = new UnitOfWork(this.sources, endpoint, current.metadata, this.inconsistencies, current.version);
+        const response = await runEnvelope(uow, endpoint, env, '$');
+        await uow.commitSources();
+        const changed = JSON.stringify(uow.metadata) !== JSON.stringify(current.metadata);
+        return { next: changed ? uow.metadata : null, result: response };
+      });
+      const done = uow as UnitOfWork | null;
+      await this.adopt(stored, false, done?.inconsistencies);
+      return result;
+    } catch (e) {
+      await (uow as UnitOfWork | null)?.rollback();
+      // Pools opened for a rejected configuration are closed again.
+      await this.sources.sync(this.stored.metadata).catch(() => {});
+      throw e;
+    }
+  }
+}
+
+function resolveCommand(endpoint: AdminEndpoint, env: Envelope) {
+  // Only export/replace read `version`; elsewhere a valid one is ignored, like the well-known engine does.
+  const command = lookupCommand(endpoint, env.type, VERSIONED.has(env.type) ? env.version : undefined);
+  if (!command) throw badRequest('not-supported', `unknown operation type ${JSON.stringify(env.type)} for /${endpoint}`, '$.type');
+  return command;
+}
+
+/** Runs one envelope (recursively for bulk) inside the unit of work. */
+async function runEnvelope(uow: UnitOfWork, endpoint: AdminEndpoint, env: Envelope, path: string): Promise<Json> {
+  if (env.type === 'bulk') {
+    const items = arrayOf((v, p) => readEnvelope(v, p))(env.args, `${path}.args`);
+    const out: Json[] = [];
+    for (let i = 0; i < items.length; i++) out.push(await runEnvelope(uow, endpoint, items[i]!, `${path}.args[${i}]`));
+    return out;
+  }
+  return uow.apply(resolveCommand(endpoint, env), env.args, `${path}.args`);
+}
+
+function toApiError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  if (isPgError(e)) return postgresError(e, '');
+  const message = e instanceof Error ? e.message : String(e);
+  log.error('unexpected error in metadata request', { error: message, stack: e instanceof Error ? e.stack : undefined });
+  return new ApiError(500, 'unexpected', `unexpected error: ${message}`, '$');
+}

@@ -1,0 +1,89 @@
+/**
+ * The metadata actor's connections to its sources: one pool per source, rebuilt when
+ * the configuration changes, and the last catalog read from each. An unreachable
+ * source is remembered with its error; it never stops the engine.
+ */
+import type pg from 'pg';
+import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import { createPool } from '../../backends/pg/connection.js';
+import { introspectPg } from '../../backends/pg/introspect.js';
+import type { Metadata, SourceMetadata } from '../../metadata/types.js';
+import type { SourceCatalog } from '../../metadata/resolve.js';
+import { log } from '../../log.js';
+
+interface Entry {
+  configKey: string;
+  pool: pg.Pool | null;
+  catalog: SourceCatalog;
+}
+
+const isPg = (s: SourceMetadata) => s.kind === 'postgres' || s.kind === 'citus';
+
+export class SourceManager {
+  private readonly entries = new Map<string, Entry>();
+
+  /** Connects sources that are new or whose configuration changed; forgets removed ones. */
+  async sync(m: Metadata, refresh: ReadonlySet<string> | true = new Set()): Promise<void> {
+    const wanted = new Set(m.sources.map((s) => s.name));
+    for (const [name, e] of this.entries) {
+      if (!wanted.has(name)) {
+        this.entries.delete(name);
+        void e.pool?.end().catch(() => {});
+      }
+    }
+    await Promise.all(
+      m.sources.map(async (s) => {
+        const configKey = JSON.stringify([s.kind, s.configuration]);
+        const e = this.entries.get(s.name);
+        if (e && e.configKey === configKey) {
+          if (refresh === true || refresh.has(s.name)) e.catalog = await this.read(s.name, e.pool);
+          return;
+        }
+        void e?.pool?.end().catch(() => {});
+        let pool: pg.Pool | null = null;
+        let catalog: SourceCatalog;
+        if (!isPg(s)) {
+          catalog = { introspection: null, error: `backend kind "${s.kind}" is not supported by this engine yet` };
+        } else {
+          try {
+            pool = createPool(s.configuration);
+            catalog = await this.read(s.name, pool);
+          } catch (err) {
+            catalog = { introspection: null, error: err instanceof Error ? err.message : String(err) };
+          }
+        }
+        this.entries.set(s.name, { configKey, pool, catalog });
+      }),
+    );
+  }
+
+  private async read(name: string, pool: pg.Pool | null): Promise<SourceCatalog> {
+    if (!pool) return { introspection: null, error: 'source is not connected' };
+    try {
+      return { introspection: await introspectPg(pool), error: null };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn('source is unreachable', { source: name, error: message });
+      return { introspection: null, error: `could not connect to source ${JSON.stringify(name)}: ${message}` };
+    }
+  }
+
+  pool(name: string): pg.Pool | null {
+    return this.entries.get(name)?.pool ?? null;
+  }
+
+  catalogs(): Map<string, SourceCatalog> {
+    return new Map([...this.entries].map(([k, e]) => [k, e.catalog]));
+  }
+
+  /** Takes a catalog read inside a committed unit of work. */
+  setIntrospection(name: string, introspection: PgIntrospection): void {
+    const e = this.entries.get(name);
+    if (e) e.catalog = { introspection, error: null };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.pool?.end().catch(() => {})));
+    this.entries.clear();
+  }
+}

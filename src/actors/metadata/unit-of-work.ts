@@ -1,0 +1,165 @@
+/**
+ * One administration request: its commands (several for `bulk`) applied in order to a
+ * draft of the metadata, with run_sql statements held in open source transactions.
+ * Nothing is visible until `commit`; any failure rolls everything back, so a bulk is
+ * all or nothing.
+ */
+import type pg from 'pg';
+import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import { beginStatement } from '../../backends/pg/connection.js';
+import { introspectPg } from '../../backends/pg/introspect.js';
+import { runSql, type RunSqlResponse } from '../../backends/pg/run-sql.js';
+import type { Command, CommandContext, RunSqlOptions } from '../../metadata/commands/context.js';
+import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
+import { inconsistencyKey, resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import type { InconsistentObject, Metadata } from '../../metadata/types.js';
+import { ApiError, badRequest } from '../../protocol/errors.js';
+import type { AdminEndpoint } from '../../protocol/messages.js';
+import type { Json } from '../../util/decode.js';
+import type { SourceManager } from './sources.js';
+
+interface OpenTransaction {
+  client: pg.PoolClient;
+}
+
+const DDL = /\b(create|alter|drop|comment|rename|replace|truncate|grant|revoke)\b/i;
+
+export class UnitOfWork {
+  metadata: Metadata;
+  inconsistencies: Inconsistency[];
+  /** Catalogs as this unit of work sees them (overrides after DDL in open transactions). */
+  private readonly catalogs: Map<string, SourceCatalog>;
+  private readonly changedCatalogs = new Map<string, PgIntrospection>();
+  private readonly transactions = new Map<string, OpenTransaction>();
+
+  constructor(
+    private readonly sources: SourceManager,
+    readonly endpoint: AdminEndpoint,
+    metadata: Metadata,
+    inconsistencies: Inconsistency[],
+    readonly resourceVersion: number,
+  ) {
+    this.metadata = metadata;
+    this.inconsistencies = inconsistencies;
+    this.catalogs = sources.catalogs();
+  }
+
+  /** Runs one command against the draft; throws (leaving the draft as it was) when it fails. */
+  async apply(command: Command, args: unknown, path: string, endpoint: AdminEndpoint = this.endpoint): Promise<Json> {
+    const draft = structuredClone(this.metadata);
+    const ctx = this.context(draft, endpoint);
+    const result = await command(ctx, args, path);
+    const before = new Set(this.inconsistencies.map((i) => inconsistencyKey(i.object)));
+    if (result.metadata) {
+      await this.sources.sync(result.metadata);
+      this.refreshCatalogs();
+    }
+    const next = result.metadata ?? draft;
+    let after = resolveInconsistencies(next, this.catalogs);
+    let added = after.filter((i) => !before.has(inconsistencyKey(i.object)));
+    // `cascade`: what the change broke is removed, and what that removal breaks in turn.
+    for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
+      for (const i of added) i.remove(next);
+      after = resolveInconsistencies(next, this.catalogs);
+      added = after.filter((i) => !before.has(inconsistencyKey(i.object)));
+    }
+    if (added.length > 0 && !result.allowInconsistent) {
+      throw (result.inconsistencyError ?? inconsistentMetadataError)(added.map((i) => i.object));
+    }
+    if (result.metadata) this.metadata = result.metadata;
+    this.inconsistencies = after;
+    return result.reportInconsistencies ? result.reportInconsistencies(after.map((i) => i.object)) : result.response;
+  }
+
+  private refreshCatalogs(): void {
+    for (const [name, c] of this.sources.catalogs()) {
+      const mine = this.changedCatalogs.get(name);
+      this.catalogs.set(name, mine ? { introspection: mine, error: null } : c);
+    }
+    for (const name of [...this.catalogs.keys()]) if (!this.sources.pool(name) && !this.metadata.sources.some((s) => s.name === name)) this.catalogs.delete(name);
+  }
+
+  private context(draft: Metadata, endpoint: AdminEndpoint): CommandContext {
+    return {
+      endpoint,
+      metadata: draft,
+      resourceVersion: this.resourceVersion,
+      introspection: (s) => this.catalogs.get(s)?.introspection ?? undefined,
+      sourceError: (s) => this.catalogs.get(s)?.error ?? undefined,
+      inconsistencies: () => this.inconsistencies.map((i) => i.object),
+      runSql: (opts) => this.runSql(draft, opts),
+      reloadSources: async (names) => {
+        await this.sources.sync(draft, names === true ? true : new Set(names));
+        this.refreshCatalogs();
+        this.inconsistencies = resolveInconsistencies(draft, this.catalogs);
+      },
+      dropInconsistentObjects: () => {
+        for (const i of this.inconsistencies) i.remove(draft);
+      },
+    };
+  }
+
+  private async transaction(source: string, readOnly: boolean): Promise<OpenTransaction> {
+    const open = this.transactions.get(source);
+    if (open) return open;
+    const pool = this.sources.pool(source);
+    const sourceMeta = this.metadata.sources.find((s) => s.name === source);
+    if (!pool || !sourceMeta) throw badRequest('not-exists', `source with name ${JSON.stringify(source)} does not exist or is not connected`, '$.args.source');
+    const client = await pool.connect();
+    try {
+      await client.query(beginStatement(sourceMeta.configuration, readOnly));
+    } catch (e) {
+      client.release();
+      throw e;
+    }
+    const tx = { client };
+    this.transactions.set(source, tx);
+    return tx;
+  }
+
+  /** Executes SQL in the source's open transaction; after DDL, re-reads the catalog and carries renames and drops into the draft. */
+  private async runSql(draft: Metadata, opts: RunSqlOptions): Promise<RunSqlResponse> {
+    const tx = await this.transaction(opts.source, opts.readOnly);
+    // A failed statement would abort the whole transaction; a savepoint keeps earlier bulk steps usable.
+    await tx.client.query('SAVEPOINT run_sql');
+    let result: RunSqlResponse;
+    try {
+      result = await runSql(tx.client, opts.sql);
+      await tx.client.query('RELEASE SAVEPOINT run_sql');
+    } catch (e) {
+      await tx.client.query('ROLLBACK TO SAVEPOINT run_sql').catch(() => {});
+      throw e;
+    }
+    if (opts.checkConsistency && !opts.readOnly && DDL.test(opts.sql)) {
+      const old = this.catalogs.get(opts.source)?.introspection ?? null;
+      const fresh = await introspectPg(tx.client);
+      this.changedCatalogs.set(opts.source, fresh);
+      this.catalogs.set(opts.source, { introspection: fresh, error: null });
+      if (old) applyCatalogChanges(draft, opts.source, old, fresh);
+    }
+    return result;
+  }
+
+  /** Commits the source transactions; the caller commits the metadata right after. */
+  async commitSources(): Promise<void> {
+    for (const [, tx] of this.transactions) {
+      await tx.client.query('COMMIT');
+      tx.client.release();
+    }
+    this.transactions.clear();
+    for (const [name, intro] of this.changedCatalogs) this.sources.setIntrospection(name, intro);
+  }
+
+  async rollback(): Promise<void> {
+    for (const [, tx] of this.transactions) {
+      await tx.client.query('ROLLBACK').catch(() => {});
+      tx.client.release();
+    }
+    this.transactions.clear();
+  }
+}
+
+export function inconsistentMetadataError(objects: InconsistentObject[]): ApiError {
+  const first = objects[0]!;
+  return new ApiError(400, 'invalid-configuration', first.reason, '$.args', objects);
+}

@@ -1,0 +1,132 @@
+/**
+ * The main-thread side of an actor: a worker thread spoken to through msgpack
+ * request/reply messages with correlation ids and timeouts. A crashed worker is
+ * restarted; requests in flight when it died are answered with an error, never left
+ * hanging.
+ */
+import { Worker } from 'node:worker_threads';
+import { decode, encode } from '../protocol/codec.js';
+import type { Envelope, RequestEnvelope } from '../protocol/envelope.js';
+import { log } from '../log.js';
+
+export class ActorUnavailable extends Error {}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export interface ActorOptions {
+  name: string;
+  script: URL;
+  workerData: unknown;
+  timeoutMs: number;
+}
+
+export class Actor<Req extends { type: string }, Replies extends Record<Req['type'], unknown>, Event> {
+  private worker!: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners: ((e: Event) => void)[] = [];
+  private stopping = false;
+  private restarts = 0;
+  private readyWaiters: { resolve(): void; reject(e: Error): void } | null = null;
+
+  constructor(private readonly opts: ActorOptions) {}
+
+  /** Starts the worker and waits for its `ready` event (boot may fail: the error is returned). */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.readyWaiters = { resolve, reject };
+      this.spawn();
+    });
+  }
+
+  onEvent(listener: (e: Event) => void): void {
+    this.listeners.push(listener);
+  }
+
+  request<T extends Req['type']>(body: Extract<Req, { type: T }>, transfer: ArrayBuffer[] = []): Promise<Replies[T]> {
+    const id = this.nextId++;
+    return new Promise<Replies[T]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ActorUnavailable(`${this.opts.name} actor did not answer within ${this.opts.timeoutMs} ms`));
+      }, this.opts.timeoutMs);
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      const env: RequestEnvelope = { kind: 'request', id, body };
+      const bytes = encode(env);
+      this.worker.postMessage(bytes, [bytes.buffer as ArrayBuffer, ...transfer]);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.failPending('engine is shutting down');
+    this.worker.postMessage(encode({ kind: 'event', body: { type: 'shutdown' } }));
+    const exited = new Promise<void>((r) => this.worker.once('exit', () => r()));
+    const timeout = new Promise<void>((r) => setTimeout(r, 5000).unref());
+    await Promise.race([exited, timeout]);
+    await this.worker.terminate();
+  }
+
+  private spawn(): void {
+    const w = new Worker(this.opts.script, { workerData: this.opts.workerData });
+    this.worker = w;
+    w.on('message', (bytes: Uint8Array) => this.onMessage(bytes));
+    w.on('error', (err) => {
+      log.error(`${this.opts.name} actor crashed`, { error: err.message, stack: err.stack });
+    });
+    w.on('exit', (code) => {
+      if (this.worker !== w) return;
+      this.failPending(`${this.opts.name} actor stopped (exit code ${code}); the request was not completed`);
+      if (this.readyWaiters) {
+        this.readyWaiters.reject(new Error(`${this.opts.name} actor failed to start (exit code ${code})`));
+        this.readyWaiters = null;
+        return;
+      }
+      if (this.stopping) return;
+      const delay = Math.min(5000, 100 * 2 ** this.restarts++);
+      log.warn(`restarting ${this.opts.name} actor`, { exitCode: code, delayMs: delay });
+      setTimeout(() => this.spawn(), delay);
+    });
+  }
+
+  private onMessage(bytes: Uint8Array): void {
+    const env = decode<Envelope | { kind: 'ready' } | { kind: 'fatal'; error: string }>(bytes);
+    switch (env.kind) {
+      case 'reply': {
+        const p = this.pending.get(env.id);
+        if (!p) return; // timed out already
+        this.pending.delete(env.id);
+        clearTimeout(p.timer);
+        if (env.ok) p.resolve(env.body);
+        else p.reject(new Error(env.error));
+        return;
+      }
+      case 'event':
+        for (const l of this.listeners) l(env.body as Event);
+        return;
+      case 'ready':
+        this.restarts = 0;
+        this.readyWaiters?.resolve();
+        this.readyWaiters = null;
+        return;
+      case 'fatal':
+        this.readyWaiters?.reject(new Error(env.error));
+        this.readyWaiters = null;
+        return;
+      case 'request':
+        return; // workers do not call the main thread
+    }
+  }
+
+  private failPending(message: string): void {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new ActorUnavailable(message));
+      this.pending.delete(id);
+    }
+  }
+}

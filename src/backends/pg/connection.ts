@@ -1,0 +1,116 @@
+/**
+ * A pg source's `configuration`: validated when it enters the metadata, turned into
+ * a connection pool when the source is resolved.
+ */
+import pg from 'pg';
+import { badRequest } from '../../protocol/errors.js';
+import { bool, int, isObject, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
+
+export const ISOLATION_LEVELS = ['read-committed', 'repeatable-read', 'serializable'] as const;
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
+
+export interface PoolSettings {
+  max_connections?: number;
+  total_max_connections?: number;
+  idle_timeout?: number;
+  retries?: number;
+  pool_timeout?: number;
+  connection_lifetime?: number;
+}
+
+export interface PgConnectionInfo {
+  database_url: string | { from_env: string };
+  pool_settings?: PoolSettings;
+  use_prepared_statements: boolean;
+  isolation_level: IsolationLevel;
+}
+
+function databaseUrl(v: unknown, path: string): string | { from_env: string } {
+  if (typeof v === 'string') return v;
+  const r = ObjectReader.of(v, path);
+  if (r.has('connection_parameters')) {
+    throw badRequest('not-supported', 'connection_parameters are not supported; give database_url as a string or {"from_env": ...}', r.at('connection_parameters'));
+  }
+  const fromEnv = r.required('from_env', str);
+  r.done();
+  return { from_env: fromEnv };
+}
+
+function poolSettings(v: unknown, path: string): PoolSettings {
+  const r = ObjectReader.of(v, path);
+  const out: PoolSettings = {};
+  const nonNeg = (key: keyof PoolSettings) => {
+    const n = r.optional(key, int);
+    if (n === undefined) return;
+    if (n < 0) throw badRequest('parse-failed', `${key} must be a non-negative integer`, r.at(key));
+    out[key] = n;
+  };
+  (['max_connections', 'total_max_connections', 'idle_timeout', 'retries', 'pool_timeout', 'connection_lifetime'] as const).forEach(nonNeg);
+  if (out.max_connections === 0) throw badRequest('parse-failed', 'max_connections must be at least 1', r.at('max_connections'));
+  r.done();
+  return out;
+}
+
+/**
+ * Validates a pg `configuration` and returns it in stored form (defaults filled in
+ * as the well-known engine exports them).
+ */
+export function pgSourceConfiguration(v: unknown, path: string): JsonObject {
+  const r = ObjectReader.of(v, path);
+  const ci = ObjectReader.of(r.required('connection_info', (x) => x), r.at('connection_info'));
+  const info: PgConnectionInfo = {
+    database_url: ci.required('database_url', databaseUrl),
+    use_prepared_statements: ci.withDefault('use_prepared_statements', bool, false),
+    isolation_level: ci.withDefault('isolation_level', oneOf(ISOLATION_LEVELS, 'isolation level'), 'read-committed'),
+  };
+  const ps = ci.optional('pool_settings', poolSettings);
+  if (ps) info.pool_settings = ps;
+  ci.ignore('ssl_configuration');
+  ci.done();
+  const out: JsonObject = { connection_info: info as unknown as JsonObject };
+  for (const key of ['read_replicas', 'extensions_schema', 'connection_template'] as const) {
+    const x = r.optional(key, (y) => y);
+    if (x !== undefined) out[key] = x as JsonObject;
+  }
+  r.done();
+  return out;
+}
+
+export class SourceConfigError extends Error {}
+
+/** Resolves `{from_env}` now: the variable must exist (its name is in the error). */
+export function resolveDatabaseUrl(configuration: JsonObject, env: NodeJS.ProcessEnv = process.env): string {
+  const info = configuration.connection_info;
+  const url = isObject(info) ? info.database_url : undefined;
+  if (typeof url === 'string') return url;
+  if (isObject(url) && typeof url.from_env === 'string') {
+    const value = env[url.from_env];
+    if (value === undefined || value === '') throw new SourceConfigError(`environment variable "${url.from_env}" not set`);
+    return value;
+  }
+  throw new SourceConfigError('invalid database_url');
+}
+
+export function connectionInfo(configuration: JsonObject): PgConnectionInfo {
+  return configuration.connection_info as unknown as PgConnectionInfo;
+}
+
+export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = process.env): pg.Pool {
+  const url = resolveDatabaseUrl(configuration, env);
+  const ps = connectionInfo(configuration).pool_settings ?? {};
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: ps.max_connections ?? 50,
+    idleTimeoutMillis: (ps.idle_timeout ?? 180) * 1000,
+    connectionTimeoutMillis: ps.pool_timeout !== undefined ? ps.pool_timeout * 1000 : 10_000,
+    maxLifetimeSeconds: ps.connection_lifetime ?? 600,
+  });
+  // An idle client that loses its server must not crash the thread.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function beginStatement(configuration: JsonObject, readOnly = false): string {
+  const level = connectionInfo(configuration).isolation_level.replace('-', ' ').toUpperCase();
+  return `BEGIN ISOLATION LEVEL ${level}${readOnly ? ' READ ONLY' : ''}`;
+}

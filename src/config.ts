@@ -1,0 +1,116 @@
+/**
+ * Boot configuration from flags and `SERVICE_GRAPHQL_*` environment variables
+ * (a flag wins over its variable). Every value is checked here, so a bad one stops
+ * the engine at boot with a message naming it, never later.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface Config {
+  /** The `default` source; undefined means "start the embedded PostgreSQL". */
+  databaseUrl: string | undefined;
+  metadataDatabaseUrl: string | undefined;
+  port: number;
+  host: string;
+  adminSecrets: string[];
+  dataDir: string;
+  logLevel: LogLevel;
+  maxBodyBytes: number;
+  /** How often the metadata actor polls the shared version row (multi-instance sync). */
+  metadataPollMs: number;
+  /** How long a request waits for an actor's reply before it fails. */
+  actorTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+interface Option {
+  flag: string;
+  env: string;
+}
+
+const opt = (flag: string, env: string): Option => ({ flag, env: `SERVICE_GRAPHQL_${env}` });
+
+const OPTIONS = {
+  databaseUrl: opt('database-url', 'DATABASE_URL'),
+  metadataDatabaseUrl: opt('metadata-database-url', 'METADATA_DATABASE_URL'),
+  port: opt('server-port', 'SERVER_PORT'),
+  host: opt('server-host', 'SERVER_HOST'),
+  adminSecret: opt('admin-secret', 'ADMIN_SECRET'),
+  adminSecrets: opt('admin-secrets', 'ADMIN_SECRETS'),
+  dataDir: opt('data-dir', 'DATA_DIR'),
+  logLevel: opt('log-level', 'LOG_LEVEL'),
+  maxBodyBytes: opt('max-body-size', 'MAX_BODY_SIZE'),
+  metadataPollMs: opt('metadata-poll-interval', 'METADATA_POLL_INTERVAL'),
+  actorTimeoutMs: opt('actor-timeout', 'ACTOR_TIMEOUT'),
+} satisfies Record<string, Option>;
+
+function parseFlags(argv: string[]): Map<string, string> {
+  const known = new Set(Object.values(OPTIONS).map((o) => o.flag));
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (!known.has(name)) throw new ConfigError(`unknown flag "--${name}"`);
+    let value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new ConfigError(`flag "--${name}" needs a value`);
+    flags.set(name, value);
+  }
+  return flags;
+}
+
+function validUrl(value: string, o: Option): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new ConfigError(`${o.env} / --${o.flag}: not a valid URL`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new ConfigError(`${o.env} / --${o.flag}: expected a postgres:// or postgresql:// URL, got "${u.protocol}"`);
+  }
+  return value;
+}
+
+function integer(value: string, o: Option, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new ConfigError(`${o.env} / --${o.flag}: expected an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
+  const flags = parseFlags(argv);
+  const get = (o: Option): string | undefined => {
+    const v = flags.get(o.flag) ?? env[o.env];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const url = (o: Option) => {
+    const v = get(o);
+    return v === undefined ? undefined : validUrl(v, o);
+  };
+
+  const databaseUrl = url(OPTIONS.databaseUrl);
+  const level = get(OPTIONS.logLevel) ?? 'info';
+  if (!['debug', 'info', 'warn', 'error'].includes(level)) {
+    throw new ConfigError(`${OPTIONS.logLevel.env} / --log-level: expected debug, info, warn or error, got "${level}"`);
+  }
+  const secrets = [get(OPTIONS.adminSecret), ...(get(OPTIONS.adminSecrets)?.split(',') ?? [])]
+    .map((s) => s?.trim())
+    .filter((s): s is string => !!s);
+
+  return {
+    databaseUrl,
+    metadataDatabaseUrl: url(OPTIONS.metadataDatabaseUrl) ?? databaseUrl,
+    port: integer(get(OPTIONS.port) ?? '8080', OPTIONS.port, 0, 65535),
+    host: get(OPTIONS.host) ?? '0.0.0.0',
+    adminSecrets: secrets,
+    dataDir: get(OPTIONS.dataDir) ?? '.service',
+    logLevel: level as LogLevel,
+    maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * 1024 * 1024), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
+    metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
+    actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
+  };
+}

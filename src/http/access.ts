@@ -1,0 +1,30 @@
+/** Who may use the administration API: admin only (spec "Authentication" items 1 and 3). */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../protocol/errors.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Compares against every configured secret in constant time (several allow rotation). */
+export function makeSecretCheck(secrets: string[]): (given: string) => boolean {
+  const digests = secrets.map(digest);
+  return (given) => {
+    const d = digest(given);
+    let ok = false;
+    for (const s of digests) ok = timingSafeEqual(s, d) || ok;
+    return ok;
+  };
+}
+
+export interface AdminHeaders {
+  adminSecret: string;
+  role: string;
+}
+
+/** Null when the request may use the administration API, else the error to answer. */
+export function adminAccessError(h: AdminHeaders, secretsConfigured: boolean, secretMatches: (s: string) => boolean): ApiError | null {
+  if (secretsConfigured && (h.adminSecret === '' || !secretMatches(h.adminSecret))) {
+    return new ApiError(401, 'access-denied', 'invalid x-service-admin-secret/x-service-access-key', '$');
+  }
+  if (h.role !== '' && h.role !== 'admin') return new ApiError(400, 'access-denied', 'restricted access : admin only', '$.args');
+  return null;
+}

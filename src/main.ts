@@ -1,0 +1,80 @@
+/** Boot: configuration, embedded database if needed, actors, then the HTTP front. */
+import { readFileSync } from 'node:fs';
+import { Actor } from './actors/runtime.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
+import { log, setLogLevel } from './log.js';
+import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
+import { startHttp } from './http/server.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.argv.slice(2), process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      log.error(`invalid configuration: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  setLogLevel(config.logLevel);
+
+  let embedded: EmbeddedServer | undefined;
+  if (!config.databaseUrl) {
+    log.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
+    embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+    // The default source reads its URL from the environment (as stored in the metadata);
+    // workers inherit it.
+    process.env.SERVICE_GRAPHQL_DATABASE_URL = embedded.url;
+    config = { ...config, databaseUrl: embedded.url, metadataDatabaseUrl: config.metadataDatabaseUrl ?? embedded.url };
+  } else {
+    process.env.SERVICE_GRAPHQL_DATABASE_URL = config.databaseUrl;
+  }
+
+  const bootData: ActorBootData = { config };
+  const metadata = new Actor<MetadataActorRequest, MetadataActorReplies, MetadataActorEvent>({
+    name: 'metadata',
+    script: new URL('./actors/metadata/worker.js', import.meta.url),
+    workerData: bootData,
+    timeoutMs: config.actorTimeoutMs,
+  });
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info('shutting down', { signal });
+    http?.close();
+    await metadata.stop().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  let http: { port: number; close(): void } | undefined;
+  try {
+    await metadata.start();
+  } catch (e) {
+    log.error('metadata actor failed to start', { error: e instanceof Error ? e.message : String(e) });
+    await embedded?.stop().catch(() => {});
+    process.exit(1);
+  }
+
+  http = await startHttp(
+    {
+      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]),
+      health: () => metadata.request({ type: 'health' }),
+    },
+    { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, adminSecrets: config.adminSecrets, version: VERSION },
+  );
+  log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
+}
+
+main().catch((e: unknown) => {
+  log.error('boot failed', { error: e instanceof Error ? e.message : String(e) });
+  process.exit(1);
+});

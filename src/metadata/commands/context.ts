@@ -1,0 +1,54 @@
+/**
+ * What a metadata command may see and do. Commands are functions of the current
+ * metadata and their arguments; the few that touch a database (run_sql, reload) do so
+ * through this context, inside the request's unit of work.
+ */
+import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import type { RunSqlResponse } from '../../backends/pg/run-sql.js';
+import type { AdminEndpoint } from '../../protocol/messages.js';
+import type { Json } from '../../util/decode.js';
+import type { ApiError } from '../../protocol/errors.js';
+import type { InconsistentObject, Metadata } from '../types.js';
+
+export interface RunSqlOptions {
+  source: string;
+  sql: string;
+  readOnly: boolean;
+  /** Re-read the catalog afterwards and check the metadata against it. */
+  checkConsistency: boolean;
+}
+
+export interface CommandContext {
+  readonly endpoint: AdminEndpoint;
+  /** The metadata as the unit of work has it now (after earlier commands of a bulk). */
+  readonly metadata: Metadata;
+  readonly resourceVersion: number;
+  /** Catalog of a source as this unit of work sees it (uncommitted DDL included); undefined if unreachable. */
+  introspection(source: string): PgIntrospection | undefined;
+  /** Why a source is unreachable, or undefined. */
+  sourceError(source: string): string | undefined;
+  inconsistencies(): InconsistentObject[];
+  runSql(opts: RunSqlOptions): Promise<RunSqlResponse>;
+  /** Re-introspects sources (all when `names` is true) and reconnects them. */
+  reloadSources(names: string[] | true): Promise<void>;
+  /** Removes every inconsistent object from `metadata` (the draft). */
+  dropInconsistentObjects(): void;
+}
+
+export interface CommandResult {
+  /** The new document, or null when nothing changes. */
+  metadata: Metadata | null;
+  response: Json;
+  /** Inconsistencies this command may leave (replace_metadata with allow_inconsistent_metadata, reload, ...). */
+  allowInconsistent?: boolean;
+  /** Remove what the change made inconsistent instead of failing (run_sql `cascade`). */
+  cascade?: boolean;
+  /** The error when the change leaves new inconsistencies (default: the first one's reason). */
+  inconsistencyError?: (objects: InconsistentObject[]) => ApiError;
+  /** Builds the response from the inconsistencies left after the change (when `response` depends on them). */
+  reportInconsistencies?: ((list: InconsistentObject[]) => Json) | undefined;
+}
+
+export type Command = (ctx: CommandContext, args: unknown, path: string) => Promise<CommandResult> | CommandResult;
+
+export const SUCCESS: Json = { message: 'success' };

@@ -1,0 +1,83 @@
+/**
+ * Which operation names each administration endpoint accepts. `/v1/query` is the
+ * deprecated API: the same operations without the backend prefix (spec "Deprecated
+ * schema/metadata API").
+ */
+import type { AdminEndpoint } from '../../protocol/messages.js';
+import type { Command } from './context.js';
+import {
+  clearMetadata,
+  dropInconsistentMetadata,
+  dumpInternalState,
+  exportMetadata,
+  getInconsistentMetadata,
+  reloadMetadata,
+  replaceMetadata,
+  type EnvelopeVersion,
+} from './manage.js';
+import { runSqlCommand } from './run-sql.js';
+import { addSource, dropSource, renameSource, updateSource } from './sources.js';
+import { setGenericFederationConfig, setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables.js';
+
+/** Commands that read only: answered without taking the metadata lock. */
+export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state']);
+
+/** Operations whose envelope may carry `version`. */
+export const VERSIONED = new Set(['export_metadata', 'replace_metadata']);
+
+const TABLE_COMMANDS = {
+  track_table: trackTable,
+  untrack_table: untrackTable,
+  set_table_is_enum: setTableIsEnum,
+  set_table_customization: setTableCustomization,
+  set_generic_federation_config: setGenericFederationConfig,
+} as const;
+
+function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
+  return Object.fromEntries(Object.entries(commands).map(([k, v]) => [`${prefix}_${k}`, v]));
+}
+
+function shared(version: EnvelopeVersion): Record<string, Command> {
+  return {
+    export_metadata: exportMetadata(version),
+    replace_metadata: replaceMetadata(version),
+    reload_metadata: reloadMetadata,
+    clear_metadata: clearMetadata,
+    get_inconsistent_metadata: getInconsistentMetadata,
+    drop_inconsistent_metadata: dropInconsistentMetadata,
+    dump_internal_state: dumpInternalState,
+  };
+}
+
+function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<string, Command> {
+  if (endpoint === 'v1/metadata') {
+    return {
+          ...shared(version),
+          pg_add_source: addSource('postgres'),
+          citus_add_source: addSource('citus'),
+          pg_update_source: updateSource,
+          citus_update_source: updateSource,
+          pg_drop_source: dropSource,
+          citus_drop_source: dropSource,
+          rename_source: renameSource,
+          ...prefixed('pg', TABLE_COMMANDS),
+          ...prefixed('citus', TABLE_COMMANDS),
+    };
+  }
+  if (endpoint === 'v1/query') {
+    return { ...shared(version), ...TABLE_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
+  }
+  return { run_sql: runSqlCommand };
+}
+
+const tables = new Map<string, Record<string, Command>>();
+
+export function lookupCommand(endpoint: AdminEndpoint, type: string, version: EnvelopeVersion): Command | undefined {
+  const key = `${endpoint}|${version}`;
+  let table = tables.get(key);
+  if (!table) {
+    table = commandsFor(endpoint, version);
+    tables.set(key, table);
+  }
+  return Object.hasOwn(table, type) ? table[type] : undefined;
+}

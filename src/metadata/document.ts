@@ -1,0 +1,96 @@
+/**
+ * A whole metadata document as `replace_metadata` takes it: version 3 (sources), or the
+ * older versions 1 and 2 (tables and functions at the top level, for the `default`
+ * source), which are converted to version 3.
+ */
+import { pgSourceConfiguration } from '../backends/pg/connection.js';
+import { badRequest } from '../protocol/errors.js';
+import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type Json, type JsonObject } from '../util/decode.js';
+import { sourceCustomization } from './customization.js';
+import { sameTable, showTable, tableName } from './names.js';
+import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
+
+const KINDS: readonly BackendKind[] = ['postgres', 'citus', 'mssql', 'bigquery'];
+
+function table(v: unknown, path: string): TableMetadata {
+  const r = ObjectReader.of(v, path);
+  const t: TableMetadata = { ...(r.value as JsonObject), table: r.required('table', tableName) };
+  // Empty lists and false flags are what an export leaves out.
+  for (const [k, x] of Object.entries(t)) {
+    if ((Array.isArray(x) && x.length === 0) || x === null || (k === 'is_enum' && x === false)) delete t[k];
+  }
+  return t;
+}
+
+function tables(v: unknown, path: string): TableMetadata[] {
+  const list = arrayOf(table)(v, path);
+  list.forEach((t, i) => {
+    if (list.findIndex((u) => sameTable(u.table, t.table)) !== i) {
+      throw badRequest('already-exists', `table ${JSON.stringify(showTable(t.table))} is listed more than once`, `${path}[${i}]`);
+    }
+  });
+  return list;
+}
+
+function source(v: unknown, path: string): SourceMetadata {
+  const r = ObjectReader.of(v, path);
+  const s: SourceMetadata = {
+    ...(r.value as JsonObject),
+    name: r.required('name', nonEmptyStr),
+    kind: r.withDefault('kind', oneOf(KINDS, 'backend kind'), 'postgres'),
+    tables: r.withDefault('tables', tables, []),
+    configuration: r.required('configuration', (x) => x) as JsonObject,
+  };
+  if (s.kind === 'postgres' || s.kind === 'citus') s.configuration = pgSourceConfiguration(s.configuration, r.at('configuration'));
+  const customization = r.optional('customization', sourceCustomization);
+  if (customization && Object.keys(customization).length > 0) s.customization = customization;
+  else delete s.customization;
+  if (Array.isArray(s.functions) && s.functions.length === 0) delete s.functions;
+  return s;
+}
+
+/** Version 1 lists functions as bare names; version 2 as `{function, configuration}`. */
+function legacyFunction(v: Json): JsonObject {
+  if (isObject(v) && 'function' in v) return v;
+  return { function: v };
+}
+
+export function parseMetadataDocument(v: unknown, path: string, current: Metadata): Metadata {
+  const r = ObjectReader.of(v, path);
+  const version = r.withDefault('version', int, r.has('sources') ? 3 : 1);
+  if (version === 3) {
+    const sources = r.withDefault('sources', arrayOf(source), []);
+    sources.forEach((s, i) => {
+      if (sources.findIndex((x) => x.name === s.name) !== i) {
+        throw badRequest('already-exists', `source with name ${JSON.stringify(s.name)} is listed more than once`, `${path}.sources[${i}]`);
+      }
+    });
+    const out: Metadata = { ...(r.value as JsonObject), version: 3, sources };
+    return dropEmptySections(out);
+  }
+  if (version !== 1 && version !== 2) throw badRequest('parse-failed', `unexpected metadata version ${version}`, `${path}.version`);
+  // Versions 1 and 2: everything belongs to the `default` source, whose connection stays as it is.
+  const { tables: tablesJson, functions, ...rest } = r.value;
+  const dflt = current.sources.find((s) => s.name === 'default');
+  if (!dflt) throw badRequest('not-exists', 'version 1 and 2 metadata need a source named "default"', path);
+  const converted: SourceMetadata = {
+    name: 'default',
+    kind: dflt.kind,
+    tables: tables(tablesJson ?? [], `${path}.tables`),
+    configuration: dflt.configuration,
+  };
+  if (dflt.customization) converted.customization = dflt.customization;
+  if (Array.isArray(functions) && functions.length > 0) converted.functions = functions.map(legacyFunction);
+  const out: Metadata = { ...(rest as JsonObject), version: 3, sources: [converted] };
+  delete (out as JsonObject).query_templates;
+  return dropEmptySections(out);
+}
+
+/** Export leaves out empty top-level sections; keep stored documents in that form. */
+export function dropEmptySections(m: Metadata): Metadata {
+  for (const [k, v] of Object.entries(m)) {
+    if (k === 'sources' || k === 'version') continue;
+    if (v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)) delete m[k];
+  }
+  return m;
+}

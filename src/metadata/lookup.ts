@@ -1,0 +1,21 @@
+/** Finding sources and tables in a metadata document, with the errors the API gives when they are missing. */
+import type { QualifiedName } from '../backends/pg/catalog.js';
+import { notExists } from '../protocol/errors.js';
+import { sameTable, showTable } from './names.js';
+import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
+
+export function findSource(m: Metadata, name: string, path = '$.args'): SourceMetadata {
+  const s = m.sources.find((x) => x.name === name);
+  if (!s) throw notExists(`source with name ${JSON.stringify(name)} does not exist`, path);
+  return s;
+}
+
+export function trackedTable(source: SourceMetadata, table: QualifiedName): TableMetadata | undefined {
+  return source.tables.find((t) => sameTable(t.table, table));
+}
+
+export function findTable(source: SourceMetadata, table: QualifiedName, path = '$.args.table'): TableMetadata {
+  const t = trackedTable(source, table);
+  if (!t) throw notExists(`table ${JSON.stringify(showTable(table))} does not exist in source: ${source.name}`, path);
+  return t;
+}

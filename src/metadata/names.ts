@@ -1,0 +1,25 @@
+/** Table names as the admin API accepts and prints them. */
+import type { QualifiedName } from '../backends/pg/catalog.js';
+import { isObject, ObjectReader, str } from '../util/decode.js';
+import { parseFailed } from '../protocol/errors.js';
+
+/** `"author"` (schema public) or `{schema?, name}`. */
+export function tableName(v: unknown, path: string): QualifiedName {
+  if (typeof v === 'string') return { schema: 'public', name: v };
+  if (!isObject(v)) throw parseFailed('expected a table name: a string or {"schema", "name"}', path);
+  const r = ObjectReader.of(v, path);
+  const name = r.required('name', str);
+  const schema = r.withDefault('schema', str, 'public');
+  r.done();
+  return { schema, name };
+}
+
+/** How the well-known engine prints a table in messages: `name` in public, else `schema.name`. */
+export function showTable(t: QualifiedName): string {
+  return t.schema === 'public' ? t.name : `${t.schema}.${t.name}`;
+}
+
+export const sameTable = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+export const isGraphQLName = (s: string) => GRAPHQL_NAME.test(s);

@@ -1,0 +1,20 @@
+/**
+ * The immutable, versioned view of the metadata that the metadata actor publishes
+ * after every change: metadata + what each source looks like + what is inconsistent.
+ */
+import type { PgIntrospection } from '../backends/pg/catalog.js';
+import type { InconsistentObject, Metadata } from '../metadata/types.js';
+
+export interface SourceSnapshot {
+  kind: string;
+  /** Null when the source could not be reached (it is then listed as inconsistent). */
+  introspection: PgIntrospection | null;
+}
+
+export interface MetadataSnapshot {
+  /** The stored `resource_version`. */
+  version: number;
+  metadata: Metadata;
+  sources: Record<string, SourceSnapshot>;
+  inconsistencies: InconsistentObject[];
+}

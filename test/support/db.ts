@@ -1,0 +1,41 @@
+/** Fresh databases on the test server, one per test file or engine. */
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  /** Runs SQL directly, beside the engine. */
+  sql(text: string, params?: unknown[]): Promise<pg.QueryResult>;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function freshDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject('databaseUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = withDatabase(serverUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  return {
+    url,
+    name,
+    sql: (text, params) => pool.query(text, params as unknown[]),
+    async drop() {
+      await pool.end();
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
