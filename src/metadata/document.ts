@@ -14,12 +14,7 @@ const KINDS: readonly BackendKind[] = ['postgres', 'citus', 'mssql', 'bigquery']
 
 function table(v: unknown, path: string): TableMetadata {
   const r = ObjectReader.of(v, path);
-  const t: TableMetadata = { ...(r.value as JsonObject), table: r.required('table', tableName) };
-  // Empty lists and false flags are what an export leaves out.
-  for (const [k, x] of Object.entries(t)) {
-    if ((Array.isArray(x) && x.length === 0) || x === null || (k === 'is_enum' && x === false)) delete t[k];
-  }
-  return t;
+  return { ...(r.value as JsonObject), table: r.required('table', tableName) };
 }
 
 function tables(v: unknown, path: string): TableMetadata[] {
@@ -43,9 +38,7 @@ function source(v: unknown, path: string): SourceMetadata {
   };
   if (s.kind === 'postgres' || s.kind === 'citus') s.configuration = pgSourceConfiguration(s.configuration, r.at('configuration'));
   const customization = r.optional('customization', sourceCustomization);
-  if (customization && Object.keys(customization).length > 0) s.customization = customization;
-  else delete s.customization;
-  if (Array.isArray(s.functions) && s.functions.length === 0) delete s.functions;
+  if (customization) s.customization = customization;
   return s;
 }
 
@@ -65,8 +58,7 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
         throw badRequest('already-exists', `source with name ${JSON.stringify(s.name)} is listed more than once`, `${path}.sources[${i}]`);
       }
     });
-    const out: Metadata = { ...(r.value as JsonObject), version: 3, sources };
-    return dropEmptySections(out);
+    return { ...(r.value as JsonObject), version: 3, sources };
   }
   if (version !== 1 && version !== 2) throw badRequest('parse-failed', `unexpected metadata version ${version}`, `${path}.version`);
   // Versions 1 and 2: everything belongs to the `default` source, whose connection stays as it is.
@@ -83,14 +75,23 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   if (Array.isArray(functions) && functions.length > 0) converted.functions = functions.map(legacyFunction);
   const out: Metadata = { ...(rest as JsonObject), version: 3, sources: [converted] };
   delete (out as JsonObject).query_templates;
-  return dropEmptySections(out);
+  return out;
 }
 
-/** Export leaves out empty top-level sections; keep stored documents in that form. */
-export function dropEmptySections(m: Metadata): Metadata {
-  for (const [k, v] of Object.entries(m)) {
-    if (k === 'sources' || k === 'version') continue;
-    if (v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)) delete m[k];
+const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+
+/**
+ * The stored (and exported) form leaves out empty lists, empty objects, nulls and
+ * false `is_enum`, as the well-known engine's export does; every change passes
+ * through here so that equal metadata is stored as equal text.
+ */
+export function normalizeMetadata(m: Metadata): Metadata {
+  for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete m[k];
+  for (const s of m.sources) {
+    for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete s[k];
+    for (const t of s.tables) {
+      for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete t[k];
+    }
   }
   return m;
 }

@@ -108,10 +108,11 @@ export class MetadataService {
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
     if (connect) await this.sources.sync(stored.metadata);
+    const changed = this.stored?.version !== stored.version;
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
     this.publish(this.snapshot());
-    log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
+    if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
   snapshot(): MetadataSnapshot {

@@ -11,6 +11,7 @@ import { introspectPg } from '../../backends/pg/introspect.js';
 import { runSql, type RunSqlResponse } from '../../backends/pg/run-sql.js';
 import type { Command, CommandContext, RunSqlOptions } from '../../metadata/commands/context.js';
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
+import { normalizeMetadata } from '../../metadata/document.js';
 import { inconsistencyKey, resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest } from '../../protocol/errors.js';
@@ -66,7 +67,7 @@ export class UnitOfWork {
     if (added.length > 0 && !result.allowInconsistent) {
       throw (result.inconsistencyError ?? inconsistentMetadataError)(added.map((i) => i.object));
     }
-    if (result.metadata) this.metadata = result.metadata;
+    if (result.metadata) this.metadata = normalizeMetadata(result.metadata);
     this.inconsistencies = after;
     return result.reportInconsistencies ? result.reportInconsistencies(after.map((i) => i.object)) : result.response;
   }

@@ -1,5 +1,5 @@
 /** pg_track_table, pg_untrack_table, pg_set_table_is_enum, pg_set_table_customization, pg_set_generic_federation_config. */
-import type { PgIntrospection, PgTable, QualifiedName } from '../../backends/pg/catalog.js';
+import type { PgTable, QualifiedName } from '../../backends/pg/catalog.js';
 import { badRequest, notExists } from '../../protocol/errors.js';
 import { bool, isObject, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { tableConfiguration } from '../customization.js';
@@ -22,8 +22,16 @@ function readTarget(ctx: CommandContext, r: ObjectReader): { source: SourceMetad
   return { source: findSource(ctx.metadata, sourceName, r.path), table };
 }
 
-function catalogTable(ctx: CommandContext, source: SourceMetadata, table: QualifiedName): PgTable | undefined {
-  return ctx.introspection(source.name)?.tables.find((t) => sameTable(t, table));
+/**
+ * The table as the database has it. Tables created outside run_sql are not in the
+ * cached catalog yet, so a miss re-reads the catalog once before giving up.
+ */
+async function catalogTable(ctx: CommandContext, source: SourceMetadata, table: QualifiedName): Promise<PgTable | undefined> {
+  const find = () => ctx.introspection(source.name)?.tables.find((t) => sameTable(t, table));
+  const found = find();
+  if (found) return found;
+  await ctx.reloadSources([source.name]);
+  return find();
 }
 
 function federationConfig(v: unknown, path: string): JsonObject {
@@ -34,7 +42,7 @@ function federationConfig(v: unknown, path: string): JsonObject {
   return { enable };
 }
 
-function checkTrackable(intro: PgIntrospection | undefined, pgTable: PgTable | undefined, table: QualifiedName, config: JsonObject, path: string): void {
+function checkTrackable(pgTable: PgTable | undefined, table: QualifiedName, config: JsonObject, path: string): void {
   if (!pgTable) throw notExists(`no such table/view exists in source: ${JSON.stringify(showTable(table))}`, path);
   const badConstraints = pgTable.constraintNames.filter((n) => !isGraphQLName(n));
   if (badConstraints.length > 0) {
@@ -43,13 +51,12 @@ function checkTrackable(intro: PgIntrospection | undefined, pgTable: PgTable | u
   if (!isGraphQLName(table.name) && config.custom_name === undefined && config.identifier === undefined) {
     throw badRequest('not-supported', `the table name ${JSON.stringify(showTable(table))} is not a valid GraphQL name; set "custom_name" in its configuration`, path);
   }
-  void intro;
 }
 
-export const trackTable: Command = (ctx, args, path) => {
+export const trackTable: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const { source, table } = readTarget(ctx, r);
-  const pgTable = catalogTable(ctx, source, table);
+  const pgTable = await catalogTable(ctx, source, table);
   const columns = pgTable ? new Set(pgTable.columns.map((c) => c.name)) : null;
   const configuration = r.optional('configuration', (v, p) => tableConfiguration(v, p, columns));
   const isEnum = r.withDefault('is_enum', bool, false);
@@ -61,8 +68,8 @@ export const trackTable: Command = (ctx, args, path) => {
   }
   const clash = (source.functions ?? []).some((f) => isObject(f.function) && f.function.name === table.name && (f.function.schema ?? 'public') === table.schema);
   if (clash) throw badRequest('not-supported', `function with name ${JSON.stringify(showTable(table))} already exists`, path);
-  checkTrackable(ctx.introspection(source.name), pgTable, table, configuration ?? {}, path);
-  if (isEnum) checkEnum(ctx, source, table, path);
+  checkTrackable(pgTable, table, configuration ?? {}, path);
+  if (isEnum) checkEnum(pgTable!, table, path);
 
   const entry: TableMetadata = { table };
   if (isEnum) entry.is_enum = true;
@@ -87,9 +94,7 @@ export const untrackTable: Command = (ctx, args, path) => {
   return { metadata: ctx.metadata, response: SUCCESS };
 };
 
-function checkEnum(ctx: CommandContext, source: SourceMetadata, table: QualifiedName, path: string): void {
-  const pgTable = catalogTable(ctx, source, table);
-  if (!pgTable) return;
+function checkEnum(pgTable: PgTable, table: QualifiedName, path: string): void {
   const problems = enumTableProblems(pgTable);
   if (problems.length > 0) {
     throw badRequest(
@@ -100,14 +105,15 @@ function checkEnum(ctx: CommandContext, source: SourceMetadata, table: Qualified
   }
 }
 
-export const setTableIsEnum: Command = (ctx, args, path) => {
+export const setTableIsEnum: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const { source, table } = readTarget(ctx, r);
   const isEnum = r.required('is_enum', bool);
   r.done();
   const entry = findTable(source, table, `${path}.table`);
-  if (isEnum) {
-    checkEnum(ctx, source, table, path);
+  const pgTable = isEnum ? await catalogTable(ctx, source, table) : undefined;
+  if (pgTable) {
+    checkEnum(pgTable, table, path);
     entry.is_enum = true;
   } else {
     delete entry.is_enum;
@@ -115,10 +121,10 @@ export const setTableIsEnum: Command = (ctx, args, path) => {
   return { metadata: ctx.metadata, response: SUCCESS };
 };
 
-export const setTableCustomization: Command = (ctx, args, path) => {
+export const setTableCustomization: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const { source, table } = readTarget(ctx, r);
-  const pgTable = catalogTable(ctx, source, table);
+  const pgTable = await catalogTable(ctx, source, table);
   const columns = pgTable ? new Set(pgTable.columns.map((c) => c.name)) : null;
   const configuration = r.withDefault('configuration', (v, p) => tableConfiguration(v, p, columns), {});
   r.done();
@@ -129,10 +135,10 @@ export const setTableCustomization: Command = (ctx, args, path) => {
 };
 
 /** The deprecated `set_table_custom_fields`: `custom_root_fields` and `custom_column_names` at the top level. */
-export const setTableCustomFields: Command = (ctx, args, path) => {
+export const setTableCustomFields: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const { source, table } = readTarget(ctx, r);
-  const pgTable = catalogTable(ctx, source, table);
+  const pgTable = await catalogTable(ctx, source, table);
   const columns = pgTable ? new Set(pgTable.columns.map((c) => c.name)) : null;
   const given: JsonObject = {};
   for (const key of ['custom_root_fields', 'custom_column_names'] as const) {

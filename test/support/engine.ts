@@ -1,0 +1,79 @@
+/** Starts the built engine (`dist/main.js`) as a child process and talks to it over HTTP. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface Engine {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  logs: string[];
+  /** POSTs a JSON body; returns status and parsed body. */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  metadata(body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  query(body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  runSql(sql: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startEngine(env: Record<string, string>, args: string[] = []): Promise<Engine> {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', SERVICE_GRAPHQL_SERVER_PORT: '0', SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`engine did not become ready:\n${logs.join('\n')}`)), 30_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      logs.push(line);
+      try {
+        const entry = JSON.parse(line) as { message?: string; port?: number };
+        if (entry.message === 'server ready' && entry.port) {
+          clearTimeout(timer);
+          resolve(entry.port);
+        }
+      } catch {
+        /* not a log line */
+      }
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => logs.push(line));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`engine exited with code ${code} before it was ready:\n${logs.join('\n')}`));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* plain text */
+    }
+    return { status: res.status, body: parsed as any };
+  };
+  return {
+    url,
+    port,
+    process: child,
+    logs,
+    post,
+    metadata: (b, h) => post('/v1/metadata', b, h),
+    query: (b, h) => post('/v1/query', b, h),
+    runSql: (sql, extra = {}) => post('/v2/query', { type: 'run_sql', args: { sql, ...extra } }),
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
