@@ -3,7 +3,18 @@
  * (a flag wins over its variable). Every value is checked here, so a bad one stops
  * the engine at boot with a message naming it, never later.
  */
+import { decodeJwtConfig, type JwtConfig } from './auth/jwt-config.js';
+import { ApiError } from './protocol/errors.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Webhook mode (spec "Authentication" items 4-10). */
+export interface AuthHookConfig {
+  url: string;
+  mode: 'GET' | 'POST';
+  /** How long a webhook call may take before the request fails with 500. */
+  timeoutMs: number;
+}
 
 export interface Config {
   /** The `default` source; undefined means "start the embedded PostgreSQL". */
@@ -19,6 +30,10 @@ export interface Config {
   metadataPollMs: number;
   /** How long a request waits for an actor's reply before it fails. */
   actorTimeoutMs: number;
+  authHook: AuthHookConfig | undefined;
+  jwtSecret: JwtConfig | undefined;
+  /** The role of requests without credentials; without it they are refused. */
+  unauthorizedRole: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +57,11 @@ const OPTIONS = {
   maxBodyBytes: opt('max-body-size', 'MAX_BODY_SIZE'),
   metadataPollMs: opt('metadata-poll-interval', 'METADATA_POLL_INTERVAL'),
   actorTimeoutMs: opt('actor-timeout', 'ACTOR_TIMEOUT'),
+  authHook: opt('auth-hook', 'AUTH_HOOK'),
+  authHookMode: opt('auth-hook-mode', 'AUTH_HOOK_MODE'),
+  authHookTimeoutMs: opt('auth-hook-timeout', 'AUTH_HOOK_TIMEOUT'),
+  jwtSecret: opt('jwt-secret', 'JWT_SECRET'),
+  unauthorizedRole: opt('unauthorized-role', 'UNAUTHORIZED_ROLE'),
 } satisfies Record<string, Option>;
 
 function parseFlags(argv: string[]): Map<string, string> {
@@ -81,6 +101,55 @@ function integer(value: string, o: Option, min: number, max: number): number {
   return n;
 }
 
+type Auth = Pick<Config, 'authHook' | 'jwtSecret' | 'unauthorizedRole'>;
+
+/** The authentication mode, refused at boot where the well-known engine refuses it. */
+function authSettings(get: (o: Option) => string | undefined, secured: boolean): Auth {
+  const names = (...os: Option[]) => os.map((o) => `${o.env} / --${o.flag}`).join(' or ');
+  const requiresSecret = (o: Option) =>
+    new ConfigError(`${names(o)} requires an admin secret (${names(OPTIONS.adminSecret)}, or ${OPTIONS.adminSecrets.env})`);
+  const hookUrl = get(OPTIONS.authHook);
+  const jwtText = get(OPTIONS.jwtSecret);
+  const unauthorizedRole = get(OPTIONS.unauthorizedRole);
+  if (hookUrl !== undefined && jwtText !== undefined) throw new ConfigError(`webhook and JWT mode cannot be enabled at the same time (${names(OPTIONS.authHook, OPTIONS.jwtSecret)})`);
+  for (const [o, value] of [[OPTIONS.authHook, hookUrl], [OPTIONS.jwtSecret, jwtText], [OPTIONS.unauthorizedRole, unauthorizedRole]] as const) {
+    if (value !== undefined && !secured) throw requiresSecret(o);
+  }
+  if (unauthorizedRole !== undefined && hookUrl !== undefined) {
+    throw new ConfigError(`${names(OPTIONS.unauthorizedRole)} is not allowed with ${names(OPTIONS.authHook)}: the webhook decides the role of every request`);
+  }
+  return {
+    authHook: hookUrl === undefined ? undefined : authHook(hookUrl, get),
+    jwtSecret: jwtText === undefined ? undefined : jwtSecret(jwtText),
+    unauthorizedRole,
+  };
+}
+
+function authHook(url: string, get: (o: Option) => string | undefined): AuthHookConfig {
+  const o = OPTIONS.authHook;
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new ConfigError(`${o.env} / --${o.flag}: not a valid URL`);
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${o.env} / --${o.flag}: expected an http:// or https:// URL, got "${protocol}"`);
+  const mode = (get(OPTIONS.authHookMode) ?? 'GET').toUpperCase();
+  if (mode !== 'GET' && mode !== 'POST') throw new ConfigError(`${OPTIONS.authHookMode.env} / --${OPTIONS.authHookMode.flag}: expected GET or POST, got "${mode}"`);
+  const timeoutMs = integer(get(OPTIONS.authHookTimeoutMs) ?? '10000', OPTIONS.authHookTimeoutMs, 100, 600_000);
+  return { url, mode, timeoutMs };
+}
+
+function jwtSecret(text: string): JwtConfig {
+  const o = OPTIONS.jwtSecret;
+  try {
+    return decodeJwtConfig(text);
+  } catch (e) {
+    if (e instanceof ApiError) throw new ConfigError(`${o.env} / --${o.flag}: ${e.message} (at ${e.path})`);
+    throw e;
+  }
+}
+
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
   const flags = parseFlags(argv);
   const get = (o: Option): string | undefined => {
@@ -112,5 +181,6 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * 1024 * 1024), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
+    ...authSettings(get, secrets.length > 0),
   };
 }

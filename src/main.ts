@@ -6,6 +6,9 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, setLogLevel } from './log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
 import { startHttp } from './http/server.js';
+import { CompilerPool } from './actors/compiler/pool.js';
+import { GraphQLService } from './graphql/service.js';
+import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -49,6 +52,8 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     http?.close();
     await metadata.stop().catch(() => {});
+    await graphql.close();
+    await compiler.close().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(0);
   };
@@ -56,6 +61,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let http: { port: number; close(): void } | undefined;
+  const compiler = new CompilerPool();
+  const graphql = new GraphQLService(compiler);
+  metadata.onEvent((e) => {
+    if (e.type === 'snapshot') graphql.setSnapshot(e.snapshot);
+  });
+  let authenticator: Authenticator;
+  try {
+    authenticator = await createAuthenticator(config);
+  } catch (e) {
+    log.error('authentication setup failed', { error: e instanceof Error ? e.message : String(e) });
+    await embedded?.stop().catch(() => {});
+    process.exit(1);
+  }
   try {
     await metadata.start();
   } catch (e) {
@@ -68,6 +86,11 @@ async function main(): Promise<void> {
     {
       admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]),
       health: () => metadata.request({ type: 'health' }),
+      graphql: {
+        authenticate: (headers, body) => authenticator.authenticate({ headers, body }),
+        execute: (session, body) => graphql.handle(session, body),
+        explain: (session, body) => graphql.explainRequest(session, body),
+      },
     },
     { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, adminSecrets: config.adminSecrets, version: VERSION },
   );

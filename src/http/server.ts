@@ -11,9 +11,11 @@ import { ApiError } from '../protocol/errors.js';
 import { log } from '../log.js';
 import { adminAccessError, makeSecretCheck } from './access.js';
 import { BodyTooLarge, readBody } from './body.js';
+import { registerGraphQLRoutes, type GraphQLBackend } from './graphql.js';
 
 export interface Backend {
   admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;
+  graphql: GraphQLBackend;
   health(): Promise<HealthResponse>;
 }
 
@@ -90,6 +92,8 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   app.post('/v1/metadata', adminRoute('v1/metadata'));
   app.post('/v1/query', adminRoute('v1/query'));
   app.post('/v2/query', adminRoute('v2/query'));
+
+  registerGraphQLRoutes(app, backend.graphql, opts.maxBodyBytes);
 
   app.get('/healthz', (res) => {
     const state = { aborted: false };

@@ -3,7 +3,7 @@ import { badRequest } from '../protocol/errors.js';
 import { isObject, ObjectReader, oneOf, str, type JsonObject } from '../util/decode.js';
 import { isGraphQLName } from './names.js';
 
-function graphqlName(v: unknown, path: string): string {
+export function graphqlName(v: unknown, path: string): string {
   const s = str(v, path);
   if (!isGraphQLName(s)) throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL name`, path);
   return s;

@@ -5,8 +5,9 @@
  */
 import { pgSourceConfiguration } from '../backends/pg/connection.js';
 import { badRequest } from '../protocol/errors.js';
-import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type Json, type JsonObject } from '../util/decode.js';
+import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization } from './customization.js';
+import { functionEntry } from './functions.js';
 import { sameTable, showTable, tableName } from './names.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
 
@@ -34,18 +35,13 @@ function source(v: unknown, path: string): SourceMetadata {
     name: r.required('name', nonEmptyStr),
     kind: r.withDefault('kind', oneOf(KINDS, 'backend kind'), 'postgres'),
     tables: r.withDefault('tables', tables, []),
+    functions: r.withDefault('functions', arrayOf(functionEntry), []),
     configuration: r.required('configuration', (x) => x) as JsonObject,
   };
   if (s.kind === 'postgres' || s.kind === 'citus') s.configuration = pgSourceConfiguration(s.configuration, r.at('configuration'));
   const customization = r.optional('customization', sourceCustomization);
   if (customization) s.customization = customization;
   return s;
-}
-
-/** Version 1 lists functions as bare names; version 2 as `{function, configuration}`. */
-function legacyFunction(v: Json): JsonObject {
-  if (isObject(v) && 'function' in v) return v;
-  return { function: v };
 }
 
 export function parseMetadataDocument(v: unknown, path: string, current: Metadata): Metadata {
@@ -72,7 +68,9 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
     configuration: dflt.configuration,
   };
   if (dflt.customization) converted.customization = dflt.customization;
-  if (Array.isArray(functions) && functions.length > 0) converted.functions = functions.map(legacyFunction);
+  // Version 1 lists functions as bare names; version 2 as `{function, configuration}`.
+  const fns = arrayOf(functionEntry)(functions ?? [], `${path}.functions`);
+  if (fns.length > 0) converted.functions = fns;
   const out: Metadata = { ...(rest as JsonObject), version: 3, sources: [converted] };
   delete (out as JsonObject).query_templates;
   return out;

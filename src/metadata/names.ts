@@ -3,16 +3,21 @@ import type { QualifiedName } from '../backends/pg/catalog.js';
 import { isObject, ObjectReader, str } from '../util/decode.js';
 import { parseFailed } from '../protocol/errors.js';
 
-/** `"author"` (schema public) or `{schema?, name}`. */
-export function tableName(v: unknown, path: string): QualifiedName {
-  if (typeof v === 'string') return { schema: 'public', name: v };
-  if (!isObject(v)) throw parseFailed('expected a table name: a string or {"schema", "name"}', path);
-  const r = ObjectReader.of(v, path);
-  const name = r.required('name', str);
-  const schema = r.withDefault('schema', str, 'public');
-  r.done();
-  return { schema, name };
+/** `"author"` (schema public) or `{schema?, name}`: how tables and functions are named. */
+function qualifiedName(what: string) {
+  return (v: unknown, path: string): QualifiedName => {
+    if (typeof v === 'string') return { schema: 'public', name: v };
+    if (!isObject(v)) throw parseFailed(`expected a ${what} name: a string or {"schema", "name"}`, path);
+    const r = ObjectReader.of(v, path);
+    const name = r.required('name', str);
+    const schema = r.withDefault('schema', str, 'public');
+    r.done();
+    return { schema, name };
+  };
 }
+
+export const tableName = qualifiedName('table');
+export const functionName = qualifiedName('function');
 
 /** How the well-known engine prints a table in messages: `name` in public, else `schema.name`. */
 export function showTable(t: QualifiedName): string {

@@ -46,8 +46,8 @@ export interface TableMetadata {
 export interface InconsistentObject {
   type: string;
   name: string;
-  definition: Json;
   reason: string;
+  /** `definition` (the object as stored); a conflicting inherited permission has `entity` instead. */
   [key: string]: Json;
 }
 

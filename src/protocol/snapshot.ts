@@ -9,11 +9,15 @@ export interface SourceSnapshot {
   kind: string;
   /** Null when the source could not be reached (it is then listed as inconsistent). */
   introspection: PgIntrospection | null;
+  /** Rows of the tracked enum tables (`is_enum`), by `schema.name`: they become GraphQL enum values. */
+  enumValues?: Record<string, { value: string; comment: string | null }[]>;
 }
 
 export interface MetadataSnapshot {
   /** The stored `resource_version`. */
   version: number;
+  /** Unique per published snapshot (a reload may change the catalogs, not the version): plan caches key on it. */
+  generation: number;
   metadata: Metadata;
   sources: Record<string, SourceSnapshot>;
   inconsistencies: InconsistentObject[];

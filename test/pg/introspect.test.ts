@@ -263,6 +263,7 @@ describe('introspectPg', () => {
         args: [{ name: 'a', type: rowType('public', 'author'), hasDefault: false }],
         language: 'sql',
         isAggregate: false,
+        hasVariadic: false,
       },
     ] satisfies PgFunction[]);
   });
@@ -284,6 +285,7 @@ describe('introspectPg', () => {
         ],
         language: 'sql',
         isAggregate: false,
+        hasVariadic: false,
       },
     ] satisfies PgFunction[]);
   });
@@ -296,7 +298,9 @@ describe('introspectPg', () => {
       returnType: text,
       args: [{ name: null, type: int4, hasDefault: false }],
     });
+    expect(byInt!.hasVariadic).toBe(false);
     expect(byText).toMatchObject({
+      hasVariadic: true,
       returnType: { schema: 'pg_catalog', name: 'record', display: 'record', kind: 'p', category: 'P', element: null },
       args: [
         { name: 't', type: text, hasDefault: false },

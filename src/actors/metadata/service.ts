@@ -17,6 +17,7 @@ import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js
 import { log } from '../../log.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
+import { loadEnumValues } from '../../backends/pg/enum-values.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { postgresError, isPgError } from '../../backends/pg/run-sql.js';
 
@@ -66,6 +67,7 @@ export class MetadataService {
   private inconsistencies: Inconsistency[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
+  private generation = 0;
 
   constructor(
     private readonly config: Config,
@@ -111,17 +113,28 @@ export class MetadataService {
     const changed = this.stored?.version !== stored.version;
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
-    this.publish(this.snapshot());
+    this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
-  snapshot(): MetadataSnapshot {
+  async snapshot(): Promise<MetadataSnapshot> {
     const sources: MetadataSnapshot['sources'] = {};
     for (const [name, c] of this.sources.catalogs()) {
-      const kind = this.stored.metadata.sources.find((s) => s.name === name)?.kind ?? 'postgres';
-      sources[name] = { kind, introspection: c.introspection };
+      const meta = this.stored.metadata.sources.find((s) => s.name === name);
+      const pool = this.sources.pool(name);
+      const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
+      const enumValues = pool && c.introspection && enumTables.length ? await loadEnumValues(pool, c.introspection, enumTables) : {};
+      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues };
     }
-    return { version: this.stored.version, metadata: this.stored.metadata, sources, inconsistencies: this.inconsistencies.map((i) => i.object) };
+    // Unique per snapshot, and growing across restarts of this actor.
+    this.generation = Math.max(this.generation + 1, Date.now());
+    return {
+      version: this.stored.version,
+      generation: this.generation,
+      metadata: this.stored.metadata,
+      sources,
+      inconsistencies: this.inconsistencies.map((i) => i.object),
+    };
   }
 
   async health(): Promise<HealthResponse> {

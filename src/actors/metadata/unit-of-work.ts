@@ -72,12 +72,13 @@ export class UnitOfWork {
     return result.reportInconsistencies ? result.reportInconsistencies(after.map((i) => i.object)) : result.response;
   }
 
+  /** The sources' catalogs after a sync, with those this unit of work changed (uncommitted DDL) taking precedence. */
   private refreshCatalogs(): void {
+    this.catalogs.clear();
     for (const [name, c] of this.sources.catalogs()) {
       const mine = this.changedCatalogs.get(name);
       this.catalogs.set(name, mine ? { introspection: mine, error: null } : c);
     }
-    for (const name of [...this.catalogs.keys()]) if (!this.sources.pool(name) && !this.metadata.sources.some((s) => s.name === name)) this.catalogs.delete(name);
   }
 
   private context(draft: Metadata, endpoint: AdminEndpoint): CommandContext {
@@ -89,6 +90,7 @@ export class UnitOfWork {
       sourceError: (s) => this.catalogs.get(s)?.error ?? undefined,
       inconsistencies: () => this.inconsistencies.map((i) => i.object),
       runSql: (opts) => this.runSql(draft, opts),
+      query: (source, text, params) => this.inSavepoint(source, false, async (c) => (await c.query({ text, values: params })).rows),
       reloadSources: async (names) => {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();
@@ -118,20 +120,28 @@ export class UnitOfWork {
     return tx;
   }
 
-  /** Executes SQL in the source's open transaction; after DDL, re-reads the catalog and carries renames and drops into the draft. */
-  private async runSql(draft: Metadata, opts: RunSqlOptions): Promise<RunSqlResponse> {
-    const tx = await this.transaction(opts.source, opts.readOnly);
-    // A failed statement would abort the whole transaction; a savepoint keeps earlier bulk steps usable.
-    await tx.client.query('SAVEPOINT run_sql');
-    let result: RunSqlResponse;
+  /**
+   * Runs `fn` on the source's open transaction. A failed statement would abort the
+   * whole transaction; a savepoint keeps earlier steps of a bulk usable.
+   */
+  private async inSavepoint<T>(source: string, readOnly: boolean, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const tx = await this.transaction(source, readOnly);
+    await tx.client.query('SAVEPOINT step');
     try {
-      result = await runSql(tx.client, opts.sql);
-      await tx.client.query('RELEASE SAVEPOINT run_sql');
+      const result = await fn(tx.client);
+      await tx.client.query('RELEASE SAVEPOINT step');
+      return result;
     } catch (e) {
-      await tx.client.query('ROLLBACK TO SAVEPOINT run_sql').catch(() => {});
+      await tx.client.query('ROLLBACK TO SAVEPOINT step').catch(() => {});
       throw e;
     }
+  }
+
+  /** Executes SQL in the source's open transaction; after DDL, re-reads the catalog and carries renames and drops into the draft. */
+  private async runSql(draft: Metadata, opts: RunSqlOptions): Promise<RunSqlResponse> {
+    const result = await this.inSavepoint(opts.source, opts.readOnly, (c) => runSql(c, opts.sql));
     if (opts.checkConsistency && !opts.readOnly && DDL.test(opts.sql)) {
+      const tx = await this.transaction(opts.source, opts.readOnly);
       const old = this.catalogs.get(opts.source)?.introspection ?? null;
       const fresh = await introspectPg(tx.client);
       this.changedCatalogs.set(opts.source, fresh);

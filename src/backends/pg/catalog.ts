@@ -91,6 +91,8 @@ export interface PgFunction {
   language: string;
   /** For aggregate/window functions `true`; they can't be tracked. */
   isAggregate: boolean;
+  /** A VARIADIC argument: such functions can't be tracked. */
+  hasVariadic: boolean;
 }
 
 export interface PgEnumType {

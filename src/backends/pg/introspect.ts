@@ -193,7 +193,8 @@ SELECT json_build_object(
         'returnType', "typ"."json",
         'args', coalesce("fa"."args", '[]'),
         'language', "l"."lanname",
-        'isAggregate', "fn"."prokind" IN ('a', 'w')
+        'isAggregate', "fn"."prokind" IN ('a', 'w'),
+        'hasVariadic', coalesce('v' = ANY("fn"."proargmodes"), false)
       ) ORDER BY "fn"."nspname", "fn"."proname", "fn"."oid"), '[]')
     FROM "fn"
     JOIN "typ" ON "typ"."oid" = "fn"."prorettype"

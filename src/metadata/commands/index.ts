@@ -15,12 +15,15 @@ import {
   replaceMetadata,
   type EnvelopeVersion,
 } from './manage.js';
+import { DML_COMMANDS } from './dml.js';
+import { trackFunction, untrackFunction } from './functions.js';
 import { runSqlCommand } from './run-sql.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
+import { testWebhookTransformCommand } from './webhook-transform.js';
 import { setGenericFederationConfig, setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables.js';
 
 /** Commands that read only: answered without taking the metadata lock. */
-export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state']);
+export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state', 'test_webhook_transform']);
 
 /** Operations whose envelope may carry `version`. */
 export const VERSIONED = new Set(['export_metadata', 'replace_metadata']);
@@ -31,6 +34,8 @@ const TABLE_COMMANDS = {
   set_table_is_enum: setTableIsEnum,
   set_table_customization: setTableCustomization,
   set_generic_federation_config: setGenericFederationConfig,
+  track_function: trackFunction,
+  untrack_function: untrackFunction,
 } as const;
 
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
@@ -60,14 +65,15 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           pg_drop_source: dropSource,
           citus_drop_source: dropSource,
           rename_source: renameSource,
+          test_webhook_transform: testWebhookTransformCommand,
           ...prefixed('pg', TABLE_COMMANDS),
           ...prefixed('citus', TABLE_COMMANDS),
     };
   }
   if (endpoint === 'v1/query') {
-    return { ...shared(version), ...TABLE_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
+    return { ...shared(version), ...TABLE_COMMANDS, ...DML_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
   }
-  return { run_sql: runSqlCommand };
+  return { ...DML_COMMANDS, run_sql: runSqlCommand };
 }
 
 const tables = new Map<string, Record<string, Command>>();

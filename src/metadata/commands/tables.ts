@@ -1,13 +1,16 @@
 /** pg_track_table, pg_untrack_table, pg_set_table_is_enum, pg_set_table_customization, pg_set_generic_federation_config. */
 import type { PgTable, QualifiedName } from '../../backends/pg/catalog.js';
 import { badRequest, notExists } from '../../protocol/errors.js';
-import { bool, isObject, ObjectReader, str, type JsonObject } from '../../util/decode.js';
+import { bool, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { tableConfiguration } from '../customization.js';
 import { dependencyError, dependentsOfTable } from '../dependencies.js';
 import { enumTableProblems } from '../enum-table.js';
+import { findTrackedFunction, functionsReturning } from '../functions.js';
 import { findSource, findTable, trackedTable } from '../lookup.js';
+import { reasonMessage } from '../reasons.js';
 import { isGraphQLName, sameTable, showTable, tableName } from '../names.js';
 import type { SourceMetadata, TableMetadata } from '../types.js';
+import { catalogTable } from './catalog.js';
 import { SUCCESS, type Command, type CommandContext } from './context.js';
 
 /** `table` plus `source`; the deprecated API also takes `{schema, name}` at the top level. */
@@ -20,18 +23,6 @@ function readTarget(ctx: CommandContext, r: ObjectReader): { source: SourceMetad
     table = r.required('table', tableName);
   }
   return { source: findSource(ctx.metadata, sourceName, r.path), table };
-}
-
-/**
- * The table as the database has it. Tables created outside run_sql are not in the
- * cached catalog yet, so a miss re-reads the catalog once before giving up.
- */
-async function catalogTable(ctx: CommandContext, source: SourceMetadata, table: QualifiedName): Promise<PgTable | undefined> {
-  const find = () => ctx.introspection(source.name)?.tables.find((t) => sameTable(t, table));
-  const found = find();
-  if (found) return found;
-  await ctx.reloadSources([source.name]);
-  return find();
 }
 
 function federationConfig(v: unknown, path: string): JsonObject {
@@ -54,7 +45,8 @@ function checkTrackable(pgTable: PgTable | undefined, table: QualifiedName, conf
 }
 
 export const trackTable: Command = async (ctx, args, path) => {
-  const r = ObjectReader.of(args, path);
+  // The deprecated API also takes the table name alone as the arguments.
+  const r = ObjectReader.of(ctx.endpoint !== 'v1/metadata' && typeof args === 'string' ? { table: args } : args, path);
   const { source, table } = readTarget(ctx, r);
   const pgTable = await catalogTable(ctx, source, table);
   const columns = pgTable ? new Set(pgTable.columns.map((c) => c.name)) : null;
@@ -66,8 +58,7 @@ export const trackTable: Command = async (ctx, args, path) => {
   if (trackedTable(source, table)) {
     throw badRequest('already-tracked', `view/table already tracked: ${JSON.stringify(showTable(table))}`, path);
   }
-  const clash = (source.functions ?? []).some((f) => isObject(f.function) && f.function.name === table.name && (f.function.schema ?? 'public') === table.schema);
-  if (clash) throw badRequest('not-supported', `function with name ${JSON.stringify(showTable(table))} already exists`, path);
+  if (findTrackedFunction(source, table)) throw badRequest('not-supported', `function with name ${JSON.stringify(showTable(table))} already exists`, path);
   checkTrackable(pgTable, table, configuration ?? {}, path);
   if (isEnum) checkEnum(pgTable!, table, path);
 
@@ -87,7 +78,7 @@ export const untrackTable: Command = (ctx, args, path) => {
   if (!trackedTable(source, table)) {
     throw badRequest('already-untracked', `view/table already untracked: ${JSON.stringify(showTable(table))}`, path);
   }
-  const dependents = dependentsOfTable(ctx.metadata, source.name, table);
+  const dependents = [...dependentsOfTable(ctx.metadata, source.name, table), ...functionsReturning(source, ctx.introspection(source.name), table)];
   if (dependents.length > 0 && !cascade) throw dependencyError(dependents, path);
   for (const d of dependents) d.remove(ctx.metadata);
   source.tables = source.tables.filter((t) => !sameTable(t.table, table));
@@ -97,11 +88,7 @@ export const untrackTable: Command = (ctx, args, path) => {
 function checkEnum(pgTable: PgTable, table: QualifiedName, path: string): void {
   const problems = enumTableProblems(pgTable);
   if (problems.length > 0) {
-    throw badRequest(
-      'constraint-violation',
-      `the table ${JSON.stringify(showTable(table))} cannot be used as an enum for the following reasons:\n${problems.map((p) => `  • ${p}\n`).join('')}`,
-      path,
-    );
+    throw badRequest('constraint-violation', `the table ${JSON.stringify(showTable(table))} cannot be used as an enum ${reasonMessage(problems)}`, path);
   }
 }
 

@@ -1,0 +1,14 @@
+/** The compiler pool's task and answer (msgpack-encoded across the thread boundary). */
+import type { GraphQLErrorBody, Plan } from '../../protocol/plan.js';
+
+export interface CompileTask {
+  /** The snapshot generation the plan is for, and the snapshot itself (msgpack in shared memory). */
+  generation: number;
+  snapshot: SharedArrayBuffer;
+  role: string;
+  query: string;
+  operationName: string | null;
+  variables: Record<string, unknown>;
+}
+
+export type CompileAnswer = { ok: true; plan: Plan } | { ok: false; errors: GraphQLErrorBody[] };

@@ -1,0 +1,36 @@
+/** The main-thread side of the compiler pool (piscina): runs a compile off the front thread. */
+import { Piscina } from 'piscina';
+import { availableParallelism } from 'node:os';
+import { decode, encode } from '../../protocol/codec.js';
+import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import type { CompileAnswer, CompileTask } from './messages.js';
+
+export class CompilerPool {
+  private readonly pool = new Piscina({
+    filename: new URL('./worker.js', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  });
+  private shared: { generation: number; buffer: SharedArrayBuffer } | null = null;
+
+  /** The snapshot in shared memory, encoded once per version and read by every compiler thread. */
+  private snapshotBuffer(snapshot: MetadataSnapshot): SharedArrayBuffer {
+    if (this.shared?.generation !== snapshot.generation) {
+      const bytes = encode(snapshot);
+      const buffer = new SharedArrayBuffer(bytes.byteLength);
+      new Uint8Array(buffer).set(bytes);
+      this.shared = { generation: snapshot.generation, buffer };
+    }
+    return this.shared.buffer;
+  }
+
+  async compile(snapshot: MetadataSnapshot, req: Omit<CompileTask, 'generation' | 'snapshot'>): Promise<CompileAnswer> {
+    const task: CompileTask = { ...req, generation: snapshot.generation, snapshot: this.snapshotBuffer(snapshot) };
+    const bytes = (await this.pool.run(task)) as Uint8Array;
+    return decode<CompileAnswer>(bytes);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,31 @@
+/** A compiler pool thread (piscina): a request and a role in, a Plan or GraphQL errors out. */
+import { decode, encode } from '../../protocol/codec.js';
+import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { compile } from '../../compiler/compile.js';
+import { RequestError } from '../../compiler/errors.js';
+import { createTranslateContext } from '../../compiler/translate-context.js';
+import { connectionInfo } from '../../backends/pg/connection.js';
+import type { CompileAnswer, CompileTask } from './messages.js';
+import { RoleSchemas } from './role-schemas.js';
+
+const schemas = new RoleSchemas();
+
+export default function compileTask(task: CompileTask): Uint8Array {
+  const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot)));
+  let answer: CompileAnswer;
+  try {
+    const rs = schemas.get(task.role);
+    const plan = compile(rs, task, {
+      translateContext: (r, source) => createTranslateContext(snapshot, r, source),
+      prepared: (source) => {
+        const s = snapshot.metadata.sources.find((x) => x.name === source);
+        return s ? connectionInfo(s.configuration).use_prepared_statements : false;
+      },
+    });
+    answer = { ok: true, plan };
+  } catch (e) {
+    if (!(e instanceof RequestError)) throw e;
+    answer = { ok: false, errors: [e.body()] };
+  }
+  return encode(answer);
+}

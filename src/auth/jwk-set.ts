@@ -1,0 +1,83 @@
+/**
+ * The keys behind `jwk_url`. Fetched at boot (a failure stops the engine, as upstream);
+ * refreshed in the background once the answer's `Cache-Control`/`Expires` says they are stale;
+ * fetched again at once when a token names a key the set lacks, since providers rotate keys.
+ * Fetches are one at a time and at most one a second, so tokens naming made-up keys cannot
+ * turn the engine into a flood against the provider.
+ */
+import { createLocalJWKSet, errors, type CryptoKey, type FlattenedJWSInput, type JWSHeaderParameters, type LocalJWKSet } from 'jose';
+import { log } from '../log.js';
+import { jwkSetExpiry } from './expiry.js';
+import type { HttpClient, IncomingAnswer } from './http-client.js';
+
+const MIN_FETCH_INTERVAL_MS = 1000;
+
+export class RemoteJwkSet {
+  private keys: LocalJWKSet | undefined;
+  private expiresAt: number | undefined;
+  private lastFetchAt = 0;
+  private fetching: Promise<void> | undefined;
+
+  private constructor(
+    private readonly url: URL,
+    private readonly client: HttpClient,
+  ) {}
+
+  /** Rejects with an `Error` saying why the first fetch failed. */
+  static async load(url: string, client: HttpClient): Promise<RemoteJwkSet> {
+    const set = new RemoteJwkSet(new URL(url), client);
+    await set.fetch();
+    return set;
+  }
+
+  /** The key resolver handed to `compactVerify`. */
+  readonly resolve = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
+    // Stale keys keep serving while the refresh runs, as upstream refreshes in the background.
+    if (this.expiresAt !== undefined && Date.now() >= this.expiresAt) void this.refresh();
+    try {
+      return await this.current()(header, token);
+    } catch (e) {
+      if (!(e instanceof errors.JWKSNoMatchingKey) || (!this.fetching && !this.mayFetch())) throw e;
+      await this.refresh();
+      return this.current()(header, token);
+    }
+  };
+
+  private current(): LocalJWKSet {
+    if (!this.keys) throw new Error('JWK set used before it was loaded');
+    return this.keys;
+  }
+
+  private mayFetch(): boolean {
+    return Date.now() - this.lastFetchAt >= MIN_FETCH_INTERVAL_MS;
+  }
+
+  /** Joins the fetch under way, or starts one if allowed; a failure keeps the keys we have. */
+  private refresh(): Promise<void> {
+    if (!this.fetching && this.mayFetch()) {
+      this.fetching = this.fetch()
+        .catch((e: unknown) => log.warn('JWK refresh failed; keeping the previous keys', { url: this.url.href, error: e instanceof Error ? e.message : String(e) }))
+        .finally(() => {
+          this.fetching = undefined;
+        });
+    }
+    return this.fetching ?? Promise.resolve();
+  }
+
+  private async fetch(): Promise<void> {
+    this.lastFetchAt = Date.now();
+    let answer: IncomingAnswer;
+    try {
+      answer = await this.client.send(this.url, { method: 'GET', headers: { accept: 'application/json' } });
+    } catch (e) {
+      throw new Error(`Error fetching JWK from ${this.url.href}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (answer.status < 200 || answer.status > 299) throw new Error(`Non-2xx response (${answer.status}) on fetching JWK from: ${this.url.href}`);
+    try {
+      this.keys = createLocalJWKSet(JSON.parse(answer.body.toString('utf8')));
+    } catch (e) {
+      throw new Error(`Error parsing JWK from url: ${this.url.href}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.expiresAt = jwkSetExpiry(answer.headers['cache-control'], answer.headers['expires'], Date.now());
+  }
+}

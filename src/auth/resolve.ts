@@ -1,0 +1,126 @@
+/**
+ * Who a request is (spec "Authentication", issue 6): the one entry point of the `/v1/graphql`
+ * HTTP and WebSocket routes. With no admin secret configured every request is admin, acting as
+ * any role through `X-Service-Role`. With one, the right `X-Service-Admin-Secret` gives the
+ * same (compared in constant time against every configured secret), a wrong one is refused,
+ * and without one the configured mode decides: the webhook, a JWT, or the unauthorized role.
+ */
+import type { Config } from '../config.js';
+import { makeSecretCheck } from '../http/access.js';
+import { log } from '../log.js';
+import { connectionInitHeaders } from './connection-init.js';
+import { AuthError, internalError, type AuthFailure } from './failure.js';
+import { HttpClient } from './http-client.js';
+import { RemoteJwkSet } from './jwk-set.js';
+import type { JwtKeySource } from './jwt-config.js';
+import { algorithmsOf, importVerificationKey, JWK_SET_ALGORITHMS } from './jwt-keys.js';
+import type { TokenKeys } from './jwt-verify.js';
+import { jwtAuthenticator } from './jwt.js';
+import {
+  ACCESS_KEY_HEADER,
+  ADMIN_ROLE,
+  ADMIN_SECRET_HEADER,
+  backendOnlyRequested,
+  makeSession,
+  requestedRole,
+  sessionVariables,
+  unauthorizedSession,
+  type Session,
+} from './session.js';
+import { webhookAuthenticator } from './webhook.js';
+
+export interface AuthRequest {
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** The client's raw body, shown to a POST-mode webhook; null on WebSocket. */
+  body: Uint8Array | null;
+}
+
+export interface Authenticator {
+  authenticate(req: AuthRequest): Promise<Session | AuthFailure>;
+  /** At `connection_init`; `upgradeHeaders` are those of the HTTP upgrade request. */
+  authenticateWebSocket(connectionInitPayload: unknown, upgradeHeaders?: Record<string, string>): Promise<Session | AuthFailure>;
+  /** Closes the pooled connections to the webhook or JWK provider. */
+  close(): void;
+}
+
+export type AuthConfig = Pick<Config, 'adminSecrets' | 'authHook' | 'jwtSecret' | 'unauthorizedRole'>;
+
+/** How a request without the admin secret is authenticated. */
+type CredentialCheck = (req: AuthRequest) => Promise<Session>;
+
+const WEBHOOK_MAX_ANSWER_BYTES = 1 << 20;
+const JWK_FETCH_TIMEOUT_MS = 10_000;
+const JWK_SET_MAX_BYTES = 1 << 20;
+
+/** Rejects when a `jwk_url` cannot be loaded: the engine must not start without its keys. */
+export async function createAuthenticator(config: AuthConfig): Promise<Authenticator> {
+  const { check, client } = await credentialCheck(config);
+  const secured = config.adminSecrets.length > 0;
+  const secretMatches = makeSecretCheck(config.adminSecrets);
+
+  const resolve = (req: AuthRequest): Promise<Session> | Session => {
+    if (!secured) return trustedSession(req.headers);
+    const secret = req.headers[ADMIN_SECRET_HEADER] ?? req.headers[ACCESS_KEY_HEADER];
+    if (secret === undefined) return check(req);
+    if (!secretMatches(secret)) throw new AuthError(401, 'access-denied', `invalid ${ADMIN_SECRET_HEADER}/${ACCESS_KEY_HEADER}`);
+    return trustedSession(req.headers);
+  };
+  const settle = async (request: () => AuthRequest): Promise<Session | AuthFailure> => {
+    try {
+      return await resolve(request());
+    } catch (e) {
+      return refusal(e);
+    }
+  };
+  return {
+    authenticate: (req) => settle(() => req),
+    authenticateWebSocket: (payload, upgradeHeaders = {}) => settle(() => ({ headers: connectionInitHeaders(payload, upgradeHeaders), body: null })),
+    close: () => client?.close(),
+  };
+}
+
+/** Admin by secret or by configuration: any role, variables from the headers. */
+function trustedSession(headers: Record<string, string>): Session {
+  const variables = sessionVariables(Object.entries(headers));
+  return makeSession(requestedRole(variables) ?? ADMIN_ROLE, variables, { isAdmin: true, useBackendOnlyPermissions: backendOnlyRequested(variables) });
+}
+
+function refusal(e: unknown): AuthFailure {
+  if (e instanceof AuthError) return e.failure();
+  // A bug, not the caller's fault: logged, and never a stack trace in the answer.
+  log.error('authentication failed unexpectedly', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  return internalError('authentication failed unexpectedly').failure();
+}
+
+async function credentialCheck(config: AuthConfig): Promise<{ check: CredentialCheck; client?: HttpClient }> {
+  if (config.authHook) {
+    const client = new HttpClient(config.authHook.timeoutMs, WEBHOOK_MAX_ANSWER_BYTES);
+    const hook = webhookAuthenticator(config.authHook, client);
+    return { check: (req) => hook(req.headers, req.body), client };
+  }
+  if (config.jwtSecret) {
+    const { keys, client } = await tokenKeys(config.jwtSecret.key);
+    const jwt = jwtAuthenticator(config.jwtSecret, keys, config.unauthorizedRole);
+    return { check: (req) => jwt(req.headers), client };
+  }
+  const role = config.unauthorizedRole;
+  return {
+    check: async (req) => {
+      if (role === undefined) throw new AuthError(401, 'access-denied', `${ADMIN_SECRET_HEADER}/${ACCESS_KEY_HEADER} required, but not found`);
+      return unauthorizedSession(role, req.headers);
+    },
+  };
+}
+
+async function tokenKeys(source: JwtKeySource): Promise<{ keys: TokenKeys; client?: HttpClient }> {
+  if (source.kind === 'key') return { keys: { algorithms: algorithmsOf(source.type), key: importVerificationKey(source.type, source.key) } };
+  const client = new HttpClient(JWK_FETCH_TIMEOUT_MS, JWK_SET_MAX_BYTES);
+  try {
+    const set = await RemoteJwkSet.load(source.url, client);
+    return { keys: { algorithms: source.type ? algorithmsOf(source.type) : JWK_SET_ALGORITHMS, key: set.resolve }, client };
+  } catch (e) {
+    client.close();
+    throw e;
+  }
+}

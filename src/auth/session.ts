@@ -1,0 +1,73 @@
+/**
+ * The identity a request runs under: its role and session variables (spec "Authentication"
+ * items 1-2). `resolve.ts` builds one per HTTP request or WebSocket connection; the rest of
+ * the engine only reads it.
+ */
+import { AuthError } from './failure.js';
+
+export interface Session {
+  role: string;
+  /** Session variables by lower-cased name (`x-service-user-id`); `x-service-role` included. */
+  variables: Record<string, string>;
+  /** Came with the admin secret, or no secret is configured: may act as any role. */
+  isAdmin: boolean;
+  useBackendOnlyPermissions: boolean;
+  /** Milliseconds since the epoch after which the credential is stale (WebSocket lifetime). */
+  expiresAt?: number;
+  /** `Set-Cookie` values from the auth webhook, to send back to the client. */
+  setCookies?: string[];
+}
+
+export const ADMIN_ROLE = 'admin';
+export const SESSION_VARIABLE_PREFIX = 'x-service-';
+export const ROLE_VARIABLE = 'x-service-role';
+export const ADMIN_SECRET_HEADER = 'x-service-admin-secret';
+/** The deprecated name of the admin secret header, still honoured. */
+export const ACCESS_KEY_HEADER = 'x-service-access-key';
+const BACKEND_ONLY_HEADER = 'x-service-use-backend-only-permissions';
+
+export const isSessionVariable = (name: string) => name.toLowerCase().startsWith(SESSION_VARIABLE_PREFIX);
+
+/** The `x-service-*` entries with lower-cased names; the admin secret never becomes a variable. */
+export function sessionVariables(entries: Iterable<readonly [string, string]>): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    const key = name.toLowerCase();
+    if (isSessionVariable(key) && key !== ADMIN_SECRET_HEADER && key !== ACCESS_KEY_HEADER) variables[key] = value;
+  }
+  return variables;
+}
+
+/** An empty role header counts as absent, as in the well-known engine. */
+export const requestedRole = (variables: Record<string, string>): string | undefined => variables[ROLE_VARIABLE] || undefined;
+
+/** The session with `x-service-role` set to the role it finally runs under. */
+export function makeSession(role: string, variables: Record<string, string>, rest: Omit<Session, 'role' | 'variables'>): Session {
+  return { ...rest, role, variables: { ...variables, [ROLE_VARIABLE]: role } };
+}
+
+/**
+ * A request without credentials, when an unauthorized role is configured: that role whatever
+ * `X-Service-Role` says, with the request's `x-service-*` headers as variables (upstream warns
+ * they are untrusted, so permissions of that role should not rely on them).
+ */
+export function unauthorizedSession(role: string, headers: Record<string, string>): Session {
+  return makeSession(role, sessionVariables(Object.entries(headers)), { isAdmin: false, useBackendOnlyPermissions: false });
+}
+
+const TRUE_TEXT = ['true', 't', 'yes', 'y'];
+const FALSE_TEXT = ['false', 'f', 'no', 'n'];
+
+/** `X-Service-Use-Backend-Only-Permissions`, honoured only for trusted (admin) callers. */
+export function backendOnlyRequested(variables: Record<string, string>): boolean {
+  const text = variables[BACKEND_ONLY_HEADER];
+  if (text === undefined) return false;
+  const lower = text.toLowerCase();
+  if (TRUE_TEXT.includes(lower)) return true;
+  if (FALSE_TEXT.includes(lower)) return false;
+  throw new AuthError(
+    400,
+    'bad-request',
+    `${BACKEND_ONLY_HEADER}: not a valid boolean text; true values are ${TRUE_TEXT.join(', ')} and false values are ${FALSE_TEXT.join(', ')} (case-insensitive)`,
+  );
+}

@@ -1,0 +1,18 @@
+/**
+ * JSON values as typed SQL values of a column. PostgreSQL converts them through the
+ * table's row type (`json_populate_record`), so every type it can read from JSON works
+ * (arrays, json/jsonb, enums, domains) without a type map of our own.
+ */
+import type { PgColumn } from '../catalog.js';
+import { ident, param, sql, type Sql } from '../../../sql/fragment.js';
+import type { DmlTarget } from './target.js';
+
+export function columnValue(target: DmlTarget, c: PgColumn, value: unknown): Sql {
+  return sql`(json_populate_record(NULL::${target.sql}, ${param(JSON.stringify({ [c.name]: value }))}::json)).${ident(c.name)}`;
+}
+
+/** An array of the column's type, for `IN`-style comparisons. */
+export function columnValues(target: DmlTarget, c: PgColumn, values: unknown[]): Sql {
+  const rows = JSON.stringify(values.map((v) => ({ [c.name]: v })));
+  return sql`ARRAY(SELECT "r".${ident(c.name)} FROM json_populate_recordset(NULL::${target.sql}, ${param(rows)}::json) AS "r")`;
+}

@@ -1,0 +1,38 @@
+/**
+ * Running compiled statements on a source from the front thread. The `json` result
+ * column comes back as PostgreSQL's text, never parsed: it is written to the client
+ * as it is.
+ */
+import pg from 'pg';
+import type { JsonObject } from '../../util/decode.js';
+import { createPool } from './connection.js';
+
+const JSON_OID = 114;
+
+/** Every type as pg parses it, except json, which stays text. */
+const rawJsonTypes = {
+  getTypeParser: (oid: number, format?: string) => (oid === JSON_OID ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text')),
+} as pg.CustomTypesConfig;
+
+export class QueryRunner {
+  readonly pool: pg.Pool;
+
+  constructor(configuration: JsonObject) {
+    this.pool = createPool(configuration);
+  }
+
+  /** Runs one statement that returns one row with one json column; its text, or 'null'. */
+  async json(text: string, values: unknown[], statement: string | null): Promise<string> {
+    const r = await this.pool.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
+    return r.rows[0]?.[0] ?? 'null';
+  }
+
+  async explain(text: string, values: unknown[]): Promise<string[]> {
+    const r = await this.pool.query<[string]>({ text: `EXPLAIN ${text}`, values, rowMode: 'array' });
+    return r.rows.map((row) => row[0]);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Boolean expressions to SQL. Relationships become EXISTS subqueries; values become
+ * parameters cast to the column's type; session variables are read from the one
+ * session parameter (so a plan does not depend on them).
+ */
+import type { PgType } from '../../../backends/pg/catalog.js';
+import type { BoolExp, ComparisonOp, Value } from '../../../ir/boolexp.js';
+import { join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { castType, col, type Aliases, type Scope, type TranslateContext } from './context.js';
+
+export interface BoolExpEnv {
+  ctx: TranslateContext;
+  aliases: Aliases;
+  /** The outermost table (`["$", "col"]` column references). */
+  root: Scope;
+  /** Whether relationships in the expression apply the target's select permission (a query's `where`). */
+  applyPermissions: boolean;
+  /** Session variables the statement reads (a request must carry them). */
+  sessionVariables: Set<string>;
+}
+
+const TRUE_SQL = raw('true');
+const FALSE_SQL = raw('false');
+
+const BINARY: Record<string, string> = {
+  _eq: '=',
+  _neq: '<>',
+  _gt: '>',
+  _lt: '<',
+  _gte: '>=',
+  _lte: '<=',
+  _like: 'LIKE',
+  _nlike: 'NOT LIKE',
+  _ilike: 'ILIKE',
+  _nilike: 'NOT ILIKE',
+  _similar: 'SIMILAR TO',
+  _nsimilar: 'NOT SIMILAR TO',
+  _regex: '~',
+  _iregex: '~*',
+  _nregex: '!~',
+  _niregex: '!~*',
+  _contains: '@>',
+  _contained_in: '<@',
+  _ancestor: '@>',
+  _descendant: '<@',
+};
+
+const COLUMN_COMPARISON: Record<string, string> = { _ceq: '=', _cne: '<>', _cneq: '<>', _cgt: '>', _clt: '<', _cgte: '>=', _clte: '<=' };
+
+/** A value as SQL of the given type. */
+export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sql {
+  switch (v.kind) {
+    case 'literal':
+      return sql`(${paramFrom({ kind: 'literal', value: encodeLiteral(v.value) })})::${type}`;
+    case 'session':
+      env.sessionVariables.add(v.name);
+      return sql`((${paramFrom({ kind: 'session' })})::json->>${literal(v.name)})::${type}`;
+    case 'variable':
+      return sql`(${paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' })})::${type}`;
+    case 'column':
+      return col(v.root ? env.root : scope, v.column);
+  }
+}
+
+/** PostgreSQL text for a JSON literal (objects and arrays as JSON, for json/jsonb). */
+export function encodeLiteral(v: unknown): unknown {
+  if (v === null || typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+function listSql(v: Value, elementType: PgType, scope: Scope, env: BoolExpEnv): Sql {
+  const arrayType = raw(`${elementType.display}[]`);
+  if (v.kind === 'literal' && Array.isArray(v.value)) {
+    return sql`(${paramFrom({ kind: 'literal', value: v.value.map(encodeLiteral) })})::${arrayType}`;
+  }
+  if (v.kind === 'variable') return sql`(${paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'array' })})::${arrayType}`;
+  return valueSql(v, arrayType, scope, env);
+}
+
+function comparison(lhs: Sql, type: PgType, op: ComparisonOp, scope: Scope, env: BoolExpEnv): Sql {
+  const t = castType(type);
+  const binary = BINARY[op.op];
+  if (binary) return sql`(${lhs} ${raw(binary)} ${valueSql(op.value, t, scope, env)})`;
+  const cmp = COLUMN_COMPARISON[op.op];
+  if (cmp) return sql`(${lhs} ${raw(cmp)} ${valueSql(op.value, t, scope, env)})`;
+  switch (op.op) {
+    case '_in':
+      return sql`(${lhs} = ANY(${listSql(op.value, type, scope, env)}))`;
+    case '_nin':
+      return sql`(${lhs} <> ALL(${listSql(op.value, type, scope, env)}))`;
+    case '_is_null': {
+      if (op.value.kind === 'literal') return op.value.value === true ? sql`(${lhs} IS NULL)` : sql`(${lhs} IS NOT NULL)`;
+      return sql`((${lhs} IS NULL) = ${valueSql(op.value, raw('boolean'), scope, env)})`;
+    }
+    case '_has_key':
+      return sql`(${lhs} ? ${valueSql(op.value, raw('text'), scope, env)})`;
+    case '_has_keys_any':
+      return sql`(${lhs} ?| ${listSql(op.value, TEXT, scope, env)})`;
+    case '_has_keys_all':
+      return sql`(${lhs} ?& ${listSql(op.value, TEXT, scope, env)})`;
+    case '_matches':
+      return sql`(${lhs} ~ ${valueSql(op.value, raw('lquery'), scope, env)})`;
+    case '_matches_any':
+      return sql`(${lhs} ? ${valueSql(op.value, raw('lquery[]'), scope, env)})`;
+    case '_matches_fulltext':
+      return sql`(${lhs} @ ${valueSql(op.value, raw('ltxtquery'), scope, env)})`;
+    case '_ancestor_any':
+      return sql`(${lhs} @> ${valueSql(op.value, raw('ltree[]'), scope, env)})`;
+    case '_descendant_any':
+      return sql`(${lhs} <@ ${valueSql(op.value, raw('ltree[]'), scope, env)})`;
+  }
+  throw new Error(`unsupported comparison operator ${op.op}`);
+}
+
+const TEXT: PgType = { schema: 'pg_catalog', name: 'text', display: 'text', kind: 'b', category: 'S', element: null };
+
+function columnOps(lhs: Sql, type: PgType, ops: ComparisonOp[], scope: Scope, env: BoolExpEnv): Sql {
+  const parts = ops.map((op) => {
+    // `_cast: {String: {...}}` compares the column cast to another type.
+    if (op.op === '_cast' && op.value.kind === 'literal' && op.value.value && typeof op.value.value === 'object') {
+      const casts = op.value.value as unknown as Record<string, ComparisonOp[]>;
+      return and(Object.values(casts).map((inner) => columnOps(sql`(${lhs})::text`, TEXT, inner, scope, env)));
+    }
+    return comparison(lhs, type, op, scope, env);
+  });
+  return and(parts);
+}
+
+export function and(parts: Sql[]): Sql {
+  if (parts.length === 0) return TRUE_SQL;
+  if (parts.length === 1) return parts[0]!;
+  return sql`(${join(parts, ' AND ')})`;
+}
+
+function or(parts: Sql[]): Sql {
+  if (parts.length === 0) return FALSE_SQL;
+  if (parts.length === 1) return parts[0]!;
+  return sql`(${join(parts, ' OR ')})`;
+}
+
+export function joinCondition(outer: Scope, inner: Scope, mapping: [string, string][]): Sql {
+  return and(mapping.map(([a, b]) => sql`(${col(outer, a)} = ${col(inner, b)})`));
+}
+
+export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
+  switch (b.kind) {
+    case 'and':
+      return and(b.items.map((x) => boolExpSql(x, scope, env)));
+    case 'or':
+      return or(b.items.map((x) => boolExpSql(x, scope, env)));
+    case 'not':
+      return sql`(NOT ${boolExpSql(b.item, scope, env)})`;
+    case 'column':
+      return columnOps(col(scope, b.column), env.ctx.columnType(scope.table, b.column), b.ops, scope, env);
+    case 'computed': {
+      const cf = env.ctx.computedField(scope.table, b.field);
+      const call = sql`${qualified(cf.fn.schema, cf.fn.name)}(${scope.alias})`;
+      return columnOps(call, cf.returnType, b.ops, scope, env);
+    }
+    case 'relationship': {
+      const rel = env.ctx.relationship(scope.table, b.relationship);
+      if (env.applyPermissions && rel.permission === null) return FALSE_SQL;
+      const inner: Scope = { alias: env.aliases.next(), table: rel.join.target };
+      const conds = [joinCondition(scope, inner, rel.join.mapping), boolExpSql(b.where, inner, env)];
+      if (env.applyPermissions && rel.permission) conds.push(boolExpSql(rel.permission, inner, { ...env, applyPermissions: false }));
+      return sql`EXISTS (SELECT 1 FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
+    }
+    case 'exists': {
+      const inner: Scope = { alias: env.aliases.next(), table: b.table };
+      return sql`EXISTS (SELECT 1 FROM ${qualified(b.table.schema, b.table.name)} AS ${inner.alias} WHERE ${boolExpSql(b.where, inner, env)})`;
+    }
+  }
+}

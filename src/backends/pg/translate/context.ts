@@ -1,0 +1,31 @@
+/** What SQL translation needs to know about tables beyond the IR (types, joins, permissions). */
+import type { PgType, QualifiedName } from '../../../backends/pg/catalog.js';
+import type { BoolExp } from '../../../ir/boolexp.js';
+import type { Join } from '../../../ir/select.js';
+import { ident, raw, type Sql } from '../../../sql/fragment.js';
+
+export interface TranslateContext {
+  columnType(table: QualifiedName, column: string): PgType;
+  /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
+  relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
+  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: PgType };
+}
+
+/** A table alias in scope and the table it ranges over. */
+export interface Scope {
+  alias: Sql;
+  table: QualifiedName;
+}
+
+/** Fresh aliases per statement: `_0`, `_1`, ... */
+export class Aliases {
+  private n = 0;
+  next(): Sql {
+    return ident(`_${this.n++}`);
+  }
+}
+
+export const col = (scope: Scope, column: string): Sql => raw(`${scope.alias.parts[0] as string}.${ident(column).parts[0] as string}`);
+
+/** A type name usable in a cast: format_type's text, which is schema-qualified when needed. */
+export const castType = (t: PgType): Sql => raw(t.display);

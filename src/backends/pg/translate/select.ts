@@ -1,0 +1,231 @@
+/**
+ * Selections to one SQL statement per root field, in which PostgreSQL builds the JSON
+ * answer (json_build_object / json_agg, relationships as LATERAL subqueries), so the
+ * engine never parses or re-serialises rows.
+ */
+import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
+import type { AggregateSelection, Field, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
+import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { and, boolExpSql, encodeLiteral, joinCondition, type BoolExpEnv } from './boolexp.js';
+import { Aliases, col, type Scope, type TranslateContext } from './context.js';
+
+/** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
+interface Base {
+  sql: Sql;
+  orderKeys: { key: Sql; direction: Sql }[];
+}
+
+const ORDER_KEY = (i: number) => ident(`__order_${i}`);
+/** The table row itself, passed to computed fields (a subquery's whole row is a plain record). */
+const ROW = ident('__row');
+
+class Translator {
+  readonly aliases = new Aliases();
+  readonly sessionVariables = new Set<string>();
+  constructor(readonly ctx: TranslateContext) {}
+
+  env(root: Scope, applyPermissions: boolean): BoolExpEnv {
+    return { ctx: this.ctx, aliases: this.aliases, root, applyPermissions, sessionVariables: this.sessionVariables };
+  }
+
+  private numberValue(v: Value | null, cap: number | null): Sql | null {
+    const given =
+      v === null
+        ? null
+        : v.kind === 'literal'
+          ? paramFrom({ kind: 'literal', value: encodeLiteral(v.value) })
+          : v.kind === 'variable'
+            ? paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' })
+            : null;
+    if (given && cap !== null) return sql`LEAST((${given})::bigint, ${raw(String(cap))})`;
+    if (given) return sql`(${given})::bigint`;
+    return cap !== null ? raw(String(cap)) : null;
+  }
+
+  private orderExpr(item: OrderByItem, scope: Scope, joins: Sql[]): Sql {
+    let current = scope;
+    for (const hop of item.path) {
+      const next: Scope = { alias: this.aliases.next(), table: hop.join.target };
+      const conds = [joinCondition(current, next, hop.join.mapping), boolExpSql(hop.permission, next, this.env(next, false))];
+      joins.push(sql`LEFT JOIN LATERAL (SELECT * FROM ${qualified(next.table.schema, next.table.name)} AS ${next.alias} WHERE ${and(conds)} LIMIT 1) AS ${next.alias} ON true`);
+      current = next;
+    }
+    const t = item.target;
+    if (t.kind === 'column') return col(current, t.column);
+    const inner: Scope = { alias: this.aliases.next(), table: t.join.target };
+    const conds = [joinCondition(current, inner, t.join.mapping), boolExpSql(t.permission, inner, this.env(inner, false))];
+    const agg = t.fn === 'count' ? raw('count(*)') : sql`${raw(t.fn)}(${col(inner, t.column!)})`;
+    return sql`(SELECT ${agg} FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
+  }
+
+  /** `SELECT t.*, t AS __row, <order keys> FROM table t WHERE ... ORDER BY ... LIMIT ...` */
+  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from?: Sql): Base {
+    const scope: Scope = { alias: this.aliases.next(), table: rows.table };
+    const joins: Sql[] = [];
+    const orderKeys = rows.orderBy.map((item) => ({
+      key: this.orderExpr(item, scope, joins),
+      direction: raw(`${item.direction.toUpperCase()} NULLS ${(item.nulls ?? (item.direction === 'asc' ? 'last' : 'first')).toUpperCase()}`),
+    }));
+    const conds: Sql[] = [];
+    if (outer) conds.push(joinCondition(outer.scope, scope, outer.join.mapping));
+    if (!isTrue(rows.permission)) conds.push(boolExpSql(rows.permission, scope, this.env(scope, false)));
+    if (!isTrue(rows.where)) conds.push(boolExpSql(rows.where, scope, this.env(scope, true)));
+    const distinct = rows.distinctOn.length > 0 ? sql`DISTINCT ON (${join(rows.distinctOn.map((c) => col(scope, c)), ', ')}) ` : raw('');
+    // DISTINCT ON needs its columns first in ORDER BY.
+    const order = [
+      ...rows.distinctOn.filter((c, i) => !orderKeys[i] || rows.orderBy[i]?.target.kind !== 'column').map((c) => sql`${col(scope, c)}`),
+      ...orderKeys.map((k) => sql`${k.key} ${k.direction}`),
+    ];
+    const limit = this.numberValue(rows.limit, rows.limitCap);
+    const offset = this.numberValue(rows.offset, null);
+    const keys = orderKeys.map((k, i) => sql`, ${k.key} AS ${ORDER_KEY(i)}`);
+    const source = from ?? qualified(rows.table.schema, rows.table.name);
+    const text = sql`SELECT ${distinct}${scope.alias}.*, ${scope.alias} AS ${ROW}${join(keys, '')} FROM ${source} AS ${scope.alias} ${join(joins, ' ')} WHERE ${and(conds)}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit ? sql` LIMIT ${limit}` : raw('')}${offset ? sql` OFFSET ${offset}` : raw('')}`;
+    return { sql: text, orderKeys: orderKeys.map((k, i) => ({ key: ORDER_KEY(i), direction: k.direction })) };
+  }
+
+  /** The JSON object of `fields` for each row of `scope`, plus the LATERAL joins it needs. */
+  object(fields: Field[], scope: Scope): { json: Sql; laterals: Sql[] } {
+    const laterals: Sql[] = [];
+    const pairs: Sql[] = fields.map((f) => {
+      const key = literal(f.alias);
+      switch (f.kind) {
+        case 'typename':
+          return sql`${key}, ${literal(f.typename)}`;
+        case 'column': {
+          let v = col(scope, f.column);
+          if (f.jsonPath) v = sql`(${v} #> (${this.pathParam(f.jsonPath)})::text[])`;
+          if (f.visibleWhen) v = this.visible(f.visibleWhen, scope, v);
+          return sql`${key}, ${v}`;
+        }
+        case 'computed_scalar': {
+          let v = sql`${qualified(f.fn.schema, f.fn.name)}(${join([sql`${scope.alias}.${ROW}`, ...f.args.map((a) => this.argSql(a))], ', ')})`;
+          if (f.visibleWhen) v = this.visible(f.visibleWhen, scope, v);
+          return sql`${key}, ${v}`;
+        }
+        case 'object': {
+          const alias = this.aliases.next();
+          const rows: RowSource = { table: f.join.target, permission: f.permission, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 };
+          const inner = this.rowsQuery(rows, f.fields, { scope, join: f.join });
+          laterals.push(sql`LEFT JOIN LATERAL (SELECT ${ident('__s')}.root FROM (${inner.sql}) AS ${ident('__s')}) AS ${alias} ON true`);
+          return sql`${key}, ${alias}.root`;
+        }
+        case 'array': {
+          const alias = this.aliases.next();
+          laterals.push(sql`LEFT JOIN LATERAL (${this.arrayQuery(f.rows, f.fields, { scope, join: f.join })}) AS ${alias} ON true`);
+          return sql`${key}, ${alias}.root`;
+        }
+        case 'aggregate': {
+          const alias = this.aliases.next();
+          laterals.push(sql`LEFT JOIN LATERAL (${this.aggregateQuery(f.rows, f.aggregate, { scope, join: f.join })}) AS ${alias} ON true`);
+          return sql`${key}, ${alias}.root`;
+        }
+        case 'computed_set': {
+          const alias = this.aliases.next();
+          const from = sql`${qualified(f.fn.schema, f.fn.name)}(${join([sql`${scope.alias}.${ROW}`, ...f.args.map((a) => this.argSql(a))], ', ')})`;
+          laterals.push(sql`LEFT JOIN LATERAL (${this.arrayQuery(f.rows, f.fields, null, from)}) AS ${alias} ON true`);
+          return sql`${key}, ${alias}.root`;
+        }
+      }
+    });
+    return { json: jsonObject(pairs), laterals };
+  }
+
+  /** Inherited roles: a column some parents grant is null where none of their filters hold (spec rule 3). */
+  private visible(condition: BoolExp, scope: Scope, value: Sql): Sql {
+    return sql`CASE WHEN ${boolExpSql(condition, scope, this.env(scope, false))} THEN ${value} ELSE NULL END`;
+  }
+
+  private argSql(v: Value): Sql {
+    if (v.kind === 'literal') return paramFrom({ kind: 'literal', value: encodeLiteral(v.value) });
+    if (v.kind === 'variable') return paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' });
+    if (v.kind === 'session') {
+      this.sessionVariables.add(v.name);
+      return paramFrom({ kind: 'session' });
+    }
+    throw new Error('column values are not function arguments');
+  }
+
+  private pathParam(v: Value): Sql {
+    if (v.kind === 'literal') return paramFrom({ kind: 'literal', value: v.value });
+    if (v.kind === 'variable') return paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'array' });
+    throw new Error('a json path is a literal or a variable');
+  }
+
+  /** Rows with `root` (the JSON of each) and the order keys, ready to aggregate. */
+  rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: Sql): { sql: Sql; orderKeys: Base['orderKeys'] } {
+    const base = this.base(rows, outer, from);
+    const scope: Scope = { alias: this.aliases.next(), table: rows.table };
+    const obj = this.object(fields, scope);
+    const keys = base.orderKeys.map((k) => sql`, ${scope.alias}.${k.key}`);
+    const order = base.orderKeys.length ? sql` ORDER BY ${join(base.orderKeys.map((k) => sql`${scope.alias}.${k.key} ${k.direction}`), ', ')}` : raw('');
+    return {
+      sql: sql`SELECT ${obj.json} AS root${join(keys, '')} FROM (${base.sql}) AS ${scope.alias} ${join(obj.laterals, ' ')}${order}`,
+      orderKeys: base.orderKeys,
+    };
+  }
+
+  arrayQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: Sql): Sql {
+    const q = this.rowsQuery(rows, fields, outer, from);
+    const s = ident('__s');
+    const order = q.orderKeys.length ? sql` ORDER BY ${join(q.orderKeys.map((k) => sql`${s}.${k.key} ${k.direction}`), ', ')}` : raw('');
+    return sql`SELECT coalesce(json_agg(${s}.root${order}), '[]') AS root FROM (${q.sql}) AS ${s}`;
+  }
+
+  aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null): Sql {
+    const base = this.base(rows, outer);
+    const scope: Scope = { alias: this.aliases.next(), table: rows.table };
+    const laterals: Sql[] = [];
+    const order = base.orderKeys.length ? sql` ORDER BY ${join(base.orderKeys.map((k) => sql`${scope.alias}.${k.key} ${k.direction}`), ', ')}` : raw('');
+    const pairs = selection.map((item) => {
+      const key = literal(item.alias);
+      if (item.kind === 'typename') return sql`${key}, ${literal(item.typename)}`;
+      if (item.kind === 'nodes') {
+        const obj = this.object(item.fields, scope);
+        laterals.push(...obj.laterals);
+        return sql`${key}, coalesce(json_agg(${obj.json}${order}), '[]')`;
+      }
+      const fns = item.fields.map((f) => {
+        const k = literal(f.alias);
+        if (f.kind === 'typename') return sql`${k}, ${literal(f.typename)}`;
+        if (f.kind === 'count') {
+          const cols = f.columns.map((c) => col(scope, c));
+          const target = cols.length === 0 ? raw('*') : cols.length === 1 ? cols[0]! : sql`(${join(cols, ', ')})`;
+          return sql`${k}, count(${f.distinct ? raw('DISTINCT ') : raw('')}${target})`;
+        }
+        const inner = f.columns.map((c) => ('typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${raw(f.fn)}(${col(scope, c.column)})`));
+        return sql`${k}, ${jsonObject(inner)}`;
+      });
+      return sql`${key}, ${jsonObject(fns)}`;
+    });
+    return sql`SELECT ${jsonObject(pairs)} AS root FROM (${base.sql}) AS ${scope.alias} ${join(laterals, ' ')}`;
+  }
+}
+
+/** json_build_object takes at most 100 arguments: larger objects are built in chunks and merged (jsonb: keys come out sorted). */
+function jsonObject(pairs: Sql[]): Sql {
+  if (pairs.length <= 50) return sql`json_build_object(${join(pairs, ', ')})`;
+  const chunks: Sql[] = [];
+  for (let i = 0; i < pairs.length; i += 50) chunks.push(sql`jsonb_build_object(${join(pairs.slice(i, i + 50), ', ')})`);
+  return sql`(${join(chunks, ' || ')})::json`;
+}
+
+/** The statement for one root field; its single row's single column is the field's JSON. */
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): { sql: Sql; sessionVariables: string[] } {
+  const t = new Translator(ctx);
+  let text: Sql;
+  switch (field.kind) {
+    case 'select':
+      text = t.arrayQuery(field.rows, field.fields, null);
+      break;
+    case 'select_one': {
+      const q = t.rowsQuery(field.rows, field.fields, null);
+      text = sql`SELECT (SELECT ${ident('__s')}.root FROM (${q.sql}) AS ${ident('__s')} LIMIT 1) AS root`;
+      break;
+    }
+    case 'aggregate':
+      text = t.aggregateQuery(field.rows, field.aggregate, null);
+      break;
+  }
+  return { sql: text, sessionVariables: [...t.sessionVariables] };
+}

@@ -1,0 +1,168 @@
+/**
+ * A GraphQL request to a Plan for one role: parse, pick the operation, validate,
+ * then one SQL statement per root field (introspection fields are answered at
+ * compile time: they depend only on the role's schema).
+ */
+import {
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  print,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+import { createHash } from 'node:crypto';
+import type { TranslateContext } from '../backends/pg/translate/context.js';
+import { translateRootField } from '../backends/pg/translate/select.js';
+import type { RootField } from '../ir/select.js';
+import type { Plan, PlanStep, VariableSpec } from '../protocol/plan.js';
+import type { RoleSchema } from '../schema/build.js';
+import { fieldKey } from '../schema/types.js';
+import { render } from '../sql/fragment.js';
+import { collectFields, type CollectedField } from './collect.js';
+import { RequestError } from './errors.js';
+import { Inputs, VarRef } from './inputs.js';
+import { SelectionCompiler } from './selection.js';
+import { graphqlErrorToRequestError } from './validation-errors.js';
+
+export interface CompileRequest {
+  query: string;
+  operationName: string | null;
+  variables: Record<string, unknown>;
+}
+
+export interface CompileOptions {
+  translateContext(rs: RoleSchema, source: string): TranslateContext;
+  /** Whether a source uses prepared statements. */
+  prepared(source: string): boolean;
+}
+
+function pickOperation(doc: DocumentNode, name: string | null): OperationDefinitionNode {
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (name) {
+    const op = ops.find((o) => o.name?.value === name);
+    if (!op) throw new RequestError(`no such operation found in the document: ${JSON.stringify(name)}`, '$');
+    return op;
+  }
+  if (ops.length !== 1) throw new RequestError('exactly one operation has to be present in the document when operationName is not specified', '$');
+  return ops[0]!;
+}
+
+function variableSpecs(op: OperationDefinitionNode): VariableSpec[] {
+  return (op.variableDefinitions ?? []).map((d: VariableDefinitionNode) => ({
+    name: d.variable.name.value,
+    type: print(d.type),
+    hasDefault: d.defaultValue !== undefined,
+    defaultValue: d.defaultValue ? new Inputs({}).resolve(new Inputs({}).tree(d.defaultValue)) : null,
+  }));
+}
+
+/** Request variables with declared defaults applied (what the compiled values see). */
+export function withDefaults(specs: VariableSpec[], given: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...given };
+  for (const s of specs) if (out[s.name] === undefined && s.hasDefault) out[s.name] = s.defaultValue;
+  return out;
+}
+
+const statementName = (text: string) => 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
+
+export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOptions): Plan {
+  let doc: DocumentNode;
+  try {
+    doc = parse(req.query);
+  } catch (e) {
+    throw new RequestError(e instanceof GraphQLError ? `not a valid graphql query: ${e.message}` : 'not a valid graphql query', '$.query', 'validation-failed');
+  }
+  const op = pickOperation(doc, req.operationName);
+  const errors = validate(rs.schema, doc);
+  if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
+
+  const specs = variableSpecs(op);
+  const inputs = new Inputs(withDefaults(specs, req.variables));
+  const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  const selection = new SelectionCompiler(rs, fragments, inputs);
+  const rootType = op.operation === 'subscription' ? 'subscription_root' : 'query_root';
+  if (op.operation === 'mutation') throw new RequestError('mutations are not supported yet', '$', 'not-supported');
+
+  const steps: PlanStep[] = [];
+  const sessionVariables = new Set<string>();
+  const compileRoot = (typeName: string, f: CollectedField, path: string[]): void => {
+    const p = `$.selectionSet.${[...path, f.alias].join('.selectionSet.')}`;
+    if (f.name === '__typename') {
+      steps.push({ kind: 'static', alias: [...path, f.alias].join('.'), json: JSON.stringify(typeName) });
+      return;
+    }
+    if (f.name === '__schema' || f.name === '__type') {
+      steps.push({ kind: 'static', alias: [...path, f.alias].join('.'), json: introspect(rs, doc, op, f, inputs) });
+      return;
+    }
+    const info = rs.fields.get(fieldKey(typeName, f.name));
+    if (!info) throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
+    if (info.kind === 'namespace') {
+      const nsType = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type.toString().replace(/!$/, '');
+      for (const inner of collectFields(nsType, f.selections, fragments, inputs, p)) compileRoot(nsType, inner, [...path, f.alias]);
+      return;
+    }
+    let root: RootField;
+    const t = 'table' in info ? info.table : null;
+    if (!t) throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
+    const source = t.source.name;
+    switch (info.kind) {
+      case 'root_select':
+        root = { kind: 'select', alias: f.alias, source, rows: selection.rows(t, f.node, p), fields: selection.fields(t, f.selections, p) };
+        break;
+      case 'root_select_aggregate':
+        root = { kind: 'aggregate', alias: f.alias, source, rows: selection.rows(t, f.node, p), aggregate: selection.aggregate(t, f.selections, p) };
+        break;
+      case 'root_select_by_pk': {
+        const args = new Map((f.node.arguments ?? []).map((a) => [a.name.value, inputs.tree(a.value)]));
+        const items = t.pg.primaryKey!.columns.map((c) => {
+          const col = t.columns.find((x) => x.column.name === c)!;
+          const v = inputs.scalar(args.get(col.fieldName) ?? null);
+          if (!v) throw new RequestError(`missing required field ${JSON.stringify(col.fieldName)}`, `${p}.args`);
+          return { kind: 'column' as const, column: c, ops: [{ op: '_eq', value: v }] };
+        });
+        root = {
+          kind: 'select_one',
+          alias: f.alias,
+          source,
+          rows: { table: { schema: t.pg.schema, name: t.pg.name }, permission: t.permission.filter, where: { kind: 'and', items }, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 },
+          fields: selection.fields(t, f.selections, p),
+        };
+        break;
+      }
+      default:
+        throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
+    }
+    const translated = translateRootField(root, opts.translateContext(rs, source));
+    const rendered = render(translated.sql);
+    for (const name of translated.sessionVariables) sessionVariables.add(name);
+    steps.push({
+      kind: 'sql',
+      alias: [...path, f.alias].join('.'),
+      source,
+      text: rendered.text,
+      params: rendered.params,
+      statement: opts.prepared(source) ? statementName(rendered.text) : null,
+    });
+  };
+  for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
+  return { operation: op.operation, steps, variables: specs, shape: inputs.shapeVariables(), sessionVariables: [...sessionVariables].sort() };
+}
+
+/** Runs an introspection root field against the role's schema (graphql-js), as JSON text. */
+function introspect(rs: RoleSchema, doc: DocumentNode, op: OperationDefinitionNode, f: CollectedField, inputs: Inputs): string {
+  const single: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [{ ...op, selectionSet: { kind: Kind.SELECTION_SET, selections: [{ ...f.node, selectionSet: f.selections.length ? { kind: Kind.SELECTION_SET, selections: f.selections.flatMap((s) => s.selections) } : undefined }] } }, ...doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)],
+  };
+  // Everything an introspection field reads is compiled in.
+  for (const name of Object.keys(inputs.variables)) inputs.resolve(new VarRef(name));
+  const result = execute({ schema: rs.schema, document: single, variableValues: inputs.variables }) as { data?: Record<string, unknown> | null; errors?: readonly GraphQLError[] };
+  if (result.errors?.length) throw new RequestError(result.errors[0]!.message, '$');
+  return JSON.stringify(result.data?.[f.alias] ?? null);
+}

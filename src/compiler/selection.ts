@@ -1,0 +1,223 @@
+/** Selections on a table's types to the select IR, with the role's permissions folded in. */
+import type { FieldNode, FragmentDefinitionNode, SelectionSetNode } from 'graphql';
+import { TRUE, type Value } from '../ir/boolexp.js';
+import type { AggregateField, AggregateSelection, Field, OrderByItem, RowSource, TypenameOrColumn } from '../ir/select.js';
+import type { RoleSchema } from '../schema/build.js';
+import type { TableInfo } from '../schema/model.js';
+import { fieldKey } from '../schema/types.js';
+import { collectFields } from './collect.js';
+import { RequestError } from './errors.js';
+import { VarRef, type InputTree, type Inputs } from './inputs.js';
+import { parseWhere } from './where.js';
+
+export class SelectionCompiler {
+  constructor(
+    readonly rs: RoleSchema,
+    readonly fragments: Map<string, FragmentDefinitionNode>,
+    readonly inputs: Inputs,
+  ) {}
+
+  private args(node: FieldNode): Map<string, InputTree> {
+    return new Map((node.arguments ?? []).map((a) => [a.name.value, this.inputs.tree(a.value)]));
+  }
+
+  typeName(t: TableInfo, suffix = ''): string {
+    return t.naming.typeName(t.identifier + suffix);
+  }
+
+  private nonNegative(tree: InputTree | undefined, path: string): Value | null {
+    if (tree === undefined) return null;
+    if (tree instanceof VarRef) return this.inputs.scalar(tree);
+    const v = this.inputs.resolve(tree);
+    if (v === null) return null;
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new RequestError(`expected a 32-bit integer for type "Int", but found ${JSON.stringify(v)}`, path);
+    if (v < 0) throw new RequestError('expected a non-negative 32-bit integer for type "Int", but found an integer', path);
+    return { kind: 'literal', value: v };
+  }
+
+  /** where / order_by / distinct_on / limit / offset of a list of rows of `t`. */
+  rows(t: TableInfo, node: FieldNode, path: string): RowSource {
+    const args = this.args(node);
+    const where = args.has('where') ? parseWhere(this.rs.model, t, args.get('where')!, this.inputs, `${path}.args.where`) : TRUE;
+    const orderBy = args.has('order_by') ? this.orderBy(t, args.get('order_by')!, `${path}.args.order_by`) : [];
+    const distinctOn = args.has('distinct_on') ? this.distinctOn(t, args.get('distinct_on')!, `${path}.args.distinct_on`) : [];
+    if (distinctOn.length > 0) {
+      const leading = orderBy.slice(0, distinctOn.length).map((o) => (o.path.length === 0 && o.target.kind === 'column' ? o.target.column : null));
+      if (orderBy.length > 0 && !distinctOn.every((c, i) => leading[i] === c)) {
+        throw new RequestError('"distinct_on" columns must match initial "order_by" columns', `${path}.args`);
+      }
+    }
+    return {
+      table: { schema: t.pg.schema, name: t.pg.name },
+      permission: t.permission.filter,
+      where,
+      orderBy,
+      distinctOn,
+      limit: this.nonNegative(args.get('limit'), `${path}.args.limit`),
+      offset: this.nonNegative(args.get('offset'), `${path}.args.offset`),
+      limitCap: t.permission.limit,
+    };
+  }
+
+  private distinctOn(t: TableInfo, tree: InputTree, path: string): string[] {
+    const list = (this.inputs.resolve(tree) as unknown[] | unknown) ?? [];
+    const names = Array.isArray(list) ? list : [list];
+    return names.map((n, i) => {
+      const c = t.columns.find((x) => x.fieldName === n);
+      if (!c) throw new RequestError(`unexpected value ${JSON.stringify(n)} for enum: '${this.typeName(t, '_select_column')}'`, `${path}[${i}]`);
+      return c.column.name;
+    });
+  }
+
+  orderBy(t: TableInfo, tree: InputTree, path: string): OrderByItem[] {
+    const list = this.inputs.list(tree) ?? [];
+    const out: OrderByItem[] = [];
+    list.forEach((item, i) => this.orderByObject(t, item, `${path}[${i}]`, [], out));
+    return out;
+  }
+
+  private direction(v: unknown, path: string): Pick<OrderByItem, 'direction' | 'nulls'> | null {
+    if (v === null) return null;
+    const m = /^(asc|desc)(?:_nulls_(first|last))?$/.exec(String(v));
+    if (!m) throw new RequestError(`unexpected value ${JSON.stringify(v)} for enum: 'order_by'`, path);
+    return { direction: m[1] as 'asc' | 'desc', nulls: (m[2] as 'first' | 'last' | undefined) ?? null };
+  }
+
+  private orderByObject(t: TableInfo, tree: InputTree, path: string, hops: OrderByItem['path'], out: OrderByItem[]): void {
+    const obj = this.inputs.object(tree, path) ?? {};
+    for (const [key, value] of Object.entries(obj)) {
+      const p = `${path}.${key}`;
+      const column = t.columns.find((c) => c.fieldName === key);
+      if (column) {
+        const d = this.direction(this.inputs.resolve(value), p);
+        if (d) out.push({ path: hops, target: { kind: 'column', column: column.column.name }, ...d });
+        continue;
+      }
+      const rel = t.relationships.find((r) => r.fieldName === key && r.kind === 'object');
+      if (rel) {
+        const target = this.rs.model.tables.get(rel.targetKey)!;
+        this.orderByObject(target, value, p, [...hops, { join: rel.join, permission: target.permission.filter }], out);
+        continue;
+      }
+      const agg = t.relationships.find((r) => `${r.fieldName}_aggregate` === key && r.kind === 'array');
+      if (agg) {
+        const target = this.rs.model.tables.get(agg.targetKey)!;
+        const aggObj = this.inputs.object(value, p) ?? {};
+        for (const [fn, inner] of Object.entries(aggObj)) {
+          if (fn === 'count') {
+            const d = this.direction(this.inputs.resolve(inner), `${p}.count`);
+            if (d) out.push({ path: hops, target: { kind: 'aggregate', join: agg.join, permission: target.permission.filter, fn: 'count', column: null }, ...d });
+            continue;
+          }
+          for (const [colName, dir] of Object.entries(this.inputs.object(inner, `${p}.${fn}`) ?? {})) {
+            const c = target.columns.find((x) => x.fieldName === colName);
+            if (!c) throw new RequestError(`field ${JSON.stringify(colName)} not found in type: '${this.typeName(target, `_${fn}_order_by`)}'`, `${p}.${fn}.${colName}`);
+            const d = this.direction(this.inputs.resolve(dir), `${p}.${fn}.${colName}`);
+            if (d) out.push({ path: hops, target: { kind: 'aggregate', join: agg.join, permission: target.permission.filter, fn, column: c.column.name }, ...d });
+          }
+        }
+        continue;
+      }
+      throw new RequestError(`field ${JSON.stringify(key)} not found in type: '${this.typeName(t, '_order_by')}'`, p);
+    }
+  }
+
+  /** The fields selected on a table's object type. */
+  fields(t: TableInfo, sets: readonly SelectionSetNode[], path: string): Field[] {
+    const typeName = this.typeName(t);
+    return collectFields(typeName, sets, this.fragments, this.inputs, path).map((f): Field => {
+      const p = `${path}.selectionSet.${f.alias}`;
+      if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: typeName };
+      const info = this.rs.fields.get(fieldKey(typeName, f.name));
+      if (!info) throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
+      switch (info.kind) {
+        case 'column': {
+          const pathArg = this.args(f.node).get('path');
+          const jsonPath = pathArg === undefined ? null : this.jsonPath(this.inputs.resolve(pathArg), `${p}.args.path`);
+          return { kind: 'column', alias: f.alias, column: info.column.column.name, type: info.column.column.type, visibleWhen: t.permission.columns.get(info.column.column.name) ?? null, jsonPath };
+        }
+        case 'relationship': {
+          const target = this.rs.model.tables.get(info.relationship.targetKey)!;
+          if (info.relationship.kind === 'object') {
+            return { kind: 'object', alias: f.alias, join: info.relationship.join, permission: target.permission.filter, fields: this.fields(target, f.selections, p) };
+          }
+          return { kind: 'array', alias: f.alias, join: info.relationship.join, rows: this.rows(target, f.node, p), fields: this.fields(target, f.selections, p) };
+        }
+        case 'relationship_aggregate': {
+          const target = this.rs.model.tables.get(info.relationship.targetKey)!;
+          return { kind: 'aggregate', alias: f.alias, join: info.relationship.join, rows: this.rows(target, f.node, p), aggregate: this.aggregate(target, f.selections, p) };
+        }
+        case 'computed': {
+          const cf = info.computed;
+          const given = this.args(f.node).get('args');
+          const argObj = given === undefined ? {} : (this.inputs.object(given, `${p}.args.args`) ?? {});
+          const args = cf.extraArgs.map((a) => {
+            const v = a.name !== null && argObj[a.name] !== undefined ? this.inputs.scalar(argObj[a.name]!) : null;
+            return v ?? { kind: 'literal' as const, value: null };
+          });
+          if (cf.returnsTable) {
+            const target = [...this.rs.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable)!;
+            const rows = this.rows(target, f.node, p);
+            return { kind: 'computed_set', alias: f.alias, fn: { schema: cf.fn.schema, name: cf.fn.name }, args, rows, fields: this.fields(target, f.selections, p) };
+          }
+          return { kind: 'computed_scalar', alias: f.alias, fn: { schema: cf.fn.schema, name: cf.fn.name }, args, returnType: cf.fn.returnType, visibleWhen: t.permission.computedFields.get(cf.name) ?? null };
+        }
+        default:
+          throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
+      }
+    });
+  }
+
+  /** `$.a.b[0]` or `a.b` to the text[] that `#>` takes. */
+  private jsonPath(v: unknown, path: string): Value | null {
+    if (v === null) return null;
+    if (typeof v !== 'string') throw new RequestError('expected a string for "path"', path);
+    const parts: string[] = [];
+    const re = /(?:^\$)|\.([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]|^([^.[\]$][^.[\]]*)/g;
+    let m: RegExpExecArray | null;
+    let consumed = 0;
+    while ((m = re.exec(v)) !== null) {
+      if (m.index !== consumed) break;
+      consumed = re.lastIndex;
+      const part = m[1] ?? m[2] ?? m[3] ?? m[4];
+      if (part !== undefined) parts.push(part);
+    }
+    if (consumed !== v.length) throw new RequestError(`invalid JSON path ${JSON.stringify(v)}`, path);
+    return { kind: 'literal', value: parts };
+  }
+
+  aggregate(t: TableInfo, sets: readonly SelectionSetNode[], path: string): AggregateSelection {
+    const aggName = this.typeName(t, '_aggregate');
+    return collectFields(aggName, sets, this.fragments, this.inputs, path).map((f) => {
+      const p = `${path}.selectionSet.${f.alias}`;
+      if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: aggName };
+      if (f.name === 'nodes') return { kind: 'nodes', alias: f.alias, fields: this.fields(t, f.selections, p) };
+      if (f.name === 'aggregate') return { kind: 'aggregate', alias: f.alias, fields: this.aggregateFields(t, f.selections, p) };
+      throw new RequestError(`field '${f.name}' not found in type: '${aggName}'`, p);
+    });
+  }
+
+  private aggregateFields(t: TableInfo, sets: readonly SelectionSetNode[], path: string): AggregateField[] {
+    const name = this.typeName(t, '_aggregate_fields');
+    return collectFields(name, sets, this.fragments, this.inputs, path).map((f): AggregateField => {
+      const p = `${path}.selectionSet.${f.alias}`;
+      if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: name };
+      if (f.name === 'count') {
+        const args = this.args(f.node);
+        const cols = args.has('columns') ? this.distinctOn(t, args.get('columns')!, `${p}.args.columns`) : [];
+        const distinct = args.has('distinct') ? this.inputs.resolve(args.get('distinct')!) === true : false;
+        return { kind: 'count', alias: f.alias, columns: cols, distinct };
+      }
+      const info = this.rs.fields.get(fieldKey(name, f.name));
+      if (!info || info.kind !== 'aggregate_fn') throw new RequestError(`field '${f.name}' not found in type: '${name}'`, p);
+      const fnType = this.typeName(t, `_${info.fn}_fields`);
+      const columns = collectFields(fnType, f.selections, this.fragments, this.inputs, p).map((c): TypenameOrColumn => {
+        if (c.name === '__typename') return { alias: c.alias, typename: fnType };
+        const col = t.columns.find((x) => x.fieldName === c.name);
+        if (!col) throw new RequestError(`field '${c.name}' not found in type: '${fnType}'`, `${p}.selectionSet.${c.alias}`);
+        return { alias: c.alias, column: col.column.name, type: col.column.type };
+      });
+      return { kind: 'fn', alias: f.alias, fn: info.fn, columns };
+    });
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * graphql-js validation errors in the well-known engine's words and paths
+ * (`field 'x' not found in type: 'T'` at `$.selectionSet.a.selectionSet.x`).
+ */
+import { Kind, type ASTNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { RequestError } from './errors.js';
+
+/** The JSON path of a node inside the operation, following fields by response key. */
+function pathOf(target: ASTNode, op: OperationDefinitionNode): string {
+  const search = (set: SelectionSetNode, path: string): string | null => {
+    for (const sel of set.selections) {
+      if (sel === target) return sel.kind === Kind.FIELD ? `${path}.selectionSet.${sel.alias?.value ?? sel.name.value}` : path;
+      if (sel.kind === Kind.FIELD) {
+        const p = `${path}.selectionSet.${sel.alias?.value ?? sel.name.value}`;
+        for (const a of sel.arguments ?? []) if (a === target || a.value === target) return `${p}.args.${a.name.value}`;
+        if (sel.selectionSet) {
+          const found = search(sel.selectionSet, p);
+          if (found) return found;
+        }
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const found = search(sel.selectionSet, path);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return search(op.selectionSet, '$') ?? '$';
+}
+
+const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^Cannot query field "(.+?)" on type "(.+?)"\./, (m) => `field '${m[1]}' not found in type: '${m[2]}'`],
+  [/^Unknown argument "(.+?)" on field "(.+?)\.(.+?)"\./, (m) => `'${m[3]}' has no argument named '${m[1]}'`],
+  [/^Field "(.+?)" of type "(.+?)" must have a selection of subfields\./, (m) => `missing selection set for '${m[2]}'`],
+  [/^Field "(.+?)" must not have a selection since type "(.+?)" has no subfields\./, (m) => `unexpected subselection set for non-object field ${JSON.stringify(m[1])}`],
+  [/^Variable "\$(.+?)" of required type "(.+?)" was not provided\./, (m) => `expecting a value for non-nullable variable: ${JSON.stringify(m[1])}`],
+];
+
+export function graphqlErrorToRequestError(e: GraphQLError, op: OperationDefinitionNode): RequestError {
+  const node = e.nodes?.[0];
+  const path = node ? pathOf(node, op) : '$';
+  for (const [re, message] of RULES) {
+    const m = re.exec(e.message);
+    if (m) return new RequestError(message(m), path);
+  }
+  return new RequestError(e.message, path);
+}

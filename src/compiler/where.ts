@@ -1,0 +1,76 @@
+/** A `where` argument (`<table>_bool_exp`) to the boolean expression IR. */
+import type { BoolExp, ComparisonOp } from '../ir/boolexp.js';
+import type { TableInfo, RoleModel } from '../schema/model.js';
+import { RequestError } from './errors.js';
+import type { InputTree, Inputs } from './inputs.js';
+
+/** Operators whose value is a list; the rest compare with one value. */
+const LIST_OPERATORS = new Set(['_in', '_nin', '_has_keys_any', '_has_keys_all', '_ancestor_any', '_descendant_any', '_matches_any']);
+
+function comparisonOps(tree: InputTree, inputs: Inputs, path: string): ComparisonOp[] {
+  const obj = inputs.object(tree, path);
+  if (!obj) return [];
+  const ops: ComparisonOp[] = [];
+  for (const [op, raw] of Object.entries(obj)) {
+    const p = `${path}.${op}`;
+    if (op === '_is_null') {
+      const v = inputs.resolve(raw);
+      if (v !== null) ops.push({ op, value: { kind: 'literal', value: v as boolean } });
+      continue;
+    }
+    if (op === '_cast') {
+      const casts = inputs.object(raw, p) ?? {};
+      const value: Record<string, ComparisonOp[]> = {};
+      for (const [type, inner] of Object.entries(casts)) value[type] = comparisonOps(inner, inputs, `${p}.${type}`);
+      ops.push({ op, value: { kind: 'literal', value: value as never } });
+      continue;
+    }
+    if (LIST_OPERATORS.has(op)) {
+      const v = inputs.scalar(raw);
+      if (v) ops.push({ op, value: v.kind === 'literal' && !Array.isArray(v.value) ? { kind: 'literal', value: [v.value] } : v });
+      continue;
+    }
+    const v = inputs.scalar(raw);
+    if (v) ops.push({ op, value: v });
+  }
+  return ops;
+}
+
+export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, inputs: Inputs, path: string): BoolExp {
+  const obj = inputs.object(tree, path);
+  if (!obj) return { kind: 'and', items: [] };
+  const items: BoolExp[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    const p = `${path}.${key}`;
+    if (key === '_and' || key === '_or') {
+      const list = inputs.list(value) ?? [];
+      const parts = list.map((x, i) => parseWhere(model, table, x, inputs, `${p}[${i}]`));
+      items.push(key === '_and' ? { kind: 'and', items: parts } : { kind: 'or', items: parts });
+      continue;
+    }
+    if (key === '_not') {
+      if (inputs.object(value, p)) items.push({ kind: 'not', item: parseWhere(model, table, value, inputs, p) });
+      continue;
+    }
+    const column = table.columns.find((c) => c.fieldName === key);
+    if (column) {
+      const ops = comparisonOps(value, inputs, p);
+      if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, ops });
+      continue;
+    }
+    const rel = table.relationships.find((r) => r.fieldName === key);
+    if (rel) {
+      const target = model.tables.get(rel.targetKey)!;
+      items.push({ kind: 'relationship', relationship: rel.name, where: parseWhere(model, target, value, inputs, p) });
+      continue;
+    }
+    const cf = table.computedFields.find((c) => c.fieldName === key && !c.returnsTable);
+    if (cf) {
+      const ops = comparisonOps(value, inputs, p);
+      if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, ops });
+      continue;
+    }
+    throw new RequestError(`field ${JSON.stringify(key)} not found in type: '${table.naming.typeName(table.identifier + '_bool_exp')}'`, p);
+  }
+  return items.length === 1 ? items[0]! : { kind: 'and', items };
+}

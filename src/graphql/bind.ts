@@ -1,0 +1,88 @@
+/**
+ * Binding a plan's parameters for one request: variables checked against their
+ * declared types (built-in scalars here; everything else was checked when the value
+ * was compiled in), session variables as one JSON parameter.
+ */
+import { RequestError } from '../compiler/errors.js';
+import type { Plan, VariableSpec } from '../protocol/plan.js';
+import type { ParamSource } from '../sql/fragment.js';
+
+const INT_MAX = 2 ** 31 - 1;
+
+function checkScalar(type: string, v: unknown, name: string): void {
+  const bad = (expected: string) => new RequestError(`variable ${JSON.stringify(name)} expects ${expected}, but got ${JSON.stringify(v)}`, `$.variableValues.${name}`);
+  switch (type) {
+    case 'Int':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v > INT_MAX || v < -INT_MAX - 1) throw bad('a 32-bit integer');
+      return;
+    case 'Float':
+      if (typeof v !== 'number') throw bad('a number');
+      return;
+    case 'String':
+    case 'ID':
+      if (typeof v !== 'string' && !(type === 'ID' && typeof v === 'number')) throw bad('a string');
+      return;
+    case 'Boolean':
+      if (typeof v !== 'boolean') throw bad('a boolean');
+      return;
+  }
+}
+
+function checkType(type: string, v: unknown, name: string): void {
+  const nonNull = type.endsWith('!');
+  const inner = nonNull ? type.slice(0, -1) : type;
+  if (v === null || v === undefined) {
+    if (nonNull) throw new RequestError(`expecting a value for non-nullable variable: ${JSON.stringify(name)}`, '$.variableValues');
+    return;
+  }
+  if (inner.startsWith('[')) {
+    const element = inner.slice(1, -1);
+    for (const x of Array.isArray(v) ? v : [v]) checkType(element, x, name);
+    return;
+  }
+  checkScalar(inner, v, name);
+}
+
+export function checkVariables(specs: VariableSpec[], given: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...given };
+  for (const s of specs) {
+    if (out[s.name] === undefined && s.hasDefault) out[s.name] = s.defaultValue;
+    checkType(s.type, out[s.name], s.name);
+  }
+  return out;
+}
+
+function at(v: unknown, path: (string | number)[]): unknown {
+  let cur = v;
+  for (const p of path) cur = cur === null || cur === undefined ? undefined : (cur as Record<string | number, unknown>)[p];
+  return cur;
+}
+
+function encodeScalar(v: unknown): unknown {
+  if (v === null || v === undefined || typeof v === 'string') return v ?? null;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+export function bindParams(params: ParamSource[], variables: Record<string, unknown>, sessionJson: string): unknown[] {
+  return params.map((p) => {
+    switch (p.kind) {
+      case 'literal':
+        return p.value;
+      case 'session':
+        return sessionJson;
+      case 'variable': {
+        const v = at(variables[p.name], p.path);
+        if (p.coerce === 'array') return Array.isArray(v) ? v.map(encodeScalar) : v === null || v === undefined ? null : [encodeScalar(v)];
+        return p.coerce === 'json' ? JSON.stringify(v ?? null) : encodeScalar(v);
+      }
+    }
+  });
+}
+
+/** A request missing a session variable the plan reads is refused before running anything. */
+export function checkSession(plan: Plan, session: Record<string, string>): void {
+  for (const name of plan.sessionVariables) {
+    if (session[name] === undefined) throw new RequestError(`missing session variable: ${JSON.stringify(name)}`, '$', 'not-found');
+  }
+}

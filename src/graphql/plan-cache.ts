@@ -1,0 +1,55 @@
+/**
+ * Compiled plans by (snapshot generation, role, operation name, query text), then by
+ * the values of the variables that shaped the SQL. Least recently used entries go
+ * first when it is full.
+ */
+import type { Plan, ShapeVariable } from '../protocol/plan.js';
+
+interface Entry {
+  shape: ShapeVariable[];
+  plans: Map<string, Plan>;
+}
+
+export class PlanCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly capacity: number) {}
+
+  static key(generation: number, role: string, operationName: string | null, query: string): string {
+    return `${generation}\u0000${role}\u0000${operationName ?? ''}\u0000${query}`;
+  }
+
+  private static shapeKey(shape: ShapeVariable[], variables: Record<string, unknown>): string {
+    if (shape.length === 0) return '';
+    return JSON.stringify(shape.map((s) => (s.mode === 'value' ? (variables[s.name] ?? null) : variables[s.name] === null || variables[s.name] === undefined)));
+  }
+
+  get(key: string, variables: Record<string, unknown>): Plan | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    // Refresh recency.
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.plans.get(PlanCache.shapeKey(e.shape, variables));
+  }
+
+  set(key: string, variables: Record<string, unknown>, plan: Plan): void {
+    let e = this.entries.get(key);
+    if (!e) {
+      e = { shape: plan.shape, plans: new Map() };
+      this.entries.set(key, e);
+      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    } else if (JSON.stringify(e.shape) !== JSON.stringify(plan.shape)) {
+      // Another value shaped different variables: key on all of them from now on.
+      const names = new Map([...e.shape, ...plan.shape].map((s) => [s.name, s]));
+      e = { shape: [...names.values()].sort((a, b) => (a.name < b.name ? -1 : 1)), plans: new Map() };
+      this.entries.set(key, e);
+    }
+    if (e.plans.size >= 64) e.plans.delete(e.plans.keys().next().value!);
+    e.plans.set(PlanCache.shapeKey(e.shape, variables), plan);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

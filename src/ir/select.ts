@@ -1,0 +1,68 @@
+/**
+ * A query's root field as the SQL layer needs it: which rows of which table (with
+ * the role's permission already folded into `where` and `limit`) and which fields of
+ * them, nested through relationships and aggregates.
+ */
+import type { PgType, QualifiedName } from '../backends/pg/catalog.js';
+import type { BoolExp, Value } from './boolexp.js';
+
+/** A join from the current table's rows to a related table's rows. */
+export interface Join {
+  target: QualifiedName;
+  /** [column of the current table, column of the target]. */
+  mapping: [string, string][];
+}
+
+export interface OrderByItem {
+  /** Object relationships to follow first (each with the target's permission filter). */
+  path: { join: Join; permission: BoolExp }[];
+  target:
+    | { kind: 'column'; column: string }
+    /** An array relationship's aggregate: count, or fn(column). */
+    | { kind: 'aggregate'; join: Join; permission: BoolExp; fn: string; column: string | null };
+  direction: 'asc' | 'desc';
+  nulls: 'first' | 'last' | null;
+}
+
+/** Which rows: the table, the role's filter and the query's, ordering and paging. */
+export interface RowSource {
+  table: QualifiedName;
+  /** The select permission's filter (relationships in it are not themselves permission-checked). */
+  permission: BoolExp;
+  /** The query's `where` (relationships in it apply the target's permission). */
+  where: BoolExp;
+  orderBy: OrderByItem[];
+  distinctOn: string[];
+  limit: Value | null;
+  offset: Value | null;
+  /** The select permission's `limit`: the most rows the role may get, whatever `limit` says. */
+  limitCap: number | null;
+}
+
+export type Field =
+  | { kind: 'typename'; alias: string; typename: string }
+  | { kind: 'column'; alias: string; column: string; type: PgType; visibleWhen: BoolExp | null; jsonPath: Value | null }
+  | { kind: 'object'; alias: string; join: Join; permission: BoolExp; fields: Field[] }
+  | { kind: 'array'; alias: string; join: Join; rows: RowSource; fields: Field[] }
+  | { kind: 'aggregate'; alias: string; join: Join; rows: RowSource; aggregate: AggregateSelection }
+  | { kind: 'computed_scalar'; alias: string; fn: QualifiedName; args: Value[]; returnType: PgType; visibleWhen: BoolExp | null }
+  | { kind: 'computed_set'; alias: string; fn: QualifiedName; args: Value[]; rows: RowSource; fields: Field[] };
+
+export type AggregateField =
+  | { kind: 'typename'; alias: string; typename: string }
+  | { kind: 'count'; alias: string; columns: string[]; distinct: boolean }
+  | { kind: 'fn'; alias: string; fn: string; columns: TypenameOrColumn[] };
+
+export type TypenameOrColumn = { alias: string; column: string; type: PgType } | { alias: string; typename: string };
+
+export type AggregateSelection = (
+  | { kind: 'typename'; alias: string; typename: string }
+  | { kind: 'aggregate'; alias: string; fields: AggregateField[] }
+  | { kind: 'nodes'; alias: string; fields: Field[] }
+)[];
+
+export type RootField =
+  | { kind: 'select'; alias: string; source: string; rows: RowSource; fields: Field[] }
+  | { kind: 'select_one'; alias: string; source: string; rows: RowSource; fields: Field[] }
+  | { kind: 'aggregate'; alias: string; source: string; rows: RowSource; aggregate: AggregateSelection }
+  | { kind: 'typename'; alias: string; typename: string };

@@ -1,0 +1,236 @@
+/**
+ * The comparison operators of boolean expressions, as the well-known engine parses
+ * them for PostgreSQL: which column types each applies to, what its operand must be
+ * (a value of the column's type, a list of them, a boolean, another column), and the
+ * `$`-prefixed aliases. Values are checked against the column type the way the
+ * well-known engine decodes them: any string passes (PostgreSQL parses it), other
+ * JSON must fit the type; strings starting with `x-service-` are session variables.
+ */
+import type { PgColumn, PgType } from '../backends/pg/catalog.js';
+import type { ComparisonOp, Value } from '../ir/boolexp.js';
+import { badRequest, parseFailed } from '../protocol/errors.js';
+import { isObject, type Json } from '../util/decode.js';
+
+/** What a comparison is made against: the column (or computed field) and its table's columns. */
+export interface Operand {
+  /** Column or computed field name, as messages print it. */
+  name: string;
+  type: PgType;
+  /** Columns of the current and of the root table, for `_ceq` and friends. */
+  columns: ReadonlyMap<string, PgColumn>;
+  rootColumns: ReadonlyMap<string, PgColumn>;
+}
+
+const SESSION_PREFIX = 'x-service-';
+
+/** A session variable name (lower-cased) when the value is one. */
+export function sessionVariable(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const lower = v.toLowerCase();
+  return lower.startsWith(SESSION_PREFIX) ? lower : null;
+}
+
+function jsonKind(v: unknown): string {
+  if (v === null) return 'Null';
+  if (Array.isArray(v)) return 'Array';
+  if (isObject(v)) return 'Object';
+  return typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : 'Boolean';
+}
+
+const INTEGERS: Record<string, string> = { int2: 'Int16', int4: 'Int32', int8: 'Int64' };
+const NUMBERS: Record<string, string> = { float4: 'Float', float8: 'Double', numeric: 'Scientific', money: 'Scientific' };
+const STRINGS: Record<string, string> = {
+  text: 'Text',
+  varchar: 'Text',
+  bpchar: 'Text',
+  citext: 'Text',
+  name: 'Text',
+  char: 'Text',
+  date: 'Day',
+  timestamp: 'LocalTime',
+  timestamptz: 'UTCTime',
+  time: 'TimeOfDay',
+  timetz: 'ZonedTime',
+  uuid: 'UUID',
+};
+
+export const isArrayType = (t: PgType) => t.category === 'A' || t.element !== null;
+
+/** Checks a literal against a column type (strings are left to PostgreSQL). */
+export function checkLiteral(type: PgType, v: Json, path: string): void {
+  if (v === null || typeof v === 'string' || isArrayType(type)) return;
+  const int = INTEGERS[type.name];
+  if (int) {
+    if (typeof v !== 'number') throw parseFailed(`parsing ${int} failed, expected Number, but encountered ${jsonKind(v)}`, path);
+    if (!Number.isInteger(v)) throw parseFailed(`parsing ${int} failed, value is either floating or will cause over or underflow ${v}`, path);
+    return;
+  }
+  const num = NUMBERS[type.name];
+  if (num && typeof v !== 'number') throw parseFailed(`parsing ${num} failed, expected Number, but encountered ${jsonKind(v)}`, path);
+  if (type.name === 'bool' && typeof v !== 'boolean') throw parseFailed(`parsing Bool failed, expected Boolean, but encountered ${jsonKind(v)}`, path);
+  const str = STRINGS[type.name];
+  if (str) throw parseFailed(`parsing ${str} failed, expected String, but encountered ${jsonKind(v)}`, path);
+}
+
+function scalar(type: PgType, v: Json, path: string): Value {
+  const session = sessionVariable(v);
+  if (session) return { kind: 'session', name: session };
+  checkLiteral(type, v, path);
+  return { kind: 'literal', value: v };
+}
+
+function list(type: PgType, v: Json, path: string): Value {
+  const session = sessionVariable(v);
+  if (session) return { kind: 'session', name: session };
+  if (!Array.isArray(v)) throw parseFailed(`parsing [] failed, expected Array, but encountered ${jsonKind(v)}`, path);
+  v.forEach((x, i) => checkLiteral(type, x, `${path}[${i}]`));
+  return { kind: 'literal', value: v };
+}
+
+function boolean(v: Json, path: string): Value {
+  if (typeof v !== 'boolean') throw parseFailed(`parsing Bool failed, expected Boolean, but encountered ${jsonKind(v)}`, path);
+  return { kind: 'literal', value: v };
+}
+
+/** Stand-ins for the operand types of operators that do not compare with the column's own type. */
+const named = (name: string, category = 'U'): PgType => ({ schema: 'pg_catalog', name, display: name, kind: 'b', category, element: null });
+const TEXT = named('text', 'S');
+const LQUERY = named('lquery');
+const LTXTQUERY = named('ltxtquery');
+const FLOAT = named('float8', 'N');
+
+function columnReference(o: Operand, v: Json, path: string): Value {
+  let column: Json;
+  let root = false;
+  if (typeof v === 'string') column = v;
+  else if (Array.isArray(v)) {
+    if (v.length === 0) throw badRequest('unexpected', 'path cannot be empty', path);
+    if (v.length === 1) column = v[0]!;
+    else if (v.length === 2 && v[0] === '$') [root, column] = [true, v[1]!];
+    else throw badRequest('not-supported', 'Relationship references are not supported in column comparison RHS', path);
+  } else throw badRequest('unexpected', 'a boolean expression JSON must be either a string or an array', path);
+  if (typeof column !== 'string') throw parseFailed(`parsing Text failed, expected String, but encountered ${jsonKind(column)}`, path);
+  const target = (root ? o.rootColumns : o.columns).get(column);
+  if (!target) throw badRequest('not-exists', `column ${JSON.stringify(column)} does not exist`, path);
+  if (target.type.display !== o.type.display) {
+    throw badRequest(
+      'unexpected-payload',
+      `incompatible column types: ${JSON.stringify(o.name)} has type ${JSON.stringify(o.type.display)}, but ${JSON.stringify(column)} has type ${JSON.stringify(target.type.display)}`,
+      path,
+    );
+  }
+  return { kind: 'column', column, root };
+}
+
+type OperandParser = (o: Operand, v: Json, path: string) => Value;
+type TypeGuard = { accepts: (t: PgType) => boolean; expected: string };
+
+const STRING_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
+const only = (...names: string[]): TypeGuard => ({ accepts: (t) => names.includes(t.name), expected: names.map((n) => JSON.stringify(n)).join(', ') });
+const STRING: TypeGuard = only(...STRING_TYPES);
+const JSONB = only('jsonb');
+const LTREE = only('ltree');
+const GEOMETRY = only('geometry');
+const GEO = only('geometry', 'geography');
+const ARRAY_OR_JSONB: TypeGuard = { accepts: (t) => isArrayType(t) || t.name === 'jsonb', expected: 'an array or JSONB' };
+
+const own: OperandParser = (o, v, p) => scalar(o.type, v, p);
+const ownList: OperandParser = (o, v, p) => list(o.type, v, p);
+const withType =
+  (type: PgType, many = false): OperandParser =>
+  (_o, v, p) =>
+    many ? list(type, v, p) : scalar(type, v, p);
+const anyJson: OperandParser = (_o, v) => ({ kind: 'literal', value: v });
+
+/** `_st_d_within`: `{distance, from, use_spheroid?}`. */
+const distanceWithin: OperandParser = (o, v, p) => {
+  if (!isObject(v)) throw parseFailed(`parsing DWithinOp failed, expected Object, but encountered ${jsonKind(v)}`, p);
+  if (v.distance === undefined) throw parseFailed('key "distance" not found', p);
+  if (v.from === undefined) throw parseFailed('key "from" not found', p);
+  checkLiteral(FLOAT, v.distance, `${p}.distance`);
+  if (v.use_spheroid !== undefined && o.type.name === 'geography') boolean(v.use_spheroid, `${p}.use_spheroid`);
+  return { kind: 'literal', value: v };
+};
+
+interface OperatorSpec {
+  /** Canonical name in the IR. */
+  op: string;
+  operand: OperandParser;
+  guard?: TypeGuard;
+}
+
+const SPECS: Record<string, OperatorSpec> = {
+  _eq: { op: '_eq', operand: own },
+  _ne: { op: '_neq', operand: own },
+  _neq: { op: '_neq', operand: own },
+  _gt: { op: '_gt', operand: own },
+  _lt: { op: '_lt', operand: own },
+  _gte: { op: '_gte', operand: own },
+  _lte: { op: '_lte', operand: own },
+  _in: { op: '_in', operand: ownList },
+  _nin: { op: '_nin', operand: ownList },
+  _is_null: { op: '_is_null', operand: (_o, v, p) => boolean(v, p) },
+  _like: { op: '_like', operand: own, guard: STRING },
+  _nlike: { op: '_nlike', operand: own, guard: STRING },
+  _ilike: { op: '_ilike', operand: own, guard: STRING },
+  _nilike: { op: '_nilike', operand: own, guard: STRING },
+  _similar: { op: '_similar', operand: own, guard: STRING },
+  _nsimilar: { op: '_nsimilar', operand: own, guard: STRING },
+  _regex: { op: '_regex', operand: own, guard: STRING },
+  _iregex: { op: '_iregex', operand: own, guard: STRING },
+  _nregex: { op: '_nregex', operand: own, guard: STRING },
+  _niregex: { op: '_niregex', operand: own, guard: STRING },
+  _contains: { op: '_contains', operand: own, guard: ARRAY_OR_JSONB },
+  _contained_in: { op: '_contained_in', operand: own, guard: ARRAY_OR_JSONB },
+  _has_key: { op: '_has_key', operand: withType(TEXT), guard: JSONB },
+  _has_keys_any: { op: '_has_keys_any', operand: withType(TEXT, true), guard: JSONB },
+  _has_keys_all: { op: '_has_keys_all', operand: withType(TEXT, true), guard: JSONB },
+  _ceq: { op: '_ceq', operand: columnReference },
+  _cne: { op: '_cne', operand: columnReference },
+  _cneq: { op: '_cne', operand: columnReference },
+  _cgt: { op: '_cgt', operand: columnReference },
+  _clt: { op: '_clt', operand: columnReference },
+  _cgte: { op: '_cgte', operand: columnReference },
+  _clte: { op: '_clte', operand: columnReference },
+  _ancestor: { op: '_ancestor', operand: own, guard: LTREE },
+  _ancestor_any: { op: '_ancestor_any', operand: ownList, guard: LTREE },
+  _descendant: { op: '_descendant', operand: own, guard: LTREE },
+  _descendant_any: { op: '_descendant_any', operand: ownList, guard: LTREE },
+  _matches: { op: '_matches', operand: withType(LQUERY), guard: LTREE },
+  _matches_any: { op: '_matches_any', operand: withType(LQUERY, true), guard: LTREE },
+  _matches_fulltext: { op: '_matches_fulltext', operand: withType(LTXTQUERY), guard: LTREE },
+  _st_contains: { op: '_st_contains', operand: anyJson, guard: GEOMETRY },
+  _st_crosses: { op: '_st_crosses', operand: anyJson, guard: GEOMETRY },
+  _st_equals: { op: '_st_equals', operand: anyJson, guard: GEOMETRY },
+  _st_overlaps: { op: '_st_overlaps', operand: anyJson, guard: GEOMETRY },
+  _st_touches: { op: '_st_touches', operand: anyJson, guard: GEOMETRY },
+  _st_within: { op: '_st_within', operand: anyJson, guard: GEOMETRY },
+  _st_3d_intersects: { op: '_st_3d_intersects', operand: anyJson, guard: GEOMETRY },
+  _st_intersects: { op: '_st_intersects', operand: anyJson, guard: GEO },
+  _st_d_within: { op: '_st_d_within', operand: distanceWithin, guard: GEO },
+  _st_3d_d_within: { op: '_st_3d_d_within', operand: distanceWithin, guard: GEOMETRY },
+};
+
+/** The spec of an operator name, `$`-prefixed aliases included. */
+function operatorSpec(name: string): OperatorSpec | undefined {
+  const key = name.startsWith('$') ? `_${name.slice(1)}` : name;
+  return Object.hasOwn(SPECS, key) ? SPECS[key] : undefined;
+}
+
+/** The comparisons on one column: `{op: value, ...}`, or a bare value meaning `_eq`. */
+export function parseComparisons(o: Operand, v: Json, path: string, opPath: (key: string) => string): ComparisonOp[] {
+  if (!isObject(v)) return [{ op: '_eq', value: scalar(o.type, v, path) }];
+  return Object.entries(v).map(([name, operand]) => {
+    const at = opPath(name);
+    const spec = operatorSpec(name);
+    if (!spec) throw badRequest('unexpected-payload', `Unknown operator: ${name}`, at);
+    if (spec.guard && !spec.guard.accepts(o.type)) {
+      throw badRequest(
+        'unexpected-payload',
+        `${JSON.stringify(o.name)} is of type ${JSON.stringify(o.type.display)}; this operator works only on columns of type ${spec.guard.expected}`,
+        at,
+      );
+    }
+    return { op: spec.op, value: spec.operand(o, operand, at) };
+  });
+}

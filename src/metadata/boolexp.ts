@@ -1,0 +1,113 @@
+/**
+ * Boolean expressions from their JSON form (permission `filter`/`check`) to the IR
+ * (`ir/boolexp.ts`), checked against the table they apply to: `_and`/`_or`/`_not`/
+ * `_exists` (and `$` aliases), columns with comparison operators, relationships
+ * (a nested expression on the target table) and scalar computed fields. A pure
+ * function of resolved metadata and catalog, so the schema builder can call it too.
+ * Errors carry the JSON path of the offending key.
+ */
+import type { PgColumn, QualifiedName } from '../backends/pg/catalog.js';
+import type { BoolExp } from '../ir/boolexp.js';
+import { badRequest, parseFailed } from '../protocol/errors.js';
+import { isObject, keyPath, type Json } from '../util/decode.js';
+import { parseComparisons, type Operand } from './boolexp-operators.js';
+import { showTable, tableName } from './names.js';
+import type { ComputedFieldReturn } from './resolve/types.js';
+
+/** What an expression on a table may refer to (a resolved table fits). */
+export interface BoolExpTable {
+  name: QualifiedName;
+  columns: ReadonlyMap<string, PgColumn>;
+  relationships: ReadonlyMap<string, { target: QualifiedName }>;
+  computedFields: ReadonlyMap<string, { returns: ComputedFieldReturn; inputArguments: readonly unknown[] }>;
+}
+
+/** The tracked tables of the source, for relationship targets and `_exists`. */
+export interface BoolExpScope {
+  source: string;
+  table(name: QualifiedName): BoolExpTable | undefined;
+}
+
+interface Walk {
+  scope: BoolExpScope;
+  /** The table `["$", "col"]` refers to: the one the whole expression applies to. */
+  root: BoolExpTable;
+}
+
+/** Parses `v` as a boolean expression on `table`; throws an ApiError with the path of the problem. */
+export function parseBoolExp(v: unknown, table: BoolExpTable, scope: BoolExpScope, path: string): BoolExp {
+  return expression(v as Json, table, { scope, root: table }, path);
+}
+
+function expression(v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp {
+  if (!isObject(v)) throw parseFailed('expecting an Object for boolean exp', path);
+  const items = Object.entries(v).map(([key, x]) => term(key, x, table, w, keyPath(path, key)));
+  return items.length === 1 ? items[0]! : { kind: 'and', items };
+}
+
+function expressions(v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp[] {
+  if (!Array.isArray(v)) throw parseFailed(`parsing [] failed, expected Array, but encountered ${isObject(v) ? 'Object' : typeof v}`, path);
+  return v.map((x, i) => expression(x, table, w, `${path}[${i}]`));
+}
+
+function term(key: string, v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp {
+  switch (key) {
+    case '_and':
+    case '$and':
+      return { kind: 'and', items: expressions(v, table, w, path) };
+    case '_or':
+    case '$or':
+      return { kind: 'or', items: expressions(v, table, w, path) };
+    case '_not':
+    case '$not':
+      return { kind: 'not', item: expression(v, table, w, path) };
+    case '_exists':
+    case '$exists':
+      return exists(v, w, path);
+    default:
+      return field(key, v, table, w, path);
+  }
+}
+
+/** `_exists: {_table, _where}`: some row of another tracked table matches. */
+function exists(v: Json, w: Walk, path: string): BoolExp {
+  if (!isObject(v)) throw parseFailed(`parsing _exists failed, expected Object, but encountered ${Array.isArray(v) ? 'Array' : typeof v}`, path);
+  if (v._table === undefined) throw parseFailed('key "_table" not found', path);
+  if (v._where === undefined) throw parseFailed('key "_where" not found', path);
+  const name = tableName(v._table, `${path}._table`);
+  const target = w.scope.table(name);
+  if (!target) {
+    throw badRequest('not-exists', `table ${JSON.stringify(showTable(name))} does not exist in source: ${w.scope.source}`, `${path}._table`);
+  }
+  return { kind: 'exists', table: name, where: expression(v._where, target, w, `${path}._where`) };
+}
+
+function operand(name: string, column: PgColumn | { type: PgColumn['type'] }, table: BoolExpTable, w: Walk): Operand {
+  return { name, type: column.type, columns: table.columns, rootColumns: w.root.columns };
+}
+
+function field(key: string, v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp {
+  const opPath = (op: string) => keyPath(path, op);
+  const column = table.columns.get(key);
+  if (column) {
+    if (column.type.name === 'json') throw badRequest('unexpected-payload', 'JSON column can not be part of boolean expression', path);
+    return { kind: 'column', column: key, ops: parseComparisons(operand(key, column, table, w), v, path, opPath) };
+  }
+  const rel = table.relationships.get(key);
+  if (rel) {
+    const target = w.scope.table(rel.target);
+    if (!target) throw badRequest('not-exists', `table ${JSON.stringify(showTable(rel.target))} is not tracked`, path);
+    return { kind: 'relationship', relationship: key, where: expression(v, target, w, path) };
+  }
+  const computed = table.computedFields.get(key);
+  if (computed) {
+    if (computed.inputArguments.length > 0) {
+      throw badRequest('unexpected-payload', 'Computed columns with input arguments can not be part of the where clause', path);
+    }
+    if (computed.returns.kind === 'table') {
+      throw badRequest('not-supported', `computed field ${JSON.stringify(key)} returns rows of a table; it can not be part of a boolean expression`, path);
+    }
+    return { kind: 'computed', field: key, ops: parseComparisons(operand(key, { type: computed.returns.type }, table, w), v, path, opPath) };
+  }
+  throw badRequest('not-exists', `${JSON.stringify(key)} does not exist`, path);
+}

@@ -1,0 +1,23 @@
+/**
+ * Catalog lookups for commands. Objects created outside run_sql are not in the cached
+ * catalog yet, so a miss re-reads the source's catalog once before giving up.
+ */
+import type { PgFunction, PgIntrospection, PgTable, QualifiedName } from '../../backends/pg/catalog.js';
+import { sameTable } from '../names.js';
+import type { SourceMetadata } from '../types.js';
+import type { CommandContext } from './context.js';
+
+async function lookup<T>(ctx: CommandContext, source: SourceMetadata, find: (c: PgIntrospection) => T | undefined): Promise<T | undefined> {
+  const cached = ctx.introspection(source.name);
+  const found = cached && find(cached);
+  if (found) return found;
+  await ctx.reloadSources([source.name]);
+  const fresh = ctx.introspection(source.name);
+  return fresh && find(fresh);
+}
+
+export const catalogTable = (ctx: CommandContext, source: SourceMetadata, table: QualifiedName): Promise<PgTable | undefined> =>
+  lookup(ctx, source, (c) => c.tables.find((t) => sameTable(t, table)));
+
+export const catalogFunction = (ctx: CommandContext, source: SourceMetadata, fn: QualifiedName): Promise<PgFunction | undefined> =>
+  lookup(ctx, source, (c) => c.functions.find((f) => sameTable(f, fn)));

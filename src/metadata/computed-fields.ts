@@ -1,0 +1,132 @@
+/**
+ * Computed fields (spec "Computed field"): the stored form `{name, definition:
+ * {function: {schema, name}, table_argument?, session_argument?}, comment?}`, and the
+ * checks the well-known engine makes of the function before it becomes a field.
+ */
+import type { PgFunction, PgIntrospection, PgType, QualifiedName } from '../backends/pg/catalog.js';
+import { nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
+import { functionName, isGraphQLName, sameTable, showTable } from './names.js';
+import { reasonMessage } from './reasons.js';
+import type { ComputedFieldReturn, ResolvedComputedField } from './resolve/types.js';
+
+/** `{function, table_argument?, session_argument?}` in stored form (the function as `{schema, name}`). */
+export function computedFieldDefinition(v: unknown, path: string): JsonObject {
+  const r = ObjectReader.of(v, path);
+  const fn = r.required('function', functionName);
+  const tableArgument = r.optional('table_argument', str);
+  const sessionArgument = r.optional('session_argument', str);
+  r.done();
+  return {
+    function: fn as unknown as Json,
+    ...(tableArgument !== undefined ? { table_argument: tableArgument } : {}),
+    ...(sessionArgument !== undefined ? { session_argument: sessionArgument } : {}),
+  };
+}
+
+/** A stored computed field `{name, definition, comment?}` (replace_metadata input). */
+export function computedFieldEntry(v: unknown, path: string): JsonObject {
+  const r = ObjectReader.of(v, path);
+  const name = r.required('name', nonEmptyStr);
+  const definition = r.required('definition', computedFieldDefinition);
+  const comment = r.optional('comment', str);
+  r.done();
+  return { name, definition, ...(comment !== undefined ? { comment } : {}) };
+}
+
+export const computedFieldFunction = (entry: JsonObject): QualifiedName => functionName((entry.definition as JsonObject).function, '$');
+
+/** Why a computed field does not resolve (the message the well-known engine gives). */
+export class ComputedFieldError extends Error {}
+
+const isRowOf = (type: PgType, table: QualifiedName) => type.kind === 'c' && sameTable(type, table);
+const typeAsTable = (type: PgType) => showTable({ schema: type.schema, name: type.name });
+
+export interface ComputedFieldScope {
+  table: QualifiedName;
+  catalog: PgIntrospection;
+  isTracked(t: QualifiedName): boolean;
+}
+
+/** The computed field a stored entry defines; throws a ComputedFieldError when the function does not fit. */
+export function resolveComputedField(entry: JsonObject, scope: ComputedFieldScope): ResolvedComputedField {
+  const name = String(entry.name);
+  const definition = entry.definition as JsonObject;
+  const qf = computedFieldFunction(entry);
+  const overloads = scope.catalog.functions.filter((f) => sameTable(f, qf));
+  const fnText = JSON.stringify(showTable(qf));
+  if (overloads.length === 0) throw new ComputedFieldError(`no such function exists: ${fnText}`);
+  if (overloads.length > 1) throw new ComputedFieldError(`function ${fnText} is overloaded. Overloaded functions are not supported`);
+  const fn = overloads[0]!;
+
+  const problems: string[] = [];
+  if (!isGraphQLName(name)) problems.push(`${JSON.stringify(name)} is not valid GraphQL name`);
+  if (fn.volatility === 'volatile') problems.push(`the function ${fnText} is of type VOLATILE; cannot be added as a computed field`);
+  const returns = returnOf(fn, fnText, scope, problems);
+  const tableArgument = rowArgument(fn, fnText, definition.table_argument, scope.table, problems);
+  const sessionArgument = sessionArgumentOf(fn, fnText, definition.session_argument, problems);
+  if (problems.length > 0) {
+    throw new ComputedFieldError(
+      `the computed field ${JSON.stringify(name)} cannot be added to table ${JSON.stringify(showTable(scope.table))} ${reasonMessage(problems)}`,
+    );
+  }
+  const implicit = new Set([tableArgument, sessionArgument]);
+  return {
+    name,
+    function: fn,
+    returns: returns!,
+    tableArgument: tableArgument!,
+    sessionArgument,
+    inputArguments: fn.args.filter((_, i) => !implicit.has(i)),
+    description: typeof entry.comment === 'string' ? entry.comment : (fn.comment ?? `A computed field, executes function ${fnText}`),
+  };
+}
+
+function returnOf(fn: PgFunction, fnText: string, scope: ComputedFieldScope, problems: string[]): ComputedFieldReturn | null {
+  const t = fn.returnType;
+  if (t.kind === 'c') {
+    const table = { schema: t.schema, name: t.name };
+    if (!scope.catalog.tables.some((x) => sameTable(x, table)) || !scope.isTracked(table)) {
+      problems.push(`the function ${fnText} returning set of table ${JSON.stringify(showTable(table))} is not tracked or not found in database`);
+    }
+    return { kind: 'table', table };
+  }
+  if (t.kind !== 'b') problems.push(`the function ${fnText} returning type ${t.display} is not a BASE type`);
+  return { kind: 'scalar', type: t };
+}
+
+/** The index of the table-row argument: the named one, else the first. */
+function rowArgument(fn: PgFunction, fnText: string, named: Json | undefined, table: QualifiedName, problems: string[]): number | null {
+  let index = 0;
+  let what = `first argument of the function ${fnText}`;
+  if (typeof named === 'string') {
+    index = fn.args.findIndex((a) => a.name === named);
+    if (index < 0) {
+      problems.push(`${JSON.stringify(named)} is not an input argument of the function ${fnText}`);
+      return null;
+    }
+    what = `${JSON.stringify(named)} argument of the function ${fnText}`;
+  } else if (fn.args.length === 0) {
+    problems.push(`the function ${fnText} has no input arguments`);
+    return null;
+  }
+  const type = fn.args[index]!.type;
+  if (type.kind !== 'c') problems.push(`${what} is not COMPOSITE type`);
+  if (!isRowOf(type, table)) {
+    problems.push(`${what} of type ${JSON.stringify(typeAsTable(type))} is not the table to which the computed field is being added`);
+  }
+  return index;
+}
+
+function sessionArgumentOf(fn: PgFunction, fnText: string, named: Json | undefined, problems: string[]): number | null {
+  if (typeof named !== 'string') return null;
+  const index = fn.args.findIndex((a) => a.name === named);
+  if (index < 0) {
+    problems.push(`${JSON.stringify(named)} is not an input argument of the function ${fnText}`);
+    return null;
+  }
+  const type = fn.args[index]!.type;
+  if (type.name !== 'json' && type.name !== 'jsonb') {
+    problems.push(`${JSON.stringify(named)} argument of the function ${fnText} is not of type JSON`);
+  }
+  return index;
+}

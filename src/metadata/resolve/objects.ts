@@ -1,0 +1,71 @@
+/**
+ * Inconsistency records for objects defined on a table (relationships, computed
+ * fields, permissions), named and worded as the well-known engine does:
+ * `array_relation articles in table author in source default`, reason
+ * `Inconsistent object: in table "author": in relationship "articles": ...`.
+ */
+import type { QualifiedName } from '../../backends/pg/catalog.js';
+import type { Json, JsonObject } from '../../util/decode.js';
+import { sameTable, showTable } from '../names.js';
+import type { Metadata, TableMetadata } from '../types.js';
+import type { Inconsistency } from './types.js';
+
+/** The lists of a table entry that hold named objects, and the key that names them. */
+export const TABLE_OBJECT_LISTS = {
+  object_relationships: 'name',
+  array_relationships: 'name',
+  computed_fields: 'name',
+  insert_permissions: 'role',
+  select_permissions: 'role',
+  update_permissions: 'role',
+  delete_permissions: 'role',
+} as const;
+
+export type TableObjectList = keyof typeof TABLE_OBJECT_LISTS;
+
+export function findTableEntry(m: Metadata, source: string, table: QualifiedName): TableMetadata | undefined {
+  return m.sources.find((s) => s.name === source)?.tables.find((t) => sameTable(t.table, table));
+}
+
+/** Removes one named object of a table from a document (no-op when already gone). */
+export function removeTableObject(m: Metadata, source: string, table: QualifiedName, list: TableObjectList, name: string): void {
+  const entry = findTableEntry(m, source, table);
+  const items = entry?.[list];
+  if (!entry || !items) return;
+  const key = TABLE_OBJECT_LISTS[list];
+  entry[list] = items.filter((o) => o[key] !== name);
+}
+
+/** The context the well-known engine prefixes to a table object's error: `in table "t": in relationship "r": `. */
+export function tableObjectContext(table: QualifiedName, what: string, name: string): string {
+  return `in table ${JSON.stringify(showTable(table))}: in ${what} ${JSON.stringify(name)}: `;
+}
+
+export interface TableObjectRef {
+  source: string;
+  table: QualifiedName;
+  list: TableObjectList;
+  /** `object_relation`, `select_permission`, `computed_field`, ... */
+  type: string;
+  /** The object's name (a role for permissions). */
+  name: string;
+  /** The stored object, as in the table entry. */
+  stored: JsonObject;
+}
+
+/** `{source, table, ...stored, comment}`: how an inconsistent table object shows its definition. */
+export function tableObjectDefinition(ref: TableObjectRef): Json {
+  return { source: ref.source, table: ref.table as unknown as Json, ...ref.stored, comment: ref.stored.comment ?? null };
+}
+
+export function tableObjectInconsistency(ref: TableObjectRef, reason: string): Inconsistency {
+  return {
+    object: {
+      type: ref.type,
+      name: `${ref.type} ${ref.name} in table ${showTable(ref.table)} in source ${ref.source}`,
+      definition: tableObjectDefinition(ref),
+      reason: `Inconsistent object: ${reason}`,
+    },
+    remove: (m) => removeTableObject(m, ref.source, ref.table, ref.list, ref.name),
+  };
+}

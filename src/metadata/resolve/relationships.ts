@@ -1,0 +1,40 @@
+/** Stage 3: each relationship joins to a tracked table through a foreign key or a manual mapping. */
+import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { RelationshipError, resolveRelationship, type RelationshipScope } from '../relationships.js';
+import { tableObjectContext, tableObjectInconsistency, type TableObjectRef } from './objects.js';
+import type { Inconsistency, RelationshipKind, ResolvedSource, ResolvedTable } from './types.js';
+
+const LISTS = { object: 'object_relationships', array: 'array_relationships' } as const;
+
+export function resolveRelationships(source: ResolvedSource): Inconsistency[] {
+  const out: Inconsistency[] = [];
+  for (const table of source.tables.values()) {
+    const scope: RelationshipScope = {
+      source: source.name,
+      table: table.pg,
+      catalog: source.introspection,
+      isTracked: (t) => source.tables.has(qualifiedKey(t)),
+    };
+    for (const kind of ['object', 'array'] as const) {
+      for (const stored of table.entry[LISTS[kind]] ?? []) {
+        const problem = addRelationship(table, kind, stored, scope);
+        if (problem) out.push(problem);
+      }
+    }
+  }
+  return out;
+}
+
+function addRelationship(table: ResolvedTable, kind: RelationshipKind, stored: TableObjectRef['stored'], scope: RelationshipScope): Inconsistency | null {
+  const name = String(stored.name);
+  const ref: TableObjectRef = { source: scope.source, table: table.name, list: LISTS[kind], type: `${kind}_relation`, name, stored };
+  if (table.columns.has(name)) return tableObjectInconsistency(ref, 'field definition conflicts with postgres column');
+  if (table.relationships.has(name)) return tableObjectInconsistency(ref, `conflicting definitions for field ${JSON.stringify(name)}`);
+  try {
+    table.relationships.set(name, resolveRelationship(stored, kind, scope));
+    return null;
+  } catch (e) {
+    if (!(e instanceof RelationshipError)) throw e;
+    return tableObjectInconsistency(ref, tableObjectContext(table.name, 'relationship', name) + e.message);
+  }
+}

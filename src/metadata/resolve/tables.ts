@@ -1,0 +1,42 @@
+/** Stage 2: each tracked table exists in its source's catalog, else it is inconsistent (with everything on it). */
+import { qualifiedKey } from '../../backends/pg/catalog.js';
+import type { Json } from '../../util/decode.js';
+import { sameTable, showTable } from '../names.js';
+import type { ConnectedSource } from './sources.js';
+import { PERMISSION_KINDS, type Inconsistency, type ResolvedPermission, type ResolvedSource, type ResolvedTable } from './types.js';
+
+export function resolveTables({ metadata: s, introspection }: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[] } {
+  const byKey = new Map(introspection.tables.map((t) => [qualifiedKey(t), t]));
+  const tables = new Map<string, ResolvedTable>();
+  const inconsistencies: Inconsistency[] = [];
+  for (const entry of s.tables) {
+    const key = qualifiedKey(entry.table);
+    const pg = byKey.get(key);
+    if (!pg) {
+      inconsistencies.push({
+        object: {
+          type: 'table',
+          name: `table ${showTable(entry.table)} in source ${s.name}`,
+          definition: entry.table as unknown as Json,
+          reason: `Inconsistent object: no such table/view exists in source: ${JSON.stringify(showTable(entry.table))}`,
+        },
+        remove: (d) => {
+          const src = d.sources.find((x) => x.name === s.name);
+          if (src) src.tables = src.tables.filter((x) => !sameTable(x.table, entry.table));
+        },
+      });
+      continue;
+    }
+    const permissions = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map<string, ResolvedPermission>()])) as ResolvedTable['permissions'];
+    tables.set(key, {
+      name: entry.table,
+      pg,
+      entry,
+      columns: new Map(pg.columns.map((c) => [c.name, c])),
+      relationships: new Map(),
+      computedFields: new Map(),
+      permissions,
+    });
+  }
+  return { source: { name: s.name, metadata: s, introspection, tables }, inconsistencies };
+}

@@ -1,0 +1,101 @@
+/**
+ * What resolution produces: each source's tracked tables as the database has them,
+ * with the relationships, computed fields and permissions that resolved, plus the
+ * inconsistencies for those that did not. Later stages read earlier stages' output,
+ * so an object that depends on an inconsistent one is itself inconsistent.
+ */
+import type { PgColumn, PgFunction, PgIntrospection, PgTable, PgType, QualifiedName } from '../../backends/pg/catalog.js';
+import type { BoolExp } from '../../ir/boolexp.js';
+import type { Json } from '../../util/decode.js';
+import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../types.js';
+
+export interface SourceCatalog {
+  introspection: PgIntrospection | null;
+  error: string | null;
+}
+
+export interface Inconsistency {
+  object: InconsistentObject;
+  /** Removes the object from a draft document (drop_inconsistent_metadata, cascades). */
+  remove(m: Metadata): void;
+  /**
+   * Reported but never blocking a command and never dropped: conflicting inherited
+   * permissions (spec "Inherited role" rule 5) are resolved by adding a permission.
+   */
+  informational?: boolean;
+}
+
+export type RelationshipKind = 'object' | 'array';
+
+export interface ResolvedRelationship {
+  name: string;
+  kind: RelationshipKind;
+  target: QualifiedName;
+  /** Pairs [column of this table, column of the target]. */
+  mapping: [string, string][];
+  /** Set by `manual_configuration` (no foreign key behind it). */
+  manual: boolean;
+}
+
+export type ComputedFieldReturn = { kind: 'scalar'; type: PgType } | { kind: 'table'; table: QualifiedName };
+
+export interface ResolvedComputedField {
+  name: string;
+  function: PgFunction;
+  returns: ComputedFieldReturn;
+  /** Index of the row argument among the function's arguments. */
+  tableArgument: number;
+  /** Index of the JSON session argument, if any. */
+  sessionArgument: number | null;
+  /** Arguments the caller supplies (all but the row and session ones). */
+  inputArguments: PgFunction['args'];
+  /** The field's comment, else the function's, else a generated one (spec "Computed field"). */
+  description: string;
+}
+
+export type PermissionKind = 'insert' | 'select' | 'update' | 'delete';
+export const PERMISSION_KINDS: readonly PermissionKind[] = ['insert', 'select', 'update', 'delete'];
+
+/** A permission checked against its table: its boolean expressions parsed. */
+export interface ResolvedPermission {
+  role: string;
+  kind: PermissionKind;
+  /** Columns the role may use (`'*'` expanded). */
+  columns: string[];
+  computedFields: string[];
+  /** `filter` (select, update, delete). */
+  filter: BoolExp | null;
+  /** `check` (insert, update). */
+  check: BoolExp | null;
+  /** `set` presets, column to literal or session variable text. */
+  set: Record<string, Json>;
+  limit: number | null;
+  allowAggregations: boolean;
+  queryRootFields: string[] | null;
+  subscriptionRootFields: string[] | null;
+  backendOnly: boolean;
+}
+
+export interface ResolvedTable {
+  name: QualifiedName;
+  pg: PgTable;
+  entry: TableMetadata;
+  columns: Map<string, PgColumn>;
+  relationships: Map<string, ResolvedRelationship>;
+  computedFields: Map<string, ResolvedComputedField>;
+  permissions: Record<PermissionKind, Map<string, ResolvedPermission>>;
+}
+
+export interface ResolvedSource {
+  name: string;
+  metadata: SourceMetadata;
+  introspection: PgIntrospection;
+  /** Consistent tracked tables by `schema.name`. */
+  tables: Map<string, ResolvedTable>;
+}
+
+export interface ResolvedMetadata {
+  /** Connected sources by name. */
+  sources: Map<string, ResolvedSource>;
+  inconsistencies: Inconsistency[];
+}

@@ -1,0 +1,24 @@
+/** What the compiler looks up about a generated GraphQL field or input type (kept beside the graphql-js schema). */
+import type { ColumnInfo, ComputedFieldInfo, RelationshipInfo, TableInfo } from './model.js';
+
+export type FieldInfo =
+  | { kind: 'column'; table: TableInfo; column: ColumnInfo }
+  | { kind: 'relationship'; table: TableInfo; relationship: RelationshipInfo }
+  | { kind: 'relationship_aggregate'; table: TableInfo; relationship: RelationshipInfo }
+  | { kind: 'computed'; table: TableInfo; computed: ComputedFieldInfo }
+  | { kind: 'root_select'; table: TableInfo }
+  | { kind: 'root_select_by_pk'; table: TableInfo }
+  | { kind: 'root_select_aggregate'; table: TableInfo }
+  /** A source's root-field namespace object (`customization.root_fields.namespace`). */
+  | { kind: 'namespace' }
+  | { kind: 'aggregate_object'; table: TableInfo }
+  | { kind: 'aggregate_fields'; table: TableInfo }
+  | { kind: 'aggregate_fn'; table: TableInfo; fn: string };
+
+export type InputInfo =
+  | { kind: 'bool_exp'; table: TableInfo }
+  | { kind: 'order_by'; table: TableInfo }
+  | { kind: 'aggregate_order_by'; table: TableInfo }
+  | { kind: 'aggregate_fn_order_by'; table: TableInfo; fn: string };
+
+export const fieldKey = (typeName: string, fieldName: string) => `${typeName}.${fieldName}`;

@@ -1,0 +1,99 @@
+/**
+ * SQL as immutable values. Text only enters through the `sql` template's literal
+ * parts, `ident()` (always quoted) and `raw()` (loud, for fixed keywords); every value
+ * becomes a placeholder bound to a parameter source at render time.
+ */
+const BRAND = Symbol('sql');
+
+export interface Sql {
+  readonly [BRAND]: true;
+  readonly parts: readonly Part[];
+}
+
+/** Where a parameter's value comes from when a plan is executed. */
+export type ParamSource =
+  /** Known at compile time (literals of the query or the metadata), as PostgreSQL text or JSON. */
+  | { kind: 'literal'; value: unknown }
+  /** A GraphQL variable: `path` into it, coerced as `coerce` says. */
+  | { kind: 'variable'; name: string; path: (string | number)[]; coerce: VariableCoercion }
+  /** The request's session variables as one JSON object. */
+  | { kind: 'session' };
+
+/** How a variable's JSON value becomes a parameter. */
+export type VariableCoercion = 'scalar' | 'json' | 'array';
+
+type Part = string | { param: ParamSource };
+
+const make = (parts: Part[]): Sql => Object.freeze({ [BRAND]: true as const, parts: Object.freeze(parts) });
+
+export const isSql = (v: unknown): v is Sql => typeof v === 'object' && v !== null && BRAND in v;
+
+export function sql(strings: TemplateStringsArray, ...values: (Sql | ParamSource)[]): Sql {
+  const parts: Part[] = [];
+  strings.forEach((s, i) => {
+    if (s) parts.push(s);
+    if (i < values.length) {
+      const v = values[i]!;
+      if (isSql(v)) parts.push(...v.parts);
+      else parts.push({ param: v });
+    }
+  });
+  return make(parts);
+}
+
+export function ident(name: string): Sql {
+  return make(['"' + name.replace(/"/g, '""') + '"']);
+}
+
+export function qualified(schema: string, name: string): Sql {
+  return make([`${ident(schema).parts[0]}.${ident(name).parts[0]}`]);
+}
+
+/** A string literal (for JSON keys and type names, which must not depend on parameters). */
+export function literal(value: string): Sql {
+  return make(["'" + value.replace(/'/g, "''") + "'"]);
+}
+
+/** Fixed SQL text chosen by the compiler (keywords, operators, type names from the catalog). */
+export function raw(text: string): Sql {
+  return make([text]);
+}
+
+export const param = (value: unknown): Sql => make([{ param: { kind: 'literal', value } }]);
+export const paramFrom = (source: ParamSource): Sql => make([{ param: source }]);
+
+export function join(items: readonly Sql[], separator: string): Sql {
+  const parts: Part[] = [];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(separator);
+    parts.push(...item.parts);
+  });
+  return make(parts);
+}
+
+export interface Rendered {
+  text: string;
+  params: ParamSource[];
+}
+
+/** Numbers placeholders in order; identical session params share one placeholder. */
+export function render(s: Sql): Rendered {
+  let text = '';
+  const params: ParamSource[] = [];
+  let session = 0;
+  for (const p of s.parts) {
+    if (typeof p === 'string') {
+      text += p;
+    } else if (p.param.kind === 'session') {
+      if (!session) {
+        params.push(p.param);
+        session = params.length;
+      }
+      text += `$${session}`;
+    } else {
+      params.push(p.param);
+      text += `$${params.length}`;
+    }
+  }
+  return { text, params };
+}
