@@ -5,6 +5,7 @@
  */
 import {
   execute,
+  getVariableValues,
   GraphQLError,
   Kind,
   parse,
@@ -81,6 +82,9 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
   const errors = validate(rs.schema, doc);
   if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
 
+  // Variable values against their declared types (the front thread re-checks scalars on every request).
+  const coerced = getVariableValues(rs.schema, op.variableDefinitions ?? [], req.variables);
+  if (coerced.errors?.length) throw graphqlErrorToRequestError(coerced.errors[0]!, op);
   const specs = variableSpecs(op);
   const inputs = new Inputs(withDefaults(specs, req.variables));
   const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));

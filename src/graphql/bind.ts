@@ -82,7 +82,6 @@ export function bindParams(params: ParamSource[], variables: Record<string, unkn
 
 /** A request missing a session variable the plan reads is refused before running anything. */
 export function checkSession(plan: Plan, session: Record<string, string>): void {
-  for (const name of plan.sessionVariables) {
-    if (session[name] === undefined) throw new RequestError(`missing session variable: ${JSON.stringify(name)}`, '$', 'not-found');
-  }
+  const missing = plan.sessionVariables.filter((name) => session[name] === undefined);
+  if (missing.length > 0) throw new RequestError(`missing session variables: ${missing.map((n) => JSON.stringify(n)).join(', ')}`, '$', 'not-found');
 }

@@ -5,9 +5,10 @@
  */
 import type { QualifiedName } from '../backends/pg/catalog.js';
 import { badRequest } from '../protocol/errors.js';
-import { isObject, type JsonObject } from '../util/decode.js';
+import { isObject } from '../util/decode.js';
 import { sameTable, showTable } from './names.js';
-import type { Metadata, TableMetadata } from './types.js';
+import type { CommandResult } from './commands/context.js';
+import type { InconsistentObject, Metadata, TableMetadata } from './types.js';
 
 export interface Dependent {
   /** As messages print it: `relationship article.author`. */
@@ -15,9 +16,10 @@ export interface Dependent {
   remove(m: Metadata): void;
 }
 
-export function dependencyError(deps: Dependent[], path: string) {
-  return badRequest('dependency-error', `cannot drop due to the following dependent objects : ${deps.map((d) => d.description).join(', ')}`, path);
-}
+const cannotDrop = (descriptions: string[], path: string) =>
+  badRequest('dependency-error', `cannot drop due to the following dependent objects : ${descriptions.join(', ')}`, path);
+
+export const dependencyError = (deps: Dependent[], path: string) => cannotDrop(deps.map((d) => d.description), path);
 
 function asTable(v: unknown): QualifiedName | null {
   if (typeof v === 'string') return { schema: 'public', name: v };
@@ -25,43 +27,36 @@ function asTable(v: unknown): QualifiedName | null {
   return null;
 }
 
-/** The table a relationship points at, when it is not the table it is defined on. */
-export function relationshipTarget(rel: JsonObject): QualifiedName | null {
-  const using = rel.using;
-  if (!isObject(using)) return null;
-  const fk = using.foreign_key_constraint_on;
-  if (isObject(fk) && 'table' in fk) return asTable(fk.table);
-  const manual = using.manual_configuration;
-  if (isObject(manual)) return asTable(manual.remote_table);
-  return null;
-}
-
-const RELATIONSHIP_KINDS = ['object_relationships', 'array_relationships'] as const;
-
-function removeRelationship(m: Metadata, source: string, table: QualifiedName, kind: (typeof RELATIONSHIP_KINDS)[number], name: string) {
-  const t = m.sources.find((s) => s.name === source)?.tables.find((x) => sameTable(x.table, table));
-  if (t?.[kind]) t[kind] = t[kind]!.filter((r) => r.name !== name);
-}
-
-/** Relationships of other tables of the same source that point at `table`. */
+/**
+ * Remote relationships into `table`. Dependents within the source (relationships,
+ * permissions, computed fields) are found by resolving the document without the table:
+ * see `cascadeDependents`.
+ */
 export function dependentsOfTable(m: Metadata, source: string, table: QualifiedName): Dependent[] {
-  const src = m.sources.find((s) => s.name === source);
-  if (!src) return [];
-  const out: Dependent[] = [];
-  for (const t of src.tables) {
-    if (sameTable(t.table, table)) continue;
-    for (const kind of RELATIONSHIP_KINDS) {
-      for (const rel of t[kind] ?? []) {
-        const target = relationshipTarget(rel);
-        if (target && sameTable(target, table)) {
-          const owner = t.table;
-          const name = String(rel.name);
-          out.push({ description: `relationship ${showTable(owner)}.${name}`, remove: (d) => removeRelationship(d, source, owner, kind, name) });
-        }
-      }
-    }
-  }
-  return out.concat(remoteRelationshipsInto(m, (s, t) => s === source && (!table || sameTable(t, table))));
+  return remoteRelationshipsInto(m, (s, t) => s === source && sameTable(t, table));
+}
+
+/** How messages name a metadata object that a change would break: `permission article.user.select`. */
+export function describeDependent(o: InconsistentObject): string {
+  const def = isObject(o.definition) ? o.definition : {};
+  const table = asTable(def.table);
+  const on = table ? `${showTable(table)}.` : '';
+  if (o.type === 'object_relation' || o.type === 'array_relation') return `relationship ${on}${String(def.name)}`;
+  if (o.type === 'computed_field') return `computed field ${on}${String(def.name)}`;
+  if (o.type.endsWith('_permission')) return `permission ${on}${String(def.role)}.${o.type.slice(0, -'_permission'.length)}`;
+  if (o.type === 'table') return `table ${showTable(asTable(def) ?? { schema: 'public', name: o.name })}`;
+  return o.name;
+}
+
+/**
+ * For a drop: what the change leaves inconsistent is what depends on the dropped
+ * object. Without `cascade` the request fails listing them; with it, they go too.
+ */
+export function cascadeDependents(cascade: boolean, path: string): Pick<CommandResult, 'cascade' | 'inconsistencyError'> {
+  return {
+    cascade,
+    inconsistencyError: (objects) => cannotDrop(objects.map(describeDependent), path),
+  };
 }
 
 /** Remote relationships (in any source) whose `to_source` target matches. */

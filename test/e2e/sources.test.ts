@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine?.stop();
   await db?.drop();
-  await other?.drop().catch(() => {});
+  await other?.drop();
 });
 
 const fromEnv = (name = 'OTHER_DB_URL') => ({ connection_info: { database_url: { from_env: name } } });

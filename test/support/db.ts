@@ -30,7 +30,9 @@ export async function freshDatabase(): Promise<TestDatabase> {
     url,
     name,
     sql: (text, params) => pool.query(text, params as unknown[]),
+    /** Idempotent: a test may drop its database early (an unreachable source, a lost store). */
     async drop() {
+      if (pool.ended) return;
       await pool.end();
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();

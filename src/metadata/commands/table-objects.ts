@@ -1,0 +1,77 @@
+/**
+ * What the commands on a table's relationships, computed fields and permissions share:
+ * finding the tracked table, the resolved view of its source (for checks against the
+ * catalog), keeping the stored lists in export order, and the error when the change
+ * leaves the object itself (or something else) inconsistent.
+ */
+import type { QualifiedName } from '../../backends/pg/catalog.js';
+import { ApiError } from '../../protocol/errors.js';
+import { str, type JsonObject, type ObjectReader } from '../../util/decode.js';
+import { findSource, findTable } from '../lookup.js';
+import { showTable, tableName } from '../names.js';
+import { resolveMetadata, type SourceCatalog } from '../resolve.js';
+import { TABLE_OBJECT_LISTS, type TableObjectList } from '../resolve/objects.js';
+import type { ResolvedSource } from '../resolve/types.js';
+import type { InconsistentObject, SourceMetadata, TableMetadata } from '../types.js';
+import type { CommandContext, CommandResult } from './context.js';
+
+export interface TableTarget {
+  source: SourceMetadata;
+  table: QualifiedName;
+  entry: TableMetadata;
+}
+
+/** `source` (default `default`) and `table`, which must be tracked. */
+export function readTableTarget(ctx: CommandContext, r: ObjectReader): TableTarget {
+  const source = findSource(ctx.metadata, r.withDefault('source', str, 'default'), r.path);
+  const table = r.required('table', tableName);
+  return { source, table, entry: findTable(source, table, r.at('table')) };
+}
+
+/** The source as resolution sees it now (columns, consistent relationships and computed fields). */
+export function resolvedSource(ctx: CommandContext, source: string): ResolvedSource | undefined {
+  const catalogs = new Map<string, SourceCatalog>(
+    ctx.metadata.sources.map((s) => [s.name, { introspection: ctx.introspection(s.name) ?? null, error: ctx.sourceError(s.name) ?? null }]),
+  );
+  return resolveMetadata(ctx.metadata, catalogs).sources.get(source);
+}
+
+/** Whether the table has a column, relationship or computed field of that name. */
+export function hasField(ctx: CommandContext, target: TableTarget, name: string): boolean {
+  const pg = ctx.introspection(target.source.name)?.tables.find((t) => t.schema === target.table.schema && t.name === target.table.name);
+  const named = (list: JsonObject[] | undefined) => (list ?? []).some((o) => o.name === name);
+  return (
+    (pg?.columns.some((c) => c.name === name) ?? false) ||
+    named(target.entry.object_relationships) ||
+    named(target.entry.array_relationships) ||
+    named(target.entry.computed_fields)
+  );
+}
+
+export function fieldExistsError(name: string, table: QualifiedName, path: string): ApiError {
+  return new ApiError(400, 'already-exists', `field with name ${JSON.stringify(name)} already exists in table ${JSON.stringify(showTable(table))}`, path);
+}
+
+/** Adds or replaces a named object in one of the table's lists, kept sorted by name as exported. */
+export function putTableObject(entry: TableMetadata, list: TableObjectList, item: JsonObject): void {
+  const key = TABLE_OBJECT_LISTS[list];
+  const items = (entry[list] ?? []).filter((o) => o[key] !== item[key]);
+  items.push(item);
+  items.sort((a, b) => (String(a[key]) < String(b[key]) ? -1 : 1));
+  entry[list] = items;
+}
+
+/**
+ * The well-known engine's answer when a change leaves metadata inconsistent: the
+ * object's own problems (400 invalid-configuration), else every new one (unexpected).
+ */
+export function changeOutcome(type: string, name: string, table: QualifiedName, source: string, path: string): Pick<CommandResult, 'inconsistencyError'> {
+  const own = `${type} ${name} in table ${showTable(table)} in source ${source}`;
+  return {
+    inconsistencyError: (objects: InconsistentObject[]) => {
+      const mine = objects.filter((o) => o.name === own);
+      if (mine.length > 0) return new ApiError(400, 'invalid-configuration', mine.map((o) => o.reason).join(', '), path, mine);
+      return new ApiError(400, 'unexpected', 'cannot continue due to new inconsistent metadata', path, objects);
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from '../support/db.js';
+import { startEngine, type Engine } from '../support/engine.js';
+
+// Two engine processes sharing one metadata database.
+let db: TestDatabase;
+let one: Engine;
+let two: Engine;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  await db.sql('CREATE TABLE author (id int PRIMARY KEY); CREATE TABLE article (id int PRIMARY KEY); CREATE TABLE tag (id int PRIMARY KEY)');
+  one = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url });
+  two = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url });
+});
+
+afterAll(async () => {
+  await Promise.all([one?.stop(), two?.stop()]);
+  await db?.drop();
+});
+
+const exportV2 = async (e: Engine) => (await e.metadata({ type: 'export_metadata', version: 2, args: {} })).body;
+const tableNames = async (e: Engine): Promise<string[]> => (await exportV2(e)).metadata.sources[0].tables.map((t: { table: { name: string } }) => t.table.name);
+
+/** Milliseconds until `e` lists `table`, polling every 20 ms. */
+async function timeUntilListed(e: Engine, table: string, since: number): Promise<number> {
+  while (!(await tableNames(e)).includes(table)) {
+    if (Date.now() - since > 5000) throw new Error(`${table} never appeared`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - since;
+}
+
+describe('two engines on one metadata database', () => {
+  it('a table tracked through one is listed by the other within 1 s', async () => {
+    const start = Date.now();
+    expect((await one.metadata({ type: 'pg_track_table', args: { table: 'author' } })).status).toBe(200);
+    expect(await timeUntilListed(two, 'author', start)).toBeLessThan(1000);
+  });
+
+  it('works both ways, and both see the same resource_version', async () => {
+    const start = Date.now();
+    expect((await two.metadata({ type: 'pg_track_table', args: { table: 'article' } })).status).toBe(200);
+    expect(await timeUntilListed(one, 'article', start)).toBeLessThan(1000);
+    expect((await exportV2(one)).resource_version).toBe((await exportV2(two)).resource_version);
+  });
+
+  it('serialises concurrent writes: both land, and a stale version is refused', async () => {
+    const { resource_version: v } = await exportV2(one);
+    const [a, b] = await Promise.all([
+      one.metadata({ type: 'pg_track_table', resource_version: v, args: { table: 'tag' } }),
+      two.metadata({ type: 'pg_set_table_customization', resource_version: v, args: { table: 'author', configuration: { custom_name: 'writer' } } }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const winner = a.status === 200 ? one : two;
+    expect((await exportV2(winner)).resource_version).toBe(v + 1);
+  });
+
+  it('follows a change written without a notification (polling alone, as behind a pooler)', async () => {
+    const { metadata, resource_version } = await exportV2(one);
+    metadata.sources[0].tables = [];
+    await db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = $2', [JSON.stringify(metadata), resource_version + 1]);
+    const start = Date.now();
+    while ((await tableNames(two)).length > 0) {
+      if (Date.now() - start > 1000) throw new Error('the second engine did not follow within 1 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await exportV2(two)).resource_version).toBe(resource_version + 1);
+  });
+});
