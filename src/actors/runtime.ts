@@ -31,6 +31,8 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   private readonly listeners: ((e: Event) => void)[] = [];
   private stopping = false;
   private restarts = 0;
+  /** Between a crash and the restarted worker's `ready`: requests fail at once instead of waiting for a timeout. */
+  private down = false;
   private readyWaiters: { resolve(): void; reject(e: Error): void } | null = null;
 
   constructor(private readonly opts: ActorOptions) {}
@@ -48,6 +50,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   }
 
   request<T extends Req['type']>(body: Extract<Req, { type: T }>, transfer: ArrayBuffer[] = []): Promise<Replies[T]> {
+    if (this.down) return Promise.reject(new ActorUnavailable(`${this.opts.name} actor is restarting; try again`));
     const id = this.nextId++;
     return new Promise<Replies[T]>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -87,6 +90,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
         return;
       }
       if (this.stopping) return;
+      this.down = true;
       const delay = Math.min(5000, 100 * 2 ** this.restarts++);
       log.warn(`restarting ${this.opts.name} actor`, { exitCode: code, delayMs: delay });
       setTimeout(() => this.spawn(), delay);
@@ -110,6 +114,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
         return;
       case 'ready':
         this.restarts = 0;
+        this.down = false;
         this.readyWaiters?.resolve();
         this.readyWaiters = null;
         return;

@@ -47,13 +47,14 @@ export class HttpClient {
           clearTimeout(deadline);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
         });
-        res.on('error', reject);
+        res.on('error', fail);
       });
       const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-      req.on('error', (e) => {
+      const fail = (e: Error) => {
         clearTimeout(deadline);
         reject(e);
-      });
+      };
+      req.on('error', fail);
       req.end(request.body);
     });
   }

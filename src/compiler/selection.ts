@@ -38,12 +38,14 @@ export class SelectionCompiler {
   /** where / order_by / distinct_on / limit / offset of a list of rows of `t`. */
   rows(t: TableInfo, node: FieldNode, path: string): RowSource {
     const args = this.args(node);
+    const orderByArg = t.naming.fieldName('order_by');
+    const distinctOnArg = t.naming.fieldName('distinct_on');
     const where = args.has('where') ? parseWhere(this.rs.model, t, args.get('where')!, this.inputs, `${path}.args.where`) : TRUE;
-    const orderBy = args.has('order_by') ? this.orderBy(t, args.get('order_by')!, `${path}.args.order_by`) : [];
-    const distinctOn = args.has('distinct_on') ? this.distinctOn(t, args.get('distinct_on')!, `${path}.args.distinct_on`) : [];
-    if (distinctOn.length > 0) {
+    const orderBy = args.has(orderByArg) ? this.orderBy(t, args.get(orderByArg)!, `${path}.args.${orderByArg}`) : [];
+    const distinctOn = args.has(distinctOnArg) ? this.distinctOn(t, args.get(distinctOnArg)!, `${path}.args.${distinctOnArg}`) : [];
+    if (distinctOn.length > 0 && orderBy.length > 0) {
       const leading = orderBy.slice(0, distinctOn.length).map((o) => (o.path.length === 0 && o.target.kind === 'column' ? o.target.column : null));
-      if (orderBy.length > 0 && !distinctOn.every((c, i) => leading[i] === c)) {
+      if (!distinctOn.every((c, i) => leading[i] === c)) {
         throw new RequestError('"distinct_on" columns must match initial "order_by" columns', `${path}.args`);
       }
     }
@@ -78,7 +80,8 @@ export class SelectionCompiler {
 
   private direction(v: unknown, path: string): Pick<OrderByItem, 'direction' | 'nulls'> | null {
     if (v === null) return null;
-    const m = /^(asc|desc)(?:_nulls_(first|last))?$/.exec(String(v));
+    // graphql-default spells the values in upper case.
+    const m = /^(asc|desc)(?:_nulls_(first|last))?$/.exec(String(v).toLowerCase());
     if (!m) throw new RequestError(`unexpected value ${JSON.stringify(v)} for enum: 'order_by'`, path);
     return { direction: m[1] as 'asc' | 'desc', nulls: (m[2] as 'first' | 'last' | undefined) ?? null };
   }

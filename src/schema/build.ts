@@ -53,18 +53,26 @@ class SchemaBuilder {
   private readonly comparisons = new Map<string, GraphQLInputObjectType>();
   private readonly enumTypes = new Map<string, GraphQLEnumType>();
 
-  readonly orderByEnum = new GraphQLEnumType({
-    name: 'order_by',
-    description: 'column ordering options',
-    values: {
-      asc: { description: 'in ascending order, nulls last' },
-      asc_nulls_first: { description: 'in ascending order, nulls first' },
-      asc_nulls_last: { description: 'in ascending order, nulls last' },
-      desc: { description: 'in descending order, nulls first' },
-      desc_nulls_first: { description: 'in descending order, nulls first' },
-      desc_nulls_last: { description: 'in descending order, nulls last' },
-    },
-  });
+  private readonly orderByEnums = new Map<string, GraphQLEnumType>();
+
+  /** `order_by` (or `OrderBy` with upper-case values under graphql-default). */
+  orderByEnum(t: TableInfo): GraphQLEnumType {
+    const name = t.naming.convention === 'graphql-default' ? 'OrderBy' : 'order_by';
+    let e = this.orderByEnums.get(name);
+    if (!e) {
+      const values: Record<string, { value: string; description: string }> = {};
+      const add = (v: string, description: string) => (values[t.naming.enumValue(v)] = { value: v, description });
+      add('asc', 'in ascending order, nulls last');
+      add('asc_nulls_first', 'in ascending order, nulls first');
+      add('asc_nulls_last', 'in ascending order, nulls last');
+      add('desc', 'in descending order, nulls first');
+      add('desc_nulls_first', 'in descending order, nulls first');
+      add('desc_nulls_last', 'in descending order, nulls last');
+      e = new GraphQLEnumType({ name, description: 'column ordering options', values });
+      this.orderByEnums.set(name, e);
+    }
+    return e;
+  }
 
   constructor(readonly model: RoleModel) {}
 
@@ -182,7 +190,7 @@ class SchemaBuilder {
       description: `Ordering options when selecting data from ${JSON.stringify(t.pg.name)}.`,
       fields: () => {
         const f: GraphQLInputFieldConfigMap = {};
-        for (const c of t.columns) if (isComparable(c.column.type) || c.column.type.name === 'bool') f[c.fieldName] = { type: this.orderByEnum };
+        for (const c of t.columns) if (isComparable(c.column.type) || c.column.type.name === 'bool') f[c.fieldName] = { type: this.orderByEnum(t) };
         for (const r of t.relationships) {
           const target = this.target(t, r.targetKey);
           if (r.kind === 'object') f[r.fieldName] = { type: this.orderBy(target) };
@@ -203,7 +211,7 @@ class SchemaBuilder {
       name,
       description: `order by aggregate values of table ${JSON.stringify(t.pg.name)}`,
       fields: () => {
-        const f: GraphQLInputFieldConfigMap = { count: { type: this.orderByEnum } };
+        const f: GraphQLInputFieldConfigMap = { count: { type: this.orderByEnum(t) } };
         for (const fn of AGGREGATE_FNS) {
           const cols = this.fnColumns(t, fn);
           if (cols.length === 0) continue;
@@ -212,7 +220,7 @@ class SchemaBuilder {
           f[fn] = {
             type: new GraphQLInputObjectType({
               name: fnName,
-              fields: () => Object.fromEntries(cols.map((c) => [c.fieldName, { type: this.orderByEnum }])),
+              fields: () => Object.fromEntries(cols.map((c) => [c.fieldName, { type: this.orderByEnum(t) }])),
             }),
           };
         }
@@ -235,10 +243,11 @@ class SchemaBuilder {
   /** Arguments of a list of rows: distinct_on, limit, offset, order_by, where. */
   rowArgs(t: TableInfo): GraphQLFieldConfigArgumentMap {
     const args: GraphQLFieldConfigArgumentMap = {};
-    if (t.columns.length > 0) args.distinct_on = { type: inputList(this.selectColumn(t)), description: 'distinct select on columns' };
+    const n = (base: string) => t.naming.fieldName(base);
+    if (t.columns.length > 0) args[n('distinct_on')] = { type: inputList(this.selectColumn(t)), description: 'distinct select on columns' };
     args.limit = { type: GraphQLInt, description: 'limit the number of rows returned' };
     args.offset = { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' };
-    args.order_by = { type: inputList(this.orderBy(t)), description: 'sort the rows by one or more columns' };
+    args[n('order_by')] = { type: inputList(this.orderBy(t)), description: 'sort the rows by one or more columns' };
     args.where = { type: this.boolExp(t), description: 'filter the rows returned' };
     return args;
   }

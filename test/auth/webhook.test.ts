@@ -147,6 +147,11 @@ describe('GET mode', () => {
     unreachable.close();
   });
 
+  it('answers 500 when the answer is larger than 1 MiB', async () => {
+    answering(json(200, { ...USER, padding: 'x'.repeat(1 << 20) }));
+    expect(await failure(get, {})).toEqual({ status: 500, code: 'unexpected', message: 'webhook authentication request failed' });
+  });
+
   it("forwards the webhook's Set-Cookie headers with the session", async () => {
     answering(json(200, USER, { 'set-cookie': ['a=1; HttpOnly', 'b=2'] }));
     expect((await session(get, {})).setCookies).toEqual(['a=1; HttpOnly', 'b=2']);

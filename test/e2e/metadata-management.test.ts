@@ -169,3 +169,11 @@ describe('clear_metadata', () => {
     expect(Object.keys(metadata)).toEqual(['version', 'sources']);
   });
 });
+
+describe('access without an admin secret', () => {
+  it('treats every request as admin, unless it names another role', async () => {
+    expect((await fx.engine.metadata({ type: 'export_metadata', args: {} })).status).toBe(200);
+    const r = await fx.engine.metadata({ type: 'export_metadata', args: {} }, { 'x-service-role': 'user' });
+    expect(r).toEqual({ status: 400, body: { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' } });
+  });
+});
