@@ -12,41 +12,40 @@ import type { HttpClient, IncomingAnswer } from './http-client.js';
 
 const MIN_FETCH_INTERVAL_MS = 1000;
 
+interface FetchedSet {
+  keys: LocalJWKSet;
+  /** Undefined: the provider does not say, so the set is not refreshed on time. */
+  expiresAt: number | undefined;
+}
+
 export class RemoteJwkSet {
-  private keys: LocalJWKSet | undefined;
-  private expiresAt: number | undefined;
-  private lastFetchAt = 0;
+  private lastFetchAt = Date.now();
   private fetching: Promise<void> | undefined;
 
   private constructor(
     private readonly url: URL,
     private readonly client: HttpClient,
+    private current: FetchedSet,
   ) {}
 
   /** Rejects with an `Error` saying why the first fetch failed. */
   static async load(url: string, client: HttpClient): Promise<RemoteJwkSet> {
-    const set = new RemoteJwkSet(new URL(url), client);
-    await set.fetch();
-    return set;
+    const at = new URL(url);
+    return new RemoteJwkSet(at, client, await fetchSet(at, client));
   }
 
   /** The key resolver handed to `compactVerify`. */
   readonly resolve = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
     // Stale keys keep serving while the refresh runs, as upstream refreshes in the background.
-    if (this.expiresAt !== undefined && Date.now() >= this.expiresAt) void this.refresh();
+    if (this.current.expiresAt !== undefined && Date.now() >= this.current.expiresAt) void this.refresh();
     try {
-      return await this.current()(header, token);
+      return await this.current.keys(header, token);
     } catch (e) {
       if (!(e instanceof errors.JWKSNoMatchingKey) || (!this.fetching && !this.mayFetch())) throw e;
       await this.refresh();
-      return this.current()(header, token);
+      return this.current.keys(header, token);
     }
   };
-
-  private current(): LocalJWKSet {
-    if (!this.keys) throw new Error('JWK set used before it was loaded');
-    return this.keys;
-  }
 
   private mayFetch(): boolean {
     return Date.now() - this.lastFetchAt >= MIN_FETCH_INTERVAL_MS;
@@ -55,7 +54,11 @@ export class RemoteJwkSet {
   /** Joins the fetch under way, or starts one if allowed; a failure keeps the keys we have. */
   private refresh(): Promise<void> {
     if (!this.fetching && this.mayFetch()) {
-      this.fetching = this.fetch()
+      this.lastFetchAt = Date.now();
+      this.fetching = fetchSet(this.url, this.client)
+        .then((set) => {
+          this.current = set;
+        })
         .catch((e: unknown) => log.warn('JWK refresh failed; keeping the previous keys', { url: this.url.href, error: e instanceof Error ? e.message : String(e) }))
         .finally(() => {
           this.fetching = undefined;
@@ -63,21 +66,21 @@ export class RemoteJwkSet {
     }
     return this.fetching ?? Promise.resolve();
   }
+}
 
-  private async fetch(): Promise<void> {
-    this.lastFetchAt = Date.now();
-    let answer: IncomingAnswer;
-    try {
-      answer = await this.client.send(this.url, { method: 'GET', headers: { accept: 'application/json' } });
-    } catch (e) {
-      throw new Error(`Error fetching JWK from ${this.url.href}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (answer.status < 200 || answer.status > 299) throw new Error(`Non-2xx response (${answer.status}) on fetching JWK from: ${this.url.href}`);
-    try {
-      this.keys = createLocalJWKSet(JSON.parse(answer.body.toString('utf8')));
-    } catch (e) {
-      throw new Error(`Error parsing JWK from url: ${this.url.href}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    this.expiresAt = jwkSetExpiry(answer.headers['cache-control'], answer.headers['expires'], Date.now());
+async function fetchSet(url: URL, client: HttpClient): Promise<FetchedSet> {
+  let answer: IncomingAnswer;
+  try {
+    answer = await client.send(url, { method: 'GET', headers: { accept: 'application/json' } });
+  } catch (e) {
+    throw new Error(`Error fetching JWK from ${url.href}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  if (answer.status < 200 || answer.status > 299) throw new Error(`Non-2xx response (${answer.status}) on fetching JWK from: ${url.href}`);
+  let keys: LocalJWKSet;
+  try {
+    keys = createLocalJWKSet(JSON.parse(answer.body.toString('utf8')));
+  } catch (e) {
+    throw new Error(`Error parsing JWK from url: ${url.href}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { keys, expiresAt: jwkSetExpiry(answer.headers['cache-control'], answer.headers['expires'], Date.now()) };
 }

@@ -49,7 +49,7 @@ export function webhookAuthenticator(hook: AuthHookConfig, client: HttpClient): 
     const now = Date.now();
     const hit = cache.get(key, now);
     // A hit does not replay the webhook's Set-Cookie: the client got it with the first answer.
-    if (hit) return { ...hit.value, expiresAt: hit.expiresAt };
+    if (hit) return { ...hit.value, variables: { ...hit.value.variables }, expiresAt: hit.expiresAt };
     let answer: IncomingAnswer;
     try {
       answer = await client.send(url, call.request);

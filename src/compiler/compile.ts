@@ -28,6 +28,9 @@ import { collectFields, type CollectedField } from './collect.js';
 import { RequestError } from './errors.js';
 import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler } from './selection.js';
+import { MutationCompiler } from './mutation.js';
+import { translateMutation } from '../backends/pg/translate/mutation.js';
+import { TRUE } from '../ir/boolexp.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 
 export interface CompileRequest {
@@ -89,8 +92,8 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
   const inputs = new Inputs(withDefaults(specs, req.variables));
   const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
   const selection = new SelectionCompiler(rs, fragments, inputs);
-  const rootType = op.operation === 'subscription' ? 'subscription_root' : 'query_root';
-  if (op.operation === 'mutation') throw new RequestError('mutations are not supported yet', '$', 'not-supported');
+  const rootType = op.operation === 'subscription' ? 'subscription_root' : op.operation === 'mutation' ? 'mutation_root' : 'query_root';
+  const mutations = new MutationCompiler(selection);
 
   const steps: PlanStep[] = [];
   const sessionVariables = new Set<string>();
@@ -109,6 +112,20 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     if (info.kind === 'namespace') {
       const nsType = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type.toString().replace(/!$/, '');
       for (const inner of collectFields(nsType, f.selections, fragments, inputs, p)) compileRoot(nsType, inner, [...path, f.alias]);
+      return;
+    }
+    if ('mtable' in info) {
+      const field = mutations.compile(info, f, p);
+      const translated = translateMutation(field, opts.translateContext(rs, info.mtable.source.name), info.mtable.selectable?.permission.filter ?? TRUE);
+      for (const name of translated.sessionVariables) sessionVariables.add(name);
+      steps.push({
+        kind: 'mutation',
+        alias: [...path, f.alias].join('.'),
+        source: info.mtable.source.name,
+        path: p,
+        ops: translated.ops.map((o) => ({ ...o, statement: opts.prepared(info.mtable.source.name) ? statementName(o.text) : null })),
+        list: field.kind === 'update' && field.many,
+      });
       return;
     }
     let root: RootField;

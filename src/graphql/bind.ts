@@ -64,9 +64,21 @@ function encodeScalar(v: unknown): unknown {
   return JSON.stringify(v);
 }
 
-export function bindParams(params: ParamSource[], variables: Record<string, unknown>, sessionJson: string): unknown[] {
+/** Rows returned by the earlier statements of a mutation field (all values as text). */
+export interface MutationRows {
+  rows: Record<string, string | null>[][];
+  affected: number;
+}
+
+export function bindParams(params: ParamSource[], variables: Record<string, unknown>, sessionJson: string, earlier?: MutationRows): unknown[] {
   return params.map((p) => {
     switch (p.kind) {
+      case 'ref':
+        return earlier?.rows[p.op]?.[p.row]?.[p.column] ?? null;
+      case 'collect':
+        return p.ops.flatMap((op) => (earlier?.rows[op] ?? []).map((r) => r[p.column] ?? null));
+      case 'affected':
+        return String(earlier?.affected ?? 0);
       case 'literal':
         return p.value;
       case 'session':

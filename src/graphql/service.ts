@@ -15,6 +15,7 @@ import { isObject } from '../util/decode.js';
 import { log } from '../log.js';
 import { bindParams, checkSession, checkVariables } from './bind.js';
 import { PlanCache } from './plan-cache.js';
+import { runMutations } from './mutations.js';
 
 interface SingleRequest {
   query: string;
@@ -93,7 +94,7 @@ export class GraphQLService {
       return await this.run(plan, session, req);
     } catch (e) {
       if (e instanceof RequestError) return errorsBody([e.body()]);
-      if (e instanceof ApiError) return errorsBody([{ message: e.message, extensions: { path: '$', code: e.code } }]);
+      if (e instanceof ApiError) return errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]);
       log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       return errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]);
     }
@@ -115,12 +116,23 @@ export class GraphQLService {
     const variables = checkVariables(plan.variables, req.variables);
     checkSession(plan, session.variables);
     const sessionJson = JSON.stringify(session.variables);
-    const texts = await Promise.all(plan.steps.map((s) => this.step(s, variables, sessionJson)));
+    const texts = plan.operation === 'mutation' ? await this.mutate(plan, variables, sessionJson) : await Promise.all(plan.steps.map((s) => this.step(s, variables, sessionJson)));
     return `{"data":${assemble(plan.steps, texts)}}`;
+  }
+
+  private mutate(plan: Plan, variables: Record<string, unknown>, sessionJson: string): Promise<string[]> {
+    const sources = new Set(plan.steps.filter((s) => s.kind !== 'static').map((s) => (s as { source: string }).source));
+    if (sources.size > 1) throw new RequestError('all mutation fields of a request must be on the same source', '$', 'not-supported');
+    const [source] = sources;
+    const runner = source === undefined ? undefined : this.runners.get(source)?.runner;
+    if (source !== undefined && !runner) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
+    if (!runner) return Promise.resolve(plan.steps.map((s) => (s.kind === 'static' ? s.json : 'null')));
+    return runMutations(runner, plan.steps, variables, sessionJson);
   }
 
   private async step(s: PlanStep, variables: Record<string, unknown>, sessionJson: string): Promise<string> {
     if (s.kind === 'static') return s.json;
+    if (s.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
     const runner = this.runners.get(s.source)?.runner;
     if (!runner) throw new RequestError(`source ${JSON.stringify(s.source)} is not available`, '$', 'unexpected');
     try {

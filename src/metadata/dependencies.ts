@@ -16,7 +16,8 @@ export interface Dependent {
   remove(m: Metadata): void;
 }
 
-const cannotDrop = (descriptions: string[], path: string) =>
+/** `cannot drop due to the following dependent objects : relationship author.articles, ...` */
+export const cannotDrop = (descriptions: string[], path: string) =>
   badRequest('dependency-error', `cannot drop due to the following dependent objects : ${descriptions.join(', ')}`, path);
 
 export const dependencyError = (deps: Dependent[], path: string) => cannotDrop(deps.map((d) => d.description), path);

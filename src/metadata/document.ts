@@ -8,14 +8,16 @@ import { badRequest } from '../protocol/errors.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization } from './customization.js';
 import { functionEntry } from './functions.js';
+import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
 import { sameTable, showTable, tableName } from './names.js';
+import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 const KINDS: readonly BackendKind[] = ['postgres', 'citus', 'mssql', 'bigquery'];
 
 function table(v: unknown, path: string): TableMetadata {
   const r = ObjectReader.of(v, path);
-  return { ...(r.value as JsonObject), table: r.required('table', tableName) };
+  return { ...(r.value as JsonObject), table: r.required('table', tableName), ...tableObjects(r) };
 }
 
 function tables(v: unknown, path: string): TableMetadata[] {
@@ -54,7 +56,7 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
         throw badRequest('already-exists', `source with name ${JSON.stringify(s.name)} is listed more than once`, `${path}.sources[${i}]`);
       }
     });
-    return { ...(r.value as JsonObject), version: 3, sources };
+    return withInheritedRoles({ ...(r.value as JsonObject), version: 3, sources }, r);
   }
   if (version !== 1 && version !== 2) throw badRequest('parse-failed', `unexpected metadata version ${version}`, `${path}.version`);
   // Versions 1 and 2: everything belongs to the `default` source, whose connection stays as it is.
@@ -73,7 +75,14 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   if (fns.length > 0) converted.functions = fns;
   const out: Metadata = { ...(rest as JsonObject), version: 3, sources: [converted] };
   delete (out as JsonObject).query_templates;
-  return out;
+  return withInheritedRoles(out, r);
+}
+
+/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported. */
+function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
+  const roles = r.optional('inherited_roles', inheritedRoleList);
+  if (roles) setInheritedRoles(m, roles);
+  return m;
 }
 
 const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);

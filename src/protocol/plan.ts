@@ -16,7 +16,20 @@ export type PlanStep =
       params: ParamSource[];
       /** Name of the prepared statement (a hash of the text), when the source prepares statements. */
       statement: string | null;
-    };
+    }
+  /**
+   * One mutation field: statements run in order inside the request's transaction.
+   * Each returns rows; a false `__check` column means a permission check failed. The
+   * `root` column of the `final` statements is the field's JSON (several: a list).
+   */
+  | { kind: 'mutation'; alias: string; source: string; path: string; ops: MutationOp[]; list: boolean };
+
+export interface MutationOp {
+  text: string;
+  params: ParamSource[];
+  statement: string | null;
+  final: boolean;
+}
 
 /** How a request variable is checked and coerced on the front thread. */
 export interface VariableSpec {

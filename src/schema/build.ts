@@ -27,6 +27,7 @@ import type { RoleModel, TableInfo } from './model.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, isNumeric, scalarFamily, scalarName, scalarType } from './scalars.js';
 import { fieldKey, type FieldInfo, type InputInfo } from './types.js';
+import { MutationTypes } from './mutation-types.js';
 
 export interface RoleSchema {
   role: string;
@@ -42,7 +43,7 @@ const NUMERIC_FNS = new Set(['avg', 'stddev', 'stddev_pop', 'stddev_samp', 'sum'
 const nonNullList = (t: GraphQLOutputType) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t)));
 const inputList = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 
-class SchemaBuilder {
+export class SchemaBuilder {
   readonly fields = new Map<string, FieldInfo>();
   readonly inputs = new Map<string, InputInfo>();
   private readonly objects = new Map<string, GraphQLObjectType>();
@@ -56,7 +57,7 @@ class SchemaBuilder {
   private readonly orderByEnums = new Map<string, GraphQLEnumType>();
 
   /** `order_by` (or `OrderBy` with upper-case values under graphql-default). */
-  orderByEnum(t: TableInfo): GraphQLEnumType {
+  orderByEnum(t: Pick<TableInfo, 'naming'>): GraphQLEnumType {
     const name = t.naming.convention === 'graphql-default' ? 'OrderBy' : 'order_by';
     let e = this.orderByEnums.get(name);
     if (!e) {
@@ -81,7 +82,7 @@ class SchemaBuilder {
   }
 
   /** The enum table a column references through a foreign key, if any (its values become an enum). */
-  private enumTableOf(t: TableInfo, c: PgColumn): TableInfo | null {
+  private enumTableOf(t: Pick<TableInfo, 'pg' | 'source'>, c: PgColumn): TableInfo | null {
     for (const fk of t.pg.foreignKeys) {
       if (fk.columns.length !== 1 || fk.columns[0] !== c.name) continue;
       for (const other of this.model.tables.values()) {
@@ -103,7 +104,7 @@ class SchemaBuilder {
     return t;
   }
 
-  columnType(t: TableInfo, c: PgColumn): GraphQLScalarType | GraphQLEnumType {
+  columnType(t: Pick<TableInfo, 'pg' | 'source'>, c: PgColumn): GraphQLScalarType | GraphQLEnumType {
     const e = this.enumTableOf(t, c);
     return e ? this.enumType(e) : scalarType(scalarName(c.type));
   }
@@ -421,8 +422,12 @@ export function buildRoleSchema(model: RoleModel): RoleSchema {
   const subscriptionFields = root('subscription_root', (t) => t.permission.subscriptionRootFields);
   // A schema needs a query root with at least one field.
   if (Object.keys(queryFields).length === 0) queryFields.no_queries_available = { type: new GraphQLNonNull(GraphQLString) };
+  const mutations = new MutationTypes(b, b.fields);
+  const mutationFields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const m of model.mutable.values()) Object.assign(mutationFields, mutations.rootFields(m));
   const schema = new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'query_root', fields: sortedFields(queryFields) }),
+    mutation: Object.keys(mutationFields).length ? new GraphQLObjectType({ name: 'mutation_root', fields: sortedFields(mutationFields) }) : undefined,
     subscription: Object.keys(subscriptionFields).length ? new GraphQLObjectType({ name: 'subscription_root', fields: sortedFields(subscriptionFields) }) : undefined,
   });
   return { role: model.role, schema, fields: b.fields, inputs: b.inputs, model };

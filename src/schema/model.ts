@@ -13,6 +13,7 @@ import { isObject } from '../util/decode.js';
 import { columnComment, columnFieldName, SourceNaming, tableIdentifier } from './naming.js';
 import { relationshipJoin } from './relationships.js';
 import { selectPermission, type FilterParser, type SelectPermission } from './select-permissions.js';
+import { deletePermission, insertPermission, updatePermission, type DeletePermission, type InsertPermission, type UpdatePermission } from './mutation-permissions.js';
 
 export interface ColumnInfo {
   column: PgColumn;
@@ -55,9 +56,29 @@ export interface TableInfo {
   enumValues: { value: string; comment: string | null }[] | null;
 }
 
+/** A table the role may insert into, update or delete from. */
+export interface MutableTableInfo {
+  key: string;
+  source: SourceMetadata;
+  naming: SourceNaming;
+  meta: TableMetadata;
+  pg: PgTable;
+  identifier: string;
+  /** Every column with its GraphQL name (inputs pick the permitted ones). */
+  columns: ColumnInfo[];
+  insert: InsertPermission | null;
+  update: UpdatePermission | null;
+  delete: DeletePermission | null;
+  /** The same table as the role may select it (for `returning`), or null. */
+  selectable: TableInfo | null;
+  /** Relationships to tables the role may insert into (nested inserts). */
+  relationships: RelationshipInfo[];
+}
+
 export interface RoleModel {
   role: string;
   tables: Map<string, TableInfo>;
+  mutable: Map<string, MutableTableInfo>;
   /** For resolving relationships named in permission filters (which ignore the role). */
   catalog(source: string): PgIntrospection | null;
 }
@@ -89,8 +110,13 @@ function computedFields(t: TableMetadata, intro: PgIntrospection): Omit<Computed
   return out;
 }
 
-export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: FilterParser): RoleModel {
+/**
+ * `backendOnly`: the request may use `backend_only` mutation permissions (admin
+ * secret plus `X-Service-Use-Backend-Only-Permissions: true`); otherwise they are absent.
+ */
+export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: FilterParser, backendOnly = false): RoleModel {
   const tables = new Map<string, TableInfo>();
+  const mutable = new Map<string, MutableTableInfo>();
   const sources = snapshot.metadata.sources.filter((s) => snapshot.sources[s.name]?.introspection);
   for (const source of sources) {
     const intro = snapshot.sources[source.name]!.introspection!;
@@ -99,9 +125,30 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
       const pg = intro.tables.find((x) => sameTable(x, t.table));
       if (!pg) continue;
       const computed = computedFields(t, intro);
-      const permission = selectPermission(snapshot.metadata, t, role, pg.columns.map((c) => c.name), computed.map((c) => c.name), parse);
-      if (!permission) continue;
       const key = tableKey(source.name, t.table);
+      const allColumns = pg.columns.map((c) => c.name);
+      const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
+      const insert = usable(insertPermission(snapshot.metadata, t, role, allColumns, parse));
+      const update = usable(updatePermission(snapshot.metadata, t, role, allColumns, parse));
+      const del = usable(deletePermission(snapshot.metadata, t, role, parse));
+      if (insert || update || del) {
+        mutable.set(key, {
+          key,
+          source,
+          naming,
+          meta: t,
+          pg,
+          identifier: tableIdentifier(t),
+          columns: pg.columns.map((c) => ({ column: c, fieldName: columnFieldName(naming, t, c.name), description: columnComment(t, c.name) ?? c.comment })),
+          insert,
+          update,
+          delete: del,
+          selectable: null,
+          relationships: [],
+        });
+      }
+      const permission = selectPermission(snapshot.metadata, t, role, allColumns, computed.map((c) => c.name), parse);
+      if (!permission) continue;
       tables.set(key, {
         key,
         source,
@@ -121,6 +168,19 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
       });
     }
   }
+  for (const m of mutable.values()) {
+    m.selectable = tables.get(m.key) ?? null;
+    const intro = snapshot.sources[m.source.name]!.introspection!;
+    for (const kind of ['object', 'array'] as const) {
+      for (const rel of m.meta[`${kind}_relationships`] ?? []) {
+        const join = relationshipJoin(intro, m.pg, rel);
+        const targetKey = join ? tableKey(m.source.name, join.target) : '';
+        if (!join || !mutable.get(targetKey)?.insert) continue;
+        const name = String(rel.name);
+        m.relationships.push({ name, fieldName: m.naming.fieldName(name), kind, join, targetKey, description: typeof rel.comment === 'string' ? rel.comment : null });
+      }
+    }
+  }
   // Relationships only to tables the role can also see.
   for (const info of tables.values()) {
     const intro = snapshot.sources[info.source.name]!.introspection!;
@@ -135,5 +195,5 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
       }
     }
   }
-  return { role, tables, catalog: (s) => snapshot.sources[s]?.introspection ?? null };
+  return { role, tables, mutable, catalog: (s) => snapshot.sources[s]?.introspection ?? null };
 }

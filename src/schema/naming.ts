@@ -77,9 +77,35 @@ export function tableIdentifier(t: TableMetadata): string {
 
 export const defaultIdentifier = (t: QualifiedName) => (t.schema === 'public' ? t.name : `${t.schema}_${t.name}`);
 
-export type RootFieldKind = 'select' | 'select_by_pk' | 'select_aggregate' | 'select_stream';
+export type RootFieldKind =
+  | 'select'
+  | 'select_by_pk'
+  | 'select_aggregate'
+  | 'select_stream'
+  | 'insert'
+  | 'insert_one'
+  | 'update'
+  | 'update_by_pk'
+  | 'update_many'
+  | 'delete'
+  | 'delete_by_pk';
 
-const ROOT_SUFFIX: Record<RootFieldKind, string> = { select: '', select_by_pk: '_by_pk', select_aggregate: '_aggregate', select_stream: '_stream' };
+/** How a root field's default name is made from the identifier: [prefix, suffix]. */
+const ROOT_AFFIXES: Record<RootFieldKind, [string, string]> = {
+  select: ['', ''],
+  select_by_pk: ['', '_by_pk'],
+  select_aggregate: ['', '_aggregate'],
+  select_stream: ['', '_stream'],
+  insert: ['insert_', ''],
+  insert_one: ['insert_', '_one'],
+  update: ['update_', ''],
+  update_by_pk: ['update_', '_by_pk'],
+  update_many: ['update_', '_many'],
+  delete: ['delete_', ''],
+  delete_by_pk: ['delete_', '_by_pk'],
+};
+
+const defaultRootName = (t: TableMetadata, kind: RootFieldKind) => ROOT_AFFIXES[kind][0] + tableIdentifier(t) + ROOT_AFFIXES[kind][1];
 
 /** Name and description of one generated root field of a table. */
 export function tableRootField(naming: SourceNaming, t: TableMetadata, kind: RootFieldKind): { name: string; comment: string | null } {
@@ -88,9 +114,9 @@ export function tableRootField(naming: SourceNaming, t: TableMetadata, kind: Roo
   if (isObject(custom)) {
     const comment = typeof custom.comment === 'string' ? custom.comment : null;
     if (typeof custom.name === 'string') return { name: naming.customRootField(custom.name), comment };
-    return { name: naming.rootField(tableIdentifier(t) + ROOT_SUFFIX[kind]), comment };
+    return { name: naming.rootField(defaultRootName(t, kind)), comment };
   }
-  return { name: naming.rootField(tableIdentifier(t) + ROOT_SUFFIX[kind]), comment: null };
+  return { name: naming.rootField(defaultRootName(t, kind)), comment: null };
 }
 
 /** The GraphQL field name of a column (column_config custom_name wins). */

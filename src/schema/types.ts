@@ -1,5 +1,5 @@
 /** What the compiler looks up about a generated GraphQL field or input type (kept beside the graphql-js schema). */
-import type { ColumnInfo, ComputedFieldInfo, RelationshipInfo, TableInfo } from './model.js';
+import type { ColumnInfo, ComputedFieldInfo, MutableTableInfo, RelationshipInfo, TableInfo } from './model.js';
 
 export type FieldInfo =
   | { kind: 'column'; table: TableInfo; column: ColumnInfo }
@@ -13,7 +13,8 @@ export type FieldInfo =
   | { kind: 'namespace' }
   | { kind: 'aggregate_object'; table: TableInfo }
   | { kind: 'aggregate_fields'; table: TableInfo }
-  | { kind: 'aggregate_fn'; table: TableInfo; fn: string };
+  | { kind: 'aggregate_fn'; table: TableInfo; fn: string }
+  | { kind: 'root_insert' | 'root_insert_one' | 'root_update' | 'root_update_by_pk' | 'root_update_many' | 'root_delete' | 'root_delete_by_pk'; mtable: MutableTableInfo };
 
 export type InputInfo =
   | { kind: 'bool_exp'; table: TableInfo }

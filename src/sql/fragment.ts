@@ -17,7 +17,13 @@ export type ParamSource =
   /** A GraphQL variable: `path` into it, coerced as `coerce` says. */
   | { kind: 'variable'; name: string; path: (string | number)[]; coerce: VariableCoercion }
   /** The request's session variables as one JSON object. */
-  | { kind: 'session' };
+  | { kind: 'session' }
+  /** Mutations: a column of a row returned by an earlier statement of the same field. */
+  | { kind: 'ref'; op: number; row: number; column: string }
+  /** Mutations: that column of every row returned by the given statements, as an array. */
+  | { kind: 'collect'; ops: number[]; column: string }
+  /** Mutations: how many rows the earlier statements of the field returned. */
+  | { kind: 'affected' };
 
 /** How a variable's JSON value becomes a parameter. */
 export type VariableCoercion = 'scalar' | 'json' | 'array';

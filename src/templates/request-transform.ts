@@ -7,7 +7,7 @@
  * are ignored, as Hasura does; so is the legacy `content_type`.
  */
 import { ApiError, parseFailed, type ApiErrorBody } from '../protocol/errors.js';
-import { arrayOf, int, keyPath, obj, ObjectReader, oneOf, str } from '../util/decode.js';
+import { arrayOf, int, keyPath, ObjectReader, oneOf, str, stringMap } from '../util/decode.js';
 import type { TemplateError } from './errors.js';
 import { hashMapOrder } from './hashmap-order.js';
 import { parseTemplate } from './index.js';
@@ -47,9 +47,6 @@ export interface ResponseTransform {
 }
 
 export type TransformParseResult<T> = T | ApiErrorBody;
-
-const stringMap = (v: unknown, path: string): Record<string, string> =>
-  Object.fromEntries(Object.entries(obj(v, path)).map(([k, x]) => [k, str(x, keyPath(path, k))]));
 
 function version(v: unknown, path: string): 1 | 2 {
   const n = int(v, path);

@@ -120,6 +120,11 @@ export function obj(v: unknown, path: string): JsonObject {
   return v;
 }
 
+/** An object whose values are all strings (headers, environment samples, form fields). */
+export function stringMap(v: unknown, path: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(obj(v, path)).map(([k, x]) => [k, str(x, keyPath(path, k))]));
+}
+
 export function json(v: unknown): Json {
   return v as Json;
 }

@@ -8,9 +8,10 @@ import { accepted, bearer, invalidJwt, jwtAuthenticator, refused, serviceClaims,
 /** A key pair as a signing key and as the JWK its provider publishes. */
 function publishedKey(kind: 'rsa' | 'ec' | 'ed25519', kid?: string): { key: SigningKey; jwk: Record<string, unknown> } {
   const pair = kind === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : kind === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
-  const alg = { rsa: 'RS256', ec: 'ES256', ed25519: 'EdDSA' }[kind];
+  const { type, alg } = ({ rsa: { type: 'RS256', alg: 'RS256' }, ec: { type: 'ES256', alg: 'ES256' }, ed25519: { type: 'Ed25519', alg: 'EdDSA' } } as const)[kind];
   const jwk = { ...pair.publicKey.export({ format: 'jwk' }), use: 'sig', ...(kid ? { kid } : {}) };
-  return { key: { type: 'RS256', configKey: '', sign: pair.privateKey, alg }, jwk };
+  // Published keys have no configured `key`: the configuration names only the URL.
+  return { key: { type, configKey: '', sign: pair.privateKey, alg }, jwk };
 }
 
 const claims = serviceClaims(['user'], 'user');

@@ -36,7 +36,7 @@ describe('attacks', () => {
     expect(await refused(auth, bearer(forged))).toEqual(invalidJwt('JWSError NoUsableKeys'));
   });
 
-  it('refuses a token of another algorithm of the same family than configured', async () => {
+  it('refuses a token of another algorithm of the configured family', async () => {
     const auth = await jwtAuthenticator({ type: 'RS512', key: rs.configKey });
     expect(await refused(auth, bearer(await sign(rs, claims)))).toEqual(invalidJwt('JWSError NoUsableKeys'));
   });

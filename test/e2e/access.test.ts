@@ -29,7 +29,8 @@ const exportBody = { type: 'export_metadata', args: {} };
 
 describe('admin secret', () => {
   it('is required: a missing or wrong secret is 401 access-denied', async () => {
-    for (const headers of [{}, { 'x-service-admin-secret': 'wrong' }, { 'x-service-admin-secret': '' }]) {
+    const variants: Record<string, string>[] = [{}, { 'x-service-admin-secret': 'wrong' }, { 'x-service-admin-secret': '' }];
+    for (const headers of variants) {
       for (const path of ['/v1/metadata', '/v1/query', '/v2/query']) {
         const r = await engine.post(path, exportBody, headers);
         expect(r).toEqual({ status: 401, body: { path: '$', error: 'invalid x-service-admin-secret/x-service-access-key', code: 'access-denied' } });

@@ -136,7 +136,7 @@ describe('select and count', () => {
     await fx.db.sql('CREATE TABLE untracked (id int)');
     expect((await q('select', { table: 'untracked', columns: ['id'] })).body).toEqual({ path: '$.args.table', error: 'table "untracked" does not exist', code: 'not-exists' });
     expect((await q('select', { table: 'author', columns: ['id', 'nope'] })).body.path).toBe('$.args.columns[1]');
-    expect((await q('select', { table: 'author', columns: ['id'], where: { id: { $near: 1 } } })).body).toMatchObject({ path: '$.args.where.id["$near"]', code: 'parse-failed' });
+    expect((await q('select', { table: 'author', columns: ['id'], where: { id: { $near: 1 } } })).body).toMatchObject({ path: '$.where.id["$near"]', code: 'parse-failed' });
   });
 });
 
@@ -147,7 +147,7 @@ describe('update and delete', () => {
   });
 
   it('needs a where and something to set', async () => {
-    expect((await q('update', { table: 'author', $set: { name: 'x' } })).body).toEqual({ path: '$.args', error: 'key "where" not found', code: 'parse-failed' });
+    expect((await q('update', { table: 'author', $set: { name: 'x' } })).body).toEqual({ path: '$', error: 'key "where" not found', code: 'parse-failed' });
     expect((await q('update', { table: 'author', where: {} })).body.code).toBe('parse-failed');
   });
 

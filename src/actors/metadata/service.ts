@@ -217,7 +217,16 @@ async function runEnvelope(uow: UnitOfWork, endpoint: AdminEndpoint, env: Envelo
     for (let i = 0; i < items.length; i++) out.push(await runEnvelope(uow, endpoint, items[i]!, `${path}.args[${i}]`));
     return out;
   }
-  return uow.apply(resolveCommand(endpoint, env), env.args, `${path}.args`);
+  const argsPath = `${path}.args`;
+  try {
+    return await uow.apply(resolveCommand(endpoint, env), env.args, argsPath);
+  } catch (e) {
+    // The deprecated API names a badly formed argument without `args` (`$.name`), as the well-known engine does.
+    if (endpoint === 'v1/query' && e instanceof ApiError && e.code === 'parse-failed' && e.path.startsWith(argsPath)) {
+      throw new ApiError(e.status, e.code, e.message, path + e.path.slice(argsPath.length), e.internal);
+    }
+    throw e;
+  }
 }
 
 function toApiError(e: unknown): ApiError {

@@ -56,16 +56,19 @@ export class UnitOfWork {
       this.refreshCatalogs();
     }
     const next = result.metadata ?? draft;
+    // Informational inconsistencies (conflicting inherited permissions) never block a change.
+    const newlyBroken = (list: Inconsistency[]) => list.filter((i) => !i.informational && !before.has(inconsistencyKey(i.object)));
     let after = resolveInconsistencies(next, this.catalogs);
-    let added = after.filter((i) => !before.has(inconsistencyKey(i.object)));
+    let added = newlyBroken(after);
     // `cascade`: what the change broke is removed, and what that removal breaks in turn.
     for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
       for (const i of added) i.remove(next);
       after = resolveInconsistencies(next, this.catalogs);
-      added = after.filter((i) => !before.has(inconsistencyKey(i.object)));
+      added = newlyBroken(after);
     }
-    if (added.length > 0 && !result.allowInconsistent) {
-      throw (result.inconsistencyError ?? inconsistentMetadataError)(added.map((i) => i.object));
+    const failing = result.strict ? after : added;
+    if (failing.length > 0 && !result.allowInconsistent) {
+      throw (result.inconsistencyError ?? inconsistentMetadataError)(failing.map((i) => i.object));
     }
     if (result.metadata) this.metadata = normalizeMetadata(result.metadata);
     this.inconsistencies = after;
@@ -146,7 +149,7 @@ export class UnitOfWork {
       const fresh = await introspectPg(tx.client);
       this.changedCatalogs.set(opts.source, fresh);
       this.catalogs.set(opts.source, { introspection: fresh, error: null });
-      if (old) applyCatalogChanges(draft, opts.source, old, fresh);
+      if (old) applyCatalogChanges(draft, opts.source, old, fresh, opts.cascade);
     }
     return result;
   }

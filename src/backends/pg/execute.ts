@@ -14,6 +14,9 @@ const rawJsonTypes = {
   getTypeParser: (oid: number, format?: string) => (oid === JSON_OID ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text')),
 } as pg.CustomTypesConfig;
 
+/** Mutation statements read every value as text: it goes back in as a parameter or out as JSON. */
+const allText = { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig;
+
 export class QueryRunner {
   readonly pool: pg.Pool;
 
@@ -25,6 +28,25 @@ export class QueryRunner {
   async json(text: string, values: unknown[], statement: string | null): Promise<string> {
     const r = await this.pool.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
     return r.rows[0]?.[0] ?? 'null';
+  }
+
+  /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
+  async transaction<T>(fn: (run: (text: string, values: unknown[], statement: string | null) => Promise<Record<string, string | null>[]>) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(async (text, values, statement) => {
+        const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
+        return r.rows;
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
   }
 
   async explain(text: string, values: unknown[]): Promise<string[]> {

@@ -16,6 +16,8 @@ export interface RunSqlOptions {
   readOnly: boolean;
   /** Re-read the catalog afterwards and check the metadata against it. */
   checkConsistency: boolean;
+  /** Whether metadata the SQL breaks may go (rather than fail the request). */
+  cascade: boolean;
 }
 
 export interface CommandContext {
@@ -45,6 +47,8 @@ export interface CommandResult {
   allowInconsistent?: boolean;
   /** Remove what the change made inconsistent instead of failing (run_sql `cascade`). */
   cascade?: boolean;
+  /** Fail on any inconsistency of the new document, not only on new ones (replace_metadata). */
+  strict?: boolean;
   /** The error when the change leaves new inconsistencies (default: the first one's reason). */
   inconsistencyError?: (objects: InconsistentObject[]) => ApiError;
   /** Builds the response from the inconsistencies left after the change (when `response` depends on them). */

@@ -18,6 +18,7 @@ import {
 import { DML_COMMANDS } from './dml.js';
 import { trackFunction, untrackFunction } from './functions.js';
 import { runSqlCommand } from './run-sql.js';
+import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
 import { setGenericFederationConfig, setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables.js';
@@ -36,6 +37,7 @@ const TABLE_COMMANDS = {
   set_generic_federation_config: setGenericFederationConfig,
   track_function: trackFunction,
   untrack_function: untrackFunction,
+  ...TABLE_OBJECT_COMMANDS,
 } as const;
 
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
@@ -51,6 +53,7 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     get_inconsistent_metadata: getInconsistentMetadata,
     drop_inconsistent_metadata: dropInconsistentMetadata,
     dump_internal_state: dumpInternalState,
+    ...ROLE_COMMANDS,
   };
 }
 

@@ -27,8 +27,13 @@ export const replaceMetadata =
     const r = ObjectReader.of(args, path);
     // Version 2 wraps the document: {allow_inconsistent_metadata, metadata}.
     const v2 = version === 2 || (version === undefined && r.has('metadata') && !r.has('sources') && !r.has('tables'));
+    // Without allow_inconsistent_metadata, any inconsistency of the new document refuses it, old or new.
+    const refuseInconsistent = {
+      strict: true,
+      inconsistencyError: (objects: InconsistentObject[]) => new ApiError(400, 'unexpected', 'cannot continue due to inconsistent metadata', '$.args', objects),
+    };
     if (!v2) {
-      return { metadata: parseMetadataDocument(args, path, ctx.metadata), response: SUCCESS };
+      return { metadata: parseMetadataDocument(args, path, ctx.metadata), response: SUCCESS, ...refuseInconsistent };
     }
     const allow = r.withDefault('allow_inconsistent_metadata', bool, false);
     const metadata = r.required('metadata', (x, p) => parseMetadataDocument(x, p, ctx.metadata));
@@ -39,7 +44,7 @@ export const replaceMetadata =
       // Filled in by the executor once the new document is resolved.
       response: allow ? null : SUCCESS,
       reportInconsistencies: allow ? inconsistencyReport : undefined,
-      inconsistencyError: (objects) => new ApiError(400, 'unexpected', 'cannot continue due to inconsistent metadata', '$.args', objects),
+      ...refuseInconsistent,
     };
   };
 

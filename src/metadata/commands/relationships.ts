@@ -8,22 +8,25 @@ import { cascadeDependents } from '../dependencies.js';
 import { relationshipUsing } from '../relationships.js';
 import { renameRelationshipReferences } from '../renames.js';
 import type { RelationshipKind } from '../resolve/types.js';
+import { tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
-import { changeOutcome, fieldExistsError, hasField, putTableObject, readTableTarget, type TableTarget } from './table-objects.js';
+import { changeOutcome } from './outcomes.js';
+import { fieldExistsError, hasField, putTableObject, readTableArgs, tableTarget, type TableTarget } from './table-objects.js';
 
 const LISTS = { object: 'object_relationships', array: 'array_relationships' } as const;
 
 export function createRelationship(kind: RelationshipKind): Command {
   return (ctx, args, path) => {
     const r = ObjectReader.of(args, path);
-    const target = readTableTarget(ctx, r);
+    const at = readTableArgs(r);
     const name = r.required('name', nonEmptyStr);
     const using = r.required('using', relationshipUsing(kind));
     const comment = r.optional('comment', str);
     r.done();
+    const target = tableTarget(ctx, at);
     if (hasField(ctx, target, name)) throw fieldExistsError(name, target.table, path);
     putTableObject(target.entry, LISTS[kind], { name, using, ...(comment !== undefined ? { comment } : {}) });
-    return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(`${kind}_relation`, name, target.table, target.source.name, path) };
+    return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_relation`, name, target.table, target.source.name), path) };
   };
 }
 
@@ -38,10 +41,11 @@ function findRelationship(target: TableTarget, name: string, path: string): { ki
 
 export const dropRelationship: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
-  const target = readTableTarget(ctx, r);
+  const at = readTableArgs(r);
   const name = r.required('relationship', nonEmptyStr);
   const cascade = r.withDefault('cascade', bool, false);
   r.done();
+  const target = tableTarget(ctx, at);
   const { kind } = findRelationship(target, name, r.at('relationship'));
   target.entry[LISTS[kind]] = target.entry[LISTS[kind]]!.filter((x) => x.name !== name);
   return { metadata: ctx.metadata, response: SUCCESS, ...cascadeDependents(cascade, path) };
@@ -50,11 +54,12 @@ export const dropRelationship: Command = (ctx, args, path) => {
 /** `relationship` names the relationship; the documented example sends it as `name`. */
 export const setRelationshipComment: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
-  const target = readTableTarget(ctx, r);
+  const at = readTableArgs(r);
   const key = r.has('relationship') || !r.has('name') ? 'relationship' : 'name';
   const name = r.required(key, nonEmptyStr);
   const comment = r.optional('comment', str);
   r.done();
+  const target = tableTarget(ctx, at);
   const { stored } = findRelationship(target, name, r.at(key));
   if (comment === undefined) delete stored.comment;
   else stored.comment = comment;
@@ -63,15 +68,16 @@ export const setRelationshipComment: Command = (ctx, args, path) => {
 
 export const renameRelationship: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
-  const target = readTableTarget(ctx, r);
+  const at = readTableArgs(r);
   const name = r.required('name', nonEmptyStr);
   const newName = r.required('new_name', nonEmptyStr);
   r.done();
+  const target = tableTarget(ctx, at);
   const { kind, stored } = findRelationship(target, name, r.at('name'));
   if (newName !== name && hasField(ctx, target, newName)) throw fieldExistsError(newName, target.table, r.at('new_name'));
   if (newName === name) return { metadata: null, response: SUCCESS };
   renameRelationshipReferences(ctx.metadata, target.source.name, target.table, name, newName, ctx.introspection(target.source.name) ?? null);
   stored.name = newName;
   putTableObject(target.entry, LISTS[kind], stored);
-  return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(`${kind}_relation`, newName, target.table, target.source.name, path) };
+  return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_relation`, newName, target.table, target.source.name), path) };
 };

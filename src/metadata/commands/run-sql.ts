@@ -1,5 +1,6 @@
 /** run_sql: `{sql, source, cascade, check_metadata_consistency, read_only}`. */
 import { bool, ObjectReader, str, type Json } from '../../util/decode.js';
+import { cascadeDependents } from '../dependencies.js';
 import { findSource } from '../lookup.js';
 import type { Command } from './context.js';
 
@@ -12,11 +13,11 @@ export const runSqlCommand: Command = async (ctx, args, path) => {
   const checkConsistency = r.withDefault('check_metadata_consistency', bool, !readOnly);
   r.done();
   findSource(ctx.metadata, source, `${path}.source`);
-  const result = await ctx.runSql({ source, sql, readOnly, checkConsistency });
+  const result = await ctx.runSql({ source, sql, readOnly, checkConsistency, cascade });
   return {
     metadata: checkConsistency ? ctx.metadata : null,
     response: result as unknown as Json,
-    cascade,
+    ...cascadeDependents(cascade, path),
     // Without the check, what the SQL broke is found by the next reload_metadata.
     allowInconsistent: !checkConsistency,
   };

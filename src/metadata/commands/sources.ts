@@ -3,7 +3,7 @@ import { pgSourceConfiguration } from '../../backends/pg/connection.js';
 import { alreadyExists, badRequest } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { sourceCustomization } from '../customization.js';
-import { dependentsOfSource, dependencyError } from '../dependencies.js';
+import { cascadeDependents, dependentsOfSource, dependencyError } from '../dependencies.js';
 import { findSource } from '../lookup.js';
 import type { BackendKind, SourceMetadata } from '../types.js';
 import { SUCCESS, type Command } from './context.js';
@@ -55,7 +55,7 @@ export const dropSource: Command = (ctx, args, path) => {
   if (dependents.length > 0 && !cascade) throw dependencyError(dependents, path);
   for (const d of dependents) d.remove(m);
   m.sources = m.sources.filter((s) => s.name !== name);
-  return { metadata: m, response: SUCCESS };
+  return { metadata: m, response: SUCCESS, ...cascadeDependents(cascade, path) };
 };
 
 export const renameSource: Command = (ctx, args, path) => {

@@ -12,8 +12,8 @@ import { showTable, tableName } from '../names.js';
 import { resolveMetadata, type SourceCatalog } from '../resolve.js';
 import { TABLE_OBJECT_LISTS, type TableObjectList } from '../resolve/objects.js';
 import type { ResolvedSource } from '../resolve/types.js';
-import type { InconsistentObject, SourceMetadata, TableMetadata } from '../types.js';
-import type { CommandContext, CommandResult } from './context.js';
+import type { SourceMetadata, TableMetadata } from '../types.js';
+import type { CommandContext } from './context.js';
 
 export interface TableTarget {
   source: SourceMetadata;
@@ -21,11 +21,22 @@ export interface TableTarget {
   entry: TableMetadata;
 }
 
-/** `source` (default `default`) and `table`, which must be tracked. */
-export function readTableTarget(ctx: CommandContext, r: ObjectReader): TableTarget {
-  const source = findSource(ctx.metadata, r.withDefault('source', str, 'default'), r.path);
-  const table = r.required('table', tableName);
-  return { source, table, entry: findTable(source, table, r.at('table')) };
+export interface TableArgs {
+  source: string;
+  table: QualifiedName;
+  /** Where the arguments were read (for errors about them). */
+  reader: ObjectReader;
+}
+
+/** `source` (default `default`) and `table`; they are looked up once all arguments are read. */
+export function readTableArgs(r: ObjectReader): TableArgs {
+  return { source: r.withDefault('source', str, 'default'), table: r.required('table', tableName), reader: r };
+}
+
+/** The tracked table the arguments name. */
+export function tableTarget(ctx: CommandContext, a: TableArgs): TableTarget {
+  const source = findSource(ctx.metadata, a.source, a.reader.path);
+  return { source, table: a.table, entry: findTable(source, a.table, a.reader.at('table')) };
 }
 
 /** The source as resolution sees it now (columns, consistent relationships and computed fields). */
@@ -59,19 +70,4 @@ export function putTableObject(entry: TableMetadata, list: TableObjectList, item
   items.push(item);
   items.sort((a, b) => (String(a[key]) < String(b[key]) ? -1 : 1));
   entry[list] = items;
-}
-
-/**
- * The well-known engine's answer when a change leaves metadata inconsistent: the
- * object's own problems (400 invalid-configuration), else every new one (unexpected).
- */
-export function changeOutcome(type: string, name: string, table: QualifiedName, source: string, path: string): Pick<CommandResult, 'inconsistencyError'> {
-  const own = `${type} ${name} in table ${showTable(table)} in source ${source}`;
-  return {
-    inconsistencyError: (objects: InconsistentObject[]) => {
-      const mine = objects.filter((o) => o.name === own);
-      if (mine.length > 0) return new ApiError(400, 'invalid-configuration', mine.map((o) => o.reason).join(', '), path, mine);
-      return new ApiError(400, 'unexpected', 'cannot continue due to new inconsistent metadata', path, objects);
-    },
-  };
 }

@@ -3,7 +3,7 @@ import type { PgTable, QualifiedName } from '../../backends/pg/catalog.js';
 import { badRequest, notExists } from '../../protocol/errors.js';
 import { bool, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { tableConfiguration } from '../customization.js';
-import { dependencyError, dependentsOfTable } from '../dependencies.js';
+import { cascadeDependents, dependencyError, dependentsOfTable } from '../dependencies.js';
 import { enumTableProblems } from '../enum-table.js';
 import { findTrackedFunction, functionsReturning } from '../functions.js';
 import { findSource, findTable, trackedTable } from '../lookup.js';
@@ -82,7 +82,8 @@ export const untrackTable: Command = (ctx, args, path) => {
   if (dependents.length > 0 && !cascade) throw dependencyError(dependents, path);
   for (const d of dependents) d.remove(ctx.metadata);
   source.tables = source.tables.filter((t) => !sameTable(t.table, table));
-  return { metadata: ctx.metadata, response: SUCCESS };
+  // Relationships, permissions and computed fields that used the table are found by resolution.
+  return { metadata: ctx.metadata, response: SUCCESS, ...cascadeDependents(cascade, path) };
 };
 
 function checkEnum(pgTable: PgTable, table: QualifiedName, path: string): void {

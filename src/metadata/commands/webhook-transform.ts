@@ -5,13 +5,8 @@
  */
 import { ApiError, parseFailed, type ApiErrorBody } from '../../protocol/errors.js';
 import { decodeRequestTransform, decodeResponseTransform, testWebhookTransform } from '../../templates/webhook-transform.js';
-import { arrayOf, keyPath, ObjectReader, str, type Json } from '../../util/decode.js';
+import { arrayOf, ObjectReader, str, stringMap, type Json } from '../../util/decode.js';
 import type { Command } from './context.js';
-
-const stringMap = (v: unknown, path: string): Record<string, string> => {
-  const r = ObjectReader.of(v, path);
-  return Object.fromEntries(Object.entries(r.value).map(([k, x]) => [k, str(x, keyPath(path, k))]));
-};
 
 /** `[name, value]` pairs. */
 const headerPairs = arrayOf((v, path): [string, string] => {

@@ -12,6 +12,9 @@ import type { Inconsistency, PermissionKind, ResolvedPermission, ResolvedSource,
 
 const MUTATIONS: readonly PermissionKind[] = ['insert', 'update', 'delete'];
 
+/** `inherited_role inherited role users`: the type, then the well-known engine's object name. */
+export const inheritedRoleObjectName = (role: string) => `inherited_role inherited role ${role}`;
+
 export function resolveInheritedRoles(m: Metadata, sources: Iterable<ResolvedSource>): Inconsistency[] {
   const roles = inheritedRoles(m);
   const known = definedRoles(m);
@@ -32,7 +35,7 @@ function missingParents(role: InheritedRole, known: Set<string>): Inconsistency[
     {
       object: {
         type: 'inherited_role',
-        name: `inherited_role inherited role ${role.role_name}`,
+        name: inheritedRoleObjectName(role.role_name),
         definition: role as unknown as Json,
         reason: `Inconsistent object: the following parent role(s) are not found: ${missing.join(', ')} which are required to construct the inherited role: ${JSON.stringify(role.role_name)}`,
       },

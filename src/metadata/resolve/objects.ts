@@ -58,11 +58,15 @@ export function tableObjectDefinition(ref: TableObjectRef): Json {
   return { source: ref.source, table: ref.table as unknown as Json, ...ref.stored, comment: ref.stored.comment ?? null };
 }
 
+/** `array_relation articles in table author in source default` */
+export const tableObjectName = (type: string, name: string, table: QualifiedName, source: string) =>
+  `${type} ${name} in table ${showTable(table)} in source ${source}`;
+
 export function tableObjectInconsistency(ref: TableObjectRef, reason: string): Inconsistency {
   return {
     object: {
       type: ref.type,
-      name: `${ref.type} ${ref.name} in table ${showTable(ref.table)} in source ${ref.source}`,
+      name: tableObjectName(ref.type, ref.name, ref.table, ref.source),
       definition: tableObjectDefinition(ref),
       reason: `Inconsistent object: ${reason}`,
     },

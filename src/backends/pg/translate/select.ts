@@ -19,7 +19,7 @@ const ORDER_KEY = (i: number) => ident(`__order_${i}`);
 /** The table row itself, passed to computed fields (a subquery's whole row is a plain record). */
 const ROW = ident('__row');
 
-class Translator {
+export class Translator {
   readonly aliases = new Aliases();
   readonly sessionVariables = new Set<string>();
   constructor(readonly ctx: TranslateContext) {}

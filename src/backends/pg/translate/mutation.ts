@@ -1,0 +1,184 @@
+/**
+ * Mutations to statements. A flat insert, an update or a delete is one statement:
+ * a data-modifying CTE whose rows feed the JSON answer and the permission check. A
+ * nested insert is a short program (parents, the row, children, then the answer),
+ * each statement reading columns of rows the earlier ones returned.
+ */
+import { TRUE, isTrue, type BoolExp } from '../../../ir/boolexp.js';
+import type { Delete, Insert, MutationField, MutationOutput, Update } from '../../../ir/mutation.js';
+import type { RowSource } from '../../../ir/select.js';
+import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
+import { and, boolExpSql, valueSql } from './boolexp.js';
+import { castType, type Scope, type TranslateContext } from './context.js';
+import { Translator } from './select.js';
+
+export interface TranslatedOp {
+  sql: Sql;
+  final: boolean;
+}
+
+const MUT = ident('_mut');
+const CHECK = ident('__check');
+
+class MutationTranslator extends Translator {
+  private returningRows(table: Insert['table'], permission: BoolExp): RowSource {
+    return { table, permission, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: null };
+  }
+
+  /** The JSON answer over the rows in `from` (the CTE, or the table filtered to the inserted keys). */
+  output(output: MutationOutput, rows: RowSource, affected: Sql, from: Sql): Sql {
+    if (output.kind === 'row') {
+      const q = this.rowsQuery(rows, output.fields, null, from);
+      return sql`(SELECT ${ident('__s')}.root FROM (${q.sql}) AS ${ident('__s')} LIMIT 1)`;
+    }
+    const pairs = output.items.map((item) => {
+      const key = literal(item.alias);
+      if (item.kind === 'affected_rows') return sql`${key}, ${affected}`;
+      if (item.kind === 'typename') return sql`${key}, ${literal(item.typename)}`;
+      return sql`${key}, (${this.arrayQuery(rows, item.fields, null, from)})`;
+    });
+    return sql`json_build_object(${join(pairs, ', ')})`;
+  }
+
+  private check(check: BoolExp, scope: Scope): Sql {
+    return isTrue(check) ? raw('true') : boolExpSql(check, scope, this.env(scope, false));
+  }
+
+  /** `INSERT ... VALUES ... [ON CONFLICT ...] RETURNING *, <check>` for the given rows. */
+  insertStatement(ins: Insert, rows: Insert['rows'], fk: Map<string, Sql>[]): Sql {
+    const scope: Scope = { alias: this.aliases.next(), table: ins.table };
+    const columns = [...new Set([...ins.presets.keys(), ...rows.flatMap((r, i) => [...r.values.keys(), ...(fk[i]?.keys() ?? [])])])];
+    const typeOf = (c: string) => castType(ins.columnTypes.get(c)!);
+    const values = rows.map((r, i) => {
+      const cells = columns.map((c) => {
+        const preset = ins.presets.get(c);
+        if (preset) return valueSql(preset, typeOf(c), scope, this.env(scope, false));
+        const fromParent = fk[i]?.get(c);
+        if (fromParent) return sql`(${fromParent})::${typeOf(c)}`;
+        const v = r.values.get(c);
+        return v ? valueSql(v, typeOf(c), scope, this.env(scope, false)) : raw('DEFAULT');
+      });
+      return sql`(${join(cells, ', ')})`;
+    });
+    const target = sql`${qualified(ins.table.schema, ins.table.name)} AS ${scope.alias}`;
+    const cols = columns.length ? sql` (${join(columns.map((c) => ident(c)), ', ')})` : raw('');
+    const body = columns.length ? sql`VALUES ${join(values, ', ')}` : raw('DEFAULT VALUES');
+    let conflict = raw('');
+    if (ins.onConflict) {
+      const oc = ins.onConflict;
+      if (oc.updateColumns.length === 0) {
+        conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO NOTHING`;
+      } else {
+        const sets = oc.updateColumns.map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`);
+        const where = isTrue(oc.where) ? raw('') : sql` WHERE ${boolExpSql(oc.where, scope, this.env(scope, true))}`;
+        conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO UPDATE SET ${join(sets, ', ')}${where}`;
+      }
+    }
+    return sql`INSERT INTO ${target}${cols} ${body}${conflict} RETURNING ${scope.alias}.*, ${this.check(ins.check, scope)} AS ${CHECK}`;
+  }
+
+  updateStatement(u: Update): Sql {
+    const scope: Scope = { alias: this.aliases.next(), table: u.table };
+    const env = this.env(scope, false);
+    const sets = u.operations.map((o) => {
+      const c = sql`${scope.alias}.${ident(o.column)}`;
+      const t = castType(o.type);
+      switch (o.op) {
+        case '_inc':
+          return sql`${ident(o.column)} = ${c} + ${valueSql(o.value, t, scope, env)}`;
+        case '_append':
+          return sql`${ident(o.column)} = ${c} || ${valueSql(o.value, t, scope, env)}`;
+        case '_prepend':
+          return sql`${ident(o.column)} = ${valueSql(o.value, t, scope, env)} || ${c}`;
+        case '_delete_key':
+          return sql`${ident(o.column)} = ${c} - ${valueSql(o.value, raw('text'), scope, env)}`;
+        case '_delete_elem':
+          return sql`${ident(o.column)} = ${c} - ${valueSql(o.value, raw('integer'), scope, env)}`;
+        case '_delete_at_path':
+          return sql`${ident(o.column)} = ${c} #- ${valueSql(o.value, raw('text[]'), scope, env)}`;
+        default:
+          return sql`${ident(o.column)} = ${valueSql(o.value, t, scope, env)}`;
+      }
+    });
+    const where = and([boolExpSql(u.permission, scope, env), boolExpSql(u.where, scope, this.env(scope, true))]);
+    return sql`UPDATE ${qualified(u.table.schema, u.table.name)} AS ${scope.alias} SET ${join(sets, ', ')} WHERE ${where} RETURNING ${scope.alias}.*, ${this.check(u.check, scope)} AS ${CHECK}`;
+  }
+
+  deleteStatement(d: Delete): Sql {
+    const scope: Scope = { alias: this.aliases.next(), table: d.table };
+    const where = and([boolExpSql(d.permission, scope, this.env(scope, false)), boolExpSql(d.where, scope, this.env(scope, true))]);
+    return sql`DELETE FROM ${qualified(d.table.schema, d.table.name)} AS ${scope.alias} WHERE ${where} RETURNING ${scope.alias}.*, true AS ${CHECK}`;
+  }
+
+  /** One statement: the change in a CTE, the check and the answer from its rows. */
+  single(change: Sql, output: MutationOutput, table: Insert['table'], selectFilter: BoolExp): Sql {
+    const answer = this.output(output, this.returningRows(table, selectFilter), sql`(SELECT count(*) FROM ${MUT})`, MUT);
+    return sql`WITH ${MUT} AS (${change}) SELECT (SELECT bool_and(${CHECK}) FROM ${MUT}) AS ${CHECK}, ${answer} AS root`;
+  }
+}
+
+const hasNesting = (ins: Insert): boolean => ins.rows.some((r) => r.parents.length > 0 || r.children.length > 0);
+
+/** The nested-insert program: returns the indexes of the statements that inserted `ins`'s own rows. */
+function program(t: MutationTranslator, ins: Insert, ops: TranslatedOp[], fkFromParent: Map<string, Sql> | null): number[] {
+  const own: number[] = [];
+  for (const row of ins.rows) {
+    const fk = new Map(fkFromParent ?? []);
+    for (const p of row.parents) {
+      const [op] = program(t, p.insert, ops, null);
+      for (const [mine, theirs] of p.join.mapping) fk.set(mine, paramFrom({ kind: 'ref', op: op!, row: 0, column: theirs }));
+    }
+    ops.push({ sql: t.insertStatement(ins, [row], [fk]), final: false });
+    const index = ops.length - 1;
+    own.push(index);
+    for (const c of row.children) {
+      const childFk = new Map(c.join.mapping.map(([mine, theirs]) => [theirs, paramFrom({ kind: 'ref', op: index, row: 0, column: mine })]));
+      program(t, c.insert, ops, childFk);
+    }
+  }
+  return own;
+}
+
+export function translateMutation(field: MutationField, ctx: TranslateContext, selectFilter: BoolExp): { ops: { text: string; params: ReturnType<typeof render>['params']; final: boolean }[]; sessionVariables: string[] } {
+  const t = new MutationTranslator(ctx);
+  const ops: TranslatedOp[] = [];
+  switch (field.kind) {
+    case 'insert': {
+      const ins = field.insert;
+      if (!hasNesting(ins)) {
+        ops.push({ sql: t.single(t.insertStatement(ins, ins.rows, []), field.output, ins.table, selectFilter), final: true });
+        break;
+      }
+      const own = program(t, ins, ops, null);
+      const pk = field.primaryKey!;
+      const keys = pk.map((c) => sql`${qualified(ins.table.schema, ins.table.name)}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.get(c)!)}[])`);
+      const from = sql`(SELECT * FROM ${qualified(ins.table.schema, ins.table.name)} WHERE ${join(keys, ' AND ')})`;
+      const rows: RowSource = {
+        table: ins.table,
+        permission: selectFilter,
+        where: TRUE,
+        orderBy: pk.map((c) => ({ path: [], target: { kind: 'column' as const, column: c }, direction: 'asc' as const, nulls: null })),
+        distinctOn: [],
+        limit: null,
+        offset: null,
+        limitCap: null,
+      };
+      const answer = t.output(field.output, rows, sql`(${paramFrom({ kind: 'affected' })})::int`, from);
+      ops.push({ sql: sql`SELECT true AS ${CHECK}, ${answer} AS root`, final: true });
+      break;
+    }
+    case 'update':
+      for (const u of field.updates) ops.push({ sql: t.single(t.updateStatement(u), field.output, u.table, selectFilter), final: true });
+      break;
+    case 'delete':
+      ops.push({ sql: t.single(t.deleteStatement(field.delete), field.output, field.delete.table, selectFilter), final: true });
+      break;
+  }
+  return {
+    ops: ops.map((o) => {
+      const r = render(o.sql);
+      return { text: r.text, params: r.params, final: o.final };
+    }),
+    sessionVariables: [...t.sessionVariables],
+  };
+}

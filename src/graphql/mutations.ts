@@ -1,0 +1,50 @@
+/**
+ * Running a mutation operation: every field in order, in one transaction of its
+ * source. A failed permission check or database error rolls everything back.
+ */
+import type { QueryRunner } from '../backends/pg/execute.js';
+import { dataError } from '../backends/pg/data-errors.js';
+import { RequestError } from '../compiler/errors.js';
+import type { PlanStep } from '../protocol/plan.js';
+import { ApiError } from '../protocol/errors.js';
+import { bindParams, type MutationRows } from './bind.js';
+
+type MutationStep = Extract<PlanStep, { kind: 'mutation' }>;
+
+export async function runMutations(runner: QueryRunner, steps: PlanStep[], variables: Record<string, unknown>, sessionJson: string): Promise<string[]> {
+  return runner.transaction(async (run) => {
+    const texts: string[] = [];
+    for (const step of steps) {
+      if (step.kind === 'static') texts.push(step.json);
+      else if (step.kind === 'mutation') texts.push(await runField(run, step, variables, sessionJson));
+      else throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
+    }
+    return texts;
+  });
+}
+
+async function runField(
+  run: (text: string, values: unknown[], statement: string | null) => Promise<Record<string, string | null>[]>,
+  step: MutationStep,
+  variables: Record<string, unknown>,
+  sessionJson: string,
+): Promise<string> {
+  const earlier: MutationRows = { rows: [], affected: 0 };
+  const roots: string[] = [];
+  for (const op of step.ops) {
+    let rows: Record<string, string | null>[];
+    try {
+      rows = await run(op.text, bindParams(op.params, variables, sessionJson, earlier), op.statement);
+    } catch (e) {
+      const err = dataError(e, op.text);
+      throw new ApiError(err.status, err.code, err.message, `${step.path}.args`);
+    }
+    if (rows.some((r) => r.__check === 'f' || r.__check === 'false')) {
+      throw new ApiError(400, 'permission-error', 'check constraint of an insert/update permission has failed', `${step.path}.args`);
+    }
+    earlier.rows.push(rows);
+    if (op.final) roots.push(rows[0]?.root ?? 'null');
+    else earlier.affected += rows.length;
+  }
+  return step.list ? `[${roots.join(',')}]` : roots[0]!;
+}

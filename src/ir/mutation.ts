@@ -1,0 +1,57 @@
+/** Mutations as the SQL layer needs them: permission checks and presets already folded in. */
+import type { PgType, QualifiedName } from '../backends/pg/catalog.js';
+import type { BoolExp, Value } from './boolexp.js';
+import type { Field, Join } from './select.js';
+
+export interface OnConflict {
+  constraint: string;
+  /** Empty: DO NOTHING. */
+  updateColumns: string[];
+  /** The upsert's `where` and the role's update filter, on the existing row. */
+  where: BoolExp;
+}
+
+export interface InsertRow {
+  /** Column values given in the input (presets added by the translator). */
+  values: Map<string, Value>;
+  /** Parents inserted first; their columns fill this row's foreign key. */
+  parents: { join: Join; insert: Insert }[];
+  /** Children inserted after, with this row's columns in their foreign key. */
+  children: { join: Join; insert: Insert }[];
+}
+
+export interface Insert {
+  table: QualifiedName;
+  columnTypes: Map<string, PgType>;
+  rows: InsertRow[];
+  presets: Map<string, Value>;
+  check: BoolExp;
+  onConflict: OnConflict | null;
+}
+
+/** What the client selected from a mutation's rows. */
+export type MutationOutput =
+  /** `<table>_mutation_response`: affected_rows / returning / __typename. */
+  | { kind: 'response'; items: ({ kind: 'affected_rows'; alias: string } | { kind: 'returning'; alias: string; fields: Field[] } | { kind: 'typename'; alias: string; typename: string })[] }
+  /** `_one` / `_by_pk`: the row itself, or null. */
+  | { kind: 'row'; fields: Field[] };
+
+export interface Update {
+  table: QualifiedName;
+  /** column → SQL operator and value: `_set`, `_inc`, `_append`, `_prepend`, `_delete_key`, `_delete_elem`, `_delete_at_path`, or a preset. */
+  operations: { column: string; type: PgType; op: string; value: Value }[];
+  permission: BoolExp;
+  where: BoolExp;
+  check: BoolExp;
+}
+
+export interface Delete {
+  table: QualifiedName;
+  permission: BoolExp;
+  where: BoolExp;
+}
+
+export type MutationField =
+  | { kind: 'insert'; alias: string; source: string; insert: Insert; output: MutationOutput; primaryKey: string[] | null }
+  | { kind: 'update'; alias: string; source: string; updates: Update[]; output: MutationOutput; many: boolean }
+  | { kind: 'delete'; alias: string; source: string; delete: Delete; output: MutationOutput };

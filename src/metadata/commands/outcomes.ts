@@ -1,0 +1,19 @@
+/**
+ * The well-known engine's answer when a change leaves metadata inconsistent: the
+ * changed object's own problems (400 invalid-configuration, its reasons), else every
+ * new inconsistency (400 unexpected).
+ */
+import { ApiError } from '../../protocol/errors.js';
+import type { InconsistentObject } from '../types.js';
+import type { CommandResult } from './context.js';
+
+/** `ownName`: the changed object's inconsistency name (`select_permission user in table author in source default`). */
+export function changeOutcome(ownName: string, path: string): Pick<CommandResult, 'inconsistencyError'> {
+  return {
+    inconsistencyError: (objects: InconsistentObject[]) => {
+      const mine = objects.filter((o) => o.name === ownName);
+      if (mine.length > 0) return new ApiError(400, 'invalid-configuration', mine.map((o) => o.reason).join(', '), path, mine);
+      return new ApiError(400, 'unexpected', 'cannot continue due to new inconsistent metadata', path, objects);
+    },
+  };
+}

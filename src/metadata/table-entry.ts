@@ -1,0 +1,38 @@
+/**
+ * The relationships, computed fields and permissions of a table entry in a whole
+ * document (replace_metadata), brought to stored form: as their commands store them,
+ * each list sorted by name as the well-known engine exports it.
+ */
+import { badRequest } from '../protocol/errors.js';
+import { arrayOf, type JsonObject, type ObjectReader } from '../util/decode.js';
+import { computedFieldEntry } from './computed-fields.js';
+import { permissionEntry } from './permissions.js';
+import { relationshipEntry } from './relationships.js';
+import { TABLE_OBJECT_LISTS, type TableObjectList } from './resolve/objects.js';
+import type { TableMetadata } from './types.js';
+
+const DECODERS: Record<TableObjectList, (v: unknown, path: string) => JsonObject> = {
+  object_relationships: relationshipEntry('object'),
+  array_relationships: relationshipEntry('array'),
+  computed_fields: computedFieldEntry,
+  insert_permissions: permissionEntry('insert'),
+  select_permissions: permissionEntry('select'),
+  update_permissions: permissionEntry('update'),
+  delete_permissions: permissionEntry('delete'),
+};
+
+export function tableObjects(r: ObjectReader): Partial<TableMetadata> {
+  const out: Partial<TableMetadata> = {};
+  for (const list of Object.keys(DECODERS) as TableObjectList[]) {
+    const items = r.optional(list, arrayOf(DECODERS[list]));
+    if (!items) continue;
+    const key = TABLE_OBJECT_LISTS[list];
+    items.forEach((item, i) => {
+      if (items.findIndex((x) => x[key] === item[key]) !== i) {
+        throw badRequest('already-exists', `${list} has more than one entry for ${JSON.stringify(item[key])}`, `${r.at(list)}[${i}]`);
+      }
+    });
+    out[list] = items.sort((a, b) => (String(a[key]) < String(b[key]) ? -1 : 1));
+  }
+  return out;
+}

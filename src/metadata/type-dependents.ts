@@ -1,0 +1,56 @@
+/**
+ * Which permissions depend on a column's type: those that compare it with a fixed
+ * value (which was checked against the type) or preset it with `set`. The
+ * well-known engine refuses to change such a column's type.
+ */
+import { qualifiedKey, type PgIntrospection, type QualifiedName } from '../backends/pg/catalog.js';
+import type { BoolExp } from '../ir/boolexp.js';
+import { sameTable, showTable } from './names.js';
+import { resolveMetadata } from './resolve.js';
+import { PERMISSION_KINDS, type ResolvedPermission, type ResolvedSource } from './resolve/types.js';
+import type { Metadata } from './types.js';
+
+interface Target {
+  table: QualifiedName;
+  column: string;
+}
+
+function comparesWithValue(b: BoolExp, at: QualifiedName, source: ResolvedSource, target: Target): boolean {
+  switch (b.kind) {
+    case 'and':
+    case 'or':
+      return b.items.some((x) => comparesWithValue(x, at, source, target));
+    case 'not':
+      return comparesWithValue(b.item, at, source, target);
+    case 'exists':
+      return comparesWithValue(b.where, b.table, source, target);
+    case 'relationship': {
+      const rel = source.tables.get(qualifiedKey(at))?.relationships.get(b.relationship);
+      return rel !== undefined && comparesWithValue(b.where, rel.target, source, target);
+    }
+    case 'column':
+      return sameTable(at, target.table) && b.column === target.column && b.ops.some((op) => op.value.kind === 'literal');
+    case 'computed':
+      return false;
+  }
+}
+
+function dependsOnType(p: ResolvedPermission, owner: QualifiedName, source: ResolvedSource, target: Target): boolean {
+  if (sameTable(owner, target.table) && target.column in p.set) return true;
+  return [p.filter, p.check].some((b) => b !== null && comparesWithValue(b, owner, source, target));
+}
+
+/** Descriptions (`permission article.user.select`) of the permissions that depend on the column's type. */
+export function staticComparisonDependents(m: Metadata, source: string, catalog: PgIntrospection, table: QualifiedName, column: string): string[] {
+  const resolved = resolveMetadata(m, new Map([[source, { introspection: catalog, error: null }]])).sources.get(source);
+  if (!resolved) return [];
+  const out: string[] = [];
+  for (const t of resolved.tables.values()) {
+    for (const kind of PERMISSION_KINDS) {
+      for (const p of t.permissions[kind].values()) {
+        if (dependsOnType(p, t.name, resolved, { table, column })) out.push(`permission ${showTable(t.name)}.${p.role}.${kind}`);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,186 @@
+/**
+ * The mutation root of a role: insert/update/delete fields per table and their input
+ * types, following the role's insert, update and delete permissions.
+ */
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+} from 'graphql';
+import type { SchemaBuilder } from './build.js';
+import type { MutableTableInfo } from './model.js';
+import { tableRootField, type RootFieldKind } from './naming.js';
+import { isNumeric } from './scalars.js';
+import { fieldKey, type FieldInfo } from './types.js';
+
+const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
+const required = (t: GraphQLInputType) => new GraphQLNonNull(t);
+const isJsonb = (m: MutableTableInfo, col: string) => m.pg.columns.find((c) => c.name === col)?.type.name === 'jsonb';
+
+export class MutationTypes {
+  private readonly insertInputs = new Map<string, GraphQLInputObjectType>();
+  private readonly onConflicts = new Map<string, GraphQLInputObjectType | null>();
+  private readonly responses = new Map<string, GraphQLObjectType>();
+
+  constructor(
+    private readonly b: SchemaBuilder,
+    private readonly fields: Map<string, FieldInfo>,
+  ) {}
+
+  private tn(m: MutableTableInfo, suffix: string): string {
+    return m.naming.typeName(m.identifier + suffix);
+  }
+
+  private target(key: string): MutableTableInfo {
+    return this.b.model.mutable.get(key)!;
+  }
+
+  insertInput(m: MutableTableInfo): GraphQLInputObjectType {
+    let t = this.insertInputs.get(m.key);
+    if (t) return t;
+    t = new GraphQLInputObjectType({
+      name: this.tn(m, '_insert_input'),
+      description: `input type for inserting data into table ${JSON.stringify(m.pg.name)}`,
+      fields: () => {
+        const f: GraphQLInputFieldConfigMap = {};
+        for (const c of m.columns) {
+          if (m.insert!.columns.has(c.column.name) && !m.insert!.set.has(c.column.name)) f[c.fieldName] = { type: this.b.columnType(m, c.column) };
+        }
+        for (const r of m.relationships) {
+          const target = this.target(r.targetKey);
+          const suffix = r.kind === 'object' ? '_obj_rel_insert_input' : '_arr_rel_insert_input';
+          const data = r.kind === 'object' ? required(this.insertInput(target)) : required(list(this.insertInput(target)));
+          const onConflict = this.onConflict(target);
+          f[r.fieldName] = {
+            type: new GraphQLInputObjectType({
+              name: this.tn(target, suffix),
+              description: `input type for inserting ${r.kind} relation for remote table ${JSON.stringify(target.pg.name)}`,
+              fields: { data: { type: data }, ...(onConflict ? { on_conflict: { type: onConflict, description: 'upsert condition' } } : {}) },
+            }),
+          };
+        }
+        return f;
+      },
+    });
+    this.insertInputs.set(m.key, t);
+    return t;
+  }
+
+  /** Upserts need a unique constraint and the role's update permission. */
+  onConflict(m: MutableTableInfo): GraphQLInputObjectType | null {
+    if (this.onConflicts.has(m.key)) return this.onConflicts.get(m.key)!;
+    const constraints = [m.pg.primaryKey, ...m.pg.uniqueConstraints].filter((c) => c !== null);
+    if (constraints.length === 0 || !m.update) {
+      this.onConflicts.set(m.key, null);
+      return null;
+    }
+    const constraint = new GraphQLEnumType({
+      name: this.tn(m, '_constraint'),
+      description: `unique or primary key constraints on table ${JSON.stringify(m.pg.name)}`,
+      values: Object.fromEntries(constraints.map((c) => [c!.name, { value: c!.name }])),
+    });
+    const updatable = m.columns.filter((c) => m.update!.columns.has(c.column.name));
+    const updateColumn = new GraphQLEnumType({
+      name: this.tn(m, '_update_column'),
+      description: `update columns of table ${JSON.stringify(m.pg.name)}`,
+      values: updatable.length ? Object.fromEntries(updatable.map((c) => [c.fieldName, { value: c.column.name, description: 'column name' }])) : { _PLACEHOLDER: { value: null, description: 'placeholder (do not use)' } },
+    });
+    const fields: GraphQLInputFieldConfigMap = {
+      constraint: { type: required(constraint) },
+      update_columns: { type: required(list(updateColumn)), defaultValue: [] },
+    };
+    if (m.selectable) fields.where = { type: this.b.boolExp(m.selectable) };
+    const t = new GraphQLInputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.pg.name)}`, fields });
+    this.onConflicts.set(m.key, t);
+    return t;
+  }
+
+  response(m: MutableTableInfo): GraphQLObjectType {
+    let t = this.responses.get(m.key);
+    if (!t) {
+      const f: GraphQLFieldConfigMap<unknown, unknown> = { affected_rows: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' } };
+      if (m.selectable) f.returning = { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.b.object(m.selectable)))), description: 'data from the rows affected by the mutation' };
+      t = new GraphQLObjectType({ name: this.tn(m, '_mutation_response'), description: `response of any mutation on the table ${JSON.stringify(m.pg.name)}`, fields: f });
+      this.responses.set(m.key, t);
+    }
+    return t;
+  }
+
+  /** `_set`, `_inc` and the jsonb operators of an update. */
+  private updateOperators(m: MutableTableInfo): GraphQLFieldConfigArgumentMap {
+    const cols = m.columns.filter((c) => m.update!.columns.has(c.column.name) && !m.update!.set.has(c.column.name));
+    const input = (suffix: string, pick: typeof cols, type: (c: (typeof cols)[number]) => GraphQLInputType, description: string) =>
+      pick.length
+        ? new GraphQLInputObjectType({ name: this.tn(m, suffix), description, fields: Object.fromEntries(pick.map((c) => [c.fieldName, { type: type(c) }])) })
+        : null;
+    const ops: [string, GraphQLInputObjectType | null][] = [
+      ['_set', input('_set_input', cols, (c) => this.b.columnType(m, c.column), `input type for updating data in table ${JSON.stringify(m.pg.name)}`)],
+      ['_inc', input('_inc_input', cols.filter((c) => isNumeric(c.column.type)), (c) => this.b.columnType(m, c.column), 'input type for incrementing numeric columns in table')],
+    ];
+    const jsonb = cols.filter((c) => isJsonb(m, c.column.name));
+    if (jsonb.length) {
+      ops.push(
+        ['_append', input('_append_input', jsonb, (c) => this.b.columnType(m, c.column), 'append existing jsonb value of filtered columns with new jsonb value')],
+        ['_prepend', input('_prepend_input', jsonb, (c) => this.b.columnType(m, c.column), 'prepend existing jsonb value of filtered columns with new jsonb value')],
+        ['_delete_key', input('_delete_key_input', jsonb, () => GraphQLString, 'delete key/value pair or string element. key/value pairs are matched based on their key value')],
+        ['_delete_elem', input('_delete_elem_input', jsonb, () => GraphQLInt, 'delete the array element with specified index (negative integers count from the end). throws an error if top level container is not an array')],
+        ['_delete_at_path', input('_delete_at_path_input', jsonb, () => list(GraphQLString), 'delete the field or element with specified path (for JSON arrays, negative integers count from the end)')],
+      );
+    }
+    return Object.fromEntries(ops.filter(([, t]) => t !== null).map(([k, t]) => [k, { type: t! }]));
+  }
+
+  private pkArgs(m: MutableTableInfo): GraphQLFieldConfigArgumentMap | null {
+    const pk = m.pg.primaryKey;
+    if (!pk) return null;
+    return Object.fromEntries(pk.columns.map((c) => {
+      const col = m.columns.find((x) => x.column.name === c)!;
+      return [col.fieldName, { type: required(this.b.columnType(m, col.column)) }];
+    }));
+  }
+
+  rootFields(m: MutableTableInfo): GraphQLFieldConfigMap<unknown, unknown> {
+    const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const add = (kind: RootFieldKind, config: GraphQLFieldConfigMap<unknown, unknown>[string], info: FieldInfo) => {
+      const { name, comment } = tableRootField(m.naming, m.meta, kind);
+      out[name] = comment ? { ...config, description: comment } : config;
+      this.fields.set(fieldKey('mutation_root', name), info);
+    };
+    const shown = JSON.stringify(m.pg.name);
+    const object = m.selectable ? this.b.object(m.selectable) : null;
+    if (m.insert) {
+      const onConflict = this.onConflict(m);
+      const conflictArg: GraphQLFieldConfigArgumentMap = onConflict ? { on_conflict: { type: onConflict, description: 'upsert condition' } } : {};
+      add('insert', { type: this.response(m), args: { objects: { type: required(list(this.insertInput(m))), description: 'the rows to be inserted' }, ...conflictArg }, description: `insert data into the table: ${shown}` }, { kind: 'root_insert', mtable: m });
+      if (object) add('insert_one', { type: object, args: { object: { type: required(this.insertInput(m)), description: 'the row to be inserted' }, ...conflictArg }, description: `insert a single row into the table: ${shown}` }, { kind: 'root_insert_one', mtable: m });
+    }
+    const pk = this.pkArgs(m);
+    if (m.update && m.selectable) {
+      const ops = this.updateOperators(m);
+      if (Object.keys(ops).length > 0) {
+        const where = { where: { type: required(this.b.boolExp(m.selectable)), description: 'filter the rows which have to be updated' } };
+        add('update', { type: this.response(m), args: { ...ops, ...where }, description: `update data of the table: ${shown}` }, { kind: 'root_update', mtable: m });
+        if (pk && object) {
+          const pkInput = new GraphQLInputObjectType({ name: this.tn(m, '_pk_columns_input'), description: `primary key columns input for table: ${shown}`, fields: pk as GraphQLInputFieldConfigMap });
+          add('update_by_pk', { type: object, args: { ...ops, pk_columns: { type: required(pkInput) } }, description: `update single row of the table: ${shown}` }, { kind: 'root_update_by_pk', mtable: m });
+        }
+        const updates = new GraphQLInputObjectType({ name: this.tn(m, '_updates'), fields: { ...ops, ...where } as GraphQLInputFieldConfigMap });
+        add('update_many', { type: new GraphQLList(this.response(m) as GraphQLOutputType), args: { updates: { type: required(list(updates)), description: 'updates to execute, in order' } }, description: `update multiples rows of table: ${shown}` }, { kind: 'root_update_many', mtable: m });
+      }
+    }
+    if (m.delete && m.selectable) {
+      add('delete', { type: this.response(m), args: { where: { type: required(this.b.boolExp(m.selectable)), description: 'filter the rows which have to be deleted' } }, description: `delete data from the table: ${shown}` }, { kind: 'root_delete', mtable: m });
+      if (pk && object) add('delete_by_pk', { type: object, args: pk, description: `delete single row from the table: ${shown}` }, { kind: 'root_delete_by_pk', mtable: m });
+    }
+    return out;
+  }
+}
