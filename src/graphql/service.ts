@@ -103,10 +103,12 @@ export class GraphQLService {
   async plan(session: Session, req: SingleRequest): Promise<Plan> {
     const snapshot = this.snapshot;
     if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
-    const key = PlanCache.key(snapshot.generation, session.role, req.operationName, req.query);
+    // backend_only permissions: only with the admin secret and the request's header.
+    const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
+    const key = PlanCache.key(snapshot.generation, backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
     const hit = this.cache.get(key, req.variables);
     if (hit) return hit;
-    const answer = await this.compiler.compile(snapshot, { role: session.role, query: req.query, operationName: req.operationName, variables: req.variables });
+    const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables });
     if (!answer.ok) throw new RequestError(answer.errors[0]!.message, answer.errors[0]!.extensions.path, answer.errors[0]!.extensions.code);
     if (this.snapshot === snapshot) this.cache.set(key, req.variables, answer.plan);
     return answer.plan;

@@ -30,7 +30,8 @@ export function sessionVariable(v: unknown): string | null {
   return lower.startsWith(SESSION_PREFIX) ? lower : null;
 }
 
-function jsonKind(v: unknown): string {
+/** A JSON value's kind as aeson-style messages name it. */
+export function jsonKind(v: unknown): string {
   if (v === null) return 'Null';
   if (Array.isArray(v)) return 'Array';
   if (isObject(v)) return 'Object';

@@ -10,7 +10,7 @@ import type { PgColumn, QualifiedName } from '../backends/pg/catalog.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { isObject, keyPath, type Json } from '../util/decode.js';
-import { parseComparisons, type Operand } from './boolexp-operators.js';
+import { jsonKind, parseComparisons, type Operand } from './boolexp-operators.js';
 import { showTable, tableName } from './names.js';
 import type { ComputedFieldReturn } from './resolve/types.js';
 
@@ -46,7 +46,7 @@ function expression(v: Json, table: BoolExpTable, w: Walk, path: string): BoolEx
 }
 
 function expressions(v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp[] {
-  if (!Array.isArray(v)) throw parseFailed(`parsing [] failed, expected Array, but encountered ${isObject(v) ? 'Object' : typeof v}`, path);
+  if (!Array.isArray(v)) throw parseFailed(`parsing [] failed, expected Array, but encountered ${jsonKind(v)}`, path);
   return v.map((x, i) => expression(x, table, w, `${path}[${i}]`));
 }
 
@@ -71,7 +71,7 @@ function term(key: string, v: Json, table: BoolExpTable, w: Walk, path: string):
 
 /** `_exists: {_table, _where}`: some row of another tracked table matches. */
 function exists(v: Json, w: Walk, path: string): BoolExp {
-  if (!isObject(v)) throw parseFailed(`parsing _exists failed, expected Object, but encountered ${Array.isArray(v) ? 'Array' : typeof v}`, path);
+  if (!isObject(v)) throw parseFailed(`parsing _exists failed, expected Object, but encountered ${jsonKind(v)}`, path);
   if (v._table === undefined) throw parseFailed('key "_table" not found', path);
   if (v._where === undefined) throw parseFailed('key "_where" not found', path);
   const name = tableName(v._table, `${path}._table`);

@@ -5,7 +5,7 @@
  * expressions. Both report the JSON path of what is wrong.
  */
 import { badRequest, parseFailed } from '../protocol/errors.js';
-import { arrayOf, bool, int, isObject, nonEmptyStr, obj, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
+import { arrayOf, bool, int, isObject, keyPath, nonEmptyStr, obj, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import { parseBoolExp, type BoolExpScope } from './boolexp.js';
 import { checkLiteral, sessionVariable } from './boolexp-operators.js';
 import type { PermissionKind, ResolvedPermission, ResolvedTable } from './resolve/types.js';
@@ -137,7 +137,7 @@ function computedFieldNames(table: ResolvedTable, names: Json | undefined, path:
 function presets(table: ResolvedTable, set: Json | undefined, path: string): Record<string, Json> {
   const values = (set ?? {}) as JsonObject;
   for (const [name, value] of Object.entries(values)) {
-    const at = `${path}.${name}`;
+    const at = keyPath(path, name);
     requireColumn(table, name, at);
     if (!sessionVariable(value)) checkLiteral(table.columns.get(name)!.type, value, at);
   }

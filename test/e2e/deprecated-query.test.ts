@@ -136,7 +136,7 @@ describe('select and count', () => {
     await fx.db.sql('CREATE TABLE untracked (id int)');
     expect((await q('select', { table: 'untracked', columns: ['id'] })).body).toEqual({ path: '$.args.table', error: 'table "untracked" does not exist', code: 'not-exists' });
     expect((await q('select', { table: 'author', columns: ['id', 'nope'] })).body.path).toBe('$.args.columns[1]');
-    expect((await q('select', { table: 'author', columns: ['id'], where: { id: { $near: 1 } } })).body).toMatchObject({ path: '$.where.id["$near"]', code: 'parse-failed' });
+    expect((await q('select', { table: 'author', columns: ['id'], where: { id: { $near: 1 } } })).body).toMatchObject({ path: '$.args.where.id["$near"]', code: 'unexpected-payload' });
   });
 });
 
@@ -209,5 +209,21 @@ describe('track_function and untrack_function', () => {
     expect((await q('untrack_function', 'named')).body).toEqual({ path: '$.args', error: 'function "named" does not exist in source: default', code: 'not-exists' });
     expect((await q('untrack_table', { table: 'author', cascade: true })).status).toBe(200);
     expect((await exported()).sources[0].functions).toBeUndefined();
+  });
+});
+
+describe('where through relationships', () => {
+  it('filters by a related row', async () => {
+    await fx.db.sql(`
+      CREATE TABLE book (id serial PRIMARY KEY, title text, author_id integer REFERENCES author(id));
+      INSERT INTO author (id, name) VALUES (50, 'Eve');
+      INSERT INTO book (title, author_id) VALUES ('One', 50), ('Two', 1);
+    `);
+    await q('track_table', 'author');
+    await q('track_table', 'book');
+    expect((await q('create_object_relationship', { table: 'book', name: 'writer', using: { foreign_key_constraint_on: 'author_id' } })).status).toBe(200);
+    const r = await q('select', { table: 'book', columns: ['title'], where: { writer: { name: { $eq: 'Eve' } } } });
+    expect(r.body).toEqual([{ title: 'One' }]);
+    expect((await q('delete', { table: 'book', where: { writer: { id: 1 } } })).body).toEqual({ affected_rows: 1 });
   });
 });

@@ -6,6 +6,8 @@ export interface CompileTask {
   generation: number;
   snapshot: SharedArrayBuffer;
   role: string;
+  /** The request may use `backend_only` mutation permissions. */
+  backendOnly: boolean;
   query: string;
   operationName: string | null;
   variables: Record<string, unknown>;

@@ -22,12 +22,13 @@ export class RoleSchemas {
     return this.snapshot;
   }
 
-  get(role: string): RoleSchema {
-    let rs = this.schemas.get(role);
+  get(role: string, backendOnly: boolean): RoleSchema {
+    const key = backendOnly ? `${role}\u0000backend_only` : role;
+    let rs = this.schemas.get(key);
     if (!rs) {
       const snapshot = this.snapshot!;
-      rs = buildRoleSchema(buildRoleModel(snapshot, role, (filter, table) => compilePermissionFilter(snapshot, table, filter)));
-      this.schemas.set(role, rs);
+      rs = buildRoleSchema(buildRoleModel(snapshot, role, (filter, table) => compilePermissionFilter(snapshot, table, filter), backendOnly));
+      this.schemas.set(key, rs);
     }
     return rs;
   }

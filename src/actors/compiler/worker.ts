@@ -14,7 +14,7 @@ export default function compileTask(task: CompileTask): Uint8Array {
   const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot)));
   let answer: CompileAnswer;
   try {
-    const rs = schemas.get(task.role);
+    const rs = schemas.get(task.role, task.backendOnly);
     const plan = compile(rs, task, {
       translateContext: (r, source) => createTranslateContext(snapshot, r, source),
       prepared: (source) => {

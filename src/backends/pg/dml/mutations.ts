@@ -7,7 +7,7 @@ import { badRequest, parseFailed } from '../../../protocol/errors.js';
 import { arrayOf, keyPath, ObjectReader, oneOf, str, type JsonObject } from '../../../util/decode.js';
 import { ident, join, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { PgColumn } from '../catalog.js';
-import { column, type DmlTarget } from './target.js';
+import { aliasedTable, column, tableSql, type DmlTarget } from './target.js';
 import { columnValue } from './values.js';
 import { whereClause } from './select.js';
 
@@ -50,10 +50,10 @@ export function insertStatement(target: DmlTarget, r: ObjectReader): Sql {
   let statement: Sql;
   if (columns.length === 0) {
     if (objects.length > 1) throw badRequest('not-supported', 'several objects without columns cannot be inserted at once', r.at('objects'));
-    statement = sql`INSERT INTO ${target.sql} DEFAULT VALUES`;
+    statement = sql`INSERT INTO ${tableSql(target)} DEFAULT VALUES`;
   } else {
     const rows = objects.map((o: JsonObject) => sql`(${join(columns.map((c) => (c.name in o ? columnValue(target, c, o[c.name]) : raw('DEFAULT'))), ', ')})`);
-    statement = sql`INSERT INTO ${target.sql} (${join(columns.map((c) => ident(c.name)), ', ')}) VALUES ${join(rows, ', ')}`;
+    statement = sql`INSERT INTO ${tableSql(target)} (${join(columns.map((c) => ident(c.name)), ', ')}) VALUES ${join(rows, ', ')}`;
   }
   return answer(conflict ? sql`${statement}${conflict}` : statement, returning);
 }
@@ -85,7 +85,7 @@ export function updateStatement(target: DmlTarget, r: ObjectReader): Sql {
   const returning = returningColumns(target, r);
   r.done();
   if (set.length === 0) throw badRequest('parse-failed', 'atleast one of $set, $inc, $mul and $default has to be present', r.path);
-  return answer(sql`UPDATE ${target.sql} SET ${join(set, ', ')}${where}`, returning);
+  return answer(sql`UPDATE ${aliasedTable(target)} SET ${join(set, ', ')}${where}`, returning);
 }
 
 export function deleteStatement(target: DmlTarget, r: ObjectReader): Sql {
@@ -93,5 +93,5 @@ export function deleteStatement(target: DmlTarget, r: ObjectReader): Sql {
   const where = whereClause(target, r);
   const returning = returningColumns(target, r);
   r.done();
-  return answer(sql`DELETE FROM ${target.sql}${where}`, returning);
+  return answer(sql`DELETE FROM ${aliasedTable(target)}${where}`, returning);
 }

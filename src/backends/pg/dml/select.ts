@@ -5,8 +5,7 @@
 import { badRequest } from '../../../protocol/errors.js';
 import { arrayOf, int, isObject, ObjectReader, oneOf, str } from '../../../util/decode.js';
 import { ident, join, param, raw, sql, type Sql } from '../../../sql/fragment.js';
-import { column, type DmlTarget } from './target.js';
-import { whereSql } from './where.js';
+import { aliasedTable, column, type DmlTarget } from './target.js';
 
 /** `["id", "name"]` or `"*"` items; relationship objects are not supported here. */
 function selectedColumns(target: DmlTarget, v: unknown, path: string): Sql[] {
@@ -40,7 +39,7 @@ const nonNegative = (v: unknown, path: string) => {
 };
 
 export const whereClause = (target: DmlTarget, r: ObjectReader): Sql => {
-  const where = r.optional('where', (v, p) => whereSql(target, v, p));
+  const where = r.optional('where', (v, p) => target.where(v, p));
   return where ? sql` WHERE ${where}` : raw('');
 };
 
@@ -57,7 +56,7 @@ export function selectStatement(target: DmlTarget, r: ObjectReader): Sql {
     limit !== undefined ? sql` LIMIT ${param(limit)}` : raw(''),
     offset !== undefined ? sql` OFFSET ${param(offset)}` : raw(''),
   ];
-  const rows = sql`SELECT ${join(columns, ', ')} FROM ${target.sql}${where}${join(tail, '')}`;
+  const rows = sql`SELECT ${join(columns, ', ')} FROM ${aliasedTable(target)}${where}${join(tail, '')}`;
   return sql`SELECT coalesce(json_agg(row_to_json("r")), '[]'::json) AS "rows" FROM (${rows}) AS "r"`;
 }
 
@@ -66,6 +65,6 @@ export function countStatement(target: DmlTarget, r: ObjectReader): Sql {
   const distinct = r.optional('distinct', arrayOf((v, p) => ident(column(target, str(v, p), p).name)));
   const where = whereClause(target, r);
   r.done();
-  const rows = distinct && distinct.length > 0 ? sql`SELECT DISTINCT ${join(distinct, ', ')} FROM ${target.sql}${where}` : sql`SELECT FROM ${target.sql}${where}`;
+  const rows = distinct && distinct.length > 0 ? sql`SELECT DISTINCT ${join(distinct, ', ')} FROM ${aliasedTable(target)}${where}` : sql`SELECT FROM ${aliasedTable(target)}${where}`;
   return sql`SELECT count(*) AS "count" FROM (${rows}) AS "r"`;
 }

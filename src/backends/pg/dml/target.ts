@@ -1,20 +1,25 @@
 /** The table a deprecated DML operation works on, as the catalog describes it. */
 import type { PgColumn, PgTable } from '../catalog.js';
 import { notExists } from '../../../protocol/errors.js';
-import { ident, qualified, type Sql } from '../../../sql/fragment.js';
+import { qualified, sql, type Sql } from '../../../sql/fragment.js';
+import type { Scope } from '../translate/context.js';
 
 export interface DmlTarget {
   table: PgTable;
-  /** The table, schema-qualified and quoted. */
-  sql: Sql;
+  /** The table under its alias, which `where` conditions refer to. */
+  scope: Scope;
+  /** A `where` argument as a condition on `scope` (checked against the metadata by the caller). */
+  where(v: unknown, path: string): Sql;
 }
 
-export const dmlTarget = (table: PgTable): DmlTarget => ({ table, sql: qualified(table.schema, table.name) });
+/** The table, schema-qualified and quoted. */
+export const tableSql = (target: DmlTarget): Sql => qualified(target.table.schema, target.table.name);
+
+/** `"schema"."table" AS alias`, for FROM, UPDATE and DELETE. */
+export const aliasedTable = (target: DmlTarget): Sql => sql`${tableSql(target)} AS ${target.scope.alias}`;
 
 export function column(target: DmlTarget, name: string, path: string): PgColumn {
   const c = target.table.columns.find((x) => x.name === name);
   if (!c) throw notExists(`column ${JSON.stringify(name)} does not exist`, path);
   return c;
 }
-
-export const columnSql = (c: PgColumn): Sql => ident(c.name);

@@ -5,14 +5,14 @@
  */
 import type { PgColumn } from '../catalog.js';
 import { ident, param, sql, type Sql } from '../../../sql/fragment.js';
-import type { DmlTarget } from './target.js';
+import { tableSql, type DmlTarget } from './target.js';
 
 export function columnValue(target: DmlTarget, c: PgColumn, value: unknown): Sql {
-  return sql`(json_populate_record(NULL::${target.sql}, ${param(JSON.stringify({ [c.name]: value }))}::json)).${ident(c.name)}`;
+  return sql`(json_populate_record(NULL::${tableSql(target)}, ${param(JSON.stringify({ [c.name]: value }))}::json)).${ident(c.name)}`;
 }
 
 /** An array of the column's type, for `IN`-style comparisons. */
 export function columnValues(target: DmlTarget, c: PgColumn, values: unknown[]): Sql {
   const rows = JSON.stringify(values.map((v) => ({ [c.name]: v })));
-  return sql`ARRAY(SELECT "r".${ident(c.name)} FROM json_populate_recordset(NULL::${target.sql}, ${param(rows)}::json) AS "r")`;
+  return sql`ARRAY(SELECT "r".${ident(c.name)} FROM json_populate_recordset(NULL::${tableSql(target)}, ${param(rows)}::json) AS "r")`;
 }

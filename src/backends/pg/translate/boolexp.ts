@@ -50,8 +50,12 @@ const COLUMN_COMPARISON: Record<string, string> = { _ceq: '=', _cne: '<>', _cneq
 /** A value as SQL of the given type. */
 export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sql {
   switch (v.kind) {
-    case 'literal':
-      return sql`(${paramFrom({ kind: 'literal', value: encodeLiteral(v.value) })})::${type}`;
+    case 'literal': {
+      // A PostgreSQL array parameter goes as a list (node-postgres writes the array literal); json goes as text.
+      const isArray = typeof type.parts[0] === 'string' && type.parts[0].endsWith('[]') && Array.isArray(v.value);
+      const value = isArray ? (v.value as unknown[]).map(encodeLiteral) : encodeLiteral(v.value);
+      return sql`(${paramFrom({ kind: 'literal', value })})::${type}`;
+    }
     case 'session':
       env.sessionVariables.add(v.name);
       return sql`((${paramFrom({ kind: 'session' })})::json->>${literal(v.name)})::${type}`;

