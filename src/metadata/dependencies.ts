@@ -46,6 +46,7 @@ export function describeDependent(o: InconsistentObject): string {
   if (o.type === 'computed_field') return `computed field ${on}${String(def.name)}`;
   if (o.type.endsWith('_permission')) return `permission ${on}${String(def.role)}.${o.type.slice(0, -'_permission'.length)}`;
   if (o.type === 'table') return `table ${showTable(asTable(def) ?? { schema: 'public', name: o.name })}`;
+  if (o.type === 'inherited_role') return `inherited role ${String(def.role_name)}`;
   return o.name;
 }
 

@@ -87,14 +87,14 @@ describe('the function changing under the field (run_sql)', () => {
       error: 'The type of function "full_name" associated with computed field "full_name" of table "author" is being altered to "VOLATILE"',
       code: 'not-supported',
     });
-    const overload = await sql('CREATE FUNCTION full_name(author, integer) RETURNS text AS $$ SELECT $$$$ $$ LANGUAGE sql STABLE');
+    const overload = await sql("CREATE FUNCTION full_name(author, integer) RETURNS text AS $$ SELECT 'x'::text $$ LANGUAGE sql STABLE");
     expect(overload.body).toEqual({ path: '$.args', error: 'The function "full_name" associated with computed field"full_name" of table "author" is being overloaded', code: 'not-supported' });
   });
 
   it('refuses to drop or rename it while the field uses it', async () => {
     const renamed = await sql('ALTER FUNCTION full_name(author) RENAME TO whole_name');
     expect(renamed.body).toEqual({ path: '$.args', error: 'cannot drop due to the following dependent objects : computed field author.full_name', code: 'dependency-error' });
-    const replaced = await sql('DROP FUNCTION full_name(author); CREATE FUNCTION full_name(a author, n integer DEFAULT 1) RETURNS text AS $$ SELECT $$$$ $$ LANGUAGE sql STABLE');
+    const replaced = await sql("DROP FUNCTION full_name(author); CREATE FUNCTION full_name(a author, n integer DEFAULT 1) RETURNS text AS $$ SELECT 'x'::text $$ LANGUAGE sql STABLE");
     expect(replaced.body.code).toBe('dependency-error');
   });
 

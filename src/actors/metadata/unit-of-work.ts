@@ -97,7 +97,8 @@ export class UnitOfWork {
       reloadSources: async (names) => {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();
-        this.inconsistencies = resolveInconsistencies(draft, this.catalogs);
+        // The baseline a change is judged against: the state before the command, with the fresh catalogs.
+        this.inconsistencies = resolveInconsistencies(this.metadata, this.catalogs);
       },
       dropInconsistentObjects: () => {
         for (const i of this.inconsistencies) i.remove(draft);

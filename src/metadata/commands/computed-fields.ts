@@ -1,4 +1,5 @@
 /** pg_add_computed_field, pg_drop_computed_field (and their /v1/query forms). */
+import { qualifiedKey } from '../../backends/pg/catalog.js';
 import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
 import { computedFieldDefinition } from '../computed-fields.js';
@@ -6,9 +7,9 @@ import { cascadeDependents } from '../dependencies.js';
 import { tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
-import { fieldExistsError, putTableObject, readTableArgs, tableTarget } from './table-objects.js';
+import { fieldExistsError, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget } from './table-objects.js';
 
-export const addComputedField: Command = (ctx, args, path) => {
+export const addComputedField: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const at = readTableArgs(r);
   const name = r.required('name', nonEmptyStr);
@@ -20,6 +21,7 @@ export const addComputedField: Command = (ctx, args, path) => {
   const named = [...(target.entry.object_relationships ?? []), ...(target.entry.array_relationships ?? []), ...(target.entry.computed_fields ?? [])];
   if (named.some((o) => o.name === name)) throw fieldExistsError(name, target.table, r.at('name'));
   putTableObject(target.entry, 'computed_fields', { name, definition, ...(comment !== undefined ? { comment } : {}) });
+  await refreshUnlessResolved(ctx, target.source.name, (s) => s?.tables.get(qualifiedKey(target.table))?.computedFields.has(name) ?? false);
   return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName('computed_field', name, target.table, target.source.name), path) };
 };
 

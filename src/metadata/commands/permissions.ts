@@ -21,7 +21,7 @@ function findPermission(target: TableTarget, kind: PermissionKind, role: string)
 }
 
 export function createPermission(kind: PermissionKind): Command {
-  return (ctx, args, path) => {
+  return async (ctx, args, path) => {
     const r = ObjectReader.of(args, path);
     const at = readTableArgs(r);
     const role = r.required('role', nonEmptyStr);
@@ -32,9 +32,20 @@ export function createPermission(kind: PermissionKind): Command {
     if (findPermission(target, kind, role)) {
       throw badRequest('already-exists', `${kind} permission already defined on table ${JSON.stringify(showTable(target.table))} with role ${JSON.stringify(role)}`, path);
     }
-    const source = resolvedSource(ctx, target.source.name);
-    const table = source?.tables.get(qualifiedKey(target.table));
-    if (source && table && role !== 'admin') resolvePermission(kind, role, permission, table, boolExpScope(source), r.at('permission'));
+    if (role !== 'admin') {
+      const check = () => {
+        const source = resolvedSource(ctx, target.source.name);
+        const table = source?.tables.get(qualifiedKey(target.table));
+        if (source && table) resolvePermission(kind, role, permission, table, boolExpScope(source), r.at('permission'));
+      };
+      // Columns or tables created outside run_sql are seen after the catalog is read again.
+      await Promise.resolve()
+        .then(check)
+        .catch(async () => {
+          await ctx.reloadSources([target.source.name]);
+          check();
+        });
+    }
     putTableObject(target.entry, `${kind}_permissions`, { role, permission, ...(comment !== undefined ? { comment } : {}) });
     return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_permission`, role, target.table, target.source.name), path) };
   };

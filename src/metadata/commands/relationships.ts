@@ -2,6 +2,7 @@
  * pg_create_object_relationship, pg_create_array_relationship, pg_drop_relationship,
  * pg_set_relationship_comment, pg_rename_relationship (and their /v1/query forms).
  */
+import { qualifiedKey } from '../../backends/pg/catalog.js';
 import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { cascadeDependents } from '../dependencies.js';
@@ -11,12 +12,12 @@ import type { RelationshipKind } from '../resolve/types.js';
 import { tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
-import { fieldExistsError, hasField, putTableObject, readTableArgs, tableTarget, type TableTarget } from './table-objects.js';
+import { fieldExistsError, hasField, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget, type TableTarget } from './table-objects.js';
 
 const LISTS = { object: 'object_relationships', array: 'array_relationships' } as const;
 
 export function createRelationship(kind: RelationshipKind): Command {
-  return (ctx, args, path) => {
+  return async (ctx, args, path) => {
     const r = ObjectReader.of(args, path);
     const at = readTableArgs(r);
     const name = r.required('name', nonEmptyStr);
@@ -26,6 +27,7 @@ export function createRelationship(kind: RelationshipKind): Command {
     const target = tableTarget(ctx, at);
     if (hasField(ctx, target, name)) throw fieldExistsError(name, target.table, path);
     putTableObject(target.entry, LISTS[kind], { name, using, ...(comment !== undefined ? { comment } : {}) });
+    await refreshUnlessResolved(ctx, target.source.name, (s) => s?.tables.get(qualifiedKey(target.table))?.relationships.has(name) ?? false);
     return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_relation`, name, target.table, target.source.name), path) };
   };
 }

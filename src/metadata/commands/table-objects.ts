@@ -47,6 +47,15 @@ export function resolvedSource(ctx: CommandContext, source: string): ResolvedSou
   return resolveMetadata(ctx.metadata, catalogs).sources.get(source);
 }
 
+/**
+ * Objects created outside run_sql are not in the cached catalog yet: when the new
+ * object does not resolve, the source's catalog is read again (once) before the
+ * change is judged.
+ */
+export async function refreshUnlessResolved(ctx: CommandContext, source: string, resolves: (s: ResolvedSource | undefined) => boolean): Promise<void> {
+  if (!resolves(resolvedSource(ctx, source))) await ctx.reloadSources([source]);
+}
+
 /** Whether the table has a column, relationship or computed field of that name. */
 export function hasField(ctx: CommandContext, target: TableTarget, name: string): boolean {
   const pg = ctx.introspection(target.source.name)?.tables.find((t) => t.schema === target.table.schema && t.name === target.table.name);
