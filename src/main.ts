@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     await metadata.stop().catch(() => {});
     await graphql.close();
     await compiler.close().catch(() => {});
+    authenticator?.close();
     await embedded?.stop().catch(() => {});
     process.exit(0);
   };
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   metadata.onEvent((e) => {
     if (e.type === 'snapshot') graphql.setSnapshot(e.snapshot);
   });
-  let authenticator: Authenticator;
+  let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);
   } catch (e) {
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
       admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
-        authenticate: (headers, body) => authenticator.authenticate({ headers, body }),
+        authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),
         execute: (session, body) => graphql.handle(session, body),
         explain: (session, body) => graphql.explainRequest(session, body),
       },

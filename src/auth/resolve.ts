@@ -6,7 +6,7 @@
  * and without one the configured mode decides: the webhook, a JWT, or the unauthorized role.
  */
 import type { Config } from '../config.js';
-import { makeSecretCheck } from '../http/access.js';
+import { makeSecretCheck } from './admin-secret.js';
 import { log } from '../log.js';
 import { connectionInitHeaders } from './connection-init.js';
 import { AuthError, internalError, type AuthFailure } from './failure.js';

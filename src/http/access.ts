@@ -1,19 +1,5 @@
 /** Who may use the administration API: admin only (spec "Authentication" items 1 and 3). */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../protocol/errors.js';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
-/** Compares against every configured secret in constant time (several allow rotation). */
-export function makeSecretCheck(secrets: string[]): (given: string) => boolean {
-  const digests = secrets.map(digest);
-  return (given) => {
-    const d = digest(given);
-    let ok = false;
-    for (const s of digests) ok = timingSafeEqual(s, d) || ok;
-    return ok;
-  };
-}
 
 export interface AdminHeaders {
   adminSecret: string;

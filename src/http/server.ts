@@ -9,7 +9,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../protocol/messages.js';
 import { ApiError } from '../protocol/errors.js';
 import { log } from '../log.js';
-import { adminAccessError, makeSecretCheck } from './access.js';
+import { adminAccessError } from './access.js';
+import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { registerGraphQLRoutes, type GraphQLBackend } from './graphql.js';
 
