@@ -11,7 +11,6 @@ import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import pg from 'pg';
 import { benchServer, freshDatabase, percentiles } from './_support.mjs';
 import { DATASET_SQL } from './graphql/dataset.mjs';
 import { TARGETS } from './graphql/targets.mjs';
@@ -36,26 +35,60 @@ async function databaseServer() {
   return benchServer();
 }
 
-async function loadDataset(url) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(DATASET_SQL);
-    await client.query('VACUUM ANALYZE');
-    return (await client.query('SHOW server_version')).rows[0].server_version;
-  } finally {
-    await client.end();
-  }
-}
-
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+const ticksToMs = (ticks) => (ticks * 1000) / CLOCK_TICKS;
 
-/** User + system CPU time of a process (all its threads), in ms. */
+/** User + system CPU time of a process (all its threads), in ms; null when it is not visible here. */
 function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  let stat;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
   // Fields after the parenthesised command name, which may itself hold spaces; utime and stime are fields 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  return ticksToMs(Number(fields[11]) + Number(fields[12]));
+}
+
+/** CPU time the whole machine spent busy (all cores), in ms. */
+function machineBusyMs() {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return ticksToMs(user + nice + system + irq + softirq + steal);
+}
+
+/**
+ * Other sessions may share this machine: before a timed run, wait (up to 30 s) for a second
+ * in which it is nearly idle. Returns whether it was.
+ */
+async function waitForQuiet() {
+  for (let i = 0; i < 30; i++) {
+    const before = machineBusyMs();
+    await new Promise((r) => setTimeout(r, 1000));
+    if (machineBusyMs() - before < 0.15 * 1000 * os.cpus().length) return true;
+  }
+  return false;
+}
+
+/** The PostgreSQL backends serving the bench database (the target's pool), to read their CPU time. */
+async function backendPids(db) {
+  const r = await db.sql('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return r.rows.map((row) => row.pid);
+}
+
+/**
+ * CPU time of the server, of its PostgreSQL backends (null if PostgreSQL runs elsewhere), of
+ * this process (the load generator), and of the whole machine.
+ */
+function cpuSnapshot(serverPid, pgPids) {
+  const pgTimes = pgPids.map(cpuMs);
+  const self = process.cpuUsage();
+  return {
+    server: cpuMs(serverPid),
+    postgres: pgTimes.includes(null) ? null : pgTimes.reduce((a, b) => a + b, 0),
+    self: (self.user + self.system) / 1000,
+    machine: machineBusyMs(),
+  };
 }
 
 async function post(server, target, workload, body) {
@@ -85,8 +118,12 @@ async function sampleValues(server, target, workload) {
   return out;
 }
 
-/** Autocannon against one workload: warm-up, then the timed run with the server's CPU time around it. */
-async function measure(server, target, workload) {
+/**
+ * Autocannon against one workload: warm-up, then the timed run, with CPU times around it.
+ * `others` is the share of the machine's CPU used by anything else (other sessions' work)
+ * during the run: high values mean the figures are disturbed.
+ */
+async function measure(server, target, workload, db) {
   // Bodies prepared beforehand so that the load generator spends its CPU on sending.
   const bodies = Array.from({ length: 4096 }, (_, k) => JSON.stringify({ query: workload[target.dialect], variables: workload.variables(k) }));
   let next = 0;
@@ -111,16 +148,26 @@ async function measure(server, target, workload) {
         },
       ],
     });
+  const quiet = await waitForQuiet();
   await run(WARMUP_S);
   failed = 0;
-  const cpuBefore = cpuMs(server.pid);
+  // After the warm-up the pool's connections are open.
+  const pgPids = await backendPids(db);
+  const before = cpuSnapshot(server.pid, pgPids);
   const r = await run(DURATION_S);
-  const cpu = cpuMs(server.pid) - cpuBefore;
+  const after = cpuSnapshot(server.pid, pgPids);
+  const used = (key) => (after[key] === null || before[key] === null ? null : after[key] - before[key]);
+  const n = r.requests.total;
+  const pgCpu = used('postgres');
+  const others = used('machine') - used('server') - used('self') - (pgCpu ?? 0);
   return {
-    rps: r.requests.total / r.duration,
+    rps: n / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    cpuPerRequest: cpu / r.requests.total,
+    cpuPerRequest: used('server') / n,
+    pgCpuPerRequest: pgCpu === null ? null : pgCpu / n,
+    others: pgCpu === null ? null : others / (r.duration * 1000 * os.cpus().length),
+    quiet,
     failed: failed + r.errors + r.timeouts,
     firstFailure,
   };
@@ -148,14 +195,14 @@ async function planCacheMiss(server, target, workload) {
   return { workload: workload.name, miss: percentiles(miss), hit: percentiles(hit), compile: percentiles(miss.map((m, i) => m - hit[i])) };
 }
 
-async function benchTarget(target, dbUrl, out) {
+async function benchTarget(target, db, out) {
   console.log(`\n${target.name}: starting`);
-  const server = await target.start(dbUrl, POOL_SIZE);
+  const server = await target.start(db.url, POOL_SIZE);
   try {
     for (const workload of WORKLOADS) {
       if (!workload[target.dialect]) continue;
       out.samples.push({ target: target.name, workload: workload.name, answers: await sampleValues(server, target, workload) });
-      const m = await measure(server, target, workload);
+      const m = await measure(server, target, workload, db);
       out.results.push({ target: target.name, workload: workload.name, ...m });
       console.log(`  ${workload.name.padEnd(8)} ${fmtRow(m)}`);
     }
@@ -167,8 +214,13 @@ async function benchTarget(target, dbUrl, out) {
   }
 }
 
+const fixed = (x, digits) => (x === null ? 'n/a' : x.toFixed(digits));
+// Clamped: the CPU counters tick in 10 ms steps, so an idle share can come out slightly negative.
+const percent = (x) => (x === null ? 'n/a' : `${Math.max(0, x * 100).toFixed(0)}%`);
+
 const fmtRow = (m) =>
   `${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50.toFixed(1)} ms  p99 ${m.p99.toFixed(1)} ms  CPU ${m.cpuPerRequest.toFixed(3)} ms/req` +
+  `  PostgreSQL ${fixed(m.pgCpuPerRequest, 3)} ms/req  others ${percent(m.others)}${m.quiet ? '' : ' (busy before)'}` +
   (m.failed ? `  FAILED ${m.failed}: ${m.firstFailure}` : '');
 
 /** Every target's sample answers against the ceiling's (else the first target's): mismatches, with request and answer. */
@@ -197,9 +249,13 @@ function report({ results, compile, skipped, problems }, env) {
       `PostgreSQL ${env.pgVersion} at ${env.pgHost}. Autocannon ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s; ` +
       `pool of ${POOL_SIZE} connections in every target; load generator, servers and PostgreSQL share the machine.`,
     '',
-    '| workload | target | req/s | p50 ms | p99 ms | server CPU ms/req | failed |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.workload} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuPerRequest.toFixed(3)} | ${r.failed} |`),
+    '| workload | target | req/s | p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | others | failed |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.workload} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuPerRequest.toFixed(3)} | ` +
+        `${fixed(r.pgCpuPerRequest, 3)} | ${percent(r.others)}${r.quiet ? '' : ' (busy before)'} | ${r.failed} |`,
+    ),
     '',
     '| workload | engine/ceiling (goal ≥ 0.85) | engine/best PostGraphile |',
     '|---|---:|---:|',
@@ -210,7 +266,12 @@ function report({ results, compile, skipped, problems }, env) {
   }
   const [w1, w1Role] = [get('engine', 'W1'), get('engine', 'W1-role')];
   lines.push('');
-  if (w1 && w1Role) lines.push(`Permissions on W1 (engine, role \`reader\` with a session-variable filter vs admin): ${((1 - w1Role.rps / w1.rps) * 100).toFixed(1)}% fewer req/s (goal ≤ 10%).`);
+  if (w1 && w1Role) {
+    lines.push(
+      `Permissions, engine: W1 as role \`reader\` (session-variable filter) ${w1Role.rps.toFixed(0)} req/s vs ${w1.rps.toFixed(0)} as admin: ` +
+        `cost ${((1 - w1Role.rps / w1.rps) * 100).toFixed(1)}% (goal ≤ 10%; negative: within noise).`,
+    );
+  }
   for (const c of compile) {
     lines.push(
       `Plan-cache miss, ${c.workload} shape (engine, ${c.miss.n} distinct texts, one at a time): miss p50 ${c.miss.p50.toFixed(2)} ms / p95 ${c.miss.p95.toFixed(2)} ms, ` +
@@ -238,7 +299,11 @@ function writeResults(lines) {
     'id with 5 latest articles each and their comment counts; W4 count and average rating of an',
     "author's published articles. The ceiling maps each request to hand-written SQL that builds the",
     'JSON in PostgreSQL (no GraphQL). PostGraphile runs with the connection-filter and aggregates',
-    'plugins; it is not measured on W1-role (it would need row-level security).',
+    'plugins; it is not measured on W1-role (it would need row-level security). The engine runs with',
+    '`use_prepared_statements: true` (the ceiling and both PostGraphiles prepare their statements).',
+    'Server CPU is the server process (all threads); PostgreSQL CPU is the backends of its pool;',
+    '"others" is the share of the machine used by anything else during the timed run (other',
+    'sessions working on this machine): a high share means a disturbed figure.',
     '',
     ...lines,
     '',
@@ -254,7 +319,10 @@ const server = await databaseServer();
 const db = await freshDatabase(server.url);
 try {
   console.log('loading the dataset');
-  const env = { date: new Date().toISOString().slice(0, 10), pgVersion: await loadDataset(db.url), pgHost: new URL(server.url).host };
+  await db.sql(DATASET_SQL);
+  await db.sql('VACUUM ANALYZE');
+  const pgVersion = (await db.sql('SHOW server_version')).rows[0].server_version;
+  const env = { date: new Date().toISOString().slice(0, 10), pgVersion, pgHost: new URL(server.url).host };
   const out = { results: [], samples: [], compile: [], skipped: [] };
   for (const target of TARGETS) {
     if (ONLY && !ONLY.includes(target.name)) continue;
@@ -264,7 +332,7 @@ try {
       out.skipped.push({ target: target.name, reason });
       continue;
     }
-    await benchTarget(target, db.url, out);
+    await benchTarget(target, db, out);
   }
   const problems = compareSamples(out.samples);
   const lines = report({ ...out, problems }, env);

@@ -69,9 +69,7 @@ function install(dir) {
   const marker = `${dir}node_modules/.package-lock.json`;
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(`${dir}package-lock.json`).mtimeMs) return null;
   console.log(`installing ${dir} (npm ci)`);
-  // Without the npm_* variables of an enclosing `npm run`, which would point npm at the root project.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, env, encoding: 'utf8' });
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
   return r.status === 0 ? null : `npm ci failed in ${dir}: ${(r.stderr || r.error?.message || '').trim().slice(-500)}`;
 }
 
@@ -87,26 +85,32 @@ function freePort() {
 }
 
 /** Polls `probe` until it resolves true; fails if the process exits or time runs out. */
-async function waitUntil(server, what, probe, timeoutMs = 120_000) {
+async function waitUntil(server, what, probe, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
+  let last = '';
   for (;;) {
     if (server.exited()) throw new Error(`${what}: the process exited\n${server.logs.join('\n')}`);
-    if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s\n${server.logs.join('\n')}`);
+    try {
+      if (await probe()) return;
+    } catch (e) {
+      last = e.message;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s; last answer: ${last}\n${server.logs.join('\n')}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-async function postJson(url, body, headers = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function postJson(url, body) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }
 
-/** The server's answer to W1 has data: it is serving. */
+/** The server answers W1 with data: it is serving. */
 const answersW1 = (server, target) => async () => {
   const query = target.dialect === 'service' ? W1.service : W1.postgraphile;
   const r = await postJson(server.url + target.path, { query, variables: W1.variables(0) });
-  return r.status === 200 && r.body.data != null && !r.body.errors;
+  if (r.status !== 200 || r.body.data == null || r.body.errors) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  return true;
 };
 
 /** A server process: its URL, pid, last output lines, and stop(). `env` gets the port. */
@@ -168,8 +172,8 @@ const TRACKED_TABLES = [
 ];
 
 /**
- * The engine, its `default` source on the database with the bench pool size and the tables
- * tracked. One replace_metadata does it all: the relationship and permission commands are not
+ * The engine, its `default` source on the database with the bench pool size, prepared
+ * statements and the tables tracked. One replace_metadata does it all: the relationship and permission commands are not
  * all registered yet, and the pool size is a source setting anyway.
  */
 async function startEngine(target, dbUrl, poolSize) {
@@ -187,7 +191,8 @@ async function startEngine(target, dbUrl, poolSize) {
   };
   const { metadata } = await metadataCall({ type: 'export_metadata', version: 2, args: {} });
   const source = metadata.sources.find((s) => s.name === 'default');
-  source.configuration.connection_info.pool_settings = { max_connections: poolSize };
+  // Prepared statements, as the ceiling and both PostGraphiles use (the engine's default is off, as the well-known engine's).
+  Object.assign(source.configuration.connection_info, { pool_settings: { max_connections: poolSize }, use_prepared_statements: true });
   source.tables = TRACKED_TABLES;
   await metadataCall({ type: 'replace_metadata', version: 2, args: { metadata } });
   // The new snapshot reaches the GraphQL front a moment after the metadata answer.

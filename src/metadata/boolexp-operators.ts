@@ -55,7 +55,7 @@ const STRINGS: Record<string, string> = {
   uuid: 'UUID',
 };
 
-export const isArrayType = (t: PgType) => t.category === 'A' || t.element !== null;
+const isArrayType = (t: PgType) => t.category === 'A' || t.element !== null;
 
 /** Checks a literal against a column type (strings are left to PostgreSQL). */
 export function checkLiteral(type: PgType, v: Json, path: string): void {

@@ -84,7 +84,9 @@ export function relationshipEntry(kind: RelationshipKind) {
 }
 
 const storedTable = (v: Json | undefined): QualifiedName => tableName(v, '$');
-const storedColumns = (o: JsonObject): string[] => (typeof o.column === 'string' ? [o.column] : (o.columns as string[]));
+/** Columns of a stored `{table, column | columns}`, or of a stored own-table `foreign_key_constraint_on`. */
+const remoteColumns = (o: JsonObject): string[] => (typeof o.column === 'string' ? [o.column] : (o.columns as string[]));
+const ownColumns = (fk: Json | undefined): string[] => (typeof fk === 'string' ? [fk] : (fk as string[]));
 
 /** The table a stored relationship points at (the table itself for an object relationship on its own foreign key). */
 export function relationshipTarget(rel: JsonObject, catalog: PgIntrospection | null, owner: QualifiedName): QualifiedName | null {
@@ -92,9 +94,8 @@ export function relationshipTarget(rel: JsonObject, catalog: PgIntrospection | n
   if (isObject(using.manual_configuration)) return storedTable(using.manual_configuration.remote_table);
   const fk = using.foreign_key_constraint_on;
   if (isObject(fk)) return storedTable(fk.table);
-  const cols = typeof fk === 'string' ? [fk] : (fk as string[]);
   const pg = catalog?.tables.find((t) => sameTable(t, owner));
-  return pg?.foreignKeys.find((f) => sameColumns(f.columns, cols))?.refTable ?? null;
+  return pg?.foreignKeys.find((f) => sameColumns(f.columns, ownColumns(fk)))?.refTable ?? null;
 }
 
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
@@ -106,14 +107,13 @@ export interface RelationshipScope {
   source: string;
   /** The table the relationship is defined on. */
   table: PgTable;
-  catalog: PgIntrospection;
-  /** Whether a table is tracked (and consistent) in the source. */
-  isTracked(t: QualifiedName): boolean;
+  /** A tracked (and so far consistent) table of the source, as the catalog has it. */
+  tracked(t: QualifiedName): PgTable | undefined;
 }
 
 function requireTracked(scope: RelationshipScope, t: QualifiedName): PgTable {
-  const pg = scope.catalog.tables.find((x) => sameTable(x, t));
-  if (!pg || !scope.isTracked(t)) throw new RelationshipError(`table ${JSON.stringify(showTable(t))} is not tracked`);
+  const pg = scope.tracked(t);
+  if (!pg) throw new RelationshipError(`table ${JSON.stringify(showTable(t))} is not tracked`);
   return pg;
 }
 
@@ -149,19 +149,19 @@ export function resolveRelationship(rel: JsonObject, kind: RelationshipKind, sco
   const fk = using.foreign_key_constraint_on;
   if (!isObject(fk)) {
     // An object relationship through a foreign key of this table.
-    const key = foreignKeyOf(self.foreignKeys, typeof fk === 'string' ? [fk] : (fk as string[]));
+    const key = foreignKeyOf(self.foreignKeys, ownColumns(fk));
     requireTracked(scope, key.refTable);
     return { name, kind, target: key.refTable, mapping: key.columns.map((c, i) => [c, key.refColumns[i]!]), manual: false };
   }
   // Through a foreign key of the other table that points at this one.
   const target = storedTable(fk.table);
-  const remote = scope.catalog.tables.find((t) => sameTable(t, target));
-  if (!remote || !scope.isTracked(target)) {
+  const remote = scope.tracked(target);
+  if (!remote) {
     throw new RelationshipError(`table ${JSON.stringify(showTable(target))} does not exist in source: ${scope.source}`);
   }
   const key = foreignKeyOf(
     remote.foreignKeys.filter((f) => sameTable(f.refTable, self)),
-    storedColumns(fk),
+    remoteColumns(fk),
   );
   return { name, kind, target, mapping: key.columns.map((c, i) => [key.refColumns[i]!, c]), manual: false };
 }

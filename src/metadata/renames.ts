@@ -9,7 +9,7 @@
 import type { PgIntrospection, QualifiedName } from '../backends/pg/catalog.js';
 import { qualifiedKey } from '../backends/pg/catalog.js';
 import { isObject, type Json, type JsonObject } from '../util/decode.js';
-import { sameTable, tableName } from './names.js';
+import { tableName } from './names.js';
 import { relationshipTarget } from './relationships.js';
 import { PERMISSION_KINDS } from './resolve/types.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -29,11 +29,15 @@ const COLUMN_OPERATORS = new Set(['_ceq', '_cne', '_cneq', '_cgt', '_clt', '_cgt
 const BOOL_LISTS = new Set(['_and', '_or']);
 
 class Renamer {
+  private readonly entries: Map<string, TableMetadata>;
+
   constructor(
-    private readonly source: SourceMetadata,
+    source: SourceMetadata,
     private readonly catalog: PgIntrospection | null,
     private readonly renames: Renames,
-  ) {}
+  ) {
+    this.entries = new Map(source.tables.map((t) => [qualifiedKey(t.table), t]));
+  }
 
   column(table: QualifiedName, name: string): string {
     return this.renames.columns.get(qualifiedKey(table))?.get(name) ?? name;
@@ -50,7 +54,7 @@ class Renamer {
   }
 
   private relationshipTarget(table: QualifiedName, name: string): QualifiedName | null {
-    const entry = this.source.tables.find((t) => sameTable(t.table, table));
+    const entry = this.entries.get(qualifiedKey(table));
     const rel = [...(entry?.object_relationships ?? []), ...(entry?.array_relationships ?? [])].find((r) => r.name === name);
     return rel ? relationshipTarget(rel, this.catalog, table) : null;
   }

@@ -12,26 +12,33 @@ import { resolveComputedFields } from './resolve/computed-fields.js';
 import { resolveInheritedRoles } from './resolve/inherited-roles.js';
 import { resolvePermissions } from './resolve/permissions.js';
 import { resolveRelationships } from './resolve/relationships.js';
-import { resolveSources } from './resolve/sources.js';
+import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
 import type { Inconsistency, ResolvedMetadata, ResolvedSource, SourceCatalog } from './resolve/types.js';
-import type { InconsistentObject, Metadata } from './types.js';
+import type { PgIntrospection } from '../backends/pg/catalog.js';
+import type { InconsistentObject, Metadata, SourceMetadata } from './types.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
+
+/** A source's tables with their relationships and computed fields: what boolean expressions may refer to. */
+function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[] } {
+  const { source, inconsistencies } = resolveTables(c);
+  inconsistencies.push(...resolveRelationships(source), ...resolveComputedFields(source));
+  return { source, inconsistencies };
+}
+
+/** One source up to its fields (permissions not checked): for checking a new permission against it. */
+export function resolveSourceFields(source: SourceMetadata, introspection: PgIntrospection): ResolvedSource {
+  return resolveFields({ metadata: source, introspection }).source;
+}
 
 export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): ResolvedMetadata {
   const { connected, inconsistencies } = resolveSources(m, catalogs);
   const sources = new Map<string, ResolvedSource>();
   for (const c of connected) {
-    const { source, inconsistencies: missing } = resolveTables(c);
+    const { source, inconsistencies: fields } = resolveFields(c);
     sources.set(source.name, source);
-    inconsistencies.push(
-      ...missing,
-      ...resolveRelationships(source),
-      ...resolveComputedFields(source),
-      ...resolveFunctions(c.metadata, c.introspection),
-      ...resolvePermissions(source),
-    );
+    inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source));
   }
   inconsistencies.push(...resolveInheritedRoles(m, sources.values()));
   return { sources, inconsistencies };

@@ -178,7 +178,7 @@ export class MetadataService {
   private async mutate(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
     let uow: UnitOfWork | null = null;
     try {
-      const { stored, result } = await this.store.locked(async (current) => {
+      const { stored, result } = await this.store.locked(this.stored, async (current) => {
         // Another instance may have changed the metadata since we last looked.
         if (current.version !== this.stored.version) await this.adopt(current, true);
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {

@@ -72,21 +72,25 @@ export class MetadataStore {
   }
 
   /**
-   * Runs `fn` holding the metadata row lock, with the stored state as it is now.
+   * Runs `fn` holding the metadata row lock, with the stored state as it is now
+   * (`known` when its version is still the stored one).
    * `fn` returns the new document (or null for no change) and a value; a changed
    * document is written with the next version before the commit, so a change is
    * durable before anyone is told about it.
    */
-  async locked<T>(fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>): Promise<{ stored: StoredMetadata; result: T }> {
+  async locked<T>(
+    known: StoredMetadata,
+    fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>,
+  ): Promise<{ stored: StoredMetadata; result: T }> {
     const c = await this.pool.connect();
     try {
       await c.query('BEGIN');
-      const r = await c.query<{ metadata: Metadata; resource_version: string }>(
-        'SELECT metadata, resource_version FROM service_catalog.metadata WHERE id = 1 FOR UPDATE',
-      );
+      const r = await c.query<{ resource_version: string }>('SELECT resource_version FROM service_catalog.metadata WHERE id = 1 FOR UPDATE');
       const row = r.rows[0];
       if (!row) throw new Error('service_catalog.metadata has no row');
-      const current = { metadata: row.metadata, version: Number(row.resource_version) };
+      const version = Number(row.resource_version);
+      // The document is read only when another instance changed it: it is large, and `known` is never mutated.
+      const current = version === known.version ? known : { metadata: await this.readDocument(c), version };
       const { next, result } = await fn(current);
       let stored = current;
       if (next !== null) {
@@ -105,6 +109,11 @@ export class MetadataStore {
     } finally {
       c.release();
     }
+  }
+
+  private async readDocument(c: pg.PoolClient): Promise<Metadata> {
+    const r = await c.query<{ metadata: Metadata }>('SELECT metadata FROM service_catalog.metadata WHERE id = 1');
+    return r.rows[0]!.metadata;
   }
 
   /** Best effort: a pooler may not support LISTEN; polling still keeps instances in sync. */

@@ -4,10 +4,10 @@ import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
 import { computedFieldDefinition } from '../computed-fields.js';
 import { cascadeDependents } from '../dependencies.js';
-import { tableObjectName } from '../resolve/objects.js';
+import { dropTableObject, tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
-import { fieldExistsError, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget } from './table-objects.js';
+import { fieldExistsError, hasNamedField, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget } from './table-objects.js';
 
 export const addComputedField: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
@@ -18,8 +18,7 @@ export const addComputedField: Command = async (ctx, args, path) => {
   r.done();
   const target = tableTarget(ctx, at);
   // A clash with a column is reported by resolution, worded as the well-known engine does.
-  const named = [...(target.entry.object_relationships ?? []), ...(target.entry.array_relationships ?? []), ...(target.entry.computed_fields ?? [])];
-  if (named.some((o) => o.name === name)) throw fieldExistsError(name, target.table, r.at('name'));
+  if (hasNamedField(target.entry, name)) throw fieldExistsError(name, target.table, r.at('name'));
   putTableObject(target.entry, 'computed_fields', { name, definition, ...(comment !== undefined ? { comment } : {}) });
   await refreshUnlessResolved(ctx, target.source.name, (s) => s?.tables.get(qualifiedKey(target.table))?.computedFields.has(name) ?? false);
   return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName('computed_field', name, target.table, target.source.name), path) };
@@ -32,8 +31,7 @@ export const dropComputedField: Command = (ctx, args, path) => {
   const cascade = r.withDefault('cascade', bool, false);
   r.done();
   const target = tableTarget(ctx, at);
-  const fields = target.entry.computed_fields ?? [];
-  if (!fields.some((f) => f.name === name)) throw notExists(`computed field ${JSON.stringify(name)} does not exist`, r.at('name'));
-  target.entry.computed_fields = fields.filter((f) => f.name !== name);
+  if (!(target.entry.computed_fields ?? []).some((f) => f.name === name)) throw notExists(`computed field ${JSON.stringify(name)} does not exist`, r.at('name'));
+  dropTableObject(target.entry, 'computed_fields', name);
   return { metadata: ctx.metadata, response: SUCCESS, ...cascadeDependents(cascade, path) };
 };

@@ -2,8 +2,8 @@
 import { notExists } from '../../protocol/errors.js';
 import { nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { checkRoleCycles, inheritedRole, inheritedRoles, setInheritedRoles } from '../inherited-roles.js';
-import { SUCCESS, type Command } from './context.js';
 import { inheritedRoleObjectName } from '../resolve/inherited-roles.js';
+import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
 
 /** An existing inherited role of the same name is replaced, as in the well-known engine. */

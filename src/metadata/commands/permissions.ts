@@ -11,7 +11,7 @@ import { showTable } from '../names.js';
 import { permissionBody, resolvePermission } from '../permissions.js';
 import { boolExpScope } from '../resolve/permissions.js';
 import { PERMISSION_KINDS, type PermissionKind } from '../resolve/types.js';
-import { tableObjectName } from '../resolve/objects.js';
+import { dropTableObject, tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
 import { putTableObject, readTableArgs, resolvedSource, tableTarget, type TableTarget } from './table-objects.js';
@@ -38,13 +38,13 @@ export function createPermission(kind: PermissionKind): Command {
         const table = source?.tables.get(qualifiedKey(target.table));
         if (source && table) resolvePermission(kind, role, permission, table, boolExpScope(source), r.at('permission'));
       };
-      // Columns or tables created outside run_sql are seen after the catalog is read again.
-      await Promise.resolve()
-        .then(check)
-        .catch(async () => {
-          await ctx.reloadSources([target.source.name]);
-          check();
-        });
+      try {
+        check();
+      } catch {
+        // Columns or tables created outside run_sql are seen once the catalog is read again.
+        await ctx.reloadSources([target.source.name]);
+        check();
+      }
     }
     putTableObject(target.entry, `${kind}_permissions`, { role, permission, ...(comment !== undefined ? { comment } : {}) });
     return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_permission`, role, target.table, target.source.name), path) };
@@ -61,7 +61,7 @@ export function dropPermission(kind: PermissionKind): Command {
     if (!findPermission(target, kind, role)) {
       throw badRequest('bad-request', `${kind} permission on ${JSON.stringify(showTable(target.table))} for role ${JSON.stringify(role)} does not exist`, path);
     }
-    target.entry[`${kind}_permissions`] = target.entry[`${kind}_permissions`]!.filter((p) => p.role !== role);
+    dropTableObject(target.entry, `${kind}_permissions`, role);
     return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_permission`, role, target.table, target.source.name), path) };
   };
 }

@@ -9,10 +9,10 @@ import { cascadeDependents } from '../dependencies.js';
 import { relationshipUsing } from '../relationships.js';
 import { renameRelationshipReferences } from '../renames.js';
 import type { RelationshipKind } from '../resolve/types.js';
-import { tableObjectName } from '../resolve/objects.js';
+import { dropTableObject, tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
-import { fieldExistsError, hasField, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget, type TableTarget } from './table-objects.js';
+import { fieldExistsError, hasColumn, hasNamedField, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget, type TableTarget } from './table-objects.js';
 
 const LISTS = { object: 'object_relationships', array: 'array_relationships' } as const;
 
@@ -25,7 +25,7 @@ export function createRelationship(kind: RelationshipKind): Command {
     const comment = r.optional('comment', str);
     r.done();
     const target = tableTarget(ctx, at);
-    if (hasField(ctx, target, name)) throw fieldExistsError(name, target.table, path);
+    if (hasColumn(ctx, target, name) || hasNamedField(target.entry, name)) throw fieldExistsError(name, target.table, path);
     putTableObject(target.entry, LISTS[kind], { name, using, ...(comment !== undefined ? { comment } : {}) });
     await refreshUnlessResolved(ctx, target.source.name, (s) => s?.tables.get(qualifiedKey(target.table))?.relationships.has(name) ?? false);
     return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName(`${kind}_relation`, name, target.table, target.source.name), path) };
@@ -49,7 +49,7 @@ export const dropRelationship: Command = (ctx, args, path) => {
   r.done();
   const target = tableTarget(ctx, at);
   const { kind } = findRelationship(target, name, r.at('relationship'));
-  target.entry[LISTS[kind]] = target.entry[LISTS[kind]]!.filter((x) => x.name !== name);
+  dropTableObject(target.entry, LISTS[kind], name);
   return { metadata: ctx.metadata, response: SUCCESS, ...cascadeDependents(cascade, path) };
 };
 
@@ -76,8 +76,8 @@ export const renameRelationship: Command = (ctx, args, path) => {
   r.done();
   const target = tableTarget(ctx, at);
   const { kind, stored } = findRelationship(target, name, r.at('name'));
-  if (newName !== name && hasField(ctx, target, newName)) throw fieldExistsError(newName, target.table, r.at('new_name'));
   if (newName === name) return { metadata: null, response: SUCCESS };
+  if (hasColumn(ctx, target, newName) || hasNamedField(target.entry, newName)) throw fieldExistsError(newName, target.table, r.at('new_name'));
   renameRelationshipReferences(ctx.metadata, target.source.name, target.table, name, newName, ctx.introspection(target.source.name) ?? null);
   stored.name = newName;
   putTableObject(target.entry, LISTS[kind], stored);

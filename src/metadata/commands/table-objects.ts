@@ -1,15 +1,14 @@
 /**
  * What the commands on a table's relationships, computed fields and permissions share:
  * finding the tracked table, the resolved view of its source (for checks against the
- * catalog), keeping the stored lists in export order, and the error when the change
- * leaves the object itself (or something else) inconsistent.
+ * catalog), name clashes, and keeping the stored lists in export order.
  */
 import type { QualifiedName } from '../../backends/pg/catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import { str, type JsonObject, type ObjectReader } from '../../util/decode.js';
 import { findSource, findTable } from '../lookup.js';
-import { showTable, tableName } from '../names.js';
-import { resolveMetadata, type SourceCatalog } from '../resolve.js';
+import { sameTable, showTable, tableName } from '../names.js';
+import { resolveSourceFields } from '../resolve.js';
 import { TABLE_OBJECT_LISTS, type TableObjectList } from '../resolve/objects.js';
 import type { ResolvedSource } from '../resolve/types.js';
 import type { SourceMetadata, TableMetadata } from '../types.js';
@@ -39,12 +38,11 @@ export function tableTarget(ctx: CommandContext, a: TableArgs): TableTarget {
   return { source, table: a.table, entry: findTable(source, a.table, a.reader.at('table')) };
 }
 
-/** The source as resolution sees it now (columns, consistent relationships and computed fields). */
+/** The source as resolution sees it now (columns, consistent relationships and computed fields; permissions not checked). */
 export function resolvedSource(ctx: CommandContext, source: string): ResolvedSource | undefined {
-  const catalogs = new Map<string, SourceCatalog>(
-    ctx.metadata.sources.map((s) => [s.name, { introspection: ctx.introspection(s.name) ?? null, error: ctx.sourceError(s.name) ?? null }]),
-  );
-  return resolveMetadata(ctx.metadata, catalogs).sources.get(source);
+  const s = ctx.metadata.sources.find((x) => x.name === source);
+  const introspection = ctx.introspection(source);
+  return s && introspection ? resolveSourceFields(s, introspection) : undefined;
 }
 
 /**
@@ -56,16 +54,15 @@ export async function refreshUnlessResolved(ctx: CommandContext, source: string,
   if (!resolves(resolvedSource(ctx, source))) await ctx.reloadSources([source]);
 }
 
-/** Whether the table has a column, relationship or computed field of that name. */
-export function hasField(ctx: CommandContext, target: TableTarget, name: string): boolean {
-  const pg = ctx.introspection(target.source.name)?.tables.find((t) => t.schema === target.table.schema && t.name === target.table.name);
-  const named = (list: JsonObject[] | undefined) => (list ?? []).some((o) => o.name === name);
-  return (
-    (pg?.columns.some((c) => c.name === name) ?? false) ||
-    named(target.entry.object_relationships) ||
-    named(target.entry.array_relationships) ||
-    named(target.entry.computed_fields)
-  );
+/** Whether the table has a column of that name, as the catalog has it. */
+export function hasColumn(ctx: CommandContext, target: TableTarget, name: string): boolean {
+  const pg = ctx.introspection(target.source.name)?.tables.find((t) => sameTable(t, target.table));
+  return pg?.columns.some((c) => c.name === name) ?? false;
+}
+
+/** Whether the table has a relationship or computed field of that name. */
+export function hasNamedField(entry: TableMetadata, name: string): boolean {
+  return [entry.object_relationships, entry.array_relationships, entry.computed_fields].some((list) => (list ?? []).some((o) => o.name === name));
 }
 
 export function fieldExistsError(name: string, table: QualifiedName, path: string): ApiError {

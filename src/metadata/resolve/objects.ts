@@ -23,17 +23,19 @@ export const TABLE_OBJECT_LISTS = {
 
 export type TableObjectList = keyof typeof TABLE_OBJECT_LISTS;
 
-export function findTableEntry(m: Metadata, source: string, table: QualifiedName): TableMetadata | undefined {
+function findTableEntry(m: Metadata, source: string, table: QualifiedName): TableMetadata | undefined {
   return m.sources.find((s) => s.name === source)?.tables.find((t) => sameTable(t.table, table));
 }
 
-/** Removes one named object of a table from a document (no-op when already gone). */
-export function removeTableObject(m: Metadata, source: string, table: QualifiedName, list: TableObjectList, name: string): void {
+/** Removes one named object from a table entry's list (no-op when it is not there). */
+export function dropTableObject(entry: TableMetadata, list: TableObjectList, name: string): void {
+  const items = entry[list];
+  if (items) entry[list] = items.filter((o) => o[TABLE_OBJECT_LISTS[list]] !== name);
+}
+
+function removeTableObject(m: Metadata, source: string, table: QualifiedName, list: TableObjectList, name: string): void {
   const entry = findTableEntry(m, source, table);
-  const items = entry?.[list];
-  if (!entry || !items) return;
-  const key = TABLE_OBJECT_LISTS[list];
-  entry[list] = items.filter((o) => o[key] !== name);
+  if (entry) dropTableObject(entry, list, name);
 }
 
 /** The context the well-known engine prefixes to a table object's error: `in table "t": in relationship "r": `. */
@@ -54,7 +56,7 @@ export interface TableObjectRef {
 }
 
 /** `{source, table, ...stored, comment}`: how an inconsistent table object shows its definition. */
-export function tableObjectDefinition(ref: TableObjectRef): Json {
+function tableObjectDefinition(ref: TableObjectRef): Json {
   return { source: ref.source, table: ref.table as unknown as Json, ...ref.stored, comment: ref.stored.comment ?? null };
 }
 
