@@ -34,6 +34,8 @@ export interface Config {
   jwtSecret: JwtConfig | undefined;
   /** The role of requests without credentials; without it they are refused. */
   unauthorizedRole: string | undefined;
+  /** bigint, numeric and double precision values as JSON strings (they do not fit a JSON number exactly). */
+  stringifyNumericTypes: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +64,7 @@ const OPTIONS = {
   authHookTimeoutMs: opt('auth-hook-timeout', 'AUTH_HOOK_TIMEOUT'),
   jwtSecret: opt('jwt-secret', 'JWT_SECRET'),
   unauthorizedRole: opt('unauthorized-role', 'UNAUTHORIZED_ROLE'),
+  stringifyNumericTypes: opt('stringify-numeric-types', 'STRINGIFY_NUMERIC_TYPES'),
 } satisfies Record<string, Option>;
 
 function parseFlags(argv: string[]): Map<string, string> {
@@ -99,6 +102,12 @@ function integer(value: string, o: Option, min: number, max: number): number {
     throw new ConfigError(`${o.env} / --${o.flag}: expected an integer from ${min} to ${max}, got "${value}"`);
   }
   return n;
+}
+
+function boolean(value: string | undefined, o: Option): boolean {
+  if (value === undefined) return false;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new ConfigError(`${o.env} / --${o.flag}: expected true or false, got "${value}"`);
 }
 
 type Auth = Pick<Config, 'authHook' | 'jwtSecret' | 'unauthorizedRole'>;
@@ -181,6 +190,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * 1024 * 1024), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
+    stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
     ...authSettings(get, secrets.length > 0),
   };
 }

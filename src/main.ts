@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let http: { port: number; close(): void } | undefined;
-  const compiler = new CompilerPool();
+  const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
   const graphql = new GraphQLService(compiler);
   metadata.onEvent((e) => {
     if (e.type === 'snapshot') graphql.setSnapshot(e.snapshot);

@@ -82,6 +82,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     throw new RequestError(e instanceof GraphQLError ? `not a valid graphql query: ${e.message}` : 'not a valid graphql query', '$.query', 'validation-failed');
   }
   const op = pickOperation(doc, req.operationName);
+  if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
   const errors = validate(rs.schema, doc);
   if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
 
@@ -125,6 +126,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
         path: p,
         ops: translated.ops.map((o) => ({ ...o, statement: opts.prepared(info.mtable.source.name) ? statementName(o.text) : null })),
         list: field.kind === 'update' && field.many,
+        check: field.kind,
       });
       return;
     }

@@ -80,12 +80,13 @@ export class MutationCompiler {
     }
     for (const parent of row.parents) {
       const taken = parent.join.mapping.map(([mine]) => mine).filter((c) => row.values.has(c));
-      if (taken.length) throw new RequestError(`cannot insert object relationship ${JSON.stringify(m.relationships.find((r) => r.join === parent.join)!.name)} as ${taken.map((c) => JSON.stringify(c)).join(', ')} column values are already determined`, path);
+      // The well-known engine's wording, typo included: clients match on it.
+      if (taken.length) throw new RequestError(`cannot insert object relation ship ${JSON.stringify(m.relationships.find((r) => r.join === parent.join)!.name)} as ${taken.map((c) => JSON.stringify(c)).join(', ')} column values are already determined`, path);
     }
     for (const child of row.children) {
       const theirs = child.join.mapping.map(([, t]) => t);
       const taken = child.insert.rows.flatMap((r) => theirs.filter((c) => r.values.has(c)));
-      if (taken.length) throw new RequestError(`cannot insert array relationship ${JSON.stringify(m.relationships.find((r) => r.join === child.join)!.name)} as ${[...new Set(taken)].map((c) => JSON.stringify(c)).join(', ')} column values are already determined`, path);
+      if (taken.length) throw new RequestError(`cannot insert ${[...new Set(taken)].map((c) => JSON.stringify(c)).join(', ')} columns as their values are already being determined by parent insert`, path);
     }
     return row;
   }
@@ -118,6 +119,12 @@ export class MutationCompiler {
         const v = op === '_set' ? (this.inputs.scalar(raw) ?? { kind: 'literal', value: null }) : this.inputs.scalar(raw);
         if (v) ops.push({ column: col.column.name, type: col.column.type, op, value: v });
       }
+    }
+    const byColumn = new Map<string, string[]>();
+    for (const o of ops) byColumn.set(o.column, [...(byColumn.get(o.column) ?? []), o.op]);
+    const repeated = [...byColumn].filter(([, list]) => list.length > 1);
+    if (repeated.length) {
+      throw new RequestError(`column found in multiple operators; ${repeated.map(([c, list]) => `${JSON.stringify(c)} in ${list.join(', ')}`).join('. ')}`, path);
     }
     for (const [column, value] of m.update!.set) ops.push({ column, type: m.pg.columns.find((c) => c.name === column)!.type, op: '_set', value });
     return ops;

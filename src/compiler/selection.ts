@@ -154,16 +154,20 @@ export class SelectionCompiler {
           const cf = info.computed;
           const given = this.args(f.node).get('args');
           const argObj = given === undefined ? {} : (this.inputs.object(given, `${p}.args.args`) ?? {});
-          const args = cf.extraArgs.map((a) => {
-            const v = a.name !== null && argObj[a.name] !== undefined ? this.inputs.scalar(argObj[a.name]!) : null;
-            return v ?? { kind: 'literal' as const, value: null };
+          // Named arguments: one left out takes the function's default.
+          const args = cf.extraArgs.flatMap((a) => {
+            const given = a.name !== null ? argObj[a.name] : undefined;
+            if (given === undefined && a.hasDefault) return [];
+            const v = given === undefined ? null : this.inputs.scalar(given);
+            return [{ name: a.name ?? '', value: v ?? { kind: 'literal' as const, value: null } }];
           });
+          const call = { fn: { schema: cf.fn.schema, name: cf.fn.name }, args, sessionArgument: cf.sessionArgument };
           if (cf.returnsTable) {
             const target = [...this.rs.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable)!;
             const rows = this.rows(target, f.node, p);
-            return { kind: 'computed_set', alias: f.alias, fn: { schema: cf.fn.schema, name: cf.fn.name }, args, rows, fields: this.fields(target, f.selections, p) };
+            return { kind: 'computed_set', alias: f.alias, call, rows, fields: this.fields(target, f.selections, p) };
           }
-          return { kind: 'computed_scalar', alias: f.alias, fn: { schema: cf.fn.schema, name: cf.fn.name }, args, returnType: cf.fn.returnType, visibleWhen: t.permission.computedFields.get(cf.name) ?? null };
+          return { kind: 'computed_scalar', alias: f.alias, call, returnType: cf.fn.returnType, visibleWhen: t.permission.computedFields.get(cf.name) ?? null };
         }
         default:
           throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
@@ -207,7 +211,7 @@ export class SelectionCompiler {
       if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: name };
       if (f.name === 'count') {
         const args = this.args(f.node);
-        const cols = args.has('columns') ? this.distinctOn(t, args.get('columns')!, `${p}.args.columns`) : [];
+        const cols = (args.has('columns') ? this.distinctOn(t, args.get('columns')!, `${p}.args.columns`) : []).map((column) => ({ column, visibleWhen: t.permission.columns.get(column) ?? null }));
         const distinct = args.has('distinct') ? this.inputs.resolve(args.get('distinct')!) === true : false;
         return { kind: 'count', alias: f.alias, columns: cols, distinct };
       }
@@ -218,7 +222,7 @@ export class SelectionCompiler {
         if (c.name === '__typename') return { alias: c.alias, typename: fnType };
         const col = t.columns.find((x) => x.fieldName === c.name);
         if (!col) throw new RequestError(`field '${c.name}' not found in type: '${fnType}'`, `${p}.selectionSet.${c.alias}`);
-        return { alias: c.alias, column: col.column.name, type: col.column.type };
+        return { alias: c.alias, column: col.column.name, type: col.column.type, visibleWhen: t.permission.columns.get(col.column.name) ?? null };
       });
       return { kind: 'fn', alias: f.alias, fn: info.fn, columns };
     });

@@ -8,7 +8,7 @@ import { tableKey } from '../schema/model.js';
 import { relationshipJoin } from '../schema/relationships.js';
 import { isObject } from '../util/decode.js';
 
-export function createTranslateContext(snapshot: MetadataSnapshot, rs: RoleSchema, source: string): TranslateContext {
+export function createTranslateContext(snapshot: MetadataSnapshot, rs: RoleSchema, source: string, stringifyNumeric: boolean): TranslateContext {
   const intro = snapshot.sources[source]?.introspection as PgIntrospection;
   const meta = snapshot.metadata.sources.find((s) => s.name === source)!;
   const pgTable = (t: QualifiedName) => {
@@ -17,6 +17,7 @@ export function createTranslateContext(snapshot: MetadataSnapshot, rs: RoleSchem
     return found;
   };
   return {
+    stringifyNumeric,
     columnType(table, column) {
       const c = pgTable(table).columns.find((x) => x.name === column);
       if (!c) throw new Error(`column ${column} of ${showTable(table)} is not in the catalog`);

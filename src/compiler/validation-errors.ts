@@ -27,7 +27,16 @@ function pathOf(target: ASTNode, op: OperationDefinitionNode): string {
   return search(op.selectionSet, '$') ?? '$';
 }
 
+const kindOf = (literal: string) => (literal.startsWith('"') ? 'a string' : /^-?\d+$/.test(literal) ? 'an integer' : /^-?[\d.eE+-]+$/.test(literal) ? 'a float' : literal === 'true' || literal === 'false' ? 'a boolean' : literal.startsWith('[') ? 'a list' : literal.startsWith('{') ? 'an object' : 'a value');
+
 const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/Value "(.+?)" does not exist in "(.+?)" enum\./, (m) => `unexpected value ${JSON.stringify(m[1])} for enum: '${m[2]}'`],
+  [/^Enum "(.+?)" cannot represent non-enum value: (.+?)\.( Did you mean.*)?$/, (m) => `expected an enum value for type ${JSON.stringify(m[1])}, but found ${kindOf(m[2]!)}`],
+  [/^Int cannot represent non-integer value: (.+)$/, (m) => `expected a 32-bit integer for type "Int", but found ${kindOf(m[1]!)}`],
+  [/^Int cannot represent non 32-bit signed integer value: (.+)$/, () => 'expected a 32-bit integer for type "Int", but found an integer out of range'],
+  [/^Float cannot represent non numeric value: (.+)$/, (m) => `expected a float for type "Float", but found ${kindOf(m[1]!)}`],
+  [/^String cannot represent a non string value: (.+)$/, (m) => `expected a string for type "String", but found ${kindOf(m[1]!)}`],
+  [/^Boolean cannot represent a non boolean value: (.+)$/, (m) => `expected a boolean for type "Boolean", but found ${kindOf(m[1]!)}`],
   [/^Cannot query field "(.+?)" on type "(.+?)"\./, (m) => `field '${m[1]}' not found in type: '${m[2]}'`],
   [/^Unknown argument "(.+?)" on field "(.+?)\.(.+?)"\./, (m) => `'${m[3]}' has no argument named '${m[1]}'`],
   [/^Field "(.+?)" of type "(.+?)" must have a selection of subfields\./, (m) => `missing selection set for '${m[2]}'`],

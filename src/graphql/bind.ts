@@ -95,5 +95,8 @@ export function bindParams(params: ParamSource[], variables: Record<string, unkn
 /** A request missing a session variable the plan reads is refused before running anything. */
 export function checkSession(plan: Plan, session: Record<string, string>): void {
   const missing = plan.sessionVariables.filter((name) => session[name] === undefined);
-  if (missing.length > 0) throw new RequestError(`missing session variables: ${missing.map((n) => JSON.stringify(n)).join(', ')}`, '$', 'not-found');
+  if (missing.length === 0) return;
+  // The well-known engine words it differently for queries and mutations.
+  if (plan.operation === 'mutation') throw new RequestError(`missing session variable: ${JSON.stringify(missing[0])}`, '$', 'not-found');
+  throw new RequestError(`missing session variables: ${missing.map((n) => JSON.stringify(n)).join(', ')}`, '$', 'not-found');
 }

@@ -40,7 +40,7 @@ async function runField(
       throw new ApiError(err.status, err.code, err.message, `${step.path}.args`);
     }
     if (rows.some((r) => r.__check === 'f' || r.__check === 'false')) {
-      throw new ApiError(400, 'permission-error', 'check constraint of an insert/update permission has failed', `${step.path}.args`);
+      throw new ApiError(400, 'permission-error', `Check constraint violation. ${step.check} check constraint failed`, '$');
     }
     earlier.rows.push(rows);
     if (op.final) roots.push(rows[0]?.root ?? 'null');

@@ -25,6 +25,13 @@ interface SingleRequest {
 
 const errorsBody = (errors: GraphQLErrorBody[]) => JSON.stringify({ errors });
 
+/** A database error while a query ran: answered with `"data": null`, as the well-known engine does. */
+class ExecutionError extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}
+
 function readRequest(v: unknown, path: string): SingleRequest {
   if (!isObject(v)) throw new RequestError('expected a JSON object with "query"', path, 'parse-failed');
   if (typeof v.query !== 'string') throw new RequestError(v.query === undefined ? 'the key "query" was not present' : '"query" must be a string', `${path}.query`, 'parse-failed');
@@ -94,6 +101,7 @@ export class GraphQLService {
       return await this.run(plan, session, req);
     } catch (e) {
       if (e instanceof RequestError) return errorsBody([e.body()]);
+      if (e instanceof ExecutionError) return JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] });
       if (e instanceof ApiError) return errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]);
       log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       return errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]);
@@ -140,7 +148,7 @@ export class GraphQLService {
     try {
       return await runner.json(s.text, bindParams(s.params, variables, sessionJson), s.statement);
     } catch (e) {
-      throw dataError(e, s.text);
+      throw new ExecutionError(dataError(e, s.text));
     }
   }
 
@@ -161,7 +169,12 @@ export class GraphQLService {
     const as: Session = { ...session, role: variables['x-service-role'] ?? 'admin', variables };
     try {
       const req = readRequest(parsed.query, '$.query');
-      return { status: 200, body: JSON.stringify(await this.explain(as, req)) };
+      const explained = await this.explain(as, req);
+      if (explained.operation !== 'subscription') return { status: 200, body: JSON.stringify(explained.fields) };
+      // A subscription is explained as one statement, with the variables it is run with.
+      const first = explained.fields[0];
+      const body = { sql: first?.sql ?? '', plan: first?.plan ?? [], variables: { synthetic: [], query: req.variables, session: variables } };
+      return { status: 200, body: JSON.stringify(body) };
     } catch (e) {
       if (e instanceof RequestError) return fail(400, e.path, e.message, e.code);
       if (e instanceof ApiError) return fail(e.status, e.path, e.message, e.code);
@@ -169,15 +182,16 @@ export class GraphQLService {
     }
   }
 
-  private async explain(session: Session, req: SingleRequest): Promise<{ field: string; sql: string; plan: string[] }[]> {
+  private async explain(session: Session, req: SingleRequest): Promise<{ operation: Plan['operation']; fields: { field: string; sql: string; plan: string[] }[] }> {
     const plan = await this.plan(session, req);
     const variables = checkVariables(plan.variables, req.variables);
     const sessionJson = JSON.stringify(session.variables);
-    return Promise.all(
+    const fields = await Promise.all(
       plan.steps
         .filter((s): s is Extract<PlanStep, { kind: 'sql' }> => s.kind === 'sql')
         .map(async (s) => ({ field: s.alias, sql: s.text, plan: await this.runners.get(s.source)!.runner.explain(s.text, bindParams(s.params, variables, sessionJson)) })),
     );
+    return { operation: plan.operation, fields };
   }
 
   async close(): Promise<void> {

@@ -45,15 +45,23 @@ export type Field =
   | { kind: 'object'; alias: string; join: Join; permission: BoolExp; fields: Field[] }
   | { kind: 'array'; alias: string; join: Join; rows: RowSource; fields: Field[] }
   | { kind: 'aggregate'; alias: string; join: Join; rows: RowSource; aggregate: AggregateSelection }
-  | { kind: 'computed_scalar'; alias: string; fn: QualifiedName; args: Value[]; returnType: PgType; visibleWhen: BoolExp | null }
-  | { kind: 'computed_set'; alias: string; fn: QualifiedName; args: Value[]; rows: RowSource; fields: Field[] };
+  | { kind: 'computed_scalar'; alias: string; call: FunctionCall; returnType: PgType; visibleWhen: BoolExp | null }
+  | { kind: 'computed_set'; alias: string; call: FunctionCall; rows: RowSource; fields: Field[] };
+
+/** A computed field's function: the row first, then named arguments, and the session JSON where it takes one. */
+export interface FunctionCall {
+  fn: QualifiedName;
+  args: { name: string; value: Value }[];
+  sessionArgument: string | null;
+}
 
 export type AggregateField =
   | { kind: 'typename'; alias: string; typename: string }
-  | { kind: 'count'; alias: string; columns: string[]; distinct: boolean }
+  | { kind: 'count'; alias: string; columns: { column: string; visibleWhen: BoolExp | null }[]; distinct: boolean }
   | { kind: 'fn'; alias: string; fn: string; columns: TypenameOrColumn[] };
 
-export type TypenameOrColumn = { alias: string; column: string; type: PgType } | { alias: string; typename: string };
+/** A column inside an aggregate function; `visibleWhen` as for fields (inherited roles). */
+export type TypenameOrColumn = { alias: string; column: string; type: PgType; visibleWhen: BoolExp | null } | { alias: string; typename: string };
 
 export type AggregateSelection = (
   | { kind: 'typename'; alias: string; typename: string }

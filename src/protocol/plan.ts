@@ -22,7 +22,7 @@ export type PlanStep =
    * Each returns rows; a false `__check` column means a permission check failed. The
    * `root` column of the `final` statements is the field's JSON (several: a list).
    */
-  | { kind: 'mutation'; alias: string; source: string; path: string; ops: MutationOp[]; list: boolean };
+  | { kind: 'mutation'; alias: string; source: string; path: string; ops: MutationOp[]; list: boolean; check: 'insert' | 'update' | 'delete' };
 
 export interface MutationOp {
   text: string;

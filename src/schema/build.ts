@@ -23,7 +23,7 @@ import {
 } from 'graphql';
 import type { PgColumn, PgType } from '../backends/pg/catalog.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
-import type { RoleModel, TableInfo } from './model.js';
+import { tableKey, type EnumTableInfo, type RoleModel, type TableInfo } from './model.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, isNumeric, scalarFamily, scalarName, scalarType } from './scalars.js';
 import { fieldKey, type FieldInfo, type InputInfo } from './types.js';
@@ -82,22 +82,21 @@ export class SchemaBuilder {
   }
 
   /** The enum table a column references through a foreign key, if any (its values become an enum). */
-  private enumTableOf(t: Pick<TableInfo, 'pg' | 'source'>, c: PgColumn): TableInfo | null {
+  private enumTableOf(t: Pick<TableInfo, 'pg' | 'source'>, c: PgColumn): EnumTableInfo | null {
     for (const fk of t.pg.foreignKeys) {
       if (fk.columns.length !== 1 || fk.columns[0] !== c.name) continue;
-      for (const other of this.model.tables.values()) {
-        if (other.enumValues && other.source === t.source && other.pg.schema === fk.refTable.schema && other.pg.name === fk.refTable.name) return other;
-      }
+      const e = this.model.enumTables.get(tableKey(t.source.name, fk.refTable));
+      if (e) return e;
     }
     return null;
   }
 
-  enumType(e: TableInfo): GraphQLEnumType {
-    const name = this.tn(e, '_enum');
+  enumType(e: EnumTableInfo): GraphQLEnumType {
+    const name = e.naming.typeName(e.identifier + '_enum');
     let t = this.enumTypes.get(name);
     if (!t) {
       const values: Record<string, { value: string; description: string | null }> = {};
-      for (const v of e.enumValues ?? []) values[e.naming.enumValue(v.value)] = { value: v.value, description: v.comment };
+      for (const v of e.values) values[e.naming.enumValue(v.value)] = { value: v.value, description: v.comment };
       t = new GraphQLEnumType({ name, values });
       this.enumTypes.set(name, t);
     }
@@ -351,7 +350,8 @@ export class SchemaBuilder {
           }
           this.fields.set(fieldKey(name, cf.fieldName), { kind: 'computed', table: t, computed: cf });
         }
-        return f;
+        // Introspection lists fields by name, as the well-known engine does.
+        return sortedFields(f);
       },
     });
     this.objects.set(t.key, o);

@@ -36,6 +36,8 @@ export interface ComputedFieldInfo {
   fn: PgFunction;
   /** Arguments after the row (and session) argument, exposed as `args`. */
   extraArgs: PgFunction['args'];
+  /** The argument that receives the session variables as JSON, if any. */
+  sessionArgument: string | null;
   /** The SETOF table for set-returning fields, else null (scalar). */
   returnsTable: string | null;
   description: string | null;
@@ -52,8 +54,6 @@ export interface TableInfo {
   columns: ColumnInfo[];
   relationships: RelationshipInfo[];
   computedFields: ComputedFieldInfo[];
-  /** Values of an enum table, when `is_enum`. */
-  enumValues: { value: string; comment: string | null }[] | null;
 }
 
 /** A table the role may insert into, update or delete from. */
@@ -75,9 +75,19 @@ export interface MutableTableInfo {
   relationships: RelationshipInfo[];
 }
 
+/** An enum table (`is_enum`): its values type every column that references it, whoever may select it. */
+export interface EnumTableInfo {
+  source: SourceMetadata;
+  pg: PgTable;
+  naming: SourceNaming;
+  identifier: string;
+  values: { value: string; comment: string | null }[];
+}
+
 export interface RoleModel {
   role: string;
   tables: Map<string, TableInfo>;
+  enumTables: Map<string, EnumTableInfo>;
   mutable: Map<string, MutableTableInfo>;
   /** For resolving relationships named in permission filters (which ignore the role). */
   catalog(source: string): PgIntrospection | null;
@@ -103,6 +113,7 @@ function computedFields(t: TableMetadata, intro: PgIntrospection): Omit<Computed
       name: String(cf.name),
       fn,
       extraArgs,
+      sessionArgument: sessionArg,
       returnsTable,
       description: typeof cf.comment === 'string' ? cf.comment : fn.comment,
     });
@@ -117,6 +128,7 @@ function computedFields(t: TableMetadata, intro: PgIntrospection): Omit<Computed
 export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: FilterParser, backendOnly = false): RoleModel {
   const tables = new Map<string, TableInfo>();
   const mutable = new Map<string, MutableTableInfo>();
+  const enumTables = new Map<string, EnumTableInfo>();
   const sources = snapshot.metadata.sources.filter((s) => snapshot.sources[s.name]?.introspection);
   for (const source of sources) {
     const intro = snapshot.sources[source.name]!.introspection!;
@@ -126,6 +138,10 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
       if (!pg) continue;
       const computed = computedFields(t, intro);
       const key = tableKey(source.name, t.table);
+      if (t.is_enum) {
+        const values = snapshot.sources[source.name]!.enumValues?.[qualifiedKey(t.table)] ?? [];
+        enumTables.set(key, { source, pg, naming, identifier: tableIdentifier(t), values });
+      }
       const allColumns = pg.columns.map((c) => c.name);
       const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
       const insert = usable(insertPermission(snapshot.metadata, t, role, allColumns, parse));
@@ -164,7 +180,6 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
         computedFields: computed
           .filter((c) => permission.computedFields.has(c.name))
           .map((c) => ({ ...c, fieldName: naming.fieldName(c.name) })),
-        enumValues: t.is_enum ? (snapshot.sources[source.name]!.enumValues?.[qualifiedKey(t.table)] ?? []) : null,
       });
     }
   }
@@ -195,5 +210,5 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
       }
     }
   }
-  return { role, tables, mutable, catalog: (s) => snapshot.sources[s]?.introspection ?? null };
+  return { role, tables, mutable, enumTables, catalog: (s) => snapshot.sources[s]?.introspection ?? null };
 }

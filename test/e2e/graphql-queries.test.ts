@@ -141,8 +141,9 @@ describe('permissions', () => {
   it('caps rows at the limit and allows aggregations only where granted', async () => {
     const h = { 'X-Service-Role': 'public_reader' };
     expect((await q('{ author { id } }', undefined, h)).data.author).toHaveLength(2);
-    // The permission's limit also bounds the rows an aggregate sees.
-    expect((await q('{ author_aggregate { aggregate { count } } }', undefined, h)).data.author_aggregate.aggregate.count).toBe(2);
+    // The permission's limit caps nodes, not what the aggregate counts.
+    const agg = await q('{ author_aggregate { aggregate { count } nodes { id } } }', undefined, h);
+    expect(agg.data.author_aggregate).toEqual({ aggregate: { count: 3 }, nodes: [{ id: 1 }, { id: 2 }] });
     const noAgg = await q('{ article_aggregate { aggregate { count } } }', undefined, h);
     expect(noAgg.errors[0].message).toBe("field 'article_aggregate' not found in type: 'query_root'");
   });

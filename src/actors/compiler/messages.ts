@@ -14,3 +14,8 @@ export interface CompileTask {
 }
 
 export type CompileAnswer = { ok: true; plan: Plan } | { ok: false; errors: GraphQLErrorBody[] };
+
+/** Settings every compiler thread starts with (piscina `workerData`). */
+export interface CompilerOptions {
+  stringifyNumericTypes: boolean;
+}

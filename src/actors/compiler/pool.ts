@@ -3,14 +3,20 @@ import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
 import { decode, encode } from '../../protocol/codec.js';
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
-import type { CompileAnswer, CompileTask } from './messages.js';
+import type { CompileAnswer, CompileTask, CompilerOptions } from './messages.js';
 
 export class CompilerPool {
-  private readonly pool = new Piscina({
-    filename: new URL('./worker.js', import.meta.url).href,
-    minThreads: 1,
-    maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
-  });
+  private readonly pool: Piscina;
+
+  constructor(options: CompilerOptions) {
+    this.pool = new Piscina({
+      filename: new URL('./worker.js', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+      workerData: options,
+    });
+  }
+
   private shared: { generation: number; buffer: SharedArrayBuffer } | null = null;
 
   /** The snapshot in shared memory, encoded once per version and read by every compiler thread. */

@@ -5,10 +5,12 @@ import { compile } from '../../compiler/compile.js';
 import { RequestError } from '../../compiler/errors.js';
 import { createTranslateContext } from '../../compiler/translate-context.js';
 import { connectionInfo } from '../../backends/pg/connection.js';
-import type { CompileAnswer, CompileTask } from './messages.js';
+import type { CompileAnswer, CompileTask, CompilerOptions } from './messages.js';
+import { workerData } from 'piscina';
 import { RoleSchemas } from './role-schemas.js';
 
 const schemas = new RoleSchemas();
+const options = workerData as CompilerOptions;
 
 export default function compileTask(task: CompileTask): Uint8Array {
   const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot)));
@@ -16,7 +18,7 @@ export default function compileTask(task: CompileTask): Uint8Array {
   try {
     const rs = schemas.get(task.role, task.backendOnly);
     const plan = compile(rs, task, {
-      translateContext: (r, source) => createTranslateContext(snapshot, r, source),
+      translateContext: (r, source) => createTranslateContext(snapshot, r, source, options.stringifyNumericTypes),
       prepared: (source) => {
         const s = snapshot.metadata.sources.find((x) => x.name === source);
         return s ? connectionInfo(s.configuration).use_prepared_statements : false;

@@ -37,6 +37,7 @@ function adminTranslation(source: ResolvedSource): TranslateContext {
       const fn = table(t).computedFields.get(name)!.function;
       return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType };
     },
+    stringifyNumeric: false,
   };
 }
 

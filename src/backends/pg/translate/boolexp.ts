@@ -51,20 +51,22 @@ const COLUMN_COMPARISON: Record<string, string> = { _ceq: '=', _cne: '<>', _cneq
 export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sql {
   switch (v.kind) {
     case 'literal': {
-      // A PostgreSQL array parameter goes as a list (node-postgres writes the array literal); json goes as text.
+      // A PostgreSQL array parameter goes as a list (node-postgres writes the array literal); json as JSON text.
       const isArray = typeof type.parts[0] === 'string' && type.parts[0].endsWith('[]') && Array.isArray(v.value);
-      const value = isArray ? (v.value as unknown[]).map(encodeLiteral) : encodeLiteral(v.value);
+      const value = isJsonType(type) ? JSON.stringify(v.value) : isArray ? (v.value as unknown[]).map(encodeLiteral) : encodeLiteral(v.value);
       return sql`(${paramFrom({ kind: 'literal', value })})::${type}`;
     }
     case 'session':
       env.sessionVariables.add(v.name);
       return sql`((${paramFrom({ kind: 'session' })})::json->>${literal(v.name)})::${type}`;
     case 'variable':
-      return sql`(${paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' })})::${type}`;
+      return sql`(${paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: isJsonType(type) ? 'json' : 'scalar' })})::${type}`;
     case 'column':
       return col(v.root ? env.root : scope, v.column);
   }
 }
+
+const isJsonType = (type: Sql) => type.parts[0] === 'json' || type.parts[0] === 'jsonb';
 
 /** PostgreSQL text for a JSON literal (objects and arrays as JSON, for json/jsonb). */
 export function encodeLiteral(v: unknown): unknown {

@@ -2,14 +2,22 @@
 import type { PgType, QualifiedName } from '../../../backends/pg/catalog.js';
 import type { BoolExp } from '../../../ir/boolexp.js';
 import type { Join } from '../../../ir/select.js';
-import { ident, raw, type Sql } from '../../../sql/fragment.js';
+import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
 
 export interface TranslateContext {
   columnType(table: QualifiedName, column: string): PgType;
   /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
   relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
   computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: PgType };
+  /** Output bigint, numeric and double precision as JSON strings. */
+  stringifyNumeric: boolean;
 }
+
+const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
+
+/** A value for the JSON answer: wide numbers as text when configured. */
+export const outputValue = (value: Sql, type: PgType, ctx: TranslateContext): Sql =>
+  ctx.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
 
 /** A table alias in scope and the table it ranges over. */
 export interface Scope {

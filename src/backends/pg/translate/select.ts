@@ -4,10 +4,11 @@
  * engine never parses or re-serialises rows.
  */
 import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
-import type { AggregateSelection, Field, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
+import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, type BoolExpEnv } from './boolexp.js';
-import { Aliases, col, type Scope, type TranslateContext } from './context.js';
+import { Aliases, col, outputValue, type Scope, type TranslateContext } from './context.js';
+import type { PgType } from '../catalog.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
 interface Base {
@@ -93,13 +94,13 @@ export class Translator {
         case 'typename':
           return sql`${key}, ${literal(f.typename)}`;
         case 'column': {
-          let v = col(scope, f.column);
+          let v = outputValue(col(scope, f.column), f.type, this.ctx);
           if (f.jsonPath) v = sql`(${v} #> (${this.pathParam(f.jsonPath)})::text[])`;
           if (f.visibleWhen) v = this.visible(f.visibleWhen, scope, v);
           return sql`${key}, ${v}`;
         }
         case 'computed_scalar': {
-          let v = sql`${qualified(f.fn.schema, f.fn.name)}(${join([sql`${scope.alias}.${ROW}`, ...f.args.map((a) => this.argSql(a))], ', ')})`;
+          let v = outputValue(this.call(f.call, scope), f.returnType, this.ctx);
           if (f.visibleWhen) v = this.visible(f.visibleWhen, scope, v);
           return sql`${key}, ${v}`;
         }
@@ -122,7 +123,7 @@ export class Translator {
         }
         case 'computed_set': {
           const alias = this.aliases.next();
-          const from = sql`${qualified(f.fn.schema, f.fn.name)}(${join([sql`${scope.alias}.${ROW}`, ...f.args.map((a) => this.argSql(a))], ', ')})`;
+          const from = this.call(f.call, scope);
           laterals.push(sql`LEFT JOIN LATERAL (${this.arrayQuery(f.rows, f.fields, null, from)}) AS ${alias} ON true`);
           return sql`${key}, ${alias}.root`;
         }
@@ -132,8 +133,15 @@ export class Translator {
   }
 
   /** Inherited roles: a column some parents grant is null where none of their filters hold (spec rule 3). */
-  private visible(condition: BoolExp, scope: Scope, value: Sql): Sql {
+  protected visible(condition: BoolExp, scope: Scope, value: Sql): Sql {
     return sql`CASE WHEN ${boolExpSql(condition, scope, this.env(scope, false))} THEN ${value} ELSE NULL END`;
+  }
+
+  /** `fn(row, name => value, ..., session_arg => <session json>)`. */
+  private call(c: FunctionCall, scope: Scope): Sql {
+    const args = [sql`${scope.alias}.${ROW}`, ...c.args.map((a) => sql`${ident(a.name)} => ${this.argSql(a.value)}`)];
+    if (c.sessionArgument) args.push(sql`${ident(c.sessionArgument)} => (${paramFrom({ kind: 'session' })})::json`);
+    return sql`${qualified(c.fn.schema, c.fn.name)}(${join(args, ', ')})`;
   }
 
   private argSql(v: Value): Sql {
@@ -172,15 +180,21 @@ export class Translator {
     return sql`SELECT coalesce(json_agg(${s}.root${order}), '[]') AS root FROM (${q.sql}) AS ${s}`;
   }
 
+  /**
+   * Aggregates see every row the role's filter lets through; the permission's row
+   * limit caps only `nodes` (as the well-known engine does).
+   */
   aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null): Sql {
-    const base = this.base(rows, outer);
+    const base = this.base({ ...rows, limitCap: null }, outer);
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const laterals: Sql[] = [];
     const order = base.orderKeys.length ? sql` ORDER BY ${join(base.orderKeys.map((k) => sql`${scope.alias}.${k.key} ${k.direction}`), ', ')}` : raw('');
+    const shown = (column: string, visibleWhen: BoolExp | null) => (visibleWhen ? this.visible(visibleWhen, scope, col(scope, column)) : col(scope, column));
     const pairs = selection.map((item) => {
       const key = literal(item.alias);
       if (item.kind === 'typename') return sql`${key}, ${literal(item.typename)}`;
       if (item.kind === 'nodes') {
+        if (rows.limitCap !== null) return sql`${key}, (${this.arrayQuery(rows, item.fields, outer)})`;
         const obj = this.object(item.fields, scope);
         laterals.push(...obj.laterals);
         return sql`${key}, coalesce(json_agg(${obj.json}${order}), '[]')`;
@@ -189,11 +203,15 @@ export class Translator {
         const k = literal(f.alias);
         if (f.kind === 'typename') return sql`${k}, ${literal(f.typename)}`;
         if (f.kind === 'count') {
-          const cols = f.columns.map((c) => col(scope, c));
+          const cols = f.columns.map((c) => shown(c.column, c.visibleWhen));
           const target = cols.length === 0 ? raw('*') : cols.length === 1 ? cols[0]! : sql`(${join(cols, ', ')})`;
           return sql`${k}, count(${f.distinct ? raw('DISTINCT ') : raw('')}${target})`;
         }
-        const inner = f.columns.map((c) => ('typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${raw(f.fn)}(${col(scope, c.column)})`));
+        // sum of bigint is numeric, avg and the variance family are numeric or double: all wide.
+        const resultType = (t: PgType): PgType => (f.fn === 'max' || f.fn === 'min' ? t : f.fn === 'sum' && (t.name === 'int2' || t.name === 'int4') ? { ...t, name: 'int8' } : { ...t, name: 'numeric' });
+        const inner = f.columns.map((c) =>
+          'typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${outputValue(sql`${raw(f.fn)}(${shown(c.column, c.visibleWhen)})`, resultType(c.type), this.ctx)}`,
+        );
         return sql`${k}, ${jsonObject(inner)}`;
       });
       return sql`${key}, ${jsonObject(fns)}`;
