@@ -141,6 +141,19 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       case 'root_select_aggregate':
         root = { kind: 'aggregate', alias: f.alias, source, rows: selection.rows(t, f.node, p), aggregate: selection.aggregate(t, f.selections, p) };
         break;
+      case 'root_function':
+      case 'root_function_aggregate': {
+        const given = new Map((f.node.arguments ?? []).map((a) => [a.name.value, inputs.tree(a.value)])).get('args');
+        const fnArgs = given === undefined ? {} : (inputs.object(given, `${p}.args.args`) ?? {});
+        const sessionArgument = info.fn.sessionArgument;
+        const from = selection.functionCall(info.fn.fn, fnArgs, (a) => (a.name !== null && a.name === sessionArgument ? 'session' : null));
+        const rows = selection.rows(t, f.node, p);
+        root =
+          info.kind === 'root_function'
+            ? { kind: 'select', alias: f.alias, source, rows, fields: selection.fields(t, f.selections, p), from }
+            : { kind: 'aggregate', alias: f.alias, source, rows, aggregate: selection.aggregate(t, f.selections, p), from };
+        break;
+      }
       case 'root_select_by_pk': {
         const args = new Map((f.node.arguments ?? []).map((a) => [a.name.value, inputs.tree(a.value)]));
         const items = t.pg.primaryKey!.columns.map((c) => {

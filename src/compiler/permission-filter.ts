@@ -37,7 +37,10 @@ function scopeFor(snapshot: MetadataSnapshot, source: string): BoolExpScope {
         const fn = ref && intro.functions.find((f) => f.name === ref.name && f.schema === (typeof ref.schema === 'string' ? ref.schema : 'public'));
         if (!fn) return [];
         const returns = fn.returnType.kind === 'c' ? { kind: 'table' as const, table: { schema: fn.returnType.schema, name: fn.returnType.name } } : { kind: 'scalar' as const, type: fn.returnType };
-        return [[String(cf.name), { returns, inputArguments: fn.args.slice(1) }]];
+        const session = typeof def!.session_argument === 'string' ? def!.session_argument : null;
+        const tableArg = typeof def!.table_argument === 'string' ? def!.table_argument : null;
+        const inputArguments = fn.args.filter((a, i) => (tableArg ? a.name !== tableArg : i !== 0) && a.name !== session);
+        return [[String(cf.name), { returns, inputArguments }]];
       }),
     );
     tables.set(qualifiedKey(t.table), {

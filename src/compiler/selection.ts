@@ -1,7 +1,8 @@
 /** Selections on a table's types to the select IR, with the role's permissions folded in. */
 import type { FieldNode, FragmentDefinitionNode, SelectionSetNode } from 'graphql';
 import { TRUE, type Value } from '../ir/boolexp.js';
-import type { AggregateField, AggregateSelection, Field, OrderByItem, RowSource, TypenameOrColumn } from '../ir/select.js';
+import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RowSource, TypenameOrColumn } from '../ir/select.js';
+import type { PgFunction } from '../backends/pg/catalog.js';
 import type { RoleSchema } from '../schema/build.js';
 import type { TableInfo } from '../schema/model.js';
 import { fieldKey } from '../schema/types.js';
@@ -154,14 +155,7 @@ export class SelectionCompiler {
           const cf = info.computed;
           const given = this.args(f.node).get('args');
           const argObj = given === undefined ? {} : (this.inputs.object(given, `${p}.args.args`) ?? {});
-          // Named arguments: one left out takes the function's default.
-          const args = cf.extraArgs.flatMap((a) => {
-            const given = a.name !== null ? argObj[a.name] : undefined;
-            if (given === undefined && a.hasDefault) return [];
-            const v = given === undefined ? null : this.inputs.scalar(given);
-            return [{ name: a.name ?? '', value: v ?? { kind: 'literal' as const, value: null } }];
-          });
-          const call = { fn: { schema: cf.fn.schema, name: cf.fn.name }, args, sessionArgument: cf.sessionArgument };
+          const call = this.functionCall(cf.fn, argObj, (a, i) => (i === cf.tableArgument ? 'row' : a.name === cf.sessionArgument ? 'session' : null));
           if (cf.returnsTable) {
             const target = [...this.rs.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable)!;
             const rows = this.rows(target, f.node, p);
@@ -173,6 +167,24 @@ export class SelectionCompiler {
           throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
       }
     });
+  }
+
+  /**
+   * A call with the function's arguments in order: the row and session where `special`
+   * says, the rest from `given` (by name). Trailing arguments not given take their
+   * defaults; one not given before a given one is null.
+   */
+  functionCall(fn: PgFunction, given: Record<string, InputTree>, special: (a: PgFunction['args'][number], i: number) => 'row' | 'session' | null): FunctionCall {
+    const args: FunctionCall['args'] = fn.args.map((a, i) => {
+      const kind = special(a, i);
+      if (kind) return { kind };
+      const tree = a.name !== null ? given[a.name] : undefined;
+      const value = tree === undefined ? null : this.inputs.scalar(tree);
+      return { kind: 'value', value: value ?? { kind: 'literal', value: null }, type: a.type, omitted: tree === undefined && a.hasDefault } as FunctionCall['args'][number] & { omitted?: boolean };
+    });
+    let end = args.length;
+    while (end > 0 && (args[end - 1] as { omitted?: boolean }).omitted) end--;
+    return { fn: { schema: fn.schema, name: fn.name }, args: args.slice(0, end).map((a) => (a.kind === 'value' ? { kind: 'value', value: a.value, type: a.type } : a)) };
   }
 
   /** `$.a.b[0]` or `a.b` to the text[] that `#>` takes. */

@@ -37,7 +37,7 @@ export function createTranslateContext(snapshot: MetadataSnapshot, rs: RoleSchem
       const fnRef = def && isObject(def.function) ? def.function : null;
       const fn = fnRef && intro.functions.find((f) => f.name === fnRef.name && f.schema === (typeof fnRef.schema === 'string' ? fnRef.schema : 'public'));
       if (!fn) throw new Error(`computed field ${name} of ${showTable(table)} cannot be resolved`);
-      return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType };
+      return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType, sessionArgument: typeof def!.session_argument === 'string' ? def!.session_argument : null };
     },
   };
 }

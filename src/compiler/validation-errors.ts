@@ -2,8 +2,26 @@
  * graphql-js validation errors in the well-known engine's words and paths
  * (`field 'x' not found in type: 'T'` at `$.selectionSet.a.selectionSet.x`).
  */
-import { Kind, type ASTNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type ASTNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { RequestError } from './errors.js';
+
+/** The path of `target` inside an argument value (object fields by name, list items by index). */
+function valuePath(value: ValueNode, target: ASTNode, path: string): string | null {
+  if (value === target) return path;
+  if (value.kind === Kind.OBJECT) {
+    for (const f of value.fields) {
+      if (f === target) return `${path}.${f.name.value}`;
+      const found = valuePath(f.value, target, `${path}.${f.name.value}`);
+      if (found) return found;
+    }
+  } else if (value.kind === Kind.LIST) {
+    for (let i = 0; i < value.values.length; i++) {
+      const found = valuePath(value.values[i]!, target, `${path}[${i}]`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
 
 /** The JSON path of a node inside the operation, following fields by response key. */
 function pathOf(target: ASTNode, op: OperationDefinitionNode): string {
@@ -12,7 +30,11 @@ function pathOf(target: ASTNode, op: OperationDefinitionNode): string {
       if (sel === target) return sel.kind === Kind.FIELD ? `${path}.selectionSet.${sel.alias?.value ?? sel.name.value}` : path;
       if (sel.kind === Kind.FIELD) {
         const p = `${path}.selectionSet.${sel.alias?.value ?? sel.name.value}`;
-        for (const a of sel.arguments ?? []) if (a === target || a.value === target) return `${p}.args.${a.name.value}`;
+        for (const a of sel.arguments ?? []) {
+          if (a === target) return `${p}.args.${a.name.value}`;
+          const found = valuePath(a.value, target, `${p}.args.${a.name.value}`);
+          if (found) return found;
+        }
         if (sel.selectionSet) {
           const found = search(sel.selectionSet, p);
           if (found) return found;
@@ -38,6 +60,7 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^String cannot represent a non string value: (.+)$/, (m) => `expected a string for type "String", but found ${kindOf(m[1]!)}`],
   [/^Boolean cannot represent a non boolean value: (.+)$/, (m) => `expected a boolean for type "Boolean", but found ${kindOf(m[1]!)}`],
   [/^Cannot query field "(.+?)" on type "(.+?)"\./, (m) => `field '${m[1]}' not found in type: '${m[2]}'`],
+  [/^Field "(.+?)" is not defined by type "(.+?)"\./, (m) => `field '${m[1]}' not found in type: '${m[2]}'`],
   [/^Unknown argument "(.+?)" on field "(.+?)\.(.+?)"\./, (m) => `'${m[3]}' has no argument named '${m[1]}'`],
   [/^Field "(.+?)" of type "(.+?)" must have a selection of subfields\./, (m) => `missing selection set for '${m[2]}'`],
   [/^Field "(.+?)" must not have a selection since type "(.+?)" has no subfields\./, (m) => `unexpected subselection set for non-object field ${JSON.stringify(m[1])}`],
@@ -47,7 +70,9 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
 
 export function graphqlErrorToRequestError(e: GraphQLError, op: OperationDefinitionNode): RequestError {
   const node = e.nodes?.[0];
-  const path = node ? pathOf(node, op) : '$';
+  // Errors in variable values point into the request's variables.
+  const variable = /^Variable "\$([^"]+)" got invalid value/.exec(e.message);
+  const path = variable ? `$.variableValues.${variable[1]}` : node ? pathOf(node, op) : '$';
   for (const [re, message] of RULES) {
     const m = re.exec(e.message);
     if (m) return new RequestError(message(m), path);

@@ -64,10 +64,15 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
       items.push({ kind: 'relationship', relationship: rel.name, where: parseWhere(model, target, value, inputs, p) });
       continue;
     }
-    const cf = table.computedFields.find((c) => c.fieldName === key && !c.returnsTable);
-    if (cf) {
+    const cf = table.computedFields.find((c) => c.fieldName === key);
+    if (cf && !cf.returnsTable) {
       const ops = comparisonOps(value, inputs, p);
       if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, ops });
+      continue;
+    }
+    const target = cf && [...model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable);
+    if (cf && target) {
+      items.push({ kind: 'computed_rows', field: cf.name, table: { schema: target.pg.schema, name: target.pg.name }, where: parseWhere(model, target, value, inputs, p) });
       continue;
     }
     throw new RequestError(`field ${JSON.stringify(key)} not found in type: '${table.naming.typeName(table.identifier + '_bool_exp')}'`, p);

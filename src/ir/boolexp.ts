@@ -17,7 +17,9 @@ export type BoolExp =
   /** Through a relationship of the current table: some related row matches `where`. */
   | { kind: 'relationship'; relationship: string; where: BoolExp }
   /** A scalar computed field compared like a column. */
-  | { kind: 'computed'; field: string; ops: ComparisonOp[] };
+  | { kind: 'computed'; field: string; ops: ComparisonOp[] }
+  /** A computed field returning rows of `table`: some row it returns matches `where`. */
+  | { kind: 'computed_rows'; field: string; table: QualifiedName; where: BoolExp };
 
 export interface ComparisonOp {
   /** Canonical operator name: `_eq`, `_neq`, `_in`, `_is_null`, `_ceq`, `_contains`, `_st_d_within`, ... (`$neq`/`_ne` are normalised). */

@@ -48,11 +48,11 @@ export type Field =
   | { kind: 'computed_scalar'; alias: string; call: FunctionCall; returnType: PgType; visibleWhen: BoolExp | null }
   | { kind: 'computed_set'; alias: string; call: FunctionCall; rows: RowSource; fields: Field[] };
 
-/** A computed field's function: the row first, then named arguments, and the session JSON where it takes one. */
+/** A function call: arguments in the function's order (trailing ones left out take their defaults). */
 export interface FunctionCall {
   fn: QualifiedName;
-  args: { name: string; value: Value }[];
-  sessionArgument: string | null;
+  /** `row`: the current row (computed fields); `session`: the session variables as JSON. */
+  args: ({ kind: 'row' } | { kind: 'session' } | { kind: 'value'; value: Value; type: PgType })[];
 }
 
 export type AggregateField =
@@ -69,8 +69,9 @@ export type AggregateSelection = (
   | { kind: 'nodes'; alias: string; fields: Field[] }
 )[];
 
+/** `from`: rows come from a tracked function (of the table's row type) instead of the table. */
 export type RootField =
-  | { kind: 'select'; alias: string; source: string; rows: RowSource; fields: Field[] }
+  | { kind: 'select'; alias: string; source: string; rows: RowSource; fields: Field[]; from?: FunctionCall }
   | { kind: 'select_one'; alias: string; source: string; rows: RowSource; fields: Field[] }
-  | { kind: 'aggregate'; alias: string; source: string; rows: RowSource; aggregate: AggregateSelection }
+  | { kind: 'aggregate'; alias: string; source: string; rows: RowSource; aggregate: AggregateSelection; from?: FunctionCall }
   | { kind: 'typename'; alias: string; typename: string };

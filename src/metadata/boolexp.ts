@@ -2,7 +2,8 @@
  * Boolean expressions from their JSON form (permission `filter`/`check`) to the IR
  * (`ir/boolexp.ts`), checked against the table they apply to: `_and`/`_or`/`_not`/
  * `_exists` (and `$` aliases), columns with comparison operators, relationships
- * (a nested expression on the target table) and scalar computed fields. A pure
+ * (a nested expression on the target table) and computed fields (scalar ones compared
+ * like columns, set-returning ones like array relationships). A pure
  * function of resolved metadata and catalog, so the schema builder can call it too.
  * Errors carry the JSON path of the offending key.
  */
@@ -105,7 +106,9 @@ function field(key: string, v: Json, table: BoolExpTable, w: Walk, path: string)
       throw badRequest('unexpected-payload', 'Computed columns with input arguments can not be part of the where clause', path);
     }
     if (computed.returns.kind === 'table') {
-      throw badRequest('not-supported', `computed field ${JSON.stringify(key)} returns rows of a table; it can not be part of a boolean expression`, path);
+      const target = w.scope.table(computed.returns.table);
+      if (!target) throw badRequest('not-exists', `table ${JSON.stringify(showTable(computed.returns.table))} is not tracked`, path);
+      return { kind: 'computed_rows', field: key, table: computed.returns.table, where: expression(v, target, w, path) };
     }
     return { kind: 'computed', field: key, ops: parseComparisons(operand(key, { type: computed.returns.type }, table, w), v, path, opPath) };
   }

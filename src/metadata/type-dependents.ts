@@ -23,6 +23,7 @@ function comparesWithValue(b: BoolExp, at: QualifiedName, source: ResolvedSource
     case 'not':
       return comparesWithValue(b.item, at, source, target);
     case 'exists':
+    case 'computed_rows':
       return comparesWithValue(b.where, b.table, source, target);
     case 'relationship': {
       const rel = source.tables.get(qualifiedKey(at))?.relationships.get(b.relationship);

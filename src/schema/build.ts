@@ -22,6 +22,7 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import type { PgColumn, PgType } from '../backends/pg/catalog.js';
+import type { FunctionInfo } from './functions.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
 import { tableKey, type EnumTableInfo, type RoleModel, type TableInfo } from './model.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
@@ -155,10 +156,12 @@ export class SchemaBuilder {
         for (const c of t.columns) f[c.fieldName] = { type: this.comparison(t, c.column), description: c.description ?? undefined };
         for (const r of t.relationships) f[r.fieldName] = { type: this.boolExp(this.target(t, r.targetKey)) };
         for (const cf of t.computedFields) {
+          // Computed fields that need arguments cannot be filtered on.
+          if (cf.extraArgs.length > 0) continue;
           if (cf.returnsTable) {
             const target = [...this.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable);
             if (target) f[cf.fieldName] = { type: this.boolExp(target) };
-          } else if (cf.extraArgs.length === 0) {
+          } else {
             f[cf.fieldName] = { type: this.comparisonOfFunction(cf.fn.returnType) };
           }
         }
@@ -331,16 +334,7 @@ export class SchemaBuilder {
         }
         for (const cf of t.computedFields) {
           const args: GraphQLFieldConfigArgumentMap = {};
-          if (cf.extraArgs.length > 0) {
-            args.args = {
-              type: new GraphQLNonNull(
-                new GraphQLInputObjectType({
-                  name: `${cf.fn.name}_args`,
-                  fields: () => Object.fromEntries(cf.extraArgs.map((a) => [a.name ?? '', { type: a.hasDefault ? scalarType(scalarName(a.type)) : new GraphQLNonNull(scalarType(scalarName(a.type))) }])),
-                }),
-              ),
-            };
-          }
+          if (cf.extraArgs.length > 0) args.args = { type: new GraphQLNonNull(this.argsType(t, cf.fn.name, cf.extraArgs)) };
           if (cf.returnsTable) {
             const target = [...this.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable);
             if (!target) continue;
@@ -356,6 +350,36 @@ export class SchemaBuilder {
     });
     this.objects.set(t.key, o);
     return o;
+  }
+
+  private readonly functionArgs = new Map<string, GraphQLInputObjectType>();
+
+  /** `<fn>_args`: the arguments a caller gives, all nullable. */
+  argsType(t: TableInfo, name: string, args: { name: string | null; type: PgType }[]): GraphQLInputObjectType {
+    const typeName = t.naming.typeName(`${name}_args`);
+    let a = this.functionArgs.get(typeName);
+    if (!a) {
+      a = new GraphQLInputObjectType({ name: typeName, fields: () => Object.fromEntries(args.filter((x) => x.name).map((x) => [x.name!, { type: scalarType(scalarName(x.type)) }])) });
+      this.functionArgs.set(typeName, a);
+    }
+    return a;
+  }
+
+  /** Root fields of a tracked function returning rows of a table the role may select. */
+  functionRootFields(f: FunctionInfo, rootType: string, allowed: Set<string> | null): GraphQLFieldConfigMap<unknown, unknown> {
+    const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const t = f.table;
+    const args: GraphQLFieldConfigArgumentMap = f.inputArgs.length ? { args: { type: new GraphQLNonNull(this.argsType(t, f.fn.name, f.inputArgs)), description: `input parameters for function ${JSON.stringify(f.rootName)}` } } : {};
+    const description = f.description ?? `execute function ${JSON.stringify(f.fn.name)} which returns ${JSON.stringify(t.pg.name)}`;
+    if (!allowed || allowed.has('select')) {
+      out[f.rootName] = { type: nonNullList(this.object(t)), args: { ...args, ...this.rowArgs(t) }, description };
+      this.fields.set(fieldKey(rootType, f.rootName), { kind: 'root_function', table: t, fn: f });
+    }
+    if (t.permission.allowAggregations && (!allowed || allowed.has('select_aggregate'))) {
+      out[f.aggregateName] = { type: new GraphQLNonNull(this.aggregate(t)), args: { ...args, ...this.rowArgs(t) }, description: `execute function ${JSON.stringify(f.fn.name)} and query aggregates on result of table type ${JSON.stringify(t.pg.name)}` };
+      this.fields.set(fieldKey(rootType, f.aggregateName), { kind: 'root_function_aggregate', table: t, fn: f });
+    }
+    return out;
   }
 
   /** Root fields of one table, for the query (or subscription) root. */
@@ -411,6 +435,12 @@ export function buildRoleSchema(model: RoleModel): RoleSchema {
       const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, {}).get(ns)!) : own;
       Object.assign(target, b.rootFields(t, typeName, pick(t)));
     }
+    for (const f of model.functions) {
+      const ns = f.table.naming.namespace;
+      const typeName = ns ? `${ns}_${rootName === 'query_root' ? 'query' : 'subscription'}` : rootName;
+      const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, {}).get(ns)!) : own;
+      Object.assign(target, b.functionRootFields(f, typeName, pick(f.table)));
+    }
     for (const [ns, fields] of namespaces) {
       const typeName = `${ns}_${rootName === 'query_root' ? 'query' : 'subscription'}`;
       own[ns] = { type: new GraphQLNonNull(new GraphQLObjectType({ name: typeName, fields })) };
@@ -425,7 +455,10 @@ export function buildRoleSchema(model: RoleModel): RoleSchema {
   const mutations = new MutationTypes(b, b.fields);
   const mutationFields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const m of model.mutable.values()) Object.assign(mutationFields, mutations.rootFields(m));
+  // Every enum table's type is in every role's schema, used or not.
+  const enumTypes = [...model.enumTables.values()].map((e) => b.enumType(e));
   const schema = new GraphQLSchema({
+    types: enumTypes,
     query: new GraphQLObjectType({ name: 'query_root', fields: sortedFields(queryFields) }),
     mutation: Object.keys(mutationFields).length ? new GraphQLObjectType({ name: 'mutation_root', fields: sortedFields(mutationFields) }) : undefined,
     subscription: Object.keys(subscriptionFields).length ? new GraphQLObjectType({ name: 'subscription_root', fields: sortedFields(subscriptionFields) }) : undefined,

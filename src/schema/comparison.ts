@@ -38,6 +38,13 @@ export function comparisonFields(family: ScalarFamily, scalar: GraphQLInputType,
     f._matches_any = { type: list(GraphQLString), description: 'does `ltree` match any `lquery` in array?' };
     f._matches_fulltext = { type: extra.scalarOf('ltxtquery'), description: 'does `ltree` match `ltxtquery`?' };
   }
+  if (family === 'geometry' || family === 'geography') {
+    const ops = family === 'geometry' ? ['_st_contains', '_st_crosses', '_st_equals', '_st_intersects', '_st_overlaps', '_st_touches', '_st_within', '_st_3d_intersects'] : ['_st_intersects'];
+    for (const op of ops) f[op] = { type: scalar };
+    const input = family === 'geometry' ? extra.scalarOf('st_d_within_input') : extra.scalarOf('st_d_within_geography_input');
+    f._st_d_within = { type: input };
+    if (family === 'geometry') f._st_3d_d_within = { type: input };
+  }
   return f;
 }
 

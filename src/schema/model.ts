@@ -12,6 +12,7 @@ import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { isObject } from '../util/decode.js';
 import { columnComment, columnFieldName, SourceNaming, tableIdentifier } from './naming.js';
 import { relationshipJoin } from './relationships.js';
+import { functionInfos, type FunctionInfo } from './functions.js';
 import { selectPermission, type FilterParser, type SelectPermission } from './select-permissions.js';
 import { deletePermission, insertPermission, updatePermission, type DeletePermission, type InsertPermission, type UpdatePermission } from './mutation-permissions.js';
 
@@ -38,6 +39,8 @@ export interface ComputedFieldInfo {
   extraArgs: PgFunction['args'];
   /** The argument that receives the session variables as JSON, if any. */
   sessionArgument: string | null;
+  /** Index of the argument that receives the row. */
+  tableArgument: number;
   /** The SETOF table for set-returning fields, else null (scalar). */
   returnsTable: string | null;
   description: string | null;
@@ -87,6 +90,7 @@ export interface EnumTableInfo {
 export interface RoleModel {
   role: string;
   tables: Map<string, TableInfo>;
+  functions: FunctionInfo[];
   enumTables: Map<string, EnumTableInfo>;
   mutable: Map<string, MutableTableInfo>;
   /** For resolving relationships named in permission filters (which ignore the role). */
@@ -114,6 +118,7 @@ function computedFields(t: TableMetadata, intro: PgIntrospection): Omit<Computed
       fn,
       extraArgs,
       sessionArgument: sessionArg,
+      tableArgument: tableArg ? Math.max(0, fn.args.findIndex((a) => a.name === tableArg)) : 0,
       returnsTable,
       description: typeof cf.comment === 'string' ? cf.comment : fn.comment,
     });
@@ -210,5 +215,6 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
       }
     }
   }
-  return { role, tables, mutable, enumTables, catalog: (s) => snapshot.sources[s]?.introspection ?? null };
+  const functions = sources.flatMap((source) => functionInfos(source, new SourceNaming(source), snapshot.sources[source.name]!.introspection!, tables));
+  return { role, tables, functions, mutable, enumTables, catalog: (s) => snapshot.sources[s]?.introspection ?? null };
 }

@@ -1,4 +1,5 @@
 /** What the compiler looks up about a generated GraphQL field or input type (kept beside the graphql-js schema). */
+import type { FunctionInfo } from './functions.js';
 import type { ColumnInfo, ComputedFieldInfo, MutableTableInfo, RelationshipInfo, TableInfo } from './model.js';
 
 export type FieldInfo =
@@ -9,6 +10,7 @@ export type FieldInfo =
   | { kind: 'root_select'; table: TableInfo }
   | { kind: 'root_select_by_pk'; table: TableInfo }
   | { kind: 'root_select_aggregate'; table: TableInfo }
+  | { kind: 'root_function' | 'root_function_aggregate'; table: TableInfo; fn: FunctionInfo }
   /** A source's root-field namespace object (`customization.root_fields.namespace`). */
   | { kind: 'namespace' }
   | { kind: 'aggregate_object'; table: TableInfo }

@@ -34,8 +34,9 @@ function adminTranslation(source: ResolvedSource): TranslateContext {
       return { join: { target: rel.target, mapping: rel.mapping }, permission: null };
     },
     computedField: (t, name) => {
-      const fn = table(t).computedFields.get(name)!.function;
-      return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType };
+      const cf = table(t).computedFields.get(name)!;
+      const fn = cf.function;
+      return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType, sessionArgument: cf.sessionArgument === null ? null : (fn.args[cf.sessionArgument]?.name ?? null) };
     },
     stringifyNumeric: false,
   };

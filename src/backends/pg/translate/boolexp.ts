@@ -5,7 +5,8 @@
  */
 import type { PgType } from '../../../backends/pg/catalog.js';
 import type { BoolExp, ComparisonOp, Value } from '../../../ir/boolexp.js';
-import { join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { geoComparison } from './geo.js';
 import { castType, col, type Aliases, type Scope, type TranslateContext } from './context.js';
 
 export interface BoolExpEnv {
@@ -85,6 +86,10 @@ function listSql(v: Value, elementType: PgType, scope: Scope, env: BoolExpEnv): 
 }
 
 function comparison(lhs: Sql, type: PgType, op: ComparisonOp, scope: Scope, env: BoolExpEnv): Sql {
+  if (op.op.startsWith('_st_')) {
+    const geo = geoComparison(lhs, type, op.op, op.value, env);
+    if (geo) return geo;
+  }
   const t = castType(type);
   const binary = BINARY[op.op];
   if (binary) return sql`(${lhs} ${raw(binary)} ${valueSql(op.value, t, scope, env)})`;
@@ -161,7 +166,8 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       return columnOps(col(scope, b.column), env.ctx.columnType(scope.table, b.column), b.ops, scope, env);
     case 'computed': {
       const cf = env.ctx.computedField(scope.table, b.field);
-      const call = sql`${qualified(cf.fn.schema, cf.fn.name)}(${scope.alias})`;
+      const session = cf.sessionArgument ? sql`, ${ident(cf.sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
+      const call = sql`${qualified(cf.fn.schema, cf.fn.name)}(${scope.alias}${session})`;
       return columnOps(call, cf.returnType, b.ops, scope, env);
     }
     case 'relationship': {
@@ -171,6 +177,11 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       const conds = [joinCondition(scope, inner, rel.join.mapping), boolExpSql(b.where, inner, env)];
       if (env.applyPermissions && rel.permission) conds.push(boolExpSql(rel.permission, inner, { ...env, applyPermissions: false }));
       return sql`EXISTS (SELECT 1 FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
+    }
+    case 'computed_rows': {
+      const cf = env.ctx.computedField(scope.table, b.field);
+      const inner: Scope = { alias: env.aliases.next(), table: b.table };
+      return sql`EXISTS (SELECT 1 FROM ${qualified(cf.fn.schema, cf.fn.name)}(${scope.alias}) AS ${inner.alias} WHERE ${boolExpSql(b.where, inner, env)})`;
     }
     case 'exists': {
       const inner: Scope = { alias: env.aliases.next(), table: b.table };

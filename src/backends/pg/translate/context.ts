@@ -8,16 +8,19 @@ export interface TranslateContext {
   columnType(table: QualifiedName, column: string): PgType;
   /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
   relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
-  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: PgType };
+  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: PgType; sessionArgument: string | null };
   /** Output bigint, numeric and double precision as JSON strings. */
   stringifyNumeric: boolean;
 }
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 
-/** A value for the JSON answer: wide numbers as text when configured. */
-export const outputValue = (value: Sql, type: PgType, ctx: TranslateContext): Sql =>
-  ctx.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
+/** A value for the JSON answer: PostGIS values as GeoJSON, wide numbers as text when configured. */
+export function outputValue(value: Sql, type: PgType, ctx: TranslateContext): Sql {
+    // 15 digits and the long CRS name, as the well-known engine writes GeoJSON.
+  if (type.name === 'geometry' || type.name === 'geography') return sql`ST_AsGeoJSON(${value}, 15, 4)::json`;
+  return ctx.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
+}
 
 /** A table alias in scope and the table it ranges over. */
 export interface Scope {

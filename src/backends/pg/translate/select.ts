@@ -7,7 +7,7 @@ import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, type BoolExpEnv } from './boolexp.js';
-import { Aliases, col, outputValue, type Scope, type TranslateContext } from './context.js';
+import { Aliases, castType, col, outputValue, type Scope, type TranslateContext } from './context.js';
 import type { PgType } from '../catalog.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
@@ -137,10 +137,13 @@ export class Translator {
     return sql`CASE WHEN ${boolExpSql(condition, scope, this.env(scope, false))} THEN ${value} ELSE NULL END`;
   }
 
-  /** `fn(row, name => value, ..., session_arg => <session json>)`. */
-  private call(c: FunctionCall, scope: Scope): Sql {
-    const args = [sql`${scope.alias}.${ROW}`, ...c.args.map((a) => sql`${ident(a.name)} => ${this.argSql(a.value)}`)];
-    if (c.sessionArgument) args.push(sql`${ident(c.sessionArgument)} => (${paramFrom({ kind: 'session' })})::json`);
+  /** `fn(<row>, ($1)::type, (<session>)::json, ...)` in the function's argument order. */
+  call(c: FunctionCall, scope: Scope | null): Sql {
+    const args = c.args.map((a) => {
+      if (a.kind === 'row') return sql`${scope!.alias}.${ROW}`;
+      if (a.kind === 'session') return sql`(${paramFrom({ kind: 'session' })})::json`;
+      return sql`(${this.argSql(a.value)})::${castType(a.type)}`;
+    });
     return sql`${qualified(c.fn.schema, c.fn.name)}(${join(args, ', ')})`;
   }
 
@@ -184,8 +187,8 @@ export class Translator {
    * Aggregates see every row the role's filter lets through; the permission's row
    * limit caps only `nodes` (as the well-known engine does).
    */
-  aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null): Sql {
-    const base = this.base({ ...rows, limitCap: null }, outer);
+  aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null, from?: Sql): Sql {
+    const base = this.base({ ...rows, limitCap: null }, outer, from);
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const laterals: Sql[] = [];
     const order = base.orderKeys.length ? sql` ORDER BY ${join(base.orderKeys.map((k) => sql`${scope.alias}.${k.key} ${k.direction}`), ', ')}` : raw('');
@@ -194,7 +197,7 @@ export class Translator {
       const key = literal(item.alias);
       if (item.kind === 'typename') return sql`${key}, ${literal(item.typename)}`;
       if (item.kind === 'nodes') {
-        if (rows.limitCap !== null) return sql`${key}, (${this.arrayQuery(rows, item.fields, outer)})`;
+        if (rows.limitCap !== null) return sql`${key}, (${this.arrayQuery(rows, item.fields, outer, from)})`;
         const obj = this.object(item.fields, scope);
         laterals.push(...obj.laterals);
         return sql`${key}, coalesce(json_agg(${obj.json}${order}), '[]')`;
@@ -234,7 +237,7 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
   let text: Sql;
   switch (field.kind) {
     case 'select':
-      text = t.arrayQuery(field.rows, field.fields, null);
+      text = t.arrayQuery(field.rows, field.fields, null, field.from && t.call(field.from, null));
       break;
     case 'select_one': {
       const q = t.rowsQuery(field.rows, field.fields, null);
@@ -242,7 +245,7 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
       break;
     }
     case 'aggregate':
-      text = t.aggregateQuery(field.rows, field.aggregate, null);
+      text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && t.call(field.from, null));
       break;
   }
   return { sql: text, sessionVariables: [...t.sessionVariables] };
