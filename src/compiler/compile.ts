@@ -78,8 +78,9 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
   let doc: DocumentNode;
   try {
     doc = parse(req.query);
-  } catch (e) {
-    throw new RequestError(e instanceof GraphQLError ? `not a valid graphql query: ${e.message}` : 'not a valid graphql query', '$.query', 'validation-failed');
+  } catch {
+    // The well-known engine's words, without the parser's detail.
+    throw new RequestError('not a valid graphql query', '$.query', 'validation-failed');
   }
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');

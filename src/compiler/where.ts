@@ -36,6 +36,23 @@ function comparisonOps(tree: InputTree, inputs: Inputs, path: string): Compariso
   return ops;
 }
 
+const LABEL_PATH = /^([A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)?$/;
+const LTREE_OPERATORS = new Set(['_eq', '_neq', '_gt', '_gte', '_lt', '_lte', '_in', '_nin', '_ancestor', '_descendant', '_ancestor_any', '_descendant_any']);
+
+/** ltree values are checked here, as the well-known engine does, not left to the database. */
+function checkLabelPaths(ops: ComparisonOp[], path: string): void {
+  for (const op of ops) {
+    if (!LTREE_OPERATORS.has(op.op) || op.value.kind !== 'literal') continue;
+    const values = Array.isArray(op.value.value) ? op.value.value : [op.value.value];
+    values.forEach((v, i) => {
+      if (typeof v === 'string' && !LABEL_PATH.test(v)) {
+        const at = Array.isArray(op.value.kind === 'literal' ? op.value.value : null) && op.op.endsWith('_any') ? `${path}.${op.op}[${i}]` : `${path}.${op.op}`;
+        throw new RequestError('Expecting label path: a sequence of zero or more labels separated by dots, for example L1.L2.L3', at, 'parse-failed');
+      }
+    });
+  }
+}
+
 export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, inputs: Inputs, path: string): BoolExp {
   const obj = inputs.object(tree, path);
   if (!obj) return { kind: 'and', items: [] };
@@ -55,6 +72,7 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
     const column = table.columns.find((c) => c.fieldName === key);
     if (column) {
       const ops = comparisonOps(value, inputs, p);
+      if (column.column.type.name === 'ltree') checkLabelPaths(ops, p);
       if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, ops });
       continue;
     }
