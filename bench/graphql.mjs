@@ -9,10 +9,11 @@
 // BENCH_TARGETS=ceiling,engine,... to measure only some targets (then RESULTS.md is left alone).
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { benchServer, freshDatabase, percentiles } from './_support.mjs';
+import { freshDatabase, percentiles } from './_support.mjs';
 import { DATASET_SQL } from './graphql/dataset.mjs';
+import { databaseServer, writeResultsSection } from './graphql/support.mjs';
 import { TARGETS } from './graphql/targets.mjs';
 import { canonical, WORKLOADS } from './graphql/workloads.mjs';
 
@@ -25,15 +26,6 @@ const ONLY = process.env.BENCH_TARGETS?.split(',');
 const SAMPLE_KS = [0, 4242, 77_777];
 /** Distinct query texts sent once each to measure a plan-cache miss. */
 const MISSES = 100;
-const RESULTS = new URL('./RESULTS.md', import.meta.url);
-
-/** The server of SERVICE_BENCH_DATABASE_URL or SERVICE_TEST_DATABASE_URL, else an embedded one. */
-async function databaseServer() {
-  if (!process.env.SERVICE_BENCH_DATABASE_URL && process.env.SERVICE_TEST_DATABASE_URL) {
-    return { url: process.env.SERVICE_TEST_DATABASE_URL, stop: async () => {} };
-  }
-  return benchServer();
-}
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 const ticksToMs = (ticks) => (ticks * 1000) / CLOCK_TICKS;
@@ -290,7 +282,7 @@ function report({ results, compile, skipped, problems }, env) {
   return lines;
 }
 
-/** Replaces the "GraphQL queries" section of RESULTS.md (or appends it), leaving the rest. */
+/** The "GraphQL queries" section of RESULTS.md. */
 function writeResults(lines) {
   const heading = '## GraphQL queries';
   const section = [
@@ -309,13 +301,8 @@ function writeResults(lines) {
     'sessions working on this machine): a high share means a disturbed figure.',
     '',
     ...lines,
-    '',
   ].join('\n');
-  const old = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Bench results\n';
-  const start = old.indexOf(`\n${heading}`);
-  if (start < 0) return writeFileSync(RESULTS, `${old.trimEnd()}\n\n${section}`);
-  const end = old.indexOf('\n## ', start + 1);
-  writeFileSync(RESULTS, `${old.slice(0, start + 1)}${section}${end < 0 ? '' : old.slice(end)}`);
+  writeResultsSection(heading, section);
 }
 
 const server = await databaseServer();

@@ -171,12 +171,8 @@ const TRACKED_TABLES = [
   },
 ];
 
-/**
- * The engine, its `default` source on the database with the bench pool size, prepared
- * statements and the tables tracked. One replace_metadata does it all: the relationship and permission commands are not
- * all registered yet, and the pool size is a source setting anyway.
- */
-async function startEngine(target, dbUrl, poolSize) {
+/** The engine process on the database, answering /healthz; `metadata(body)` calls /v1/metadata. */
+export async function startEngineProcess(dbUrl) {
   const server = await startProcess(process.execPath, [ENGINE_MAIN], (port) => ({
     SERVICE_GRAPHQL_DATABASE_URL: dbUrl,
     SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
@@ -184,17 +180,27 @@ async function startEngine(target, dbUrl, poolSize) {
     SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
   }));
   await waitUntil(server, 'engine', async () => (await fetch(`${server.url}/healthz`)).ok);
-  const metadataCall = async (body) => {
+  server.metadata = async (body) => {
     const r = await postJson(`${server.url}/v1/metadata`, body);
     if (r.status !== 200) throw new Error(`${body.type}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const { metadata } = await metadataCall({ type: 'export_metadata', version: 2, args: {} });
+  return server;
+}
+
+/**
+ * The engine, its `default` source on the database with the bench pool size, prepared
+ * statements and the tables tracked. One replace_metadata does it all: the relationship and
+ * permission commands are not all registered yet, and the pool size is a source setting anyway.
+ */
+async function startEngine(target, dbUrl, poolSize) {
+  const server = await startEngineProcess(dbUrl);
+  const { metadata } = await server.metadata({ type: 'export_metadata', version: 2, args: {} });
   const source = metadata.sources.find((s) => s.name === 'default');
   // Prepared statements, as the ceiling and both PostGraphiles use (the engine's default is off, as the well-known engine's).
   Object.assign(source.configuration.connection_info, { pool_settings: { max_connections: poolSize }, use_prepared_statements: true });
   source.tables = TRACKED_TABLES;
-  await metadataCall({ type: 'replace_metadata', version: 2, args: { metadata } });
+  await server.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
   // The new snapshot reaches the GraphQL front a moment after the metadata answer.
   await waitUntil(server, 'engine', answersW1(server, target));
   return server;

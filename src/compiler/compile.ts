@@ -6,6 +6,8 @@
 import {
   execute,
   getVariableValues,
+  NoUnusedVariablesRule,
+  specifiedRules,
   GraphQLError,
   Kind,
   parse,
@@ -30,7 +32,6 @@ import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { translateMutation } from '../backends/pg/translate/mutation.js';
-import { TRUE } from '../ir/boolexp.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 
 export interface CompileRequest {
@@ -72,6 +73,9 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
   return out;
 }
 
+/** graphql-js's rules, less one the well-known engine does not apply: unused variables are fine. */
+const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
+
 const statementName = (text: string) => 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
 
 export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOptions): Plan {
@@ -84,7 +88,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
   }
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
-  const errors = validate(rs.schema, doc);
+  const errors = validate(rs.schema, doc, RULES);
   if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
 
   // Variable values against their declared types (the front thread re-checks scalars on every request).
@@ -118,7 +122,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     }
     if ('mtable' in info) {
       const field = mutations.compile(info, f, p);
-      const translated = translateMutation(field, opts.translateContext(rs, info.mtable.source.name), info.mtable.selectable?.permission.filter ?? TRUE);
+      const translated = translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
       for (const name of translated.sessionVariables) sessionVariables.add(name);
       steps.push({
         kind: 'mutation',

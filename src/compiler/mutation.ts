@@ -55,6 +55,7 @@ export class MutationCompiler {
   private insertRow(m: MutableTableInfo, tree: InputTree, path: string): InsertRow {
     const obj = this.inputs.object(tree, path) ?? {};
     const row: InsertRow = { values: new Map(), parents: [], children: [] };
+    const relPaths = new Map<object, string>();
     for (const [key, raw] of Object.entries(obj)) {
       const p = `${path}.${key}`;
       const col = this.column(m, key);
@@ -71,6 +72,7 @@ export class MutationCompiler {
       const data = relObj.data;
       if (data === undefined) throw new RequestError('key "data" not found', p);
       const onConflict = relObj.on_conflict;
+      relPaths.set(rel.join, p);
       if (rel.kind === 'object') {
         row.parents.push({ join: rel.join, insert: this.insert(target, [data], onConflict, `${p}.data`) });
       } else {
@@ -81,12 +83,15 @@ export class MutationCompiler {
     for (const parent of row.parents) {
       const taken = parent.join.mapping.map(([mine]) => mine).filter((c) => row.values.has(c));
       // The well-known engine's wording, typo included: clients match on it.
-      if (taken.length) throw new RequestError(`cannot insert object relation ship ${JSON.stringify(m.relationships.find((r) => r.join === parent.join)!.name)} as ${taken.map((c) => JSON.stringify(c)).join(', ')} column values are already determined`, path);
+      if (taken.length) throw new RequestError(`cannot insert object relation ship ${JSON.stringify(m.relationships.find((r) => r.join === parent.join)!.name)} as ${taken.map((c) => JSON.stringify(c)).join(', ')} column values are already determined`, relPaths.get(parent.join)!);
     }
     for (const child of row.children) {
       const theirs = child.join.mapping.map(([, t]) => t);
-      const taken = child.insert.rows.flatMap((r) => theirs.filter((c) => r.values.has(c)));
-      if (taken.length) throw new RequestError(`cannot insert ${[...new Set(taken)].map((c) => JSON.stringify(c)).join(', ')} columns as their values are already being determined by parent insert`, path);
+      const at = child.insert.rows.findIndex((r) => theirs.some((c) => r.values.has(c)));
+      if (at >= 0) {
+        const taken = theirs.filter((c) => child.insert.rows[at]!.values.has(c));
+        throw new RequestError(`cannot insert ${taken.map((c) => JSON.stringify(c)).join(', ')} columns as their values are already being determined by parent insert`, `${relPaths.get(child.join)!}.data[${at}]`);
+      }
     }
     return row;
   }
@@ -103,7 +108,14 @@ export class MutationCompiler {
       return c.column.name;
     });
     const where = obj.where !== undefined && m.selectable ? parseWhere(this.s.rs.model, m.selectable, obj.where, this.inputs, `${path}.where`) : TRUE;
-    return { constraint, updateColumns: columns, where: { kind: 'and', items: [where, m.update?.filter ?? TRUE] } };
+    // The deprecated `action: ignore` means DO NOTHING.
+    const ignore = obj.action !== undefined && this.inputs.resolve(obj.action) === 'ignore';
+    return {
+      constraint,
+      updateColumns: ignore ? [] : columns,
+      where: { kind: 'and', items: [where, m.update?.filter ?? TRUE] },
+      presets: ignore ? new Map() : (m.update?.set ?? new Map()),
+    };
   }
 
   private updateOperations(m: MutableTableInfo, args: Map<string, InputTree> | Record<string, InputTree>, path: string): Update['operations'] {
@@ -124,7 +136,7 @@ export class MutationCompiler {
     for (const o of ops) byColumn.set(o.column, [...(byColumn.get(o.column) ?? []), o.op]);
     const repeated = [...byColumn].filter(([, list]) => list.length > 1);
     if (repeated.length) {
-      throw new RequestError(`column found in multiple operators; ${repeated.map(([c, list]) => `${JSON.stringify(c)} in ${list.join(', ')}`).join('. ')}`, path);
+      throw new RequestError(`column found in multiple operators; ${repeated.map(([c, list]) => `${JSON.stringify(c)} in ${list.join(', ')}`).join('. ')}`, '$');
     }
     for (const [column, value] of m.update!.set) ops.push({ column, type: m.pg.columns.find((c) => c.name === column)!.type, op: '_set', value });
     return ops;

@@ -9,6 +9,8 @@ export interface OnConflict {
   updateColumns: string[];
   /** The upsert's `where` and the role's update filter, on the existing row. */
   where: BoolExp;
+  /** The update permission's presets, applied when the upsert updates. */
+  presets: Map<string, Value>;
 }
 
 export interface InsertRow {

@@ -26,6 +26,13 @@ const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 const required = (t: GraphQLInputType) => new GraphQLNonNull(t);
 const isJsonb = (m: MutableTableInfo, col: string) => m.pg.columns.find((c) => c.name === col)?.type.name === 'jsonb';
 
+/** The deprecated upsert action (`ignore` = DO NOTHING), still accepted. */
+const CONFLICT_ACTION = new GraphQLEnumType({
+  name: 'conflict_action',
+  description: 'conflict action',
+  values: { ignore: { description: 'ignore the insert on this row' }, update: { description: 'update the row with the given values' } },
+});
+
 export class MutationTypes {
   private readonly insertInputs = new Map<string, GraphQLInputObjectType>();
   private readonly onConflicts = new Map<string, GraphQLInputObjectType | null>();
@@ -97,6 +104,7 @@ export class MutationTypes {
     const fields: GraphQLInputFieldConfigMap = {
       constraint: { type: required(constraint) },
       update_columns: { type: required(list(updateColumn)), defaultValue: [] },
+      action: { type: CONFLICT_ACTION, deprecationReason: 'use update_columns: [] to do nothing' },
     };
     if (m.selectable) fields.where = { type: this.b.boolExp(m.selectable) };
     const t = new GraphQLInputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.pg.name)}`, fields });

@@ -34,12 +34,13 @@ export function inheritedRoles(m: Metadata): Map<string, string[]> {
   return out;
 }
 
-function explicit(t: TableMetadata, role: string, allColumns: string[], parse: FilterParser): SelectPermission | null {
+function explicit(t: TableMetadata, role: string, allColumns: string[], allComputed: string[], parse: FilterParser): SelectPermission | null {
   const entry = (t.select_permissions ?? []).find((p) => p.role === role);
   if (!entry || !isObject(entry.permission)) return null;
   const p = entry.permission as JsonObject;
   const cols = p.columns === '*' ? allColumns : Array.isArray(p.columns) ? p.columns.filter((c): c is string => typeof c === 'string') : [];
-  const computed = Array.isArray(p.computed_fields) ? p.computed_fields.filter((c): c is string => typeof c === 'string') : [];
+  // `columns: '*'` also grants every computed field, as the well-known engine does.
+  const computed = p.columns === '*' ? allComputed : Array.isArray(p.computed_fields) ? p.computed_fields.filter((c): c is string => typeof c === 'string') : [];
   const roots = (v: Json | undefined) => (Array.isArray(v) ? new Set(v.filter((x): x is string => typeof x === 'string')) : null);
   return {
     columns: new Map(cols.map((c) => [c, null])),
@@ -97,7 +98,7 @@ export function selectPermission(
       subscriptionRootFields: null,
     };
   }
-  const own = explicit(t, role, allColumns, parse);
+  const own = explicit(t, role, allColumns, allComputed, parse);
   if (own) return own;
   const parents = inheritedRoles(m).get(role);
   if (!parents || seen.has(role)) return null;

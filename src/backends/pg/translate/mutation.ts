@@ -10,7 +10,7 @@ import type { RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
 import { and, boolExpSql, valueSql } from './boolexp.js';
 import { castType, type Scope, type TranslateContext } from './context.js';
-import { Translator } from './select.js';
+import { ROW, Translator, type RowFrom } from './select.js';
 
 export interface TranslatedOp {
   sql: Sql;
@@ -21,12 +21,13 @@ const MUT = ident('_mut');
 const CHECK = ident('__check');
 
 class MutationTranslator extends Translator {
-  private returningRows(table: Insert['table'], permission: BoolExp): RowSource {
-    return { table, permission, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: null };
+  /** The changed rows: `returning` shows them through the role's select columns, not its filter (as the well-known engine does). */
+  private returningRows(table: Insert['table']): RowSource {
+    return { table, permission: TRUE, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: null };
   }
 
   /** The JSON answer over the rows in `from` (the CTE, or the table filtered to the inserted keys). */
-  output(output: MutationOutput, rows: RowSource, affected: Sql, from: Sql): Sql {
+  output(output: MutationOutput, rows: RowSource, affected: Sql, from: RowFrom): Sql {
     if (output.kind === 'row') {
       const q = this.rowsQuery(rows, output.fields, null, from);
       return sql`(SELECT ${ident('__s')}.root FROM (${q.sql}) AS ${ident('__s')} LIMIT 1)`;
@@ -44,8 +45,15 @@ class MutationTranslator extends Translator {
     return isTrue(check) ? raw('true') : boolExpSql(check, scope, this.env(scope, false));
   }
 
+  /** No rows at all: the answer of a mutation that changes nothing. */
+  private nothing(table: Insert['table']): Sql {
+    const t = ident('_t');
+    return sql`SELECT ${t}.*, ${t} AS ${ROW}, true AS ${CHECK} FROM ${qualified(table.schema, table.name)} AS ${t} WHERE false`;
+  }
+
   /** `INSERT ... VALUES ... [ON CONFLICT ...] RETURNING *, <check>` for the given rows. */
   insertStatement(ins: Insert, rows: Insert['rows'], fk: Map<string, Sql>[]): Sql {
+    if (rows.length === 0) return this.nothing(ins.table);
     const scope: Scope = { alias: this.aliases.next(), table: ins.table };
     const columns = [...new Set([...ins.presets.keys(), ...rows.flatMap((r, i) => [...r.values.keys(), ...(fk[i]?.keys() ?? [])])])];
     const typeOf = (c: string) => castType(ins.columnTypes.get(c)!);
@@ -69,15 +77,19 @@ class MutationTranslator extends Translator {
       if (oc.updateColumns.length === 0) {
         conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO NOTHING`;
       } else {
-        const sets = oc.updateColumns.map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`);
+        const sets = [
+          ...oc.updateColumns.filter((c) => !oc.presets.has(c)).map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`),
+          ...[...oc.presets].map(([c, v]) => sql`${ident(c)} = ${valueSql(v, typeOf(c), scope, this.env(scope, false))}`),
+        ];
         const where = isTrue(oc.where) ? raw('') : sql` WHERE ${boolExpSql(oc.where, scope, this.env(scope, true))}`;
         conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO UPDATE SET ${join(sets, ', ')}${where}`;
       }
     }
-    return sql`INSERT INTO ${target}${cols} ${body}${conflict} RETURNING ${scope.alias}.*, ${this.check(ins.check, scope)} AS ${CHECK}`;
+    return sql`INSERT INTO ${target}${cols} ${body}${conflict} RETURNING ${scope.alias}.*, ${scope.alias} AS ${ROW}, ${this.check(ins.check, scope)} AS ${CHECK}`;
   }
 
   updateStatement(u: Update): Sql {
+    if (u.operations.length === 0) return this.nothing(u.table);
     const scope: Scope = { alias: this.aliases.next(), table: u.table };
     const env = this.env(scope, false);
     const sets = u.operations.map((o) => {
@@ -101,18 +113,18 @@ class MutationTranslator extends Translator {
       }
     });
     const where = and([boolExpSql(u.permission, scope, env), boolExpSql(u.where, scope, this.env(scope, true))]);
-    return sql`UPDATE ${qualified(u.table.schema, u.table.name)} AS ${scope.alias} SET ${join(sets, ', ')} WHERE ${where} RETURNING ${scope.alias}.*, ${this.check(u.check, scope)} AS ${CHECK}`;
+    return sql`UPDATE ${qualified(u.table.schema, u.table.name)} AS ${scope.alias} SET ${join(sets, ', ')} WHERE ${where} RETURNING ${scope.alias}.*, ${scope.alias} AS ${ROW}, ${this.check(u.check, scope)} AS ${CHECK}`;
   }
 
   deleteStatement(d: Delete): Sql {
     const scope: Scope = { alias: this.aliases.next(), table: d.table };
     const where = and([boolExpSql(d.permission, scope, this.env(scope, false)), boolExpSql(d.where, scope, this.env(scope, true))]);
-    return sql`DELETE FROM ${qualified(d.table.schema, d.table.name)} AS ${scope.alias} WHERE ${where} RETURNING ${scope.alias}.*, true AS ${CHECK}`;
+    return sql`DELETE FROM ${qualified(d.table.schema, d.table.name)} AS ${scope.alias} WHERE ${where} RETURNING ${scope.alias}.*, ${scope.alias} AS ${ROW}, true AS ${CHECK}`;
   }
 
   /** One statement: the change in a CTE, the check and the answer from its rows. */
-  single(change: Sql, output: MutationOutput, table: Insert['table'], selectFilter: BoolExp): Sql {
-    const answer = this.output(output, this.returningRows(table, selectFilter), sql`(SELECT count(*) FROM ${MUT})`, MUT);
+  single(change: Sql, output: MutationOutput, table: Insert['table']): Sql {
+    const answer = this.output(output, this.returningRows(table), sql`(SELECT count(*) FROM ${MUT})`, { kind: 'cte', sql: MUT });
     return sql`WITH ${MUT} AS (${change}) SELECT (SELECT bool_and(${CHECK}) FROM ${MUT}) AS ${CHECK}, ${answer} AS root`;
   }
 }
@@ -139,23 +151,24 @@ function program(t: MutationTranslator, ins: Insert, ops: TranslatedOp[], fkFrom
   return own;
 }
 
-export function translateMutation(field: MutationField, ctx: TranslateContext, selectFilter: BoolExp): { ops: { text: string; params: ReturnType<typeof render>['params']; final: boolean }[]; sessionVariables: string[] } {
+export function translateMutation(field: MutationField, ctx: TranslateContext): { ops: { text: string; params: ReturnType<typeof render>['params']; final: boolean }[]; sessionVariables: string[] } {
   const t = new MutationTranslator(ctx);
   const ops: TranslatedOp[] = [];
   switch (field.kind) {
     case 'insert': {
       const ins = field.insert;
       if (!hasNesting(ins)) {
-        ops.push({ sql: t.single(t.insertStatement(ins, ins.rows, []), field.output, ins.table, selectFilter), final: true });
+        ops.push({ sql: t.single(t.insertStatement(ins, ins.rows, []), field.output, ins.table), final: true });
         break;
       }
       const own = program(t, ins, ops, null);
       const pk = field.primaryKey!;
-      const keys = pk.map((c) => sql`${qualified(ins.table.schema, ins.table.name)}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.get(c)!)}[])`);
-      const from = sql`(SELECT * FROM ${qualified(ins.table.schema, ins.table.name)} WHERE ${join(keys, ' AND ')})`;
+      const k = ident('_k');
+      const keys = pk.map((c) => sql`${k}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.get(c)!)}[])`);
+      const from: RowFrom = { kind: 'cte', sql: sql`(SELECT ${k}.*, ${k} AS ${ROW} FROM ${qualified(ins.table.schema, ins.table.name)} AS ${k} WHERE ${join(keys, ' AND ')})` };
       const rows: RowSource = {
         table: ins.table,
-        permission: selectFilter,
+        permission: TRUE,
         where: TRUE,
         orderBy: pk.map((c) => ({ path: [], target: { kind: 'column' as const, column: c }, direction: 'asc' as const, nulls: null })),
         distinctOn: [],
@@ -168,10 +181,10 @@ export function translateMutation(field: MutationField, ctx: TranslateContext, s
       break;
     }
     case 'update':
-      for (const u of field.updates) ops.push({ sql: t.single(t.updateStatement(u), field.output, u.table, selectFilter), final: true });
+      for (const u of field.updates) ops.push({ sql: t.single(t.updateStatement(u), field.output, u.table), final: true });
       break;
     case 'delete':
-      ops.push({ sql: t.single(t.deleteStatement(field.delete), field.output, field.delete.table, selectFilter), final: true });
+      ops.push({ sql: t.single(t.deleteStatement(field.delete), field.output, field.delete.table), final: true });
       break;
   }
   return {

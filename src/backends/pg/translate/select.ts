@@ -18,7 +18,13 @@ interface Base {
 
 const ORDER_KEY = (i: number) => ident(`__order_${i}`);
 /** The table row itself, passed to computed fields (a subquery's whole row is a plain record). */
-const ROW = ident('__row');
+export const ROW = ident('__row');
+
+/**
+ * Where rows come from instead of the table: a function returning rows of it, or a
+ * mutation's CTE, whose RETURNING already carries the typed row as `__row`.
+ */
+export type RowFrom = { kind: 'function'; sql: Sql } | { kind: 'cte'; sql: Sql };
 
 export class Translator {
   readonly aliases = new Aliases();
@@ -60,7 +66,7 @@ export class Translator {
   }
 
   /** `SELECT t.*, t AS __row, <order keys> FROM table t WHERE ... ORDER BY ... LIMIT ...` */
-  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from?: Sql): Base {
+  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from?: RowFrom): Base {
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const joins: Sql[] = [];
     const orderKeys = rows.orderBy.map((item) => ({
@@ -80,8 +86,9 @@ export class Translator {
     const limit = this.numberValue(rows.limit, rows.limitCap);
     const offset = this.numberValue(rows.offset, null);
     const keys = orderKeys.map((k, i) => sql`, ${k.key} AS ${ORDER_KEY(i)}`);
-    const source = from ?? qualified(rows.table.schema, rows.table.name);
-    const text = sql`SELECT ${distinct}${scope.alias}.*, ${scope.alias} AS ${ROW}${join(keys, '')} FROM ${source} AS ${scope.alias} ${join(joins, ' ')} WHERE ${and(conds)}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit ? sql` LIMIT ${limit}` : raw('')}${offset ? sql` OFFSET ${offset}` : raw('')}`;
+    const source = from?.sql ?? qualified(rows.table.schema, rows.table.name);
+    const row = from?.kind === 'cte' ? raw('') : sql`, ${scope.alias} AS ${ROW}`;
+    const text = sql`SELECT ${distinct}${scope.alias}.*${row}${join(keys, '')} FROM ${source} AS ${scope.alias} ${join(joins, ' ')} WHERE ${and(conds)}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit ? sql` LIMIT ${limit}` : raw('')}${offset ? sql` OFFSET ${offset}` : raw('')}`;
     return { sql: text, orderKeys: orderKeys.map((k, i) => ({ key: ORDER_KEY(i), direction: k.direction })) };
   }
 
@@ -123,7 +130,7 @@ export class Translator {
         }
         case 'computed_set': {
           const alias = this.aliases.next();
-          const from = this.call(f.call, scope);
+          const from: RowFrom = { kind: 'function', sql: this.call(f.call, scope) };
           laterals.push(sql`LEFT JOIN LATERAL (${this.arrayQuery(f.rows, f.fields, null, from)}) AS ${alias} ON true`);
           return sql`${key}, ${alias}.root`;
         }
@@ -164,7 +171,7 @@ export class Translator {
   }
 
   /** Rows with `root` (the JSON of each) and the order keys, ready to aggregate. */
-  rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: Sql): { sql: Sql; orderKeys: Base['orderKeys'] } {
+  rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): { sql: Sql; orderKeys: Base['orderKeys'] } {
     const base = this.base(rows, outer, from);
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const obj = this.object(fields, scope);
@@ -176,7 +183,7 @@ export class Translator {
     };
   }
 
-  arrayQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: Sql): Sql {
+  arrayQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): Sql {
     const q = this.rowsQuery(rows, fields, outer, from);
     const s = ident('__s');
     const order = q.orderKeys.length ? sql` ORDER BY ${join(q.orderKeys.map((k) => sql`${s}.${k.key} ${k.direction}`), ', ')}` : raw('');
@@ -187,7 +194,7 @@ export class Translator {
    * Aggregates see every row the role's filter lets through; the permission's row
    * limit caps only `nodes` (as the well-known engine does).
    */
-  aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null, from?: Sql): Sql {
+  aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null, from?: RowFrom): Sql {
     const base = this.base({ ...rows, limitCap: null }, outer, from);
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const laterals: Sql[] = [];
@@ -237,7 +244,7 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
   let text: Sql;
   switch (field.kind) {
     case 'select':
-      text = t.arrayQuery(field.rows, field.fields, null, field.from && t.call(field.from, null));
+      text = t.arrayQuery(field.rows, field.fields, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
     case 'select_one': {
       const q = t.rowsQuery(field.rows, field.fields, null);
@@ -245,7 +252,7 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
       break;
     }
     case 'aggregate':
-      text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && t.call(field.from, null));
+      text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
   }
   return { sql: text, sessionVariables: [...t.sessionVariables] };
