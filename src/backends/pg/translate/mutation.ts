@@ -10,7 +10,7 @@ import type { RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
 import { and, boolExpSql, valueSql } from './boolexp.js';
 import { castType, type Scope, type TranslateContext } from './context.js';
-import { ROW, Translator, type RowFrom } from './select.js';
+import { readsRow, ROW, Translator, type RowFrom } from './select.js';
 
 export interface TranslatedOp {
   sql: Sql;
@@ -21,6 +21,18 @@ const MUT = ident('_mut');
 const CHECK = ident('__check');
 
 class MutationTranslator extends Translator {
+  /** Whether the answer reads the typed row (computed fields): only then do statements return it. */
+  constructor(
+    ctx: TranslateContext,
+    private readonly needRow: boolean,
+  ) {
+    super(ctx);
+  }
+
+  rowColumn(scope: Scope): Sql {
+    return this.needRow ? sql`, ${scope.alias} AS ${ROW}` : raw('');
+  }
+
   /** The changed rows: `returning` shows them through the role's select columns, not its filter (as the well-known engine does). */
   private returningRows(table: Insert['table']): RowSource {
     return { table, permission: TRUE, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: null };
@@ -47,8 +59,8 @@ class MutationTranslator extends Translator {
 
   /** No rows at all: the answer of a mutation that changes nothing. */
   private nothing(table: Insert['table']): Sql {
-    const t = ident('_t');
-    return sql`SELECT ${t}.*, ${t} AS ${ROW}, true AS ${CHECK} FROM ${qualified(table.schema, table.name)} AS ${t} WHERE false`;
+    const t: Scope = { alias: ident('_t'), table };
+    return sql`SELECT ${t.alias}.*${this.rowColumn(t)}, true AS ${CHECK} FROM ${qualified(table.schema, table.name)} AS ${t.alias} WHERE false`;
   }
 
   /** `INSERT ... VALUES ... [ON CONFLICT ...] RETURNING *, <check>` for the given rows. */
@@ -85,7 +97,7 @@ class MutationTranslator extends Translator {
         conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO UPDATE SET ${join(sets, ', ')}${where}`;
       }
     }
-    return sql`INSERT INTO ${target}${cols} ${body}${conflict} RETURNING ${scope.alias}.*, ${scope.alias} AS ${ROW}, ${this.check(ins.check, scope)} AS ${CHECK}`;
+    return sql`INSERT INTO ${target}${cols} ${body}${conflict} RETURNING ${scope.alias}.*${this.rowColumn(scope)}, ${this.check(ins.check, scope)} AS ${CHECK}`;
   }
 
   updateStatement(u: Update): Sql {
@@ -113,13 +125,13 @@ class MutationTranslator extends Translator {
       }
     });
     const where = and([boolExpSql(u.permission, scope, env), boolExpSql(u.where, scope, this.env(scope, true))]);
-    return sql`UPDATE ${qualified(u.table.schema, u.table.name)} AS ${scope.alias} SET ${join(sets, ', ')} WHERE ${where} RETURNING ${scope.alias}.*, ${scope.alias} AS ${ROW}, ${this.check(u.check, scope)} AS ${CHECK}`;
+    return sql`UPDATE ${qualified(u.table.schema, u.table.name)} AS ${scope.alias} SET ${join(sets, ', ')} WHERE ${where} RETURNING ${scope.alias}.*${this.rowColumn(scope)}, ${this.check(u.check, scope)} AS ${CHECK}`;
   }
 
   deleteStatement(d: Delete): Sql {
     const scope: Scope = { alias: this.aliases.next(), table: d.table };
     const where = and([boolExpSql(d.permission, scope, this.env(scope, false)), boolExpSql(d.where, scope, this.env(scope, true))]);
-    return sql`DELETE FROM ${qualified(d.table.schema, d.table.name)} AS ${scope.alias} WHERE ${where} RETURNING ${scope.alias}.*, ${scope.alias} AS ${ROW}, true AS ${CHECK}`;
+    return sql`DELETE FROM ${qualified(d.table.schema, d.table.name)} AS ${scope.alias} WHERE ${where} RETURNING ${scope.alias}.*${this.rowColumn(scope)}, true AS ${CHECK}`;
   }
 
   /** One statement: the change in a CTE, the check and the answer from its rows. */
@@ -152,7 +164,8 @@ function program(t: MutationTranslator, ins: Insert, ops: TranslatedOp[], fkFrom
 }
 
 export function translateMutation(field: MutationField, ctx: TranslateContext): { ops: { text: string; params: ReturnType<typeof render>['params']; final: boolean }[]; sessionVariables: string[] } {
-  const t = new MutationTranslator(ctx);
+  const fields = field.output.kind === 'row' ? field.output.fields : field.output.items.flatMap((i) => (i.kind === 'returning' ? i.fields : []));
+  const t = new MutationTranslator(ctx, readsRow(fields));
   const ops: TranslatedOp[] = [];
   switch (field.kind) {
     case 'insert': {
@@ -163,9 +176,9 @@ export function translateMutation(field: MutationField, ctx: TranslateContext): 
       }
       const own = program(t, ins, ops, null);
       const pk = field.primaryKey!;
-      const k = ident('_k');
-      const keys = pk.map((c) => sql`${k}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.get(c)!)}[])`);
-      const from: RowFrom = { kind: 'cte', sql: sql`(SELECT ${k}.*, ${k} AS ${ROW} FROM ${qualified(ins.table.schema, ins.table.name)} AS ${k} WHERE ${join(keys, ' AND ')})` };
+      const k: Scope = { alias: ident('_k'), table: ins.table };
+      const keys = pk.map((c) => sql`${k.alias}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.get(c)!)}[])`);
+      const from: RowFrom = { kind: 'cte', sql: sql`(SELECT ${k.alias}.*${t.rowColumn(k)} FROM ${qualified(ins.table.schema, ins.table.name)} AS ${k.alias} WHERE ${join(keys, ' AND ')})` };
       const rows: RowSource = {
         table: ins.table,
         permission: TRUE,

@@ -66,7 +66,11 @@ export class Translator {
   }
 
   /** `SELECT t.*, t AS __row, <order keys> FROM table t WHERE ... ORDER BY ... LIMIT ...` */
-  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from?: RowFrom): Base {
+  /**
+   * `needRow`: computed fields read the typed row. It is selected only then: a
+   * whole-row value detoasts every column of every row it is built for.
+   */
+  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from: RowFrom | undefined, needRow: boolean): Base {
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const joins: Sql[] = [];
     const orderKeys = rows.orderBy.map((item) => ({
@@ -87,7 +91,7 @@ export class Translator {
     const offset = this.numberValue(rows.offset, null);
     const keys = orderKeys.map((k, i) => sql`, ${k.key} AS ${ORDER_KEY(i)}`);
     const source = from?.sql ?? qualified(rows.table.schema, rows.table.name);
-    const row = from?.kind === 'cte' ? raw('') : sql`, ${scope.alias} AS ${ROW}`;
+    const row = from?.kind === 'cte' || !needRow ? raw('') : sql`, ${scope.alias} AS ${ROW}`;
     const text = sql`SELECT ${distinct}${scope.alias}.*${row}${join(keys, '')} FROM ${source} AS ${scope.alias} ${join(joins, ' ')} WHERE ${and(conds)}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit ? sql` LIMIT ${limit}` : raw('')}${offset ? sql` OFFSET ${offset}` : raw('')}`;
     return { sql: text, orderKeys: orderKeys.map((k, i) => ({ key: ORDER_KEY(i), direction: k.direction })) };
   }
@@ -172,7 +176,7 @@ export class Translator {
 
   /** Rows with `root` (the JSON of each) and the order keys, ready to aggregate. */
   rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): { sql: Sql; orderKeys: Base['orderKeys'] } {
-    const base = this.base(rows, outer, from);
+    const base = this.base(rows, outer, from, readsRow(fields));
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const obj = this.object(fields, scope);
     const keys = base.orderKeys.map((k) => sql`, ${scope.alias}.${k.key}`);
@@ -195,7 +199,7 @@ export class Translator {
    * limit caps only `nodes` (as the well-known engine does).
    */
   aggregateQuery(rows: RowSource, selection: AggregateSelection, outer: { scope: Scope; join: Join } | null, from?: RowFrom): Sql {
-    const base = this.base({ ...rows, limitCap: null }, outer, from);
+    const base = this.base({ ...rows, limitCap: null }, outer, from, selection.some((i) => i.kind === 'nodes' && readsRow(i.fields)));
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const laterals: Sql[] = [];
     const order = base.orderKeys.length ? sql` ORDER BY ${join(base.orderKeys.map((k) => sql`${scope.alias}.${k.key} ${k.direction}`), ', ')}` : raw('');
@@ -229,6 +233,8 @@ export class Translator {
     return sql`SELECT ${jsonObject(pairs)} AS root FROM (${base.sql}) AS ${scope.alias} ${join(laterals, ' ')}`;
   }
 }
+
+export const readsRow = (fields: Field[]) => fields.some((f) => f.kind === 'computed_scalar' || f.kind === 'computed_set');
 
 /** json_build_object takes at most 100 arguments: larger objects are built in chunks and merged (jsonb: keys come out sorted). */
 function jsonObject(pairs: Sql[]): Sql {
