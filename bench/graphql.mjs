@@ -24,6 +24,8 @@ const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 16);
 const ONLY = process.env.BENCH_TARGETS?.split(',');
 /** Requests whose answers are compared across targets. */
 const SAMPLE_KS = [0, 4242, 77_777];
+/** Share of the machine's CPU used by other processes above which a timed run is repeated. */
+const DISTURBED = 0.15;
 /** Distinct query texts sent once each to measure a plan-cache miss. */
 const MISSES = 100;
 
@@ -194,7 +196,12 @@ async function benchTarget(target, db, out) {
     for (const workload of WORKLOADS) {
       if (!workload[target.dialect]) continue;
       out.samples.push({ target: target.name, workload: workload.name, answers: await sampleValues(server, target, workload) });
-      const m = await measure(server, target, workload, db);
+      let m = await measure(server, target, workload, db);
+      // Another session's burst of work skews a figure: measure once more and keep the quieter run.
+      if (m.others > DISTURBED) {
+        const again = await measure(server, target, workload, db);
+        if (again.others < m.others) m = again;
+      }
       out.results.push({ target: target.name, workload: workload.name, ...m });
       console.log(`  ${workload.name.padEnd(8)} ${fmtRow(m)}`);
     }

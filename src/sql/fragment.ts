@@ -57,7 +57,7 @@ export function qualified(schema: string, name: string): Sql {
 
 /** A string literal (for JSON keys and type names, which must not depend on parameters). */
 export function literal(value: string): Sql {
-  return make(["'" + value.replace(/'/g, "''") + "'"]);
+  return make([inline(value)]);
 }
 
 /** Fixed SQL text chosen by the compiler (keywords, operators, type names from the catalog). */
@@ -82,7 +82,20 @@ export interface Rendered {
   params: ParamSource[];
 }
 
-/** Numbers placeholders in order; identical session params share one placeholder. */
+/**
+ * A value known at compile time as SQL text: an escape string literal (`E'...'`, so
+ * its meaning does not depend on standard_conforming_strings), NULL, or an array of
+ * them. Inlined rather than bound, the planner sees it: a partial index on
+ * `published` is usable for `published = true` even in a generic plan.
+ */
+function inline(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (Array.isArray(v)) return v.length === 0 ? "'{}'" : `ARRAY[${v.map(inline).join(', ')}]`;
+  const text = typeof v === 'string' ? v : String(v);
+  return "E'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
+}
+
+/** Numbers placeholders in order; identical session params share one placeholder; literals are inlined. */
 export function render(s: Sql): Rendered {
   let text = '';
   const params: ParamSource[] = [];
@@ -90,6 +103,8 @@ export function render(s: Sql): Rendered {
   for (const p of s.parts) {
     if (typeof p === 'string') {
       text += p;
+    } else if (p.param.kind === 'literal') {
+      text += inline(p.param.value);
     } else if (p.param.kind === 'session') {
       if (!session) {
         params.push(p.param);
