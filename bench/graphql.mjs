@@ -71,17 +71,22 @@ async function backendPids(db) {
 }
 
 /**
- * CPU time of the server, of its PostgreSQL backends (null if PostgreSQL runs elsewhere), of
+ * CPU time of the server, of each of its PostgreSQL backends (null where not visible: PostgreSQL runs elsewhere), of
  * this process (the load generator), and of the whole machine.
  */
 function cpuSnapshot(serverPid, pgPids) {
-  const pgTimes = pgPids.map(cpuMs);
   const self = process.cpuUsage();
+  return { server: cpuMs(serverPid), postgres: pgPids.map(cpuMs), self: (self.user + self.system) / 1000, machine: machineBusyMs() };
+}
+
+/** CPU ms between two snapshots, per part; PostgreSQL over the backends seen in both (a pool may close idle ones). */
+function cpuUsed(before, after) {
+  const seen = before.postgres.map((b, i) => (b === null || after.postgres[i] === null ? null : after.postgres[i] - b)).filter((x) => x !== null);
   return {
-    server: cpuMs(serverPid),
-    postgres: pgTimes.includes(null) ? null : pgTimes.reduce((a, b) => a + b, 0),
-    self: (self.user + self.system) / 1000,
-    machine: machineBusyMs(),
+    server: after.server - before.server,
+    postgres: seen.length > 0 ? seen.reduce((a, b) => a + b, 0) : null,
+    self: after.self - before.self,
+    machine: after.machine - before.machine,
   };
 }
 
@@ -149,18 +154,16 @@ async function measure(server, target, workload, db) {
   const pgPids = await backendPids(db);
   const before = cpuSnapshot(server.pid, pgPids);
   const r = await run(DURATION_S);
-  const after = cpuSnapshot(server.pid, pgPids);
-  const used = (key) => (after[key] === null || before[key] === null ? null : after[key] - before[key]);
+  const used = cpuUsed(before, cpuSnapshot(server.pid, pgPids));
   const n = r.requests.total;
-  const pgCpu = used('postgres');
-  const others = used('machine') - used('server') - used('self') - (pgCpu ?? 0);
+  const others = used.machine - used.server - used.self - (used.postgres ?? 0);
   return {
     rps: n / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    cpuPerRequest: used('server') / n,
-    pgCpuPerRequest: pgCpu === null ? null : pgCpu / n,
-    others: pgCpu === null ? null : others / (r.duration * 1000 * os.cpus().length),
+    cpuPerRequest: used.server / n,
+    pgCpuPerRequest: used.postgres === null ? null : used.postgres / n,
+    others: used.postgres === null ? null : others / (r.duration * 1000 * os.cpus().length),
     quiet,
     failed: failed + r.errors + r.timeouts,
     firstFailure,
