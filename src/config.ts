@@ -36,6 +36,10 @@ export interface Config {
   unauthorizedRole: string | undefined;
   /** bigint, numeric and double precision values as JSON strings (they do not fit a JSON number exactly). */
   stringifyNumericTypes: boolean;
+  /** How often subscriptions (live queries) are re-run, in ms. */
+  liveQueryIntervalMs: number;
+  /** How often the legacy `graphql-ws` protocol sends `ka`, in ms (configured in seconds). */
+  websocketKeepAliveMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +69,8 @@ const OPTIONS = {
   jwtSecret: opt('jwt-secret', 'JWT_SECRET'),
   unauthorizedRole: opt('unauthorized-role', 'UNAUTHORIZED_ROLE'),
   stringifyNumericTypes: opt('stringify-numeric-types', 'STRINGIFY_NUMERIC_TYPES'),
+  liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
+  websocketKeepAliveMs: opt('websocket-keepalive', 'WEBSOCKET_KEEPALIVE'),
 } satisfies Record<string, Option>;
 
 function parseFlags(argv: string[]): Map<string, string> {
@@ -191,6 +197,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
+    liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
+    websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),
   };
 }

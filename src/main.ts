@@ -8,6 +8,7 @@ import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataA
 import { startHttp } from './http/server.js';
 import { CompilerPool } from './actors/compiler/pool.js';
 import { GraphQLService } from './graphql/service.js';
+import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     http?.close();
     await metadata.stop().catch(() => {});
+    live.close();
     await graphql.close();
     await compiler.close().catch(() => {});
     authenticator?.close();
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
   let http: { port: number; close(): void } | undefined;
   const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
   const graphql = new GraphQLService(compiler);
+  const live = new LiveQueries(config.liveQueryIntervalMs);
   metadata.onEvent((e) => {
     if (e.type === 'snapshot') graphql.setSnapshot(e.snapshot);
   });
@@ -92,6 +95,13 @@ async function main(): Promise<void> {
         execute: (session, body) => graphql.handle(session, body),
         explain: (session, body) => graphql.explainRequest(session, body),
       },
+      websocket: (upgradeHeaders) => ({
+        authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
+        operation: (session, request) => graphql.operation(session, request),
+        execute: (session, request) => graphql.single(session, request, '$'),
+        live,
+        keepAliveMs: config.websocketKeepAliveMs,
+      }),
     },
     { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, adminSecrets: config.adminSecrets, version: VERSION },
   );

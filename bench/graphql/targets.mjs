@@ -143,12 +143,22 @@ async function startProcess(command, args, env) {
   return server;
 }
 
+/** Runs `setUp` on a started server; stops the server if it fails. */
+async function settingUp(server, setUp) {
+  try {
+    await setUp();
+    return server;
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
 /** A bench server (ceiling, PostGraphile), ready to answer. */
 async function startBenchServer(target, command, args, dbUrl, poolSize) {
   const env = (port) => ({ BENCH_DATABASE_URL: dbUrl, BENCH_POOL_SIZE: String(poolSize), BENCH_PORT: String(port) });
   const server = await startProcess(command, args, env);
-  await waitUntil(server, target.name, answersW1(server, target));
-  return server;
+  return settingUp(server, () => waitUntil(server, target.name, answersW1(server, target)));
 }
 
 const table = (name) => ({ schema: 'public', name });
@@ -179,13 +189,12 @@ export async function startEngineProcess(dbUrl) {
     SERVICE_GRAPHQL_SERVER_PORT: String(port),
     SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
   }));
-  await waitUntil(server, 'engine', async () => (await fetch(`${server.url}/healthz`)).ok);
   server.metadata = async (body) => {
     const r = await postJson(`${server.url}/v1/metadata`, body);
     if (r.status !== 200) throw new Error(`${body.type}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  return server;
+  return settingUp(server, () => waitUntil(server, 'engine', async () => (await fetch(`${server.url}/healthz`)).ok));
 }
 
 /**
@@ -195,13 +204,14 @@ export async function startEngineProcess(dbUrl) {
  */
 async function startEngine(target, dbUrl, poolSize) {
   const server = await startEngineProcess(dbUrl);
-  const { metadata } = await server.metadata({ type: 'export_metadata', version: 2, args: {} });
-  const source = metadata.sources.find((s) => s.name === 'default');
-  // Prepared statements, as the ceiling and both PostGraphiles use (the engine's default is off, as the well-known engine's).
-  Object.assign(source.configuration.connection_info, { pool_settings: { max_connections: poolSize }, use_prepared_statements: true });
-  source.tables = TRACKED_TABLES;
-  await server.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
-  // The new snapshot reaches the GraphQL front a moment after the metadata answer.
-  await waitUntil(server, 'engine', answersW1(server, target));
-  return server;
+  return settingUp(server, async () => {
+    const { metadata } = await server.metadata({ type: 'export_metadata', version: 2, args: {} });
+    const source = metadata.sources.find((s) => s.name === 'default');
+    // Prepared statements, as the ceiling and both PostGraphiles use (the engine's default is off, as the well-known engine's).
+    Object.assign(source.configuration.connection_info, { pool_settings: { max_connections: poolSize }, use_prepared_statements: true });
+    source.tables = TRACKED_TABLES;
+    await server.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
+    // The new snapshot reaches the GraphQL front a moment after the metadata answer.
+    await waitUntil(server, 'engine', answersW1(server, target));
+  });
 }

@@ -94,17 +94,23 @@ export class GraphQLService {
     return this.single(session, parsed, '$');
   }
 
-  private async single(session: Session, raw: unknown, path: string): Promise<string> {
+  /** One request's response text (errors included): the unit of batches, WebSocket operations and live-query polls. */
+  async single(session: Session, raw: unknown, path: string): Promise<string> {
     try {
       const req = readRequest(raw, path);
       const plan = await this.plan(session, req);
       return await this.run(plan, session, req);
     } catch (e) {
-      if (e instanceof RequestError) return errorsBody([e.body()]);
-      if (e instanceof ExecutionError) return JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] });
-      if (e instanceof ApiError) return errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]);
-      log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      return errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]);
+      return errorText(e);
+    }
+  }
+
+  /** The operation kind of a request, when it compiles (a WebSocket `start` needs it before running). */
+  async operation(session: Session, raw: unknown): Promise<Plan['operation'] | { error: string }> {
+    try {
+      return (await this.plan(session, readRequest(raw, '$'))).operation;
+    } catch (e) {
+      return { error: errorText(e) };
     }
   }
 
@@ -197,6 +203,15 @@ export class GraphQLService {
   async close(): Promise<void> {
     await Promise.all([...this.runners.values()].map((r) => r.runner.close().catch(() => {})));
   }
+}
+
+/** A failed request's response text. */
+function errorText(e: unknown): string {
+  if (e instanceof RequestError) return errorsBody([e.body()]);
+  if (e instanceof ExecutionError) return JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] });
+  if (e instanceof ApiError) return errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]);
+  log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  return errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]);
 }
 
 /** `{"a":<text>,"ns":{"b":<text>}}` from steps whose aliases are dotted paths. */

@@ -13,10 +13,14 @@ import { adminAccessError } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { registerGraphQLRoutes, type GraphQLBackend } from './graphql.js';
+import { registerGraphQLWebSocket } from './websocket.js';
+import type { WsBackend } from '../graphql/ws-connection.js';
 
 export interface Backend {
   admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;
   graphql: GraphQLBackend;
+  /** What a WebSocket connection runs against, given its upgrade request's headers. */
+  websocket: (upgradeHeaders: Record<string, string>) => WsBackend;
   health(): Promise<HealthResponse>;
 }
 
@@ -95,6 +99,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   app.post('/v2/query', adminRoute('v2/query'));
 
   registerGraphQLRoutes(app, backend.graphql, opts.maxBodyBytes);
+  registerGraphQLWebSocket(app, backend.websocket, opts.maxBodyBytes);
 
   app.get('/healthz', (res) => {
     const state = { aborted: false };
