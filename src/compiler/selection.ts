@@ -157,7 +157,7 @@ export class SelectionCompiler {
           const argObj = given === undefined ? {} : (this.inputs.object(given, `${p}.args.args`) ?? {});
           const call = this.functionCall(cf.fn, argObj, (a, i) => (i === cf.tableArgument ? 'row' : a.name === cf.sessionArgument ? 'session' : null));
           if (cf.returnsTable) {
-            const target = [...this.rs.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable)!;
+            const target = this.rs.model.tables.get(cf.returnsTable)!;
             const rows = this.rows(target, f.node, p);
             return { kind: 'computed_set', alias: f.alias, call, rows, fields: this.fields(target, f.selections, p) };
           }

@@ -88,7 +88,7 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
       if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, ops });
       continue;
     }
-    const target = cf && [...model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable);
+    const target = cf?.returnsTable ? model.tables.get(cf.returnsTable) : undefined;
     if (cf && target) {
       items.push({ kind: 'computed_rows', field: cf.name, table: { schema: target.pg.schema, name: target.pg.name }, where: parseWhere(model, target, value, inputs, p) });
       continue;

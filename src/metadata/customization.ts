@@ -18,32 +18,26 @@ function namePart(v: unknown, path: string): string {
 
 export const NAMING_CONVENTIONS = ['service-default', 'graphql-default'] as const;
 
+/** An object of optional name parts (`namespace`, `prefix`, `suffix`), each with its validator. */
+function nameParts(parts: Record<string, (v: unknown, path: string) => string>) {
+  return (v: unknown, path: string): JsonObject => {
+    const o = ObjectReader.of(v, path);
+    const res: JsonObject = {};
+    for (const [key, decode] of Object.entries(parts)) {
+      const value = o.optional(key, decode);
+      if (value !== undefined) res[key] = value;
+    }
+    o.done();
+    return res;
+  };
+}
+
 export function sourceCustomization(v: unknown, path: string): JsonObject {
   const r = ObjectReader.of(v, path);
   const out: JsonObject = {};
-  const rf = r.optional('root_fields', (x, p) => {
-    const o = ObjectReader.of(x, p);
-    const res: JsonObject = {};
-    const ns = o.optional('namespace', graphqlName);
-    if (ns !== undefined) res.namespace = ns;
-    const prefix = o.optional('prefix', graphqlName);
-    if (prefix !== undefined) res.prefix = prefix;
-    const suffix = o.optional('suffix', namePart);
-    if (suffix !== undefined) res.suffix = suffix;
-    o.done();
-    return res;
-  });
+  const rf = r.optional('root_fields', nameParts({ namespace: graphqlName, prefix: graphqlName, suffix: namePart }));
   if (rf) out.root_fields = rf;
-  const tn = r.optional('type_names', (x, p) => {
-    const o = ObjectReader.of(x, p);
-    const res: JsonObject = {};
-    const prefix = o.optional('prefix', graphqlName);
-    if (prefix !== undefined) res.prefix = prefix;
-    const suffix = o.optional('suffix', namePart);
-    if (suffix !== undefined) res.suffix = suffix;
-    o.done();
-    return res;
-  });
+  const tn = r.optional('type_names', nameParts({ prefix: graphqlName, suffix: namePart }));
   if (tn) out.type_names = tn;
   const nc = r.optional('naming_convention', oneOf(NAMING_CONVENTIONS, 'naming convention'));
   if (nc) out.naming_convention = nc;

@@ -26,7 +26,7 @@ import type { FunctionInfo } from './functions.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
 import { tableKey, type EnumTableInfo, type RoleModel, type TableInfo } from './model.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
-import { isComparable, isNumeric, scalarFamily, scalarName, scalarType } from './scalars.js';
+import { isComparable, isNumeric, scalarFamily, scalarName, scalarType, type ScalarFamily } from './scalars.js';
 import { fieldKey, type FieldInfo, type InputInfo } from './types.js';
 import { MutationTypes } from './mutation-types.js';
 
@@ -110,28 +110,18 @@ export class SchemaBuilder {
   }
 
   comparison(t: TableInfo, c: PgColumn): GraphQLInputObjectType {
-    const e = this.enumTableOf(t, c);
-    const scalar = this.columnType(t, c);
+    return this.comparisonType(this.columnType(t, c), this.enumTableOf(t, c) ? 'other' : scalarFamily(c.type));
+  }
+
+  /** `<scalar>_comparison_exp`, one per scalar (or enum) type. */
+  private comparisonType(scalar: GraphQLScalarType | GraphQLEnumType, family: ScalarFamily): GraphQLInputObjectType {
     const name = `${scalar.name}_comparison_exp`;
     let cmp = this.comparisons.get(name);
     if (!cmp) {
-      const family = e ? 'other' : scalarFamily(c.type);
       const jsonbCast =
-        family === 'jsonb'
-          ? new GraphQLInputObjectType({ name: 'jsonb_cast_exp', fields: () => ({ String: { type: this.comparisonOfScalar('String', 'text') } }) })
-          : undefined;
-      cmp = comparisonTypeFor(name, () => comparisonFields(family, scalar, { jsonbCast, scalarOf: (n) => scalarType(n) }));
+        family === 'jsonb' ? new GraphQLInputObjectType({ name: 'jsonb_cast_exp', fields: () => ({ String: { type: this.comparisonType(GraphQLString, 'text') } }) }) : undefined;
+      cmp = comparisonTypeFor(name, () => comparisonFields(family, scalar, { jsonbCast, scalarOf: scalarType }));
       this.comparisons.set(name, cmp);
-    }
-    return cmp;
-  }
-
-  private comparisonOfScalar(name: string, family: 'text'): GraphQLInputObjectType {
-    const key = `${name}_comparison_exp`;
-    let cmp = this.comparisons.get(key);
-    if (!cmp) {
-      cmp = comparisonTypeFor(key, () => comparisonFields(family, scalarType(name), { scalarOf: (n) => scalarType(n) }));
-      this.comparisons.set(key, cmp);
     }
     return cmp;
   }
@@ -159,10 +149,10 @@ export class SchemaBuilder {
           // Computed fields that need arguments cannot be filtered on.
           if (cf.extraArgs.length > 0) continue;
           if (cf.returnsTable) {
-            const target = [...this.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable);
+            const target = this.model.tables.get(cf.returnsTable);
             if (target) f[cf.fieldName] = { type: this.boolExp(target) };
           } else {
-            f[cf.fieldName] = { type: this.comparisonOfFunction(cf.fn.returnType) };
+            f[cf.fieldName] = { type: this.comparisonType(scalarType(scalarName(cf.fn.returnType)), scalarFamily(cf.fn.returnType)) };
           }
         }
         return sortedFields(f);
@@ -171,17 +161,6 @@ export class SchemaBuilder {
     this.boolExps.set(t.key, b);
     this.inputs.set(name, { kind: 'bool_exp', table: t });
     return b;
-  }
-
-  private comparisonOfFunction(type: PgType): GraphQLInputObjectType {
-    const scalar = scalarType(scalarName(type));
-    const name = `${scalar.name}_comparison_exp`;
-    let cmp = this.comparisons.get(name);
-    if (!cmp) {
-      cmp = comparisonTypeFor(name, () => comparisonFields(scalarFamily(type), scalar, { scalarOf: (n) => scalarType(n) }));
-      this.comparisons.set(name, cmp);
-    }
-    return cmp;
   }
 
   orderBy(t: TableInfo): GraphQLInputObjectType {
@@ -336,7 +315,7 @@ export class SchemaBuilder {
           const args: GraphQLFieldConfigArgumentMap = {};
           if (cf.extraArgs.length > 0) args.args = { type: new GraphQLNonNull(this.argsType(t, cf.fn.name, cf.extraArgs)) };
           if (cf.returnsTable) {
-            const target = [...this.model.tables.values()].find((x) => `${x.pg.schema}.${x.pg.name}` === cf.returnsTable);
+            const target = this.model.tables.get(cf.returnsTable);
             if (!target) continue;
             f[cf.fieldName] = { type: nonNullList(this.object(target)), args: { ...args, ...this.rowArgs(target) }, description: cf.description ?? undefined };
           } else {

@@ -41,7 +41,7 @@ export interface ComputedFieldInfo {
   sessionArgument: string | null;
   /** Index of the argument that receives the row. */
   tableArgument: number;
-  /** The SETOF table for set-returning fields, else null (scalar). */
+  /** The table key (`tableKey`) of the rows a set-returning field gives, else null (scalar). */
   returnsTable: string | null;
   description: string | null;
 }
@@ -99,7 +99,7 @@ export interface RoleModel {
 
 export const tableKey = (source: string, t: QualifiedName) => `${source}\u0000${qualifiedKey(t)}`;
 
-function computedFields(t: TableMetadata, intro: PgIntrospection): Omit<ComputedFieldInfo, 'fieldName'>[] {
+function computedFields(source: string, t: TableMetadata, intro: PgIntrospection): Omit<ComputedFieldInfo, 'fieldName'>[] {
   const out: Omit<ComputedFieldInfo, 'fieldName'>[] = [];
   for (const cf of t.computed_fields ?? []) {
     const def = isObject(cf.definition) ? cf.definition : null;
@@ -112,7 +112,7 @@ function computedFields(t: TableMetadata, intro: PgIntrospection): Omit<Computed
     const sessionArg = typeof def!.session_argument === 'string' ? def!.session_argument : null;
     const extraArgs = fn.args.filter((a, i) => (tableArg ? a.name !== tableArg : i !== 0) && a.name !== sessionArg);
     const rt = fn.returnType;
-    const returnsTable = rt.kind === 'c' && fn.returnsSet ? qualifiedKey({ schema: rt.schema, name: rt.name }) : null;
+    const returnsTable = rt.kind === 'c' && fn.returnsSet ? tableKey(source, { schema: rt.schema, name: rt.name }) : null;
     out.push({
       name: String(cf.name),
       fn,
@@ -141,7 +141,7 @@ export function buildRoleModel(snapshot: MetadataSnapshot, role: string, parse: 
     for (const t of source.tables) {
       const pg = intro.tables.find((x) => sameTable(x, t.table));
       if (!pg) continue;
-      const computed = computedFields(t, intro);
+      const computed = computedFields(source.name, t, intro);
       const key = tableKey(source.name, t.table);
       if (t.is_enum) {
         const values = snapshot.sources[source.name]!.enumValues?.[qualifiedKey(t.table)] ?? [];
