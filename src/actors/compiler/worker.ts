@@ -13,7 +13,8 @@ const schemas = new RoleSchemas();
 const options = workerData as CompilerOptions;
 
 export default function compileTask(task: CompileTask): Uint8Array {
-  const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot)));
+  // Decoded from a private copy: msgpackr's decoder crashes the process on shared memory.
+  const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot).slice()));
   let answer: CompileAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
