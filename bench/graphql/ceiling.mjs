@@ -1,17 +1,18 @@
 // The raw ceiling: a minimal uWebSockets.js server that maps each workload request (by its
 // query text and role) to the workload's prepared SQL, runs it through a node-postgres pool
-// and writes PostgreSQL's JSON text out without parsing it. No GraphQL at all.
+// and writes PostgreSQL's JSON text out without parsing it. No GraphQL at all. A mutation is
+// its one statement, so it needs no explicit transaction.
 // Environment: BENCH_DATABASE_URL, BENCH_POOL_SIZE, BENCH_PORT.
 import pg from 'pg';
 import * as uws from 'uWebSockets.js';
-import { WORKLOADS } from './workloads.mjs';
+import { MUTATIONS, WORKLOADS } from './workloads.mjs';
 
 const JSON_OID = 114;
 const rawJson = { getTypeParser: (oid, format) => (oid === JSON_OID ? (v) => v : pg.types.getTypeParser(oid, format)) };
 const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: Number(process.env.BENCH_POOL_SIZE) });
 
 const routeKey = (query, role) => `${role}\n${query}`;
-const routes = new Map(WORKLOADS.map((w) => [routeKey(w.service, w.headers?.['x-service-role'] ?? ''), w]));
+const routes = new Map([...WORKLOADS, ...MUTATIONS].map((w) => [routeKey(w.service, w.headers?.(0)['x-service-role'] ?? ''), w]));
 
 function readBody(res) {
   return new Promise((resolve) => {
@@ -24,25 +25,33 @@ function readBody(res) {
   });
 }
 
-async function answer(body, role, minAuthor) {
+/** The request's `x-service-*` headers: its role and session variables. */
+function sessionOf(req) {
+  const session = {};
+  req.forEach((name, value) => {
+    if (name.startsWith('x-service-')) session[name] = value;
+  });
+  return session;
+}
+
+async function answer(body, session) {
   const { query, variables } = JSON.parse(body);
-  const w = routes.get(routeKey(query, role));
+  const w = routes.get(routeKey(query, session['x-service-role'] ?? ''));
   if (!w) throw new Error('not a workload query');
   const { field, sql, params } = w.ceiling;
-  const r = await pool.query({ name: w.name, text: sql, values: params(variables ?? {}, minAuthor), rowMode: 'array', types: rawJson });
+  const r = await pool.query({ name: w.name, text: sql, values: params(variables ?? {}, session), rowMode: 'array', types: rawJson });
   return `{"data":{"${field}":${r.rows[0]?.[0] ?? 'null'}}}`;
 }
 
 const app = uws.App();
 app.post('/graphql', (res, req) => {
   // Headers must be read before the first await: the request object dies with this callback.
-  const role = req.getHeader('x-service-role');
-  const minAuthor = req.getHeader('x-service-min-author');
+  const session = sessionOf(req);
   let aborted = false;
   res.onAborted(() => (aborted = true));
   const reply = (status, text) => !aborted && res.cork(() => res.writeStatus(status).writeHeader('content-type', 'application/json').end(text));
   readBody(res)
-    .then((body) => answer(body, role, minAuthor))
+    .then((body) => answer(body, session))
     .then(
       (text) => reply('200 OK', text),
       (e) => reply('500 Internal Server Error', JSON.stringify({ errors: [{ message: String(e?.message ?? e) }] })),

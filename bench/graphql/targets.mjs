@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { READER, WORKLOADS } from './workloads.mjs';
+import { READER, WORKLOADS, WRITER } from './workloads.mjs';
 
 const W1 = WORKLOADS.find((w) => w.name === 'W1');
 
@@ -163,7 +163,7 @@ async function startBenchServer(target, command, args, dbUrl, poolSize) {
 
 const table = (name) => ({ schema: 'public', name });
 
-/** The three tables as tracked metadata: relationships both ways, and the `reader` permission. */
+/** The three tables as tracked metadata: relationships both ways, and the permissions of `reader` and `writer`. */
 const TRACKED_TABLES = [
   {
     table: table('author'),
@@ -173,7 +173,11 @@ const TRACKED_TABLES = [
     table: table('article'),
     object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }],
     array_relationships: [{ name: 'comments', using: { foreign_key_constraint_on: { table: table('comment'), column: 'article_id' } } }],
-    select_permissions: [{ role: READER.role, permission: READER.permission }],
+    select_permissions: [
+      { role: READER.role, permission: READER.permission },
+      { role: WRITER.role, permission: WRITER.select },
+    ],
+    insert_permissions: [{ role: WRITER.role, permission: WRITER.insert }],
   },
   {
     table: table('comment'),

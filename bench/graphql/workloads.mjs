@@ -1,6 +1,7 @@
-// The workloads of issue 4: each one's GraphQL text in this engine's dialect and in
-// PostGraphile's, the variables of the k-th request, the SQL the raw ceiling runs, and how
-// to reduce either answer to the same underlying values (the shapes differ).
+// The workloads of issue 4 (queries) and issue 5 (mutations): each one's GraphQL text in this
+// engine's dialect and in PostGraphile's, the variables (and role headers) of the k-th request,
+// the SQL the raw ceiling runs, and how to reduce either answer to the same underlying values
+// (the shapes differ).
 import { AUTHORS, ARTICLES } from './dataset.mjs';
 
 /** A deterministic spread over 1..n: request k and k+1 hit unrelated rows. */
@@ -18,6 +19,17 @@ export const READER = {
   headers: { 'x-service-role': 'reader', 'x-service-min-author': '1' },
 };
 
+/**
+ * The role of M1-role: it inserts articles as the author of its session (the `set` preset, so
+ * `author_id` is not in its input type), checked against the same variable; it reads back the
+ * articles of that author.
+ */
+export const WRITER = {
+  role: 'writer',
+  insert: { columns: ['title', 'rating', 'published'], set: { author_id: 'X-Service-User-Id' }, check: { author_id: { _eq: 'X-Service-User-Id' } } },
+  select: { columns: ['id', 'author_id', 'title', 'rating', 'published'], filter: { author_id: { _eq: 'X-Service-User-Id' } } },
+};
+
 export const WORKLOADS = [
   {
     name: 'W1',
@@ -32,11 +44,11 @@ export const WORKLOADS = [
     name: 'W1-role',
     about: 'W1 as role reader (filter on a session variable)',
     variables: (k) => ({ id: spread(k, ARTICLES) }),
-    headers: READER.headers,
+    headers: () => READER.headers,
     service: W1_SERVICE,
     // PostGraphile would need row-level security for this: not measured there.
     postgraphile: null,
-    ceiling: { field: 'article_by_pk', sql: `${W1_SQL} AND a.author_id >= $2`, params: (v, minAuthor) => [v.id, minAuthor] },
+    ceiling: { field: 'article_by_pk', sql: `${W1_SQL} AND a.author_id >= $2`, params: (v, session) => [v.id, session['x-service-min-author']] },
     values: { service: (d) => w1Values(d.article_by_pk) },
   },
   {
@@ -120,6 +132,60 @@ export const WORKLOADS = [
 ];
 
 const toNumber = (x) => (x === null ? null : Number(x));
+
+/**
+ * An inserted article: its id differs from server to server (the sequence has moved on by
+ * another count), so only whether it is a new one (beyond the dataset's) is compared.
+ */
+const inserted = (a) => a && { id: Number.isInteger(a.id) && a.id > ARTICLES ? 'new' : a.id, title: a.title, rating: a.rating };
+const INSERT_SQL = 'INSERT INTO article (author_id, title, rating, published) VALUES ($1, $2, $3, $4)';
+const INSERTED_JSON = "json_build_object('id', id, 'title', title, 'rating', rating)";
+const articleValues = (k) => ({ t: `Bench article ${k}`, r: k % 100, p: k % 2 === 0 });
+
+/**
+ * Issue 5's mutations, on the dataset with ARTICLE_IDENTITY_SQL (new articles take new ids). Updates
+ * spread over the table so that concurrent requests touch different rows. Only this engine's dialect:
+ * PostGraphile is not measured on mutations.
+ */
+export const MUTATIONS = [
+  {
+    name: 'M1',
+    about: 'insert_article_one',
+    variables: (k) => ({ a: spread(k, AUTHORS), ...articleValues(k) }),
+    service: `mutation M1($a: Int!, $t: String!, $r: Int!, $p: Boolean!) {
+      insert_article_one(object: {author_id: $a, title: $t, rating: $r, published: $p}) { id title rating } }`,
+    ceiling: { field: 'insert_article_one', sql: `${INSERT_SQL} RETURNING ${INSERTED_JSON}`, params: (v) => [v.a, v.t, v.r, v.p] },
+    values: { service: (d) => inserted(d.insert_article_one) },
+  },
+  {
+    name: 'M1-role',
+    about: 'M1 as role writer (author_id preset from a session variable, check on it)',
+    variables: articleValues,
+    headers: (k) => ({ 'x-service-role': WRITER.role, 'x-service-user-id': String(spread(k, AUTHORS)) }),
+    service: `mutation M1($t: String!, $r: Int!, $p: Boolean!) {
+      insert_article_one(object: {title: $t, rating: $r, published: $p}) { id title rating } }`,
+    ceiling: {
+      field: 'insert_article_one',
+      // The check is evaluated in the statement; a failing one (never, here) would answer null rather than roll back.
+      sql: `${INSERT_SQL} RETURNING CASE WHEN author_id = $1 THEN ${INSERTED_JSON} END`,
+      params: (v, session) => [session['x-service-user-id'], v.t, v.r, v.p],
+    },
+    values: { service: (d) => inserted(d.insert_article_one) },
+  },
+  {
+    name: 'M2',
+    about: 'update_article_by_pk',
+    variables: (k) => ({ id: spread(k, ARTICLES), r: (k * 31) % 100 }),
+    service: `mutation M2($id: Int!, $r: Int!) {
+      update_article_by_pk(pk_columns: {id: $id}, _set: {rating: $r}) { id rating } }`,
+    ceiling: {
+      field: 'update_article_by_pk',
+      sql: "UPDATE article SET rating = $2 WHERE id = $1 RETURNING json_build_object('id', id, 'rating', rating)",
+      params: (v) => [v.id, v.r],
+    },
+    values: { service: (d) => d.update_article_by_pk },
+  },
+];
 
 /** JSON with sorted keys and numbers to 12 significant digits: equal values, equal text. */
 export function canonical(v) {

@@ -76,14 +76,9 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
 /** graphql-js's rules, less one the well-known engine does not apply: unused variables are fine. */
 const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
 
-/**
- * A prepared statement's name, for statements with parameters (variables, session):
- * those are meant to run again with other values. A statement whose values are all
- * inlined literals is not prepared, so clients sending ever-new literal queries cannot
- * grow every connection's set of prepared statements without bound.
- */
-function preparedName(opts: CompileOptions, source: string, text: string, params: number): string | null {
-  if (!opts.prepared(source) || params === 0) return null;
+/** A prepared statement's name: a hash of its text (each connection keeps a bounded set, see PreparedStatements). */
+function preparedName(opts: CompileOptions, source: string, text: string): string | null {
+  if (!opts.prepared(source)) return null;
   return 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
 }
 
@@ -138,7 +133,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
         alias: [...path, f.alias].join('.'),
         source: info.mtable.source.name,
         path: p,
-        ops: translated.ops.map((o) => ({ ...o, statement: preparedName(opts, info.mtable.source.name, o.text, o.params.length) })),
+        ops: translated.ops.map((o) => ({ ...o, statement: preparedName(opts, info.mtable.source.name, o.text) })),
         list: field.kind === 'update' && field.many,
         check: field.kind,
       });
@@ -197,7 +192,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       source,
       text: rendered.text,
       params: rendered.params,
-      statement: preparedName(opts, source, rendered.text, rendered.params.length),
+      statement: preparedName(opts, source, rendered.text),
     });
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);

@@ -128,8 +128,12 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (socket) => {
-      if (!socket) return reject(new Error(`could not listen on ${opts.host}:${opts.port}`));
+    // Exclusive: uWS would otherwise share the port (SO_REUSEPORT) with another process
+    // already on it, splitting requests between two engines without a word.
+    const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (s: uws.us_listen_socket | false) => void) => void;
+    const exclusive = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+    listen.call(app, opts.host, opts.port, exclusive, (socket) => {
+      if (!socket) return reject(new Error(`could not listen on ${opts.host}:${opts.port} (is the port in use?)`));
       resolve({ port: uws.us_socket_local_port(socket), close: () => uws.us_listen_socket_close(socket) });
     });
   });

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
 import { createPool } from './connection.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 const JSON_OID = 114;
 
@@ -17,17 +18,28 @@ const rawJsonTypes = {
 /** Mutation statements read every value as text: it goes back in as a parameter or out as JSON. */
 const allText = { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig;
 
+/** Prepared statements kept per pooled connection. */
+const STATEMENTS_PER_CONNECTION = 256;
+
 export class QueryRunner {
   readonly pool: pg.Pool;
+  private readonly prepared = new PreparedStatements(STATEMENTS_PER_CONNECTION);
 
   constructor(configuration: JsonObject) {
     this.pool = createPool(configuration);
   }
 
-  /** Runs one statement that returns one row with one json column; its text, or 'null'. */
+  /** Runs one statement that returns at most one row whose first column is json; its text, or 'null'. */
   async json(text: string, values: unknown[], statement: string | null): Promise<string> {
-    const r = await this.pool.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
-    return r.rows[0]?.[0] ?? 'null';
+    const client = await this.pool.connect();
+    try {
+      const r = await client.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
+      if (statement) await this.prepared.used(client, statement);
+      return r.rows[0]?.[0] ?? 'null';
+    } finally {
+      // An SQL error leaves the connection usable (outside a transaction); pg drops a broken one itself.
+      client.release();
+    }
   }
 
   /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */

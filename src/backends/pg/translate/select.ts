@@ -65,12 +65,13 @@ export class Translator {
     return sql`(SELECT ${agg} FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
   }
 
-  /** `SELECT t.*, t AS __row, <order keys> FROM table t WHERE ... ORDER BY ... LIMIT ...` */
   /**
-   * `needRow`: computed fields read the typed row. It is selected only then: a
-   * whole-row value detoasts every column of every row it is built for.
+   * `SELECT t.*, <order keys> FROM table t WHERE ... ORDER BY ... LIMIT ...`, or with
+   * `project`'s select list instead of `t.*`. `needRow`: computed fields read the typed
+   * row; it is selected only then, as a whole-row value detoasts every column of every
+   * row it is built for.
    */
-  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from: RowFrom | undefined, needRow: boolean): Base {
+  base(rows: RowSource, outer: { scope: Scope; join: Join } | null, from: RowFrom | undefined, needRow: boolean, project?: (scope: Scope) => Sql): Base {
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const joins: Sql[] = [];
     const orderKeys = rows.orderBy.map((item) => ({
@@ -92,7 +93,8 @@ export class Translator {
     const keys = orderKeys.map((k, i) => sql`, ${k.key} AS ${ORDER_KEY(i)}`);
     const source = from?.sql ?? qualified(rows.table.schema, rows.table.name);
     const row = from?.kind === 'cte' || !needRow ? raw('') : sql`, ${scope.alias} AS ${ROW}`;
-    const text = sql`SELECT ${distinct}${scope.alias}.*${row}${join(keys, '')} FROM ${source} AS ${scope.alias} ${join(joins, ' ')} WHERE ${and(conds)}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit ? sql` LIMIT ${limit}` : raw('')}${offset ? sql` OFFSET ${offset}` : raw('')}`;
+    const select = project ? project(scope) : sql`${scope.alias}.*${row}`;
+    const text = sql`SELECT ${distinct}${select}${join(keys, '')} FROM ${source} AS ${scope.alias} ${join(joins, ' ')} WHERE ${and(conds)}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit ? sql` LIMIT ${limit}` : raw('')}${offset ? sql` OFFSET ${offset}` : raw('')}`;
     return { sql: text, orderKeys: orderKeys.map((k, i) => ({ key: ORDER_KEY(i), direction: k.direction })) };
   }
 
@@ -119,7 +121,7 @@ export class Translator {
           const alias = this.aliases.next();
           const rows: RowSource = { table: f.join.target, permission: f.permission, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 };
           const inner = this.rowsQuery(rows, f.fields, { scope, join: f.join });
-          laterals.push(sql`LEFT JOIN LATERAL (SELECT ${ident('__s')}.root FROM (${inner.sql}) AS ${ident('__s')}) AS ${alias} ON true`);
+          laterals.push(sql`LEFT JOIN LATERAL (${inner.sql}) AS ${alias} ON true`);
           return sql`${key}, ${alias}.root`;
         }
         case 'array': {
@@ -176,13 +178,24 @@ export class Translator {
 
   /** Rows with `root` (the JSON of each) and the order keys, ready to aggregate. */
   rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): { sql: Sql; orderKeys: Base['orderKeys'] } {
+    // Flat when no field needs a LATERAL join or the typed row: the JSON is built in the
+    // same SELECT that filters, orders and limits (one level less for the planner).
+    if (!readsRow(fields)) {
+      let laterals: Sql[] = [];
+      const flat = this.base(rows, outer, from, false, (scope) => {
+        const obj = this.object(fields, scope);
+        laterals = obj.laterals;
+        return sql`${obj.json} AS root`;
+      });
+      if (laterals.length === 0) return flat;
+    }
     const base = this.base(rows, outer, from, readsRow(fields));
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
     const obj = this.object(fields, scope);
     const keys = base.orderKeys.map((k) => sql`, ${scope.alias}.${k.key}`);
-    const order = base.orderKeys.length ? sql` ORDER BY ${join(base.orderKeys.map((k) => sql`${scope.alias}.${k.key} ${k.direction}`), ', ')}` : raw('');
+    // No ORDER BY here: whoever aggregates these rows orders them by the keys (json_agg ... ORDER BY).
     return {
-      sql: sql`SELECT ${obj.json} AS root${join(keys, '')} FROM (${base.sql}) AS ${scope.alias} ${join(obj.laterals, ' ')}${order}`,
+      sql: sql`SELECT ${obj.json} AS root${join(keys, '')} FROM (${base.sql}) AS ${scope.alias} ${join(obj.laterals, ' ')}`,
       orderKeys: base.orderKeys,
     };
   }
@@ -252,11 +265,10 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
     case 'select':
       text = t.arrayQuery(field.rows, field.fields, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
-    case 'select_one': {
-      const q = t.rowsQuery(field.rows, field.fields, null);
-      text = sql`SELECT (SELECT ${ident('__s')}.root FROM (${q.sql}) AS ${ident('__s')} LIMIT 1) AS root`;
+    case 'select_one':
+      // At most one row (the row source's cap is 1); none answers null.
+      text = t.rowsQuery(field.rows, field.fields, null).sql;
       break;
-    }
     case 'aggregate':
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
