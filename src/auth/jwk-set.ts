@@ -34,6 +34,12 @@ export class RemoteJwkSet {
     return new RemoteJwkSet(at, client, await fetchSet(at, client));
   }
 
+  /**
+   * The key set now in use while it is fresh, else null: signatures verified with one
+   * set are trusted only as long as that set is current (see VerifiedTokens).
+   */
+  readonly generation = (): object | null => (this.current.expiresAt !== undefined && Date.now() >= this.current.expiresAt ? null : this.current);
+
   /** The key resolver handed to `compactVerify`. */
   readonly resolve = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
     // Stale keys keep serving while the refresh runs, as upstream refreshes in the background.

@@ -7,10 +7,13 @@
 import { compactVerify, errors, type CompactVerifyGetKey, type JWSAlgorithm, type KeyInput, type VerifyOptions } from 'jose';
 import { isObject, type JsonObject } from '../util/decode.js';
 import { invalidJwt } from './failure.js';
+import { ExpiringCache } from './expiring-cache.js';
 
 export interface TokenKeys {
   algorithms: JWSAlgorithm[];
   key: KeyInput | CompactVerifyGetKey;
+  /** For keys that rotate (a JWK set): the set now in use, or null when it is stale. Fixed keys have none. */
+  generation?: () => object | null;
 }
 
 export interface TokenChecks {
@@ -25,10 +28,43 @@ export interface VerifiedToken {
   expiresAt?: number;
 }
 
-export async function verifyToken(token: string, keys: TokenKeys, checks: TokenChecks, now: number): Promise<VerifiedToken> {
-  const payload = decodePayload(await verifySignature(token, keys));
+export async function verifyToken(token: string, keys: TokenKeys, checks: TokenChecks, now: number, cache?: VerifiedTokens): Promise<VerifiedToken> {
+  const generation = keys.generation ? keys.generation() : FIXED_KEYS;
+  const payload = (generation && cache?.get(token, now, generation)) || decodePayload(await verifySignature(token, keys));
+  // The time claims are checked on every use, cached or not.
   const exp = checkRegisteredClaims(payload, checks, now / 1000);
+  if (generation) cache?.remember(token, payload, now, exp, generation);
   return exp === undefined ? { payload } : { payload, expiresAt: exp * 1000 };
+}
+
+/** How long a verified signature is trusted without checking it again. */
+const SIGNATURE_TRUST_MS = 5 * 60_000;
+const FIXED_KEYS = {};
+
+/**
+ * Tokens whose signature was verified, by their exact text: a client sends the same token
+ * with every request, and verifying an RS/ES signature costs far more than the rest of a
+ * small query. Bounded (least recently used out) and each entry kept at most until the
+ * token's `exp` and SIGNATURE_TRUST_MS.
+ */
+export class VerifiedTokens {
+  private readonly entries: ExpiringCache<{ payload: JsonObject; generation: object }>;
+
+  constructor(capacity: number) {
+    this.entries = new ExpiringCache(capacity);
+  }
+
+  /** The payload of a token verified with the keys of `generation` (a rotated key set misses). */
+  get(token: string, now: number, generation: object): JsonObject | undefined {
+    const entry = this.entries.get(token, now)?.value;
+    return entry && entry.generation === generation ? entry.payload : undefined;
+  }
+
+  remember(token: string, payload: JsonObject, now: number, expSeconds: number | undefined, generation: object): void {
+    if (this.get(token, now, generation)) return;
+    const until = Math.min(now + SIGNATURE_TRUST_MS, expSeconds === undefined ? Infinity : expSeconds * 1000);
+    this.entries.set(token, { payload, generation }, until);
+  }
 }
 
 async function verifySignature(token: string, keys: TokenKeys): Promise<Uint8Array> {

@@ -7,24 +7,28 @@
 import { AuthError } from './failure.js';
 import type { JwtConfig, JwtTokenLocation } from './jwt-config.js';
 import { readServiceClaims } from './jwt-claims.js';
-import { verifyToken, type TokenKeys } from './jwt-verify.js';
+import { VerifiedTokens, verifyToken, type TokenKeys } from './jwt-verify.js';
 import { makeSession, requestedRole, unauthorizedSession, type Session } from './session.js';
 
 export type JwtAuthenticate = (headers: Record<string, string>) => Promise<Session>;
 
+/** Distinct tokens whose verification is remembered. */
+const VERIFIED_TOKENS = 10_000;
+
 export function jwtAuthenticator(config: JwtConfig, keys: TokenKeys, unauthorizedRole: string | undefined): JwtAuthenticate {
+  const verified = new VerifiedTokens(VERIFIED_TOKENS);
   return async (headers) => {
     const token = findToken(headers, config.tokenLocation);
     if (token === undefined) {
       if (unauthorizedRole !== undefined) return unauthorizedSession(unauthorizedRole, headers);
       throw new AuthError(400, 'invalid-headers', "Missing 'Authorization' or 'Cookie' header in JWT authentication mode");
     }
-    const verified = await verifyToken(token, keys, config, Date.now());
-    const claims = readServiceClaims(verified.payload, config.claims);
+    const checked = await verifyToken(token, keys, config, Date.now(), verified);
+    const claims = readServiceClaims(checked.payload, config.claims);
     const role = requestedRole(headers) ?? claims.defaultRole;
     if (!claims.allowedRoles.includes(role)) throw new AuthError(400, 'access-denied', 'Your requested role is not in allowed roles');
     const session = makeSession(role, claims.variables, { isAdmin: false, useBackendOnlyPermissions: false });
-    if (verified.expiresAt !== undefined) session.expiresAt = verified.expiresAt;
+    if (checked.expiresAt !== undefined) session.expiresAt = checked.expiresAt;
     return session;
   };
 }

@@ -118,7 +118,7 @@ async function tokenKeys(source: JwtKeySource): Promise<{ keys: TokenKeys; clien
   const client = new HttpClient(JWK_FETCH_TIMEOUT_MS, JWK_SET_MAX_BYTES);
   try {
     const set = await RemoteJwkSet.load(source.url, client);
-    return { keys: { algorithms: source.type ? algorithmsOf(source.type) : JWK_SET_ALGORITHMS, key: set.resolve }, client };
+    return { keys: { algorithms: source.type ? algorithmsOf(source.type) : JWK_SET_ALGORITHMS, key: set.resolve, generation: set.generation }, client };
   } catch (e) {
     client.close();
     throw e;
