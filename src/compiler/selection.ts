@@ -4,6 +4,7 @@ import { TRUE, type Value } from '../ir/boolexp.js';
 import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RowSource, TypenameOrColumn } from '../ir/select.js';
 import type { PgFunction } from '../backends/pg/catalog.js';
 import type { RoleSchema } from '../schema/build.js';
+import { isAggregateFunction } from '../schema/column-set-types.js';
 import type { TableInfo } from '../schema/model.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields } from './collect.js';
@@ -227,16 +228,16 @@ export class SelectionCompiler {
         const distinct = args.has('distinct') ? this.inputs.resolve(args.get('distinct')!) === true : false;
         return { kind: 'count', alias: f.alias, columns: cols, distinct };
       }
-      const info = this.rs.fields.get(fieldKey(name, f.name));
-      if (!info || info.kind !== 'aggregate_fn') throw new RequestError(`field '${f.name}' not found in type: '${name}'`, p);
-      const fnType = this.typeName(t, `_${info.fn}_fields`);
+      const fn = f.name;
+      if (!isAggregateFunction(fn)) throw new RequestError(`field '${fn}' not found in type: '${name}'`, p);
+      const fnType = this.typeName(t, `_${fn}_fields`);
       const columns = collectFields(fnType, f.selections, this.fragments, this.inputs, p).map((c): TypenameOrColumn => {
         if (c.name === '__typename') return { alias: c.alias, typename: fnType };
         const col = t.columns.find((x) => x.fieldName === c.name);
         if (!col) throw new RequestError(`field '${c.name}' not found in type: '${fnType}'`, `${p}.selectionSet.${c.alias}`);
         return { alias: c.alias, column: col.column.name, type: col.column.type, visibleWhen: t.permission.columns.get(col.column.name) ?? null };
       });
-      return { kind: 'fn', alias: f.alias, fn: info.fn, columns };
+      return { kind: 'fn', alias: f.alias, fn, columns };
     });
   }
 }

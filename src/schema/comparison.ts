@@ -1,5 +1,6 @@
 /** `<Scalar>_comparison_exp` input types: which operators each scalar family gets (as the well-known engine does). */
-import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
+import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
+import { inputObjectType } from './graphql-types.js';
 import type { ScalarFamily } from './scalars.js';
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
@@ -65,4 +66,4 @@ function describe(op: string): string {
 }
 
 export const comparisonTypeFor = (name: string, fields: () => GraphQLInputFieldConfigMap) =>
-  new GraphQLInputObjectType({ name, description: `Boolean expression to compare columns of type "${name.replace(/_comparison_exp$/, '')}". All fields are combined with logical 'AND'.`, fields });
+  inputObjectType({ name, description: `Boolean expression to compare columns of type "${name.replace(/_comparison_exp$/, '')}". All fields are combined with logical 'AND'.`, fields });

@@ -3,13 +3,12 @@
  * types, following the role's insert, update and delete permissions.
  */
 import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
-  GraphQLObjectType,
   GraphQLString,
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
@@ -17,6 +16,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { SchemaBuilder } from './build.js';
+import { enumType, inputObjectType, objectType } from './graphql-types.js';
 import type { MutableTableInfo } from './model.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isNumeric } from './scalars.js';
@@ -27,7 +27,7 @@ const required = (t: GraphQLInputType) => new GraphQLNonNull(t);
 const isJsonb = (m: MutableTableInfo, col: string) => m.pg.columns.find((c) => c.name === col)?.type.name === 'jsonb';
 
 /** The deprecated upsert action (`ignore` = DO NOTHING), still accepted. */
-const CONFLICT_ACTION = new GraphQLEnumType({
+const CONFLICT_ACTION = enumType({
   name: 'conflict_action',
   description: 'conflict action',
   values: { ignore: { description: 'ignore the insert on this row' }, update: { description: 'update the row with the given values' } },
@@ -35,6 +35,7 @@ const CONFLICT_ACTION = new GraphQLEnumType({
 
 export class MutationTypes {
   private readonly insertInputs = new Map<string, GraphQLInputObjectType>();
+  private readonly relationInsertInputs = new Map<string, GraphQLInputObjectType>();
   private readonly onConflicts = new Map<string, GraphQLInputObjectType | null>();
   private readonly responses = new Map<string, GraphQLObjectType>();
 
@@ -54,31 +55,35 @@ export class MutationTypes {
   insertInput(m: MutableTableInfo): GraphQLInputObjectType {
     let t = this.insertInputs.get(m.key);
     if (t) return t;
-    t = new GraphQLInputObjectType({
+    t = inputObjectType({
       name: this.tn(m, '_insert_input'),
       description: `input type for inserting data into table ${JSON.stringify(m.pg.name)}`,
       fields: () => {
         const f: GraphQLInputFieldConfigMap = {};
         for (const c of m.columns) {
-          if (m.insert!.columns.has(c.column.name) && !m.insert!.set.has(c.column.name)) f[c.fieldName] = { type: this.b.columnType(m, c.column) };
+          if (m.insert!.columns.has(c.column.name) && !m.insert!.set.has(c.column.name)) f[c.fieldName] = { type: this.b.shared.columnType(m, c.column) };
         }
-        for (const r of m.relationships) {
-          const target = this.target(r.targetKey);
-          const suffix = r.kind === 'object' ? '_obj_rel_insert_input' : '_arr_rel_insert_input';
-          const data = r.kind === 'object' ? required(this.insertInput(target)) : required(list(this.insertInput(target)));
-          const onConflict = this.onConflict(target);
-          f[r.fieldName] = {
-            type: new GraphQLInputObjectType({
-              name: this.tn(target, suffix),
-              description: `input type for inserting ${r.kind} relation for remote table ${JSON.stringify(target.pg.name)}`,
-              fields: { data: { type: data }, ...(onConflict ? { on_conflict: { type: onConflict, description: 'upsert condition' } } : {}) },
-            }),
-          };
-        }
+        for (const r of m.relationships) f[r.fieldName] = { type: this.relationInsertInput(this.target(r.targetKey), r.kind) };
         return f;
       },
     });
     this.insertInputs.set(m.key, t);
+    return t;
+  }
+
+  /** One per target and kind, however many relationships lead there. */
+  private relationInsertInput(target: MutableTableInfo, kind: 'object' | 'array'): GraphQLInputObjectType {
+    const key = `${kind}\u0000${target.key}`;
+    let t = this.relationInsertInputs.get(key);
+    if (t) return t;
+    const data = kind === 'object' ? required(this.insertInput(target)) : required(list(this.insertInput(target)));
+    const onConflict = this.onConflict(target);
+    t = inputObjectType({
+      name: this.tn(target, kind === 'object' ? '_obj_rel_insert_input' : '_arr_rel_insert_input'),
+      description: `input type for inserting ${kind} relation for remote table ${JSON.stringify(target.pg.name)}`,
+      fields: { data: { type: data }, ...(onConflict ? { on_conflict: { type: onConflict, description: 'upsert condition' } } : {}) },
+    });
+    this.relationInsertInputs.set(key, t);
     return t;
   }
 
@@ -90,13 +95,13 @@ export class MutationTypes {
       this.onConflicts.set(m.key, null);
       return null;
     }
-    const constraint = new GraphQLEnumType({
+    const constraint = enumType({
       name: this.tn(m, '_constraint'),
       description: `unique or primary key constraints on table ${JSON.stringify(m.pg.name)}`,
       values: Object.fromEntries(constraints.map((c) => [c!.name, { value: c!.name }])),
     });
     const updatable = m.columns.filter((c) => m.update!.columns.has(c.column.name));
-    const updateColumn = new GraphQLEnumType({
+    const updateColumn = enumType({
       name: this.tn(m, '_update_column'),
       description: `update columns of table ${JSON.stringify(m.pg.name)}`,
       values: updatable.length ? Object.fromEntries(updatable.map((c) => [c.fieldName, { value: c.column.name, description: 'column name' }])) : { _PLACEHOLDER: { value: null, description: 'placeholder (do not use)' } },
@@ -107,7 +112,7 @@ export class MutationTypes {
       action: { type: CONFLICT_ACTION, deprecationReason: 'use update_columns: [] to do nothing' },
     };
     if (m.selectable) fields.where = { type: this.b.boolExp(m.selectable) };
-    const t = new GraphQLInputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.pg.name)}`, fields });
+    const t = inputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.pg.name)}`, fields });
     this.onConflicts.set(m.key, t);
     return t;
   }
@@ -117,7 +122,7 @@ export class MutationTypes {
     if (!t) {
       const f: GraphQLFieldConfigMap<unknown, unknown> = { affected_rows: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' } };
       if (m.selectable) f.returning = { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.b.object(m.selectable)))), description: 'data from the rows affected by the mutation' };
-      t = new GraphQLObjectType({ name: this.tn(m, '_mutation_response'), description: `response of any mutation on the table ${JSON.stringify(m.pg.name)}`, fields: f });
+      t = objectType({ name: this.tn(m, '_mutation_response'), description: `response of any mutation on the table ${JSON.stringify(m.pg.name)}`, fields: f });
       this.responses.set(m.key, t);
     }
     return t;
@@ -128,17 +133,17 @@ export class MutationTypes {
     const cols = m.columns.filter((c) => m.update!.columns.has(c.column.name) && !m.update!.set.has(c.column.name));
     const input = (suffix: string, pick: typeof cols, type: (c: (typeof cols)[number]) => GraphQLInputType, description: string) =>
       pick.length
-        ? new GraphQLInputObjectType({ name: this.tn(m, suffix), description, fields: Object.fromEntries(pick.map((c) => [c.fieldName, { type: type(c) }])) })
+        ? inputObjectType({ name: this.tn(m, suffix), description, fields: Object.fromEntries(pick.map((c) => [c.fieldName, { type: type(c) }])) })
         : null;
     const ops: [string, GraphQLInputObjectType | null][] = [
-      ['_set', input('_set_input', cols, (c) => this.b.columnType(m, c.column), `input type for updating data in table ${JSON.stringify(m.pg.name)}`)],
-      ['_inc', input('_inc_input', cols.filter((c) => isNumeric(c.column.type)), (c) => this.b.columnType(m, c.column), 'input type for incrementing numeric columns in table')],
+      ['_set', input('_set_input', cols, (c) => this.b.shared.columnType(m, c.column), `input type for updating data in table ${JSON.stringify(m.pg.name)}`)],
+      ['_inc', input('_inc_input', cols.filter((c) => isNumeric(c.column.type)), (c) => this.b.shared.columnType(m, c.column), 'input type for incrementing numeric columns in table')],
     ];
     const jsonb = cols.filter((c) => isJsonb(m, c.column.name));
     if (jsonb.length) {
       ops.push(
-        ['_append', input('_append_input', jsonb, (c) => this.b.columnType(m, c.column), 'append existing jsonb value of filtered columns with new jsonb value')],
-        ['_prepend', input('_prepend_input', jsonb, (c) => this.b.columnType(m, c.column), 'prepend existing jsonb value of filtered columns with new jsonb value')],
+        ['_append', input('_append_input', jsonb, (c) => this.b.shared.columnType(m, c.column), 'append existing jsonb value of filtered columns with new jsonb value')],
+        ['_prepend', input('_prepend_input', jsonb, (c) => this.b.shared.columnType(m, c.column), 'prepend existing jsonb value of filtered columns with new jsonb value')],
         ['_delete_key', input('_delete_key_input', jsonb, () => GraphQLString, 'delete key/value pair or string element. key/value pairs are matched based on their key value')],
         ['_delete_elem', input('_delete_elem_input', jsonb, () => GraphQLInt, 'delete the array element with specified index (negative integers count from the end). throws an error if top level container is not an array')],
         ['_delete_at_path', input('_delete_at_path_input', jsonb, () => list(GraphQLString), 'delete the field or element with specified path (for JSON arrays, negative integers count from the end)')],
@@ -152,7 +157,7 @@ export class MutationTypes {
     if (!pk) return null;
     return Object.fromEntries(pk.columns.map((c) => {
       const col = m.columns.find((x) => x.column.name === c)!;
-      return [col.fieldName, { type: required(this.b.columnType(m, col.column)) }];
+      return [col.fieldName, { type: required(this.b.shared.columnType(m, col.column)) }];
     }));
   }
 
@@ -178,10 +183,10 @@ export class MutationTypes {
         const where = { where: { type: required(this.b.boolExp(m.selectable)), description: 'filter the rows which have to be updated' } };
         add('update', { type: this.response(m), args: { ...ops, ...where }, description: `update data of the table: ${shown}` }, { kind: 'root_update', mtable: m });
         if (pk && object) {
-          const pkInput = new GraphQLInputObjectType({ name: this.tn(m, '_pk_columns_input'), description: `primary key columns input for table: ${shown}`, fields: pk as GraphQLInputFieldConfigMap });
+          const pkInput = inputObjectType({ name: this.tn(m, '_pk_columns_input'), description: `primary key columns input for table: ${shown}`, fields: pk as GraphQLInputFieldConfigMap });
           add('update_by_pk', { type: object, args: { ...ops, pk_columns: { type: required(pkInput) } }, description: `update single row of the table: ${shown}` }, { kind: 'root_update_by_pk', mtable: m });
         }
-        const updates = new GraphQLInputObjectType({ name: this.tn(m, '_updates'), fields: { ...ops, ...where } as GraphQLInputFieldConfigMap });
+        const updates = inputObjectType({ name: this.tn(m, '_updates'), fields: { ...ops, ...where } as GraphQLInputFieldConfigMap });
         add('update_many', { type: new GraphQLList(this.response(m) as GraphQLOutputType), args: { updates: { type: required(list(updates)), description: 'updates to execute, in order' } }, description: `update multiples rows of table: ${shown}` }, { kind: 'root_update_many', mtable: m });
       }
     }

@@ -1,4 +1,4 @@
-/** What the compiler looks up about a generated GraphQL field or input type (kept beside the graphql-js schema). */
+/** What the compiler looks up about a generated GraphQL field (kept beside the graphql-js schema). */
 import type { FunctionInfo } from './functions.js';
 import type { ColumnInfo, ComputedFieldInfo, MutableTableInfo, RelationshipInfo, TableInfo } from './model.js';
 
@@ -13,15 +13,6 @@ export type FieldInfo =
   | { kind: 'root_function' | 'root_function_aggregate'; table: TableInfo; fn: FunctionInfo }
   /** A source's root-field namespace object (`customization.root_fields.namespace`). */
   | { kind: 'namespace' }
-  | { kind: 'aggregate_object'; table: TableInfo }
-  | { kind: 'aggregate_fields'; table: TableInfo }
-  | { kind: 'aggregate_fn'; table: TableInfo; fn: string }
   | { kind: 'root_insert' | 'root_insert_one' | 'root_update' | 'root_update_by_pk' | 'root_update_many' | 'root_delete' | 'root_delete_by_pk'; mtable: MutableTableInfo };
-
-export type InputInfo =
-  | { kind: 'bool_exp'; table: TableInfo }
-  | { kind: 'order_by'; table: TableInfo }
-  | { kind: 'aggregate_order_by'; table: TableInfo }
-  | { kind: 'aggregate_fn_order_by'; table: TableInfo; fn: string };
 
 export const fieldKey = (typeName: string, fieldName: string) => `${typeName}.${fieldName}`;
