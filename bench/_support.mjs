@@ -14,18 +14,22 @@ export async function benchServer() {
   return { url: server.url, stop: () => server.stop() };
 }
 
-/** A new database on the server, dropped by `drop()`. */
-export async function freshDatabase(serverUrl) {
+/**
+ * A new database on the server, dropped by `drop()`; `copy()` makes another one as a copy of it
+ * (nobody may be connected to it meanwhile).
+ */
+export async function freshDatabase(serverUrl, template = null) {
   const name = `bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   await admin.end();
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
   return {
     url,
+    copy: () => freshDatabase(serverUrl, name),
     async sql(text) {
       const c = new pg.Client({ connectionString: url });
       await c.connect();

@@ -267,15 +267,28 @@ function printProblems(problems) {
   }
 }
 
+/** Runs `fn` on a copy of `db` (dropped after) when `copy`, else on `db` itself. */
+async function onDatabase(db, copy, fn) {
+  if (!copy) return fn(db);
+  const own = await db.copy();
+  try {
+    return await fn(own);
+  } finally {
+    await own.drop();
+  }
+}
+
 /**
  * A whole bench run on the fixed dataset (then `setupSql`) in a fresh database. Each of
  * `targets` that can run here is measured on `workloads` (`extra(server, target, out)` may add
- * figures to `out.extra` before the target stops). `report(out)` gives the lines that follow the
+ * figures to `out.extra` before the target stops); with `copyPerTarget` (workloads that write),
+ * each target gets a copy of the loaded database, so that the rows one target wrote (dead
+ * versions, index growth) do not slow the next. `report(out)` gives the lines that follow the
  * results table; all of it is printed and, unless BENCH_TARGETS picked some targets, written into
  * bench/RESULTS.md as section `## title (\`bench/script\`)` after the `intro` lines. Sets a
  * failing exit code when a request failed or the sample answers differ.
  */
-export async function runBench({ settings, workloads, targets, setupSql = '', extra, report, title, script, intro }) {
+export async function runBench({ settings, workloads, targets, setupSql = '', copyPerTarget = false, extra, report, title, script, intro }) {
   const server = await databaseServer();
   const db = await freshDatabase(server.url);
   try {
@@ -293,7 +306,7 @@ export async function runBench({ settings, workloads, targets, setupSql = '', ex
         out.skipped.push({ target: target.name, reason });
         continue;
       }
-      await benchTarget(target, db, settings, workloads, extra, out);
+      await onDatabase(db, copyPerTarget, (own) => benchTarget(target, own, settings, workloads, extra, out));
     }
     const problems = compareSamples(out.samples, workloads);
     const lines = [...resultLines(out.results, env, settings), '', ...report(out), ...closingLines(out.skipped, problems)];
