@@ -8,10 +8,21 @@ import { RequestError } from '../compiler/errors.js';
 import type { PlanStep } from '../protocol/plan.js';
 import { ApiError } from '../protocol/errors.js';
 import { bindParams, type MutationRows } from './bind.js';
+import { CHECK_VIOLATION } from '../backends/pg/translate/mutation.js';
+import { isPgError } from '../backends/pg/run-sql.js';
 
 type MutationStep = Extract<PlanStep, { kind: 'mutation' }>;
 
+const checkFailed = (step: MutationStep) => new ApiError(400, 'permission-error', `Check constraint violation. ${step.check} check constraint failed`, '$');
+
 export async function runMutations(runner: QueryRunner, steps: PlanStep[], variables: Record<string, unknown>, sessionJson: string): Promise<string[]> {
+  // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT round trips.
+  const fields = steps.filter((s): s is MutationStep => s.kind === 'mutation');
+  if (fields.length === 1 && fields[0]!.ops.length === 1) {
+    const only = fields[0]!;
+    const text = await runField((text, values, statement) => runner.rows(text, values, statement), only, variables, sessionJson);
+    return steps.map((s) => (s.kind === 'static' ? s.json : text));
+  }
   return runner.transaction(async (run) => {
     const texts: string[] = [];
     for (const step of steps) {
@@ -36,12 +47,11 @@ async function runField(
     try {
       rows = await run(op.text, bindParams(op.params, variables, sessionJson, earlier), op.statement);
     } catch (e) {
+      if (isPgError(e) && e.message.includes(CHECK_VIOLATION)) throw checkFailed(step);
       const err = dataError(e, op.text);
       throw new ApiError(err.status, err.code, err.message, `${step.path}.args`);
     }
-    if (rows.some((r) => r.__check === 'f' || r.__check === 'false')) {
-      throw new ApiError(400, 'permission-error', `Check constraint violation. ${step.check} check constraint failed`, '$');
-    }
+    if (rows.some((r) => r.__check === 'f' || r.__check === 'false')) throw checkFailed(step);
     earlier.rows.push(rows);
     if (op.final) roots.push(rows[0]?.root ?? 'null');
     else earlier.affected += rows.length;

@@ -42,6 +42,18 @@ export class QueryRunner {
     }
   }
 
+  /** Runs one statement on its own (autocommit); every value as text. */
+  async rows(text: string, values: unknown[], statement: string | null): Promise<Record<string, string | null>[]> {
+    const client = await this.pool.connect();
+    try {
+      const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
+      if (statement) await this.prepared.used(client, statement);
+      return r.rows;
+    } finally {
+      client.release();
+    }
+  }
+
   /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
   async transaction<T>(fn: (run: (text: string, values: unknown[], statement: string | null) => Promise<Record<string, string | null>[]>) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -49,6 +61,7 @@ export class QueryRunner {
       await client.query('BEGIN');
       const result = await fn(async (text, values, statement) => {
         const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
+        if (statement) await this.prepared.used(client, statement);
         return r.rows;
       });
       await client.query('COMMIT');

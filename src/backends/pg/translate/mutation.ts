@@ -18,6 +18,8 @@ export interface TranslatedOp {
 }
 
 const MUT = ident('_mut');
+/** The text of the error a failed permission check raises inside a mutation statement. */
+export const CHECK_VIOLATION = 'service-permission-check-failed:';
 const CHECK = ident('__check');
 
 class MutationTranslator extends Translator {
@@ -135,9 +137,17 @@ class MutationTranslator extends Translator {
   }
 
   /** One statement: the change in a CTE, the check and the answer from its rows. */
+  /**
+   * A failed check raises an error inside the statement itself (a cast of
+   * CHECK_VIOLATION text that cannot succeed, not constant so it is not folded at plan
+   * time): the statement is then atomic on its own and needs no explicit transaction.
+   */
   single(change: Sql, output: MutationOutput, table: Insert['table']): Sql {
     const answer = this.output(output, this.returningRows(table), sql`(SELECT count(*) FROM ${MUT})`, { kind: 'cte', sql: MUT });
-    return sql`WITH ${MUT} AS (${change}) SELECT (SELECT bool_and(${CHECK}) FROM ${MUT}) AS ${CHECK}, ${answer} AS root`;
+    const failed = sql`(SELECT bool_and(${CHECK}) FROM ${MUT}) IS FALSE`;
+    // The integer cast fails, and its message carries the text (a json cast's would not).
+    const raise = sql`((${literal(CHECK_VIOLATION)} || (SELECT count(*) FROM ${MUT})::text)::integer)::text::json`;
+    return sql`WITH ${MUT} AS (${change}) SELECT true AS ${CHECK}, CASE WHEN ${failed} THEN ${raise} ELSE ${answer} END AS root`;
   }
 }
 
