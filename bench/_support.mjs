@@ -63,6 +63,7 @@ export function startEngine(env) {
       const url = `http://127.0.0.1:${entry.port}`;
       resolve({
         url,
+        pid: child.pid,
         bootMs: performance.now() - started,
         post: async (path, body) => {
           const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
