@@ -9,7 +9,7 @@
 import type { PgColumn, PgType } from '../backends/pg/catalog.js';
 import type { ComparisonOp, Value } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
-import { isObject, type Json } from '../util/decode.js';
+import { isObject, jsonKind, type Json } from '../util/decode.js';
 
 /** What a comparison is made against: the column (or computed field) and its table's columns. */
 export interface Operand {
@@ -30,13 +30,6 @@ export function sessionVariable(v: unknown): string | null {
   return lower.startsWith(SESSION_PREFIX) ? lower : null;
 }
 
-/** A JSON value's kind as aeson-style messages name it. */
-export function jsonKind(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  if (isObject(v)) return 'Object';
-  return typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : 'Boolean';
-}
 
 const INTEGERS: Record<string, string> = { int2: 'Int16', int4: 'Int32', int8: 'Int64' };
 const NUMBERS: Record<string, string> = { float4: 'Float', float8: 'Double', numeric: 'Scientific', money: 'Scientific' };

@@ -10,8 +10,8 @@
 import type { PgColumn, QualifiedName } from '../backends/pg/catalog.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
-import { isObject, keyPath, type Json } from '../util/decode.js';
-import { jsonKind, parseComparisons, type Operand } from './boolexp-operators.js';
+import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
+import { parseComparisons, type Operand } from './boolexp-operators.js';
 import { showTable, tableName } from './names.js';
 import type { ComputedFieldReturn } from './resolve/types.js';
 

@@ -5,6 +5,7 @@
  */
 
 import { compareText } from './text.js';
+import { jsonKind } from '../util/decode.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -17,20 +18,7 @@ export function isJsonObject(v: JsonValue): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function typeName(v: JsonValue): JsonTypeName {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  switch (typeof v) {
-    case 'string':
-      return 'String';
-    case 'number':
-      return 'Number';
-    case 'boolean':
-      return 'Boolean';
-    default:
-      return 'Object';
-  }
-}
+export const typeName = (v: JsonValue): JsonTypeName => jsonKind(v);
 
 export function lookupKey(o: JsonObject, key: string): JsonValue | undefined {
   return Object.hasOwn(o, key) ? o[key] : undefined;

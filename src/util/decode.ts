@@ -8,7 +8,8 @@ import { parseFailed } from '../protocol/errors.js';
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
 
-function kindOf(v: unknown): string {
+/** A JSON value's kind as aeson-style messages name it (`String`, `Object`, ...). */
+export function jsonKind(v: unknown): 'Null' | 'Array' | 'String' | 'Number' | 'Boolean' | 'Object' {
   if (v === null) return 'Null';
   if (Array.isArray(v)) return 'Array';
   switch (typeof v) {
@@ -24,7 +25,7 @@ function kindOf(v: unknown): string {
 }
 
 function expected(what: string, expectedKind: string, v: unknown, path: string): never {
-  throw parseFailed(`parsing ${what} failed, expected ${expectedKind}, but encountered ${kindOf(v)}`, path);
+  throw parseFailed(`parsing ${what} failed, expected ${expectedKind}, but encountered ${jsonKind(v)}`, path);
 }
 
 export const keyPath = (path: string, key: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
