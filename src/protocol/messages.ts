@@ -33,7 +33,11 @@ export interface MetadataActorReplies {
   health: HealthResponse;
 }
 
-export type MetadataActorEvent = { type: 'snapshot'; snapshot: MetadataSnapshot };
+/**
+ * A new snapshot. `sources` is null when the catalogs are the ones of the previous snapshot:
+ * the catalog is the bulk of a snapshot, and most metadata changes leave it as it is.
+ */
+export type MetadataActorEvent = { type: 'snapshot'; snapshot: Omit<MetadataSnapshot, 'sources'> & { sources: MetadataSnapshot['sources'] | null } };
 
 /** What every worker gets at start. */
 export interface ActorBootData {

@@ -11,7 +11,7 @@ import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
 import { resolveInconsistencies, type Inconsistency } from '../../metadata/resolve.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
-import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
+import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent } from '../../protocol/messages.js';
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
@@ -68,10 +68,12 @@ export class MetadataService {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
+  /** The catalogs of the last published snapshot, to publish them again only when they change. */
+  private publishedSources: { catalogs: unknown[]; enumValues: string } | null = null;
 
   constructor(
     private readonly config: Config,
-    private readonly publish: (s: MetadataSnapshot) => void,
+    private readonly publish: (s: MetadataActorEvent['snapshot']) => void,
   ) {}
 
   async boot(): Promise<void> {
@@ -113,7 +115,16 @@ export class MetadataService {
     const changed = this.stored?.version !== stored.version;
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
-    this.publish(await this.snapshot());
+    const snapshot = await this.snapshot();
+    const catalogs = [...this.sources.catalogs().values()];
+    const enumValues = JSON.stringify(Object.values(snapshot.sources).map((x) => x.enumValues));
+    const same =
+      this.publishedSources !== null &&
+      this.publishedSources.enumValues === enumValues &&
+      this.publishedSources.catalogs.length === catalogs.length &&
+      catalogs.every((c, i) => c === this.publishedSources!.catalogs[i]);
+    this.publishedSources = { catalogs, enumValues };
+    this.publish(same ? { ...snapshot, sources: null } : snapshot);
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
@@ -187,8 +198,10 @@ export class MetadataService {
         uow = new UnitOfWork(this.sources, endpoint, current.metadata, this.inconsistencies, current.version);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
-        const changed = JSON.stringify(uow.metadata) !== JSON.stringify(current.metadata);
-        return { next: changed ? uow.metadata : null, result: response };
+        // Serialised once: the text is compared, stored and kept for the next comparison.
+        const text = JSON.stringify(uow.metadata);
+        const changed = text !== (current.text ?? JSON.stringify(current.metadata));
+        return { next: changed ? { metadata: uow.metadata, text } : null, result: response };
       });
       const done = uow as UnitOfWork | null;
       await this.adopt(stored, false, done?.inconsistencies);

@@ -11,6 +11,8 @@ import type { Metadata } from '../../metadata/types.js';
 export interface StoredMetadata {
   metadata: Metadata;
   version: number;
+  /** The document's JSON text as stored, when known: comparing texts tells a real change from a no-op. */
+  text?: string;
 }
 
 const CHANNEL = 'service_catalog_metadata';
@@ -80,7 +82,7 @@ export class MetadataStore {
    */
   async locked<T>(
     known: StoredMetadata,
-    fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>,
+    fn: (current: StoredMetadata) => Promise<{ next: { metadata: Metadata; text: string } | null; result: T }>,
   ): Promise<{ stored: StoredMetadata; result: T }> {
     const c = await this.pool.connect();
     try {
@@ -94,11 +96,8 @@ export class MetadataStore {
       const { next, result } = await fn(current);
       let stored = current;
       if (next !== null) {
-        stored = { metadata: next, version: current.version + 1 };
-        await c.query('UPDATE service_catalog.metadata SET metadata = $1, resource_version = $2 WHERE id = 1', [
-          JSON.stringify(next),
-          stored.version,
-        ]);
+        stored = { metadata: next.metadata, version: current.version + 1, text: next.text };
+        await c.query('UPDATE service_catalog.metadata SET metadata = $1, resource_version = $2 WHERE id = 1', [next.text, stored.version]);
         await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
       }
       await c.query('COMMIT');
