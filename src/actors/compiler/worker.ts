@@ -14,14 +14,14 @@ const options = workerData as CompilerOptions;
 
 export default function compileTask(task: CompileTask): Uint8Array {
   // Decoded from a private copy: msgpackr's decoder crashes the process on shared memory.
-  const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot).slice()));
+  const tracked = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot).slice()));
   let answer: CompileAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
     const plan = compile(rs, task, {
-      translateContext: (r, source) => createTranslateContext(snapshot, r, source, options.stringifyNumericTypes),
+      translateContext: (r, source) => createTranslateContext(tracked, r, source, options.stringifyNumericTypes),
       prepared: (source) => {
-        const s = snapshot.metadata.sources.find((x) => x.name === source);
+        const s = tracked.snapshot.metadata.sources.find((x) => x.name === source);
         return s ? connectionInfo(s.configuration).use_prepared_statements : false;
       },
     });
