@@ -15,6 +15,7 @@ import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent }
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
+import { deepFreeze } from '../../util/draft.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { loadEnumValues } from '../../backends/pg/enum-values.js';
@@ -113,6 +114,8 @@ export class MetadataService {
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
     if (connect) await this.sources.sync(stored.metadata);
     const changed = this.stored?.version !== stored.version;
+    // Frozen once: every later change drafts over it and shares what it does not touch.
+    deepFreeze(stored.metadata);
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
     const snapshot = await this.snapshot();
