@@ -44,7 +44,7 @@ async function start(root: string, log: Log): Promise<EmbeddedServer> {
   const dataRoot = await dataFolder(root, account, log);
   const pgData = join(dataRoot, 'pg');
 
-  const orphanPort = runningServerPort(pgData);
+  const orphanPort = await runningServerPort(pgData);
   if (orphanPort !== null) {
     log('reusing embedded PostgreSQL left running by a previous process', { dataDir: dataRoot, port: orphanPort });
     // We did not start it, but we own the data folder: stop it with ours.

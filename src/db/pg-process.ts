@@ -88,13 +88,20 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-function pidFileFields(pgData: string): { pid: number; port: number } | null {
+interface PidFile {
+  pid: number;
+  port: number;
+  /** Line 8 of postmaster.pid: `starting`, `ready`, `stopping` or `standby`. */
+  status: string;
+}
+
+function readPidFile(pgData: string): PidFile | null {
   const pidFile = join(pgData, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return Number.isInteger(pid) && Number.isInteger(port) ? { pid, port } : null;
+  return Number.isInteger(pid) && Number.isInteger(port) ? { pid, port, status: lines[7]?.trim() ?? '' } : null;
 }
 
 function alive(pid: number): boolean {
@@ -106,18 +113,29 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A server left running by a previous process that was killed (kill -9): its port, to reuse it. */
-export function runningServerPort(pgData: string): number | null {
-  const fields = pidFileFields(pgData);
-  return fields && alive(fields.pid) ? fields.port : null;
+const STOPPING_WAIT_MS = 30_000;
+
+/**
+ * A server left running by a previous process that was killed (kill -9): its port, to reuse it.
+ * One that is shutting down (it accepts no new connection) is waited for, then not reused.
+ */
+export async function runningServerPort(pgData: string): Promise<number | null> {
+  const found = readPidFile(pgData);
+  if (!found || !alive(found.pid)) return null;
+  if (found.status !== 'stopping') return found.port;
+  for (const deadline = Date.now() + STOPPING_WAIT_MS; alive(found.pid); ) {
+    if (Date.now() > deadline) throw new Error(`the server left in ${pgData} (pid ${found.pid}) is still shutting down`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
 }
 
 /** Fast shutdown of a server this process adopted, waiting until it has removed its pid file. */
 export async function stopByPidFile(pgData: string): Promise<void> {
-  const fields = pidFileFields(pgData);
-  if (!fields) return;
+  const found = readPidFile(pgData);
+  if (!found) return;
   try {
-    process.kill(fields.pid, 'SIGINT');
+    process.kill(found.pid, 'SIGINT');
   } catch {
     return; // already gone
   }
