@@ -116,7 +116,7 @@ export class MetadataStore {
     return r.rows[0]!.metadata;
   }
 
-  /** Best effort: a pooler may not support LISTEN; polling still keeps instances in sync. */
+  /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */
   async listen(onChange: () => void): Promise<void> {
     this.listener = new ChangeListener(this.pool.options, CHANNEL, onChange);
     await this.listener.start();
