@@ -10,7 +10,7 @@ const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
 export async function benchServer() {
   if (process.env.SERVICE_BENCH_DATABASE_URL) return { url: process.env.SERVICE_BENCH_DATABASE_URL, stop: async () => {} };
   const { startEmbeddedPostgres } = await import('../dist/db/embedded.js');
-  const server = await startEmbeddedPostgres('.service-bench', () => {});
+  const server = await startEmbeddedPostgres(new URL('../.service-bench', import.meta.url).pathname, () => {});
   return { url: server.url, stop: () => server.stop() };
 }
 

@@ -30,7 +30,12 @@ async function main(): Promise<void> {
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {
     log.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
-    embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+    try {
+      embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+    } catch (e) {
+      log.error(`${(e as Error).message}; set SERVICE_GRAPHQL_DATABASE_URL to use another PostgreSQL server instead`);
+      process.exit(1);
+    }
     // The default source reads its URL from the environment (as stored in the metadata);
     // workers inherit it.
     process.env.SERVICE_GRAPHQL_DATABASE_URL = embedded.url;
