@@ -54,10 +54,10 @@ export class GraphQLService {
     this.cache = new PlanCache(cacheSize);
   }
 
-  /** A new snapshot: plans of older generations are never hit again; source pools follow the configuration. */
+  /** A new snapshot: plans that read what it changed go; source pools follow the configuration. */
   setSnapshot(s: MetadataSnapshot): void {
     this.snapshot = s;
-    this.cache.clear();
+    this.cache.evict(s.changes);
     const wanted = new Set<string>();
     for (const src of s.metadata.sources) {
       if (!s.sources[src.name]?.introspection) continue;
@@ -119,7 +119,7 @@ export class GraphQLService {
     if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     // backend_only permissions: only with the admin secret and the request's header.
     const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
-    const key = PlanCache.key(snapshot.generation, backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
+    const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
     const hit = this.cache.get(key, req.variables);
     if (hit) return hit;
     const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables });

@@ -3,6 +3,7 @@
  * after every change: metadata + what each source looks like + what is inconsistent.
  */
 import type { PgIntrospection } from '../backends/pg/catalog.js';
+import type { MetadataChanges } from '../metadata/changes.js';
 import type { InconsistentObject, Metadata } from '../metadata/types.js';
 
 export interface SourceSnapshot {
@@ -21,4 +22,6 @@ export interface MetadataSnapshot {
   metadata: Metadata;
   sources: Record<string, SourceSnapshot>;
   inconsistencies: InconsistentObject[];
+  /** What changed since the previous snapshot: cached plans that read none of it stay valid. */
+  changes: MetadataChanges;
 }

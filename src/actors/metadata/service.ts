@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
 import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
-import { resolveInconsistencies, type Inconsistency } from '../../metadata/resolve.js';
+import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent } from '../../protocol/messages.js';
@@ -16,6 +16,7 @@ import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
 import { deepFreeze } from '../../util/draft.js';
+import { metadataChanges } from '../../metadata/changes.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { loadEnumValues } from '../../backends/pg/enum-values.js';
@@ -69,8 +70,8 @@ export class MetadataService {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
-  /** The catalogs of the last published snapshot, to publish them again only when they change. */
-  private publishedSources: { catalogs: unknown[]; enumValues: string } | null = null;
+  /** The last published metadata and, per source, its catalog and enum values: what the next snapshot is compared with. */
+  private published: { metadata: Metadata; sources: Map<string, { catalog: SourceCatalog; enumValues: string }> } | null = null;
 
   constructor(
     private readonly config: Config,
@@ -119,19 +120,22 @@ export class MetadataService {
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
     const snapshot = await this.snapshot();
-    const catalogs = [...this.sources.catalogs().values()];
-    const enumValues = JSON.stringify(Object.values(snapshot.sources).map((x) => x.enumValues));
-    const same =
-      this.publishedSources !== null &&
-      this.publishedSources.enumValues === enumValues &&
-      this.publishedSources.catalogs.length === catalogs.length &&
-      catalogs.every((c, i) => c === this.publishedSources!.catalogs[i]);
-    this.publishedSources = { catalogs, enumValues };
-    this.publish(same ? { ...snapshot, sources: null } : snapshot);
+    const sources = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(snapshot.sources[name]?.enumValues) }]));
+    const before = this.published;
+    const catalogChanged = (name: string) => {
+      const a = before?.sources.get(name);
+      const b = sources.get(name);
+      return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
+    };
+    // Catalogs are the bulk of a snapshot and most changes leave them as they are: then they are not sent again.
+    const sameCatalogs = before !== null && before.sources.size === sources.size && [...sources.keys()].every((n) => !catalogChanged(n));
+    const changes = metadataChanges(before?.metadata ?? null, stored.metadata, catalogChanged);
+    this.published = { metadata: stored.metadata, sources };
+    this.publish({ ...snapshot, changes, sources: sameCatalogs ? null : snapshot.sources });
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
-  async snapshot(): Promise<MetadataSnapshot> {
+  async snapshot(): Promise<Omit<MetadataSnapshot, 'changes'>> {
     const sources: MetadataSnapshot['sources'] = {};
     for (const [name, c] of this.sources.catalogs()) {
       const meta = this.stored.metadata.sources.find((s) => s.name === name);
