@@ -9,7 +9,7 @@ import { QueryRunner } from '../backends/pg/execute.js';
 import { RequestError } from '../compiler/errors.js';
 import type { CompilerPool } from '../actors/compiler/pool.js';
 import type { GraphQLErrorBody, Plan, PlanStep } from '../protocol/plan.js';
-import type { MetadataSnapshot } from '../protocol/snapshot.js';
+import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { ApiError } from '../protocol/errors.js';
 import { isObject } from '../util/decode.js';
 import { log } from '../log.js';
@@ -43,7 +43,7 @@ function readRequest(v: unknown, path: string): SingleRequest {
 }
 
 export class GraphQLService {
-  private snapshot: MetadataSnapshot | null = null;
+  private snapshot: PublishedSnapshot | null = null;
   private readonly runners = new Map<string, { key: string; runner: QueryRunner }>();
   private readonly cache: PlanCache;
 
@@ -55,12 +55,11 @@ export class GraphQLService {
   }
 
   /** A new snapshot: plans that read what it changed go; source pools follow the configuration. */
-  setSnapshot(s: MetadataSnapshot): void {
+  setSnapshot(s: PublishedSnapshot): void {
     this.snapshot = s;
     this.cache.evict(s.changes);
     const wanted = new Set<string>();
-    for (const src of s.metadata.sources) {
-      if (!s.sources[src.name]?.introspection) continue;
+    for (const src of s.connected) {
       wanted.add(src.name);
       const key = JSON.stringify(src.configuration);
       if (this.runners.get(src.name)?.key === key) continue;

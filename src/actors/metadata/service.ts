@@ -12,7 +12,7 @@ import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent } from '../../protocol/messages.js';
-import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { encodeSnapshot, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
 import { deepFreeze } from '../../util/draft.js';
@@ -70,8 +70,8 @@ export class MetadataService {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
-  /** The last published metadata and, per source, its catalog and enum values: what the next snapshot is compared with. */
-  private published: { metadata: Metadata; sources: Map<string, { catalog: SourceCatalog; enumValues: string }> } | null = null;
+  /** The last published metadata, each source's catalog and enum values, and their JSON: what the next snapshot is compared with. */
+  private published: { metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>; sourcesJson: string } | null = null;
 
   constructor(
     private readonly config: Config,
@@ -119,23 +119,12 @@ export class MetadataService {
     deepFreeze(stored.metadata);
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
-    const snapshot = await this.snapshot();
-    const sources = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(snapshot.sources[name]?.enumValues) }]));
-    const before = this.published;
-    const catalogChanged = (name: string) => {
-      const a = before?.sources.get(name);
-      const b = sources.get(name);
-      return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
-    };
-    // Catalogs are the bulk of a snapshot and most changes leave them as they are: then they are not sent again.
-    const sameCatalogs = before !== null && before.sources.size === sources.size && [...sources.keys()].every((n) => !catalogChanged(n));
-    const changes = metadataChanges(before?.metadata ?? null, stored.metadata, catalogChanged);
-    this.published = { metadata: stored.metadata, sources };
-    this.publish({ ...snapshot, changes, sources: sameCatalogs ? null : snapshot.sources });
+    this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
-  async snapshot(): Promise<Omit<MetadataSnapshot, 'changes'>> {
+  /** The current state as a published snapshot: encoded once, with what changed since the last one. */
+  private async snapshot(): Promise<PublishedSnapshot> {
     const sources: MetadataSnapshot['sources'] = {};
     for (const [name, c] of this.sources.catalogs()) {
       const meta = this.stored.metadata.sources.find((s) => s.name === name);
@@ -144,14 +133,27 @@ export class MetadataService {
       const enumValues = pool && c.introspection && enumTables.length ? await loadEnumValues(pool, c.introspection, enumTables) : {};
       sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues };
     }
+    const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
+    const before = this.published;
+    const catalogChanged = (name: string) => {
+      const a = before?.catalogs.get(name);
+      const b = catalogs.get(name);
+      return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
+    };
+    // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
+    const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
+    const sourcesJson = sameCatalogs ? before.sourcesJson : JSON.stringify(sources);
+    const changes = metadataChanges(before?.metadata ?? null, this.stored.metadata, catalogChanged);
+    this.published = { metadata: this.stored.metadata, catalogs, sourcesJson };
     // Unique per snapshot, and growing across restarts of this actor.
     this.generation = Math.max(this.generation + 1, Date.now());
+    const metadataJson = this.stored.text ?? JSON.stringify(this.stored.metadata);
     return {
       version: this.stored.version,
       generation: this.generation,
-      metadata: this.stored.metadata,
-      sources,
-      inconsistencies: this.inconsistencies.map((i) => i.object),
+      changes,
+      connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, configuration: s.configuration })),
+      encoded: encodeSnapshot({ version: this.stored.version, generation: this.generation, metadataJson, sourcesJson, inconsistencies: this.inconsistencies.map((i) => i.object) }),
     };
   }
 
