@@ -17,6 +17,7 @@ import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js
 import { log } from '../../log.js';
 import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
+import { documentJson } from '../../metadata/document.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { loadEnumValues } from '../../backends/pg/enum-values.js';
@@ -147,7 +148,7 @@ export class MetadataService {
     this.published = { metadata: this.stored.metadata, catalogs, sourcesJson };
     // Unique per snapshot, and growing across restarts of this actor.
     this.generation = Math.max(this.generation + 1, Date.now());
-    const metadataJson = this.stored.text ?? JSON.stringify(this.stored.metadata);
+    const metadataJson = this.stored.text ?? documentJson(this.stored.metadata);
     return {
       version: this.stored.version,
       generation: this.generation,
@@ -208,8 +209,8 @@ export class MetadataService {
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // Serialised once: the text is compared, stored and kept for the next comparison.
-        const text = JSON.stringify(uow.metadata);
-        const changed = text !== (current.text ?? JSON.stringify(current.metadata));
+        const text = documentJson(uow.metadata);
+        const changed = text !== (current.text ?? documentJson(current.metadata));
         return { next: changed ? { metadata: uow.metadata, text } : null, result: response };
       });
       const done = uow as UnitOfWork | null;

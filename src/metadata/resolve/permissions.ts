@@ -43,10 +43,13 @@ export function resolvePermissions(source: ResolvedSource): Inconsistency[] {
     for (const kind of PERMISSION_KINDS) {
       for (const stored of table.entry[`${kind}_permissions`] ?? []) {
         const role = String(stored.role);
-        const ref: TableObjectRef = { source: source.name, table: table.name, list: `${kind}_permissions`, type: `${kind}_permission`, name: role, stored };
-        const context = tableObjectContext(table.name, 'permission for role', role);
+        // Built only for an inconsistency: this loop runs over every permission of the document.
+        const inconsistent = (message: string) => {
+          const ref: TableObjectRef = { source: source.name, table: table.name, list: `${kind}_permissions`, type: `${kind}_permission`, name: role, stored };
+          return tableObjectInconsistency(ref, tableObjectContext(table.name, 'permission for role', role) + message);
+        };
         if (role === 'admin') {
-          out.push(tableObjectInconsistency(ref, `${context}cannot define permission for admin role`));
+          out.push(inconsistent('cannot define permission for admin role'));
           continue;
         }
         let memo = checked.get(stored);
@@ -54,7 +57,7 @@ export function resolvePermissions(source: ResolvedSource): Inconsistency[] {
           memo = { shape, result: check(() => resolvePermission(kind, role, stored.permission as JsonObject, table, scope, '$.permission')) };
           if (Object.isFrozen(stored)) checked.set(stored, memo);
         }
-        if (memo.result instanceof ApiError) out.push(tableObjectInconsistency(ref, context + memo.result.message));
+        if (memo.result instanceof ApiError) out.push(inconsistent(memo.result.message));
         else table.permissions[kind].set(role, memo.result);
       }
     }
