@@ -1,0 +1,2 @@
+-- search_articles
+SELECT coalesce(json_agg("__s".root ORDER BY "__s"."__order_0" ASC NULLS LAST), '[]') AS root FROM (SELECT json_build_object(E'id', "_4"."id", E'title', "_4"."title", E'author', "_5".root) AS root, "_4"."__order_0" FROM (SELECT "_3".*, "_3"."id" AS "__order_0" FROM "public"."search_articles"((E'engine')::text) AS "_3"  WHERE true ORDER BY "_3"."id" ASC NULLS LAST) AS "_4" LEFT JOIN LATERAL (SELECT json_build_object(E'name', "_6"."name") AS root FROM "public"."author" AS "_6"  WHERE ("_4"."author_id" = "_6"."id") LIMIT 1) AS "_5" ON true) AS "__s";

@@ -1,0 +1,2 @@
+-- author
+SELECT coalesce(json_agg("__s".root ORDER BY "__s"."__order_0" ASC NULLS LAST), '[]') AS root FROM (SELECT json_build_object(E'name', "_4"."name", E'stats', "_5".root) AS root, "_4"."__order_0" FROM (SELECT "_3".*, "_3"."id" AS "__order_0" FROM "public"."author" AS "_3"  WHERE true ORDER BY "_3"."id" ASC NULLS LAST) AS "_4" LEFT JOIN LATERAL (SELECT json_build_object(E'article_count', "_6"."article_count", E'best_rating', "_6"."best_rating") AS root FROM "public"."author_stats" AS "_6"  WHERE ("_4"."id" = "_6"."author_id") LIMIT 1) AS "_5" ON true) AS "__s";
