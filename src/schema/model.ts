@@ -110,9 +110,10 @@ export function buildRoleModel(tracked: TrackedTables, role: string, parse: Filt
     for (const { columns, relationships, computedFields, ...table } of sourceTables) {
       const { key, meta, pg } = table;
       const allColumns = pg.columns.map((c) => c.name);
-      const insert = usable(insertPermission(metadata, meta, role, allColumns, parse));
-      const update = usable(updatePermission(metadata, meta, role, allColumns, parse));
-      const del = usable(deletePermission(metadata, meta, role, parse));
+      // A view PostgreSQL cannot insert into (update, delete from) gets no such mutation, as upstream.
+      const insert = pg.insertable ? usable(insertPermission(metadata, meta, role, allColumns, parse)) : null;
+      const update = pg.updatable ? usable(updatePermission(metadata, meta, role, allColumns, parse)) : null;
+      const del = pg.deletable ? usable(deletePermission(metadata, meta, role, parse)) : null;
       if (insert || update || del) mutable.set(key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
       const permission = selectPermission(metadata, meta, role, allColumns, computedFields.map((c) => c.name), parse);
       if (!permission) continue;
