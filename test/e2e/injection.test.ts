@@ -196,8 +196,12 @@ describe('session variables beyond ASCII and size', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-role': 'user', 'x-service-user-id': 'x'.repeat(1 << 20) },
       body: JSON.stringify({ query: 'mutation { insert_note_one(object: {body: "big"}) { id } }' }),
-    });
-    expect(r.status).toBe(431);
+    }).then(
+      (res) => res.status,
+      // The server answers 431 and closes while the client may still be writing the header.
+      () => 'connection closed',
+    );
+    expect([431, 'connection closed']).toContain(r);
     expect((await fx.engine.runSql('SELECT count(*) FROM note')).body.result).toEqual(before);
   });
 });
