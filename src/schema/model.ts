@@ -107,9 +107,11 @@ export function buildRoleModel(tracked: TrackedTables, role: string, backendOnly
   const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
   for (const { tables: sourceTables } of tracked.sources) {
     for (const { columns, relationships, computedFields, resolved, ...table } of sourceTables) {
-      const insert = usable(permissions.insert(resolved, role));
-      const update = usable(permissions.update(resolved, role));
-      const del = usable(permissions.delete(resolved, role));
+      const { pg } = table;
+      // A view PostgreSQL cannot insert into (update, delete from) gets no such mutation, as upstream.
+      const insert = pg.insertable ? usable(permissions.insert(resolved, role)) : null;
+      const update = pg.updatable ? usable(permissions.update(resolved, role)) : null;
+      const del = pg.deletable ? usable(permissions.delete(resolved, role)) : null;
       if (insert || update || del) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
       const permission = permissions.select(resolved, role);
       if (!permission) continue;
