@@ -35,6 +35,12 @@ const stateOf = (v: unknown): State | undefined => (typeof v === 'object' && v !
 
 export const isDraft = (v: unknown): boolean => stateOf(v) !== undefined;
 
+/** The committed (frozen) object behind a draft nothing was changed in, else the value itself. */
+export function unchanged<T>(v: T): T {
+  const state = stateOf(v);
+  return state && !state.modified ? (state.base as T) : v;
+}
+
 /** Freezes a value and everything under it (already frozen parts are skipped: they are frozen through). */
 export function deepFreeze<T>(value: T): T {
   const stack: unknown[] = [value];

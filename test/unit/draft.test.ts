@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, DraftSession, isDraft, produce } from '../../src/util/draft.js';
+import { deepFreeze, DraftSession, isDraft, produce, unchanged } from '../../src/util/draft.js';
 
 interface Doc {
   version?: number;
@@ -91,5 +91,15 @@ describe('copy-on-write drafts', () => {
     expect(() => {
       (b.sources[0]!.tables[0]!.perms as unknown[]).push(1);
     }).toThrow(TypeError);
+  });
+
+  it('gives back the committed object behind a draft nothing was changed in', () => {
+    const b = base();
+    produce(b, (d) => {
+      expect(unchanged(d.sources[1])).toBe(b.sources[1]);
+      d.sources[0]!.name = 'z';
+      expect(unchanged(d.sources[0])).toBe(d.sources[0]);
+      expect(unchanged(d)).toBe(d);
+    });
   });
 });
