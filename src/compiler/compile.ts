@@ -145,7 +145,8 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       return;
     }
     let root: RootField;
-    const t = 'table' in info ? info.table : null;
+    // The field table may be shared by roles of the same schema shape: the table as this role sees it.
+    const t = 'table' in info ? (rs.model.tables.get(info.table.key) ?? null) : null;
     if (!t) throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
     const source = t.source.name;
     switch (info.kind) {

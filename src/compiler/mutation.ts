@@ -158,7 +158,8 @@ export class MutationCompiler {
   }
 
   compile(info: Extract<FieldInfo, { mtable: MutableTableInfo }>, f: CollectedField, path: string): MutationField {
-    const m = info.mtable;
+    // The field table may be shared by roles of the same schema shape: the table as this role may change it.
+    const m = this.s.rs.model.mutable.get(info.mtable.key)!;
     const source = m.source.name;
     const args = this.args(f.node);
     const where = (tree: InputTree | undefined, p: string) => (tree === undefined ? TRUE : parseWhere(this.s.rs.model, m.selectable!, tree, this.inputs, p));

@@ -3,13 +3,12 @@
  * dropped when the snapshot changes (keyed by snapshot generation). The snapshot is
  * resolved once (the metadata layer's resolution, the only one); its tracked tables and the
  * types that do not depend on a role are built once and shared by every role's schema; roles
- * whose schemas come out the same keep one of them.
+ * whose schemas have the same shape share one schema, built once (schema-shape.ts).
  */
-import type { GraphQLSchema } from 'graphql';
 import { resolveMetadata } from '../../metadata/resolve.js';
 import { buildRoleSchema, type RoleSchema } from '../../schema/build.js';
 import { buildRoleModel } from '../../schema/model.js';
-import { sameSchema } from '../../schema/same-schema.js';
+import { schemaShape } from '../../schema/schema-shape.js';
 import { SharedTypes } from '../../schema/shared-types.js';
 import { TrackedTables } from '../../schema/tracked-tables.js';
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
@@ -19,12 +18,8 @@ interface Generation {
   tracked: TrackedTables;
   shared: SharedTypes;
   schemas: Map<string, RoleSchema>;
-}
-
-/** The schema of a role built before that is the same as `schema`, else `schema`. */
-function sameAsBuilt(schema: GraphQLSchema, built: Iterable<RoleSchema>): GraphQLSchema {
-  for (const other of new Set([...built].map((rs) => rs.schema))) if (sameSchema(other, schema)) return other;
-  return schema;
+  /** Built schemas by shape. */
+  shapes: Map<string, RoleSchema>;
 }
 
 function resolveSnapshot(snapshot: MetadataSnapshot): TrackedTables {
@@ -38,18 +33,22 @@ export class RoleSchemas {
   use(generation: number, load: () => MetadataSnapshot): TrackedTables {
     if (this.current?.generation !== generation) {
       const tracked = resolveSnapshot(load());
-      this.current = { generation, tracked, shared: new SharedTypes(tracked), schemas: new Map() };
+      this.current = { generation, tracked, shared: new SharedTypes(tracked), schemas: new Map(), shapes: new Map() };
     }
     return this.current.tracked;
   }
 
   get(role: string, backendOnly: boolean): RoleSchema {
-    const { tracked, shared, schemas } = this.current!;
+    const { tracked, shared, schemas, shapes } = this.current!;
     const key = backendOnly ? `${role}\u0000backend_only` : role;
     let rs = schemas.get(key);
     if (!rs) {
-      rs = buildRoleSchema(buildRoleModel(tracked, role, backendOnly), shared);
-      rs = { ...rs, schema: sameAsBuilt(rs.schema, schemas.values()) };
+      const model = buildRoleModel(tracked, role, backendOnly);
+      const shape = schemaShape(model);
+      const same = shapes.get(shape);
+      // The field table is shared too: the compiler takes each field's table from the role's own model.
+      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared);
+      if (!same) shapes.set(shape, rs);
       schemas.set(key, rs);
     }
     return rs;

@@ -1,0 +1,46 @@
+/**
+ * Roles whose schemas have the same shape share one schema and field table (built once), but
+ * each role's request is compiled from its own permissions: filters, checks and presets.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEngine } from '../support/fixture.js';
+import { gql } from '../support/graphql.js';
+
+const fx = useEngine();
+const as = (role: string) => ({ 'x-service-role': role });
+const meta = async (type: string, args: unknown) => {
+  const r = await fx.engine.metadata({ type, args });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+};
+
+beforeAll(async () => {
+  await fx.db.sql(`CREATE TABLE note (id serial PRIMARY KEY, body text, owner_id int); INSERT INTO note (body, owner_id) VALUES ('one', 1), ('two', 2);`);
+  await meta('pg_track_table', { table: 'note' });
+  for (const [role, owner] of [['first', 1], ['second', 2]] as const) {
+    await meta('pg_create_select_permission', { table: 'note', role, permission: { columns: ['id', 'body'], filter: { owner_id: { _eq: owner } } } });
+    await meta('pg_create_insert_permission', { table: 'note', role, permission: { columns: ['body'], check: {}, set: { owner_id: owner } } });
+  }
+  await meta('pg_create_select_permission', { table: 'note', role: 'narrow', permission: { columns: ['id'], filter: {} } });
+});
+
+describe('roles of the same schema shape', () => {
+  it('each read their own rows', async () => {
+    // Both roles' schemas are in use before either query runs again.
+    for (const role of ['first', 'second', 'first', 'second']) {
+      const expected = role === 'first' ? 'one' : 'two';
+      expect(await gql(fx.engine, '{ note { body } }', undefined, as(role))).toEqual({ data: { note: [{ body: expected }] } });
+    }
+  });
+
+  it('each insert with their own presets', async () => {
+    await gql(fx.engine, 'mutation { insert_note(objects: [{body: "by first"}]) { affected_rows } }', undefined, as('first'));
+    await gql(fx.engine, 'mutation { insert_note(objects: [{body: "by second"}]) { affected_rows } }', undefined, as('second'));
+    const rows = (await fx.engine.runSql("SELECT body, owner_id FROM note WHERE body LIKE 'by %' ORDER BY id")).body.result;
+    expect(rows).toEqual([['body', 'owner_id'], ['by first', '1'], ['by second', '2']]);
+  });
+
+  it('do not lend their fields to a role of another shape', async () => {
+    const r = await gql(fx.engine, '{ note { body } }', undefined, as('narrow'));
+    expect(r.errors[0].message).toBe("field 'body' not found in type: 'note'");
+  });
+});
