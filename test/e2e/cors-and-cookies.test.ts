@@ -44,6 +44,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
+const json = (r: Response): Promise<any> => r.json();
 const NOTES = JSON.stringify({ query: '{ note { id } }' });
 const send = (e: Engine, path: string, init: RequestInit) => fetch(e.url + path, init);
 const POST_ROUTES = ['/v1/graphql', '/v1/graphql/explain', '/v1/metadata', '/v1/query', '/v2/query'];
@@ -85,15 +86,15 @@ describe('CORS with a list of origins', () => {
 describe('a JWT read from a cookie', () => {
   it('authenticates a JSON POST, and a POST of any other content type is 415 before it runs', async () => {
     const ok = await send(jwtEngine, '/v1/graphql', { method: 'POST', headers: { cookie: userCookie, 'content-type': 'application/json; charset=utf-8' }, body: NOTES });
-    expect(await ok.json()).toEqual({ data: { note: [{ id: 1 }] } });
+    expect(await json(ok)).toEqual({ data: { note: [{ id: 1 }] } });
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
       const r = await send(jwtEngine, '/v1/graphql', { method: 'POST', headers: { cookie: userCookie, ...(contentType ? { 'content-type': contentType } : {}) }, body: contentType ? NOTES : new Blob([NOTES]) });
       expect(r.status).toBe(415);
-      expect(await r.json()).toEqual({ errors: [{ message: 'a request authenticated by a cookie must have Content-Type: application/json', extensions: { path: '$', code: 'unsupported-media-type' } }] });
+      expect(await json(r)).toEqual({ errors: [{ message: 'a request authenticated by a cookie must have Content-Type: application/json', extensions: { path: '$', code: 'unsupported-media-type' } }] });
     }
     // The admin secret is a header: no content type needed.
     const byHeader = await send(jwtEngine, '/v1/graphql', { method: 'POST', headers: { cookie: userCookie, 'content-type': 'text/plain', ...admin }, body: NOTES });
-    expect((await byHeader.json()).data.note).toHaveLength(2);
+    expect((await json(byHeader)).data.note).toHaveLength(2);
   });
 
   it('authenticates a WebSocket only from an allowed origin (or a client that sends no Origin)', async () => {
@@ -117,15 +118,15 @@ describe('/v1/graphql/explain', () => {
   it('is for the admin only', async () => {
     const none = await explain({});
     expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ path: '$', error: 'invalid x-service-admin-secret/x-service-access-key', code: 'access-denied' });
+    expect(await json(none)).toEqual({ path: '$', error: 'invalid x-service-admin-secret/x-service-access-key', code: 'access-denied' });
     expect((await explain({ 'x-service-admin-secret': 'wrong' })).status).toBe(401);
     expect((await explain({ cookie: userCookie })).status).toBe(401);
     const asUser = await explain({ ...admin, 'x-service-role': 'user' });
     expect(asUser.status).toBe(400);
-    expect((await asUser.json()).code).toBe('access-denied');
+    expect((await json(asUser)).code).toBe('access-denied');
     const ok = await explain(admin);
     expect(ok.status).toBe(200);
-    const [field] = await ok.json();
+    const [field] = await json(ok);
     expect(field.field).toBe('note');
     expect(field.sql).toContain('note');
   });
@@ -138,7 +139,7 @@ describe('a webhook shown a cookie, with CORS disabled', () => {
     expect(r.status).toBe(415);
     expect(hook.calls.length).toBe(before);
     const ok = await send(hookEngine, '/v1/graphql', { method: 'POST', headers: { cookie: 'session=good', 'content-type': 'application/json' }, body: NOTES });
-    expect(await ok.json()).toEqual({ data: { note: [{ id: 1 }] } });
+    expect(await json(ok)).toEqual({ data: { note: [{ id: 1 }] } });
     // An Authorization header makes it a header credential.
     const withAuthorization = await send(hookEngine, '/v1/graphql', { method: 'POST', headers: { cookie: 'session=good', authorization: 'Bearer x', 'content-type': 'text/plain' }, body: NOTES });
     expect(withAuthorization.status).toBe(200);

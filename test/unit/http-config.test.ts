@@ -1,19 +1,9 @@
 /** The HTTP options at boot (CORS, body limits, WebSocket buffer) and the rules they feed. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { load, refusal } from '../support/config.js';
 import { originAllowed, webSocketMayReadCookie } from '../../src/http/cors.js';
 import { isJsonContentType, responseMedia } from '../../src/http/media.js';
 
-const load = (env: Record<string, string>) => loadConfig([], env);
-const refusal = (env: Record<string, string>) => {
-  try {
-    load(env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('the configuration was accepted');
-};
 
 describe('CORS options', () => {
   it('allows every origin by default', () => {
