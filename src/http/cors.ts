@@ -11,9 +11,12 @@ export type CorsConfig =
   | { kind: 'origins'; exact: ReadonlySet<string>; wildcards: ReadonlySet<string> }
   | { kind: 'disabled'; wsReadCookie: boolean };
 
-export type Headers = [string, string][];
+export type Headers = ReadonlyArray<readonly [string, string]>;
 
 const PREFLIGHT_MAX_AGE = '1728000';
+// Shared by the answers without an allowed origin (most of them: servers, curl): never mutated.
+const NONE: Headers = [];
+const VARY: Headers = [['Vary', 'Origin']];
 const WILDCARD = '*.';
 
 /** `*` or comma-separated origins; throws an Error naming the bad entry. */
@@ -69,19 +72,15 @@ export function webSocketMayReadCookie(cors: CorsConfig, origin: string | undefi
 
 /** Headers for an answer to a request from `origin` (empty string: no `Origin` header). */
 export function corsHeaders(cors: CorsConfig, origin: string, methods: string): Headers {
-  if (cors.kind === 'disabled') return [];
+  if (cors.kind === 'disabled') return NONE;
   // The answer depends on the Origin header: caches must keep one per origin.
-  const headers: Headers = [['Vary', 'Origin']];
-  if (origin !== '' && originAllowed(cors, origin)) {
-    headers.push(['Access-Control-Allow-Origin', origin], ['Access-Control-Allow-Credentials', 'true'], ['Access-Control-Allow-Methods', methods]);
-  }
-  return headers;
+  if (origin === '' || !originAllowed(cors, origin)) return VARY;
+  return [...VARY, ['Access-Control-Allow-Origin', origin], ['Access-Control-Allow-Credentials', 'true'], ['Access-Control-Allow-Methods', methods]];
 }
 
 /** The extra headers of a preflight (`OPTIONS`) answer for an allowed origin. */
 export function preflightHeaders(cors: CorsConfig, origin: string, requestedHeaders: string): Headers {
-  if (origin === '' || !originAllowed(cors, origin)) return [];
-  const headers: Headers = [['Access-Control-Max-Age', PREFLIGHT_MAX_AGE]];
-  if (requestedHeaders !== '') headers.push(['Access-Control-Allow-Headers', requestedHeaders]);
-  return headers;
+  if (origin === '' || !originAllowed(cors, origin)) return NONE;
+  const maxAge = ['Access-Control-Max-Age', PREFLIGHT_MAX_AGE] as const;
+  return requestedHeaders === '' ? [maxAge] : [maxAge, ['Access-Control-Allow-Headers', requestedHeaders]];
 }
