@@ -33,6 +33,7 @@ import { SelectionCompiler } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { translateMutation } from '../backends/pg/translate/mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
+import { addTablesRead } from './reads.js';
 
 export interface CompileRequest {
   query: string;
@@ -107,6 +108,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
 
   const steps: PlanStep[] = [];
   const sessionVariables = new Set<string>();
+  const reads = { everything: false, sources: new Set<string>(), tables: new Set<string>() };
   const compileRoot = (typeName: string, f: CollectedField, path: string[]): void => {
     const p = `$.selectionSet.${[...path, f.alias].join('.selectionSet.')}`;
     if (f.name === '__typename') {
@@ -114,6 +116,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       return;
     }
     if (f.name === '__schema' || f.name === '__type') {
+      reads.everything = true;
       steps.push({ kind: 'static', alias: [...path, f.alias].join('.'), json: introspect(rs, doc, op, f, inputs) });
       return;
     }
@@ -126,6 +129,8 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     }
     if ('mtable' in info) {
       const field = mutations.compile(info, f, p);
+      reads.sources.add(info.mtable.source.name);
+      addTablesRead(field, info.mtable.source.name, reads.tables);
       const translated = translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
       for (const name of translated.sessionVariables) sessionVariables.add(name);
       steps.push({
@@ -183,6 +188,8 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       default:
         throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
     }
+    reads.sources.add(source);
+    addTablesRead(root, source, reads.tables);
     const translated = translateRootField(root, opts.translateContext(rs, source));
     const rendered = render(translated.sql);
     for (const name of translated.sessionVariables) sessionVariables.add(name);
@@ -196,7 +203,14 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     });
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
-  return { operation: op.operation, steps, variables: specs, shape: inputs.shapeVariables(), sessionVariables: [...sessionVariables].sort() };
+  return {
+    operation: op.operation,
+    steps,
+    variables: specs,
+    shape: inputs.shapeVariables(),
+    sessionVariables: [...sessionVariables].sort(),
+    reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
+  };
 }
 
 /** Runs an introspection root field against the role's schema (graphql-js), as JSON text. */

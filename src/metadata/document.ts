@@ -5,6 +5,7 @@
  */
 import { pgSourceConfiguration } from '../backends/pg/connection.js';
 import { badRequest } from '../protocol/errors.js';
+import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization } from './customization.js';
 import { functionEntry } from './functions.js';
@@ -90,15 +91,17 @@ const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 
 /**
  * The stored (and exported) form leaves out empty lists, empty objects, nulls and
  * false `is_enum`, as the well-known engine's export does; every change passes
- * through here so that equal metadata is stored as equal text.
+ * through here so that equal metadata is stored as equal text. Reads the frozen
+ * document and copies only what loses a key.
  */
 export function normalizeMetadata(m: Metadata): Metadata {
-  for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete m[k];
-  for (const s of m.sources) {
-    for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete s[k];
-    for (const t of s.tables) {
-      for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete t[k];
-    }
-  }
-  return m;
+  return produce(m, (d) => {
+    for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete d[k];
+    m.sources.forEach((s, i) => {
+      for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete d.sources[i]![k];
+      s.tables.forEach((t, j) => {
+        for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete d.sources[i]!.tables[j]![k];
+      });
+    });
+  });
 }

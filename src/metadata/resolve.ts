@@ -40,8 +40,9 @@ export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, Sourc
     sources.set(source.name, source);
     inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source));
   }
-  inconsistencies.push(...resolveInheritedRoles(m, sources.values()));
-  return { sources, inconsistencies };
+  const roles = resolveInheritedRoles(m, sources.values());
+  inconsistencies.push(...roles.inconsistencies);
+  return { sources, inheritedRoles: roles.consistent, inconsistencies };
 }
 
 export function resolveInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): Inconsistency[] {

@@ -178,16 +178,11 @@ export class Translator {
 
   /** Rows with `root` (the JSON of each) and the order keys, ready to aggregate. */
   rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): { sql: Sql; orderKeys: Base['orderKeys'] } {
-    // Flat when no field needs a LATERAL join or the typed row: the JSON is built in the
-    // same SELECT that filters, orders and limits (one level less for the planner).
-    if (!readsRow(fields)) {
-      let laterals: Sql[] = [];
-      const flat = this.base(rows, outer, from, false, (scope) => {
-        const obj = this.object(fields, scope);
-        laterals = obj.laterals;
-        return sql`${obj.json} AS root`;
-      });
-      if (laterals.length === 0) return flat;
+    // Flat when every field is a column: the JSON is built in the same SELECT that filters,
+    // orders and limits (one level less for the planner). Decided before building anything,
+    // so each subtree is translated once (linear in the depth of the query).
+    if (fields.every(isPlainField)) {
+      return this.base(rows, outer, from, false, (scope) => sql`${this.object(fields, scope).json} AS root`);
     }
     const base = this.base(rows, outer, from, readsRow(fields));
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
@@ -246,6 +241,9 @@ export class Translator {
     return sql`SELECT ${jsonObject(pairs)} AS root FROM (${base.sql}) AS ${scope.alias} ${join(laterals, ' ')}`;
   }
 }
+
+/** A field read from the row itself: no LATERAL join, no typed row. */
+const isPlainField = (f: Field) => f.kind === 'typename' || f.kind === 'column';
 
 export const readsRow = (fields: Field[]) => fields.some((f) => f.kind === 'computed_scalar' || f.kind === 'computed_set');
 
