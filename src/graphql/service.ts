@@ -105,7 +105,7 @@ export class GraphQLService {
   private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean): Promise<GraphQLReply> {
     try {
       const plan = await this.plan(session, req);
-      if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`a ${plan.operation} cannot be sent with GET; use POST`, '$', 'method-not-allowed');
+      if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       return { body: await this.run(plan, session, req), status: 200, protocolError: false };
     } catch (e) {
       return { ...failure(e), protocolError: e instanceof MethodNotAllowed };

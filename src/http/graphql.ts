@@ -61,7 +61,8 @@ function failureReply(f: AuthFailure): Reply {
  */
 function graphqlReply(r: GraphQLReply, media: ResponseMedia, cookies: Headers): Reply {
   const status = media === GRAPHQL_RESPONSE || r.protocolError ? r.status : 200;
-  const headers: Headers = status === 405 ? [['Allow', 'POST'], ...cookies] : cookies;
+  // The media type follows Accept: a cache keeps one answer per Accept value.
+  const headers: Headers = [['Vary', 'Accept'], ...(status === 405 ? [['Allow', 'POST'] as const] : []), ...cookies];
   return { status, body: r.body, contentType: media === GRAPHQL_RESPONSE ? `${GRAPHQL_RESPONSE}; charset=utf-8` : JSON_TYPE, headers };
 }
 

@@ -43,6 +43,7 @@ describe('GET /v1/graphql', () => {
     const r = await graphql({ search: query({ query: 'query Q($id: Int!) { item_by_pk(id: $id) { name } }', variables: '{"id":2}', operationName: 'Q', extensions: '{}' }) });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('vary')).toBe('Origin, Accept');
     expect(await json(r)).toEqual({ data: { item_by_pk: { name: 'b' } } });
   });
 
