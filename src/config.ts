@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { decodeJwtConfig, type JwtConfig } from './auth/jwt-config.js';
 import { ApiError } from './protocol/errors.js';
+import { parseCorsDomains, type CorsConfig } from './http/cors.js';
 
 /** `.service/` in the package root, wherever the engine is started from (`npm start` or `node /path/dist/main.js`). */
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.service', import.meta.url));
@@ -31,6 +32,12 @@ export interface Config {
   dataDir: string;
   logLevel: LogLevel;
   maxBodyBytes: number;
+  /** Largest body of `/v1/metadata`, `/v1/query` and `/v2/query` (a metadata document can be large). */
+  adminMaxBodyBytes: number;
+  /** Which browser origins may call the engine, or CORS disabled. */
+  cors: CorsConfig;
+  /** Unsent bytes a WebSocket may hold before it is closed (its client does not read). */
+  websocketMaxBufferedBytes: number;
   /** How often the metadata actor polls the shared version row (multi-instance sync). */
   metadataPollMs: number;
   /** How long a request waits for an actor's reply before it fails. */
@@ -49,6 +56,8 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+const MIB = 1024 * 1024;
+
 interface Option {
   flag: string;
   env: string;
@@ -66,6 +75,11 @@ const OPTIONS = {
   dataDir: opt('data-dir', 'DATA_DIR'),
   logLevel: opt('log-level', 'LOG_LEVEL'),
   maxBodyBytes: opt('max-body-size', 'MAX_BODY_SIZE'),
+  adminMaxBodyBytes: opt('admin-max-body-size', 'ADMIN_MAX_BODY_SIZE'),
+  corsDomain: opt('cors-domain', 'CORS_DOMAIN'),
+  disableCors: opt('disable-cors', 'DISABLE_CORS'),
+  wsReadCookie: opt('ws-read-cookie', 'WS_READ_COOKIE'),
+  websocketMaxBufferedBytes: opt('websocket-max-buffered', 'WEBSOCKET_MAX_BUFFERED'),
   metadataPollMs: opt('metadata-poll-interval', 'METADATA_POLL_INTERVAL'),
   actorTimeoutMs: opt('actor-timeout', 'ACTOR_TIMEOUT'),
   authHook: opt('auth-hook', 'AUTH_HOOK'),
@@ -119,6 +133,22 @@ function boolean(value: string | undefined, o: Option): boolean {
   if (value === undefined) return false;
   if (value === 'true' || value === 'false') return value === 'true';
   throw new ConfigError(`${o.env} / --${o.flag}: expected true or false, got "${value}"`);
+}
+
+/** `--cors-domain`, `--disable-cors` and `--ws-read-cookie`, checked together as upstream does. */
+function corsSettings(get: (o: Option) => string | undefined): CorsConfig {
+  const { corsDomain, disableCors, wsReadCookie } = OPTIONS;
+  const wsRead = boolean(get(wsReadCookie), wsReadCookie);
+  if (boolean(get(disableCors), disableCors)) {
+    if (get(corsDomain) !== undefined) throw new ConfigError(`${corsDomain.env} / --${corsDomain.flag} cannot be used with ${disableCors.env} / --${disableCors.flag}`);
+    return { kind: 'disabled', wsReadCookie: wsRead };
+  }
+  if (wsRead) throw new ConfigError(`${wsReadCookie.env} / --${wsReadCookie.flag} can only be used when CORS is disabled (${disableCors.env} / --${disableCors.flag})`);
+  try {
+    return parseCorsDomains(get(corsDomain) ?? '*');
+  } catch (e) {
+    throw new ConfigError(`${corsDomain.env} / --${corsDomain.flag}: ${(e as Error).message}`);
+  }
 }
 
 type Auth = Pick<Config, 'authHook' | 'jwtSecret' | 'unauthorizedRole'>;
@@ -198,7 +228,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     adminSecrets: secrets,
     dataDir: get(OPTIONS.dataDir) ?? DEFAULT_DATA_DIR,
     logLevel: level as LogLevel,
-    maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * 1024 * 1024), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
+    maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * MIB), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
+    adminMaxBodyBytes: integer(get(OPTIONS.adminMaxBodyBytes) ?? String(256 * MIB), OPTIONS.adminMaxBodyBytes, 1024, 2 ** 31 - 1),
+    cors: corsSettings(get),
+    websocketMaxBufferedBytes: integer(get(OPTIONS.websocketMaxBufferedBytes) ?? String(16 * MIB), OPTIONS.websocketMaxBufferedBytes, 64 * 1024, 2 ** 31 - 1),
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),

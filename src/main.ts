@@ -101,9 +101,11 @@ async function main(): Promise<void> {
       health: () => metadata.request({ type: 'health' }),
       graphql: {
         authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),
-        execute: (session, body) => graphql.handle(session, body),
-        explain: (session, body) => graphql.explainRequest(session, body),
+        usesCookie: (headers) => authenticator!.usesCookie(headers),
+        post: (session, body) => graphql.post(session, body),
+        get: (session, request) => graphql.get(session, request),
       },
+      explain: (body) => graphql.explainRequest(body),
       websocket: (upgradeHeaders) => ({
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),
@@ -112,7 +114,16 @@ async function main(): Promise<void> {
         keepAliveMs: config.websocketKeepAliveMs,
       }),
     },
-    { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, adminSecrets: config.adminSecrets, version: VERSION },
+    {
+      host: config.host,
+      port: config.port,
+      maxBodyBytes: config.maxBodyBytes,
+      adminMaxBodyBytes: config.adminMaxBodyBytes,
+      adminSecrets: config.adminSecrets,
+      cors: config.cors,
+      websocketMaxBufferedBytes: config.websocketMaxBufferedBytes,
+      version: VERSION,
+    },
   );
   log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }

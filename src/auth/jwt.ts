@@ -35,7 +35,7 @@ export function jwtAuthenticator(config: JwtConfig, keys: TokenKeys, unauthorize
 
 /** The token, or undefined when the configured place holds none (an unauthenticated request). */
 function findToken(headers: Record<string, string>, location: JwtTokenLocation): string | undefined {
-  if (location.type === 'Cookie') return headers.cookie === undefined ? undefined : cookie(headers.cookie, location.name);
+  if (location.type === 'Cookie') return headers.cookie === undefined ? undefined : cookieValue(headers.cookie, location.name);
   const authorization = headers.authorization;
   if (authorization === undefined) return undefined;
   // Exactly two words, the scheme spelt `Bearer`, as upstream.
@@ -45,7 +45,7 @@ function findToken(headers: Record<string, string>, location: JwtTokenLocation):
 }
 
 /** The value of cookie `name` in a `Cookie` header (`a=1; b="2"`). */
-function cookie(header: string, name: string): string | undefined {
+export function cookieValue(header: string, name: string): string | undefined {
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;

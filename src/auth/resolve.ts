@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { makeSecretCheck } from './admin-secret.js';
 import { log } from '../log.js';
 import { connectionInitHeaders } from './connection-init.js';
+import { cookieCredentialCheck } from './cookie-credential.js';
 import { AuthError, internalError, type AuthFailure } from './failure.js';
 import { HttpClient } from './http-client.js';
 import { RemoteJwkSet } from './jwk-set.js';
@@ -40,6 +41,8 @@ export interface Authenticator {
   authenticate(req: AuthRequest): Promise<Session | AuthFailure>;
   /** At `connection_init`; `upgradeHeaders` are those of the HTTP upgrade request. */
   authenticateWebSocket(connectionInitPayload: unknown, upgradeHeaders?: Record<string, string>): Promise<Session | AuthFailure>;
+  /** Whether the request's credential would be a cookie (`cookie-credential.ts`). */
+  usesCookie(headers: Record<string, string>): boolean;
   /** Closes the pooled connections to the webhook or JWK provider. */
   close(): void;
 }
@@ -76,6 +79,7 @@ export async function createAuthenticator(config: AuthConfig): Promise<Authentic
   return {
     authenticate: (req) => settle(() => req),
     authenticateWebSocket: (payload, upgradeHeaders = {}) => settle(() => ({ headers: connectionInitHeaders(payload, upgradeHeaders), body: null })),
+    usesCookie: cookieCredentialCheck(config),
     close: () => client?.close(),
   };
 }

@@ -12,16 +12,11 @@ import type { GraphQLErrorBody, Plan, PlanStep } from '../protocol/plan.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { ApiError } from '../protocol/errors.js';
 import { isObject } from '../util/decode.js';
+import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { log } from '../log.js';
 import { bindParams, checkSession, checkVariables } from './bind.js';
 import { PlanCache } from './plan-cache.js';
 import { runMutations } from './mutations.js';
-
-interface SingleRequest {
-  query: string;
-  operationName: string | null;
-  variables: Record<string, unknown>;
-}
 
 const errorsBody = (errors: GraphQLErrorBody[]) => JSON.stringify({ errors });
 
@@ -32,14 +27,16 @@ class ExecutionError extends Error {
   }
 }
 
-function readRequest(v: unknown, path: string): SingleRequest {
-  if (!isObject(v)) throw new RequestError('expected a JSON object with "query"', path, 'parse-failed');
-  if (typeof v.query !== 'string') throw new RequestError(v.query === undefined ? 'the key "query" was not present' : '"query" must be a string', `${path}.query`, 'parse-failed');
-  if (v.operationName !== undefined && v.operationName !== null && typeof v.operationName !== 'string') {
-    throw new RequestError('"operationName" must be a string', `${path}.operationName`, 'parse-failed');
-  }
-  if (v.variables !== undefined && v.variables !== null && !isObject(v.variables)) throw new RequestError('"variables" must be an object', `${path}.variables`, 'parse-failed');
-  return { query: v.query, operationName: (v.operationName as string | null | undefined) ?? null, variables: (v.variables as Record<string, unknown> | null | undefined) ?? {} };
+/** A mutation or subscription over GET (GraphQL over HTTP: GET is for queries only). */
+class MethodNotAllowed extends RequestError {}
+
+/** The answer to an HTTP request. */
+export interface GraphQLReply {
+  body: string;
+  /** The status under `application/graphql-response+json`: 200 when the body has `data`, else 4xx/5xx. */
+  status: number;
+  /** A malformed request or a method the operation does not allow: `status` under `application/json` too. */
+  protocolError: boolean;
 }
 
 export class GraphQLService {
@@ -78,29 +75,40 @@ export class GraphQLService {
     }
   }
 
-  /** The response body (JSON text) for a request body: one request or a batch. */
-  async handle(session: Session, body: Uint8Array): Promise<string> {
-    let parsed: unknown;
+  /** A POST body: one request or a batch. */
+  async post(session: Session, body: Uint8Array): Promise<GraphQLReply> {
+    let requests: GraphQLRequest | GraphQLRequest[];
     try {
-      parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
-    } catch {
-      return errorsBody([{ message: 'the request body is not valid JSON', extensions: { path: '$', code: 'invalid-json' } }]);
+      requests = readRequestBody(body);
+    } catch (e) {
+      return { ...failure(e), protocolError: true };
     }
-    if (Array.isArray(parsed)) {
-      const answers = await Promise.all(parsed.map((r, i) => this.single(session, r, `$[${i}]`)));
-      return `[${answers.join(',')}]`;
-    }
-    return this.single(session, parsed, '$');
+    if (!Array.isArray(requests)) return this.answer(session, requests, false);
+    const answers = await Promise.all(requests.map((r) => this.answer(session, r, false)));
+    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false };
   }
 
-  /** One request's response text (errors included): the unit of batches, WebSocket operations and live-query polls. */
+  /** A GET request: queries only. */
+  get(session: Session, request: GraphQLRequest): Promise<GraphQLReply> {
+    return this.answer(session, request, true);
+  }
+
+  /** One request's response text (errors included): the unit of WebSocket operations and live-query polls. */
   async single(session: Session, raw: unknown, path: string): Promise<string> {
     try {
-      const req = readRequest(raw, path);
-      const plan = await this.plan(session, req);
-      return await this.run(plan, session, req);
+      return (await this.answer(session, readRequest(raw, path), false)).body;
     } catch (e) {
-      return errorText(e);
+      return failure(e).body;
+    }
+  }
+
+  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean): Promise<GraphQLReply> {
+    try {
+      const plan = await this.plan(session, req);
+      if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
+      return { body: await this.run(plan, session, req), status: 200, protocolError: false };
+    } catch (e) {
+      return { ...failure(e), protocolError: e instanceof MethodNotAllowed };
     }
   }
 
@@ -109,11 +117,11 @@ export class GraphQLService {
     try {
       return (await this.plan(session, readRequest(raw, '$'))).operation;
     } catch (e) {
-      return { error: errorText(e) };
+      return { error: failure(e).body };
     }
   }
 
-  async plan(session: Session, req: SingleRequest): Promise<Plan> {
+  async plan(session: Session, req: GraphQLRequest): Promise<Plan> {
     const snapshot = this.snapshot;
     if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     // backend_only permissions: only with the admin secret and the request's header.
@@ -127,7 +135,7 @@ export class GraphQLService {
     return answer.plan;
   }
 
-  private async run(plan: Plan, session: Session, req: SingleRequest): Promise<string> {
+  private async run(plan: Plan, session: Session, req: GraphQLRequest): Promise<string> {
     const variables = checkVariables(plan.variables, req.variables);
     checkSession(plan, session.variables);
     const sessionJson = JSON.stringify(session.variables);
@@ -157,10 +165,12 @@ export class GraphQLService {
     }
   }
 
-  /** `/v1/graphql/explain` (admin only): `{query: {query, operationName, variables}, user: {x-service-role, ...}}`. */
-  async explainRequest(session: Session, body: Uint8Array): Promise<{ status: number; body: string }> {
+  /**
+   * `/v1/graphql/explain`: `{query: {query, operationName, variables}, user: {x-service-role, ...}}`.
+   * Admin only: the caller has checked the admin secret; the query runs as `user` says.
+   */
+  async explainRequest(body: Uint8Array): Promise<{ status: number; body: string }> {
     const fail = (status: number, path: string, error: string, code: string) => ({ status, body: JSON.stringify({ path, error, code }) });
-    if (!session.isAdmin || session.role !== 'admin') return fail(400, '$', 'restricted access : admin only', 'access-denied');
     let parsed: unknown;
     try {
       parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
@@ -171,7 +181,7 @@ export class GraphQLService {
     const user = isObject(parsed.user) ? parsed.user : {};
     const variables: Record<string, string> = {};
     for (const [k, v] of Object.entries(user)) if (typeof v === 'string') variables[k.toLowerCase()] = v;
-    const as: Session = { ...session, role: variables['x-service-role'] ?? 'admin', variables };
+    const as: Session = { role: variables['x-service-role'] ?? 'admin', variables, isAdmin: true, useBackendOnlyPermissions: false };
     try {
       const req = readRequest(parsed.query, '$.query');
       const explained = await this.explain(as, req);
@@ -187,14 +197,21 @@ export class GraphQLService {
     }
   }
 
-  private async explain(session: Session, req: SingleRequest): Promise<{ operation: Plan['operation']; fields: { field: string; sql: string; plan: string[] }[] }> {
+  private async explain(session: Session, req: GraphQLRequest): Promise<{ operation: Plan['operation']; fields: { field: string; sql: string; plan: string[] }[] }> {
     const plan = await this.plan(session, req);
     const variables = checkVariables(plan.variables, req.variables);
     const sessionJson = JSON.stringify(session.variables);
     const fields = await Promise.all(
       plan.steps
         .filter((s): s is Extract<PlanStep, { kind: 'sql' }> => s.kind === 'sql')
-        .map(async (s) => ({ field: s.alias, sql: s.text, plan: await this.runners.get(s.source)!.runner.explain(s.text, bindParams(s.params, variables, sessionJson)) })),
+        .map(async (s) => {
+          try {
+            return { field: s.alias, sql: s.text, plan: await this.runners.get(s.source)!.runner.explain(s.text, bindParams(s.params, variables, sessionJson)) };
+          } catch (e) {
+            // The database refusing the statement (a bad regular expression, say) is the request's fault, as when it runs.
+            throw dataError(e, s.text);
+          }
+        }),
     );
     return { operation: plan.operation, fields };
   }
@@ -204,13 +221,14 @@ export class GraphQLService {
   }
 }
 
-/** A failed request's response text. */
-function errorText(e: unknown): string {
-  if (e instanceof RequestError) return errorsBody([e.body()]);
-  if (e instanceof ExecutionError) return JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] });
-  if (e instanceof ApiError) return errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]);
+/** A failed request's response text, and its status under `application/graphql-response+json`. */
+function failure(e: unknown): { body: string; status: number } {
+  if (e instanceof MethodNotAllowed) return { body: errorsBody([e.body()]), status: 405 };
+  if (e instanceof RequestError) return { body: errorsBody([e.body()]), status: 400 };
+  if (e instanceof ExecutionError) return { body: JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] }), status: 200 };
+  if (e instanceof ApiError) return { body: errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]), status: e.status >= 400 ? e.status : 400 };
   log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-  return errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]);
+  return { body: errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]), status: 500 };
 }
 
 /** `{"a":<text>,"ns":{"b":<text>}}` from steps whose aliases are dotted paths. */

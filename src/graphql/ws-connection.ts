@@ -42,6 +42,11 @@ export class GraphQLWsConnection {
     if (!this.closed) this.peer.send(JSON.stringify(message));
   }
 
+  /** A result message around the response text, spliced unparsed (results can be large). */
+  private sendResult(id: string, type: string, text: string): void {
+    if (!this.closed) this.peer.send(`{"id":${JSON.stringify(id)},"type":"${type}","payload":${text}}`);
+  }
+
   private close(code: number, reason: string): void {
     if (this.closed) return;
     this.onClose();
@@ -116,7 +121,7 @@ export class GraphQLWsConnection {
     if (op !== 'subscription') {
       const text = await this.backend.execute(session, request);
       if (!this.operations.delete(id)) return;
-      this.send({ id, type: data, payload: JSON.parse(text) });
+      this.sendResult(id, data, text);
       this.send({ id, type: 'complete' });
       return;
     }
@@ -124,7 +129,7 @@ export class GraphQLWsConnection {
     const unsubscribe = this.backend.live.subscribe(
       key,
       () => this.backend.execute(session, request),
-      (text) => this.send({ id, type: data, payload: JSON.parse(text) }),
+      (text) => this.sendResult(id, data, text),
     );
     this.operations.set(id, unsubscribe);
   }

@@ -1,23 +1,37 @@
 /**
- * `/v1/graphql` and `/v1/graphql/explain`. Headers are read synchronously (uWS
- * request objects die at the first await), the body with its limit; the answer is
- * written inside `cork`.
+ * `/v1/graphql` over HTTP (GraphQL over HTTP: POST, and GET for queries) and
+ * `/v1/graphql/explain`. Headers are read synchronously (uWS request objects die at the first
+ * await), the body with its limit; the answer is written inside `cork`.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
+import type { GraphQLReply } from '../graphql/service.js';
+import { readRequestQuery, type GraphQLRequest } from '../graphql/request.js';
+import { RequestError } from '../compiler/errors.js';
 import { log } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
+import type { Headers } from './cors.js';
+import { GRAPHQL_RESPONSE, isJsonContentType, responseMedia, type ResponseMedia } from './media.js';
+import { Exchange, JSON_TYPE, type Reply } from './reply.js';
 
 export interface GraphQLBackend {
-  authenticate(headers: Record<string, string>, body: Uint8Array): Promise<Session | AuthFailure>;
-  /** The response body for a request or a batch. */
-  execute(session: Session, body: Uint8Array): Promise<string>;
-  /** `/v1/graphql/explain`: status and JSON body. */
-  explain(session: Session, body: Uint8Array): Promise<{ status: number; body: string }>;
+  authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  /** Whether the request's credential would be a cookie. */
+  usesCookie(headers: Record<string, string>): boolean;
+  /** A POST body: one request or a batch. */
+  post(session: Session, body: Uint8Array): Promise<GraphQLReply>;
+  /** A GET request: queries only. */
+  get(session: Session, request: GraphQLRequest): Promise<GraphQLReply>;
 }
 
-const STATUS: Record<number, string> = { 200: '200 OK', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 413: '413 Payload Too Large', 500: '500 Internal Server Error' };
+/** What a route needs from the server: the CORS headers of a request, and the body limit. */
+export interface RouteContext {
+  exchange(res: HttpResponse, req: HttpRequest, methods: string): Exchange;
+  maxBodyBytes: number;
+}
+
+export const GRAPHQL_METHODS = 'GET, POST, OPTIONS';
 
 export function readHeaders(req: HttpRequest): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -29,46 +43,72 @@ export function readHeaders(req: HttpRequest): Record<string, string> {
 
 const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r && 'code' in r;
 
-function write(res: HttpResponse, aborted: { value: boolean }, status: number, body: string, extra: [string, string][] = []): void {
-  if (aborted.value) return;
-  res.cork(() => {
-    res.writeStatus(STATUS[status] ?? String(status)).writeHeader('Content-Type', 'application/json; charset=utf-8');
-    for (const [k, v] of extra) res.writeHeader(k, v);
-    res.end(body);
-  });
+const errorsReply = (status: number, message: string, code: string, headers?: Headers): Reply => ({
+  status,
+  body: JSON.stringify({ errors: [{ message, extensions: { path: '$', code } }] }),
+  ...(headers ? { headers } : {}),
+});
+
+function failureReply(f: AuthFailure): Reply {
+  const headers: Headers = Object.entries(f.headers ?? {}).flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]));
+  return errorsReply(f.status, f.message, f.code, headers);
 }
 
-function failureReply(f: AuthFailure): { status: number; body: string; headers: [string, string][] } {
-  const headers: [string, string][] = Object.entries(f.headers ?? {}).flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]));
-  return { status: f.status, body: JSON.stringify({ errors: [{ message: f.message, extensions: { path: '$', code: f.code } }] }), headers };
+/**
+ * GraphQL over HTTP: with `application/graphql-response+json` the status says whether the
+ * request ran (200) or failed before (4xx); with `application/json` a GraphQL error is 200, as
+ * the well-known engine's clients expect, and only a malformed request is not.
+ */
+function graphqlReply(r: GraphQLReply, media: ResponseMedia, cookies: Headers): Reply {
+  const status = media === GRAPHQL_RESPONSE || r.protocolError ? r.status : 200;
+  // The media type follows Accept: a cache keeps one answer per Accept value.
+  const headers: Headers = [['Vary', 'Accept'], ...(status === 405 ? [['Allow', 'POST'] as const] : []), ...cookies];
+  return { status, body: r.body, contentType: media === GRAPHQL_RESPONSE ? `${GRAPHQL_RESPONSE}; charset=utf-8` : JSON_TYPE, headers };
 }
 
-export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, maxBodyBytes: number): void {
-  const route = (handle: (session: Session, body: Uint8Array) => Promise<{ status: number; body: string }>) => (res: HttpResponse, req: HttpRequest) => {
-    const aborted = { value: false };
-    res.onAborted(() => {
-      aborted.value = true;
-    });
+const logged = (e: unknown): Reply => {
+  if (e instanceof BodyTooLarge) return errorsReply(413, e.message, 'bad-request');
+  log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  return errorsReply(500, 'internal error', 'unexpected');
+};
+
+async function run(backend: GraphQLBackend, headers: Record<string, string>, body: Uint8Array | null, media: ResponseMedia, execute: (s: Session) => Promise<GraphQLReply>): Promise<Reply> {
+  const auth = await backend.authenticate(headers, body);
+  if (isFailure(auth)) return failureReply(auth);
+  const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
+  return graphqlReply(await execute(auth), media, cookies);
+}
+
+export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {
+  app.post('/v1/graphql', (res, req) => {
+    const exchange = ctx.exchange(res, req, GRAPHQL_METHODS);
     const headers = readHeaders(req);
-    readBody(res, maxBodyBytes)
-      .then(async (body) => {
-        const auth = await backend.authenticate(headers, body);
-        if (isFailure(auth)) {
-          const r = failureReply(auth);
-          return write(res, aborted, r.status, r.body, r.headers);
-        }
-        const cookies: [string, string][] = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
-        const r = await handle(auth, body);
-        write(res, aborted, r.status, r.body, cookies);
-      })
-      .catch((e: unknown) => {
-        if (e instanceof BodyTooLarge) {
-          return write(res, aborted, 413, JSON.stringify({ errors: [{ message: e.message, extensions: { path: '$', code: 'bad-request' } }] }));
-        }
-        log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-        write(res, aborted, 500, JSON.stringify({ errors: [{ message: 'internal error', extensions: { path: '$', code: 'unexpected' } }] }));
-      });
-  };
-  app.post('/v1/graphql', route(async (session, body) => ({ status: 200, body: await backend.execute(session, body) })));
-  app.post('/v1/graphql/explain', route((session, body) => backend.explain(session, body)));
+    const media = responseMedia(headers.accept ?? '');
+    // A cookie goes with requests from any site; a JSON body cannot, without a CORS preflight.
+    if (backend.usesCookie(headers) && !isJsonContentType(headers['content-type'])) {
+      return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
+    }
+    readBody(res, ctx.maxBodyBytes)
+      .then((body) => run(backend, headers, body, media, (session) => backend.post(session, body)))
+      .catch(logged)
+      .then((r) => exchange.reply(r));
+  });
+
+  app.get('/v1/graphql', (res, req) => {
+    const exchange = ctx.exchange(res, req, GRAPHQL_METHODS);
+    const headers = readHeaders(req);
+    const media = responseMedia(headers.accept ?? '');
+    let request: GraphQLRequest;
+    try {
+      request = readRequestQuery(req.getQuery() ?? '');
+    } catch (e) {
+      if (!(e instanceof RequestError)) throw e;
+      return exchange.reply(graphqlReply({ body: JSON.stringify({ errors: [e.body()] }), status: 400, protocolError: true }, media, []));
+    }
+    // A POST-mode webhook is shown the request as if it had been posted.
+    const shown = Buffer.from(JSON.stringify(request));
+    run(backend, headers, shown, media, (session) => backend.get(session, request))
+      .catch(logged)
+      .then((r) => exchange.reply(r));
+  });
 }

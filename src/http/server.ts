@@ -2,7 +2,7 @@
  * The uWebSockets.js front: routes requests to the actors and writes their answers.
  * It never parses an admin body itself; it checks access, reads the bytes (with a
  * limit) and hands them over. Every handler sets `onAborted` before anything
- * asynchronous and writes late responses inside `cork`.
+ * asynchronous (an `Exchange`) and writes late responses inside `cork`.
  */
 import * as uws from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
@@ -12,13 +12,17 @@ import { log } from '../log.js';
 import { adminAccessError } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
-import { registerGraphQLRoutes, type GraphQLBackend } from './graphql.js';
+import { corsHeaders, preflightHeaders, type CorsConfig } from './cors.js';
+import { GRAPHQL_METHODS, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
+import { Exchange, type Reply } from './reply.js';
 import { registerGraphQLWebSocket } from './websocket.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
 
 export interface Backend {
   admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;
   graphql: GraphQLBackend;
+  /** `/v1/graphql/explain`, for an admin (access is checked here). */
+  explain(body: Uint8Array): Promise<{ status: number; body: string }>;
   /** What a WebSocket connection runs against, given its upgrade request's headers. */
   websocket: (upgradeHeaders: Record<string, string>) => WsBackend;
   health(): Promise<HealthResponse>;
@@ -27,38 +31,20 @@ export interface Backend {
 export interface HttpOptions {
   host: string;
   port: number;
+  /** `/v1/graphql` (and explain) bodies and WebSocket messages. */
   maxBodyBytes: number;
+  /** `/v1/metadata`, `/v1/query` and `/v2/query` bodies (a metadata document can be large). */
+  adminMaxBodyBytes: number;
   adminSecrets: string[];
+  cors: CorsConfig;
+  /** A WebSocket whose unsent data passes this is closed. */
+  websocketMaxBufferedBytes: number;
   version: string;
 }
 
-interface Reply {
-  status: number;
-  body: string;
-  contentType?: string;
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK',
-  400: '400 Bad Request',
-  401: '401 Unauthorized',
-  404: '404 Not Found',
-  405: '405 Method Not Allowed',
-  409: '409 Conflict',
-  413: '413 Payload Too Large',
-  500: '500 Internal Server Error',
-  503: '503 Service Unavailable',
-};
-
-function send(res: HttpResponse, state: { aborted: boolean }, r: Reply): void {
-  if (state.aborted) return;
-  res.cork(() => {
-    res
-      .writeStatus(STATUS_TEXT[r.status] ?? String(r.status))
-      .writeHeader('Content-Type', r.contentType ?? 'application/json; charset=utf-8')
-      .end(r.body);
-  });
-}
+const ADMIN_METHODS = 'POST, OPTIONS';
+const GET_METHODS = 'GET, OPTIONS';
+const TEXT = 'text/plain; charset=utf-8';
 
 const errorReply = (e: ApiError): Reply => ({ status: e.status, body: JSON.stringify(e.body()) });
 
@@ -66,65 +52,61 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   const app: TemplatedApp = uws.App();
   const secretMatches = makeSecretCheck(opts.adminSecrets);
   const secured = opts.adminSecrets.length > 0;
+  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
 
-  const adminRoute = (endpoint: AdminEndpoint) => (res: HttpResponse, req: HttpRequest) => {
-    const state = { aborted: false };
-    res.onAborted(() => {
-      state.aborted = true;
-    });
-    const denied = adminAccessError(
-      { adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') },
-      secured,
-      secretMatches,
-    );
-    if (denied) {
-      // The body is not read: refuse before parsing anything.
-      send(res, state, errorReply(denied));
-      return;
-    }
-    readBody(res, opts.maxBodyBytes)
-      .then((body) => backend.admin(endpoint, body))
+  /** An admin-only route: the admin secret and role are checked before the body is read. */
+  const adminRoute = (limit: number, handle: (body: Uint8Array) => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
+    const ex = exchange(res, req, ADMIN_METHODS);
+    const denied = adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
+    if (denied) return ex.reply(errorReply(denied));
+    readBody(res, limit)
+      .then(handle)
       .then(
-        (r) => send(res, state, r),
+        (r) => ex.reply(r),
         (e: unknown) => {
-          if (e instanceof BodyTooLarge) return send(res, state, { status: 413, body: JSON.stringify({ path: '$', error: e.message, code: 'bad-request' }) });
+          if (e instanceof BodyTooLarge) return ex.reply({ status: 413, body: JSON.stringify({ path: '$', error: e.message, code: 'bad-request' }) });
           log.error('admin request failed', { error: e instanceof Error ? e.message : String(e) });
-          send(res, state, errorReply(new ApiError(503, 'unexpected', e instanceof Error ? e.message : String(e))));
+          ex.reply(errorReply(new ApiError(503, 'unexpected', e instanceof Error ? e.message : String(e))));
         },
       );
   };
-
-  app.post('/v1/metadata', adminRoute('v1/metadata'));
-  app.post('/v1/query', adminRoute('v1/query'));
-  app.post('/v2/query', adminRoute('v2/query'));
-
-  registerGraphQLRoutes(app, backend.graphql, opts.maxBodyBytes);
-  registerGraphQLWebSocket(app, backend.websocket, opts.maxBodyBytes);
-
-  app.get('/healthz', (res) => {
-    const state = { aborted: false };
-    res.onAborted(() => {
-      state.aborted = true;
+  const preflight = (methods: string) => (res: HttpResponse, req: HttpRequest) => {
+    const origin = req.getHeader('origin');
+    new Exchange(res, corsHeaders(opts.cors, origin, methods)).reply({
+      status: 204,
+      body: '',
+      headers: [['Allow', methods], ...preflightHeaders(opts.cors, origin, req.getHeader('access-control-request-headers'))],
     });
+  };
+
+  for (const endpoint of ['v1/metadata', 'v1/query', 'v2/query'] as const) {
+    app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body) => backend.admin(endpoint, body)));
+    app.options(`/${endpoint}`, preflight(ADMIN_METHODS));
+  }
+  app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body)));
+  app.options('/v1/graphql/explain', preflight(ADMIN_METHODS));
+
+  const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes };
+  registerGraphQLRoutes(app, backend.graphql, routes);
+  app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
+  registerGraphQLWebSocket(app, backend.websocket, { cors: opts.cors, maxMessageBytes: opts.maxBodyBytes, maxBufferedBytes: opts.websocketMaxBufferedBytes });
+
+  app.get('/healthz', (res, req) => {
+    const ex = exchange(res, req, GET_METHODS);
     backend.health().then(
-      (h) => send(res, state, { status: h.ok ? 200 : 500, body: h.ok ? 'OK' : h.message, contentType: 'text/plain; charset=utf-8' }),
-      (e: unknown) => send(res, state, { status: 500, body: String(e), contentType: 'text/plain; charset=utf-8' }),
+      (h) => ex.reply({ status: h.ok ? 200 : 500, body: h.ok ? 'OK' : h.message, contentType: TEXT }),
+      (e: unknown) => ex.reply({ status: 500, body: String(e), contentType: TEXT }),
     );
   });
 
-  app.get('/v1/version', (res) => {
-    res.cork(() => res.writeHeader('Content-Type', 'application/json; charset=utf-8').end(JSON.stringify({ version: opts.version })));
+  app.get('/v1/version', (res, req) => {
+    exchange(res, req, GET_METHODS).reply({ status: 200, body: JSON.stringify({ version: opts.version }) });
   });
 
   app.any('/*', (res, req) => {
     const method = req.getMethod();
     const url = req.getUrl();
-    res.cork(() =>
-      res
-        .writeStatus(STATUS_TEXT[404]!)
-        .writeHeader('Content-Type', 'application/json; charset=utf-8')
-        .end(JSON.stringify({ path: '$', error: `resource does not exist: ${method.toUpperCase()} ${url}`, code: 'not-found' })),
-    );
+    new Exchange(res).reply({ status: 404, body: JSON.stringify({ path: '$', error: `resource does not exist: ${method.toUpperCase()} ${url}`, code: 'not-found' }) });
   });
 
   return new Promise((resolve, reject) => {

@@ -1,22 +1,11 @@
 /** Authentication options at boot: each bad combination or value stops the engine with a clear message. */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { load, refusal } from '../support/config.js';
 
 const SECURED = { SERVICE_GRAPHQL_ADMIN_SECRET: 's3cret' };
 const HS_KEY = 'k'.repeat(32);
-const load = (env: Record<string, string>, argv: string[] = []) => loadConfig(argv, env);
 const jwt = (config: unknown) => ({ ...SECURED, SERVICE_GRAPHQL_JWT_SECRET: JSON.stringify(config) });
-
-function refusal(env: Record<string, string>, argv: string[] = []): string {
-  try {
-    load(env, argv);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 describe('modes', () => {
   it('leaves authentication off by default', () => {

@@ -11,6 +11,14 @@ export interface WsClient {
   close(): void;
 }
 
+/** A masked client frame (payload under 64 KiB). */
+export function clientFrame(op: number, data: Buffer): Buffer {
+  const mask = randomBytes(4);
+  const head = data.length < 126 ? Buffer.from([0x80 | op, 0x80 | data.length]) : Buffer.from([0x80 | op, 0x80 | 126, data.length >> 8, data.length & 0xff]);
+  const body = Buffer.from(data.map((b, i) => b ^ mask[i % 4]!));
+  return Buffer.concat([head, mask, body]);
+}
+
 export function connectWs(url: string, protocol: string, headers: Record<string, string> = {}): Promise<WsClient> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
@@ -51,12 +59,7 @@ export function connectWs(url: string, protocol: string, headers: Record<string,
         }
       });
       socket.on('close', () => deliver({ closed: 1006 }));
-      const frame = (op: number, data: Buffer) => {
-        const mask = randomBytes(4);
-        const head = data.length < 126 ? Buffer.from([0x80 | op, 0x80 | data.length]) : Buffer.from([0x80 | op, 0x80 | 126, data.length >> 8, data.length & 0xff]);
-        const body = Buffer.from(data.map((b, i) => b ^ mask[i % 4]!));
-        socket.write(Buffer.concat([head, mask, body]));
-      };
+      const frame = (op: number, data: Buffer) => socket.write(clientFrame(op, data));
       resolve({
         protocol: res.headers['sec-websocket-protocol'] as string | undefined,
         send: (m) => frame(0x1, Buffer.from(JSON.stringify(m))),

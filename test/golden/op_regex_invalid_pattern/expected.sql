@@ -1,1 +1,1 @@
--- explain refused (500): {"errors":[{"message":"internal error","extensions":{"path":"$","code":"unexpected"}}]}
+-- explain refused (400): {"path":"$","error":"invalid regular expression: parentheses () not balanced","code":"data-exception"}

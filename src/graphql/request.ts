@@ -1,0 +1,48 @@
+/**
+ * The parameters of a GraphQL request (GraphQL over HTTP, "Request Parameters"): from a JSON
+ * POST body (one request or a batch), a GET query string, or a WebSocket payload. A value of
+ * the wrong type is a `RequestError` with the JSON path of the parameter.
+ */
+import { RequestError } from '../compiler/errors.js';
+import { isObject } from '../util/decode.js';
+
+export interface GraphQLRequest {
+  query: string;
+  operationName: string | null;
+  variables: Record<string, unknown>;
+}
+
+const absent = (v: unknown) => v === undefined || v === null;
+
+export function readRequest(v: unknown, path: string): GraphQLRequest {
+  if (!isObject(v)) throw new RequestError('expected a JSON object with "query"', path, 'parse-failed');
+  if (typeof v.query !== 'string') throw new RequestError(v.query === undefined ? 'the key "query" was not present' : '"query" must be a string', `${path}.query`, 'parse-failed');
+  if (!absent(v.operationName) && typeof v.operationName !== 'string') throw new RequestError('"operationName" must be a string', `${path}.operationName`, 'parse-failed');
+  if (!absent(v.variables) && !isObject(v.variables)) throw new RequestError('"variables" must be an object', `${path}.variables`, 'parse-failed');
+  if (!absent(v.extensions) && !isObject(v.extensions)) throw new RequestError('"extensions" must be an object', `${path}.extensions`, 'parse-failed');
+  return { query: v.query, operationName: (v.operationName as string | null | undefined) ?? null, variables: (v.variables as Record<string, unknown> | null | undefined) ?? {} };
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RequestError(path === '$' ? 'the request body is not valid JSON' : `${path.slice(2)} is not valid JSON`, path, 'invalid-json');
+  }
+}
+
+/** A POST body: one request, or a batch (a JSON array) of them. Every parameter is checked before anything runs. */
+export function readRequestBody(body: Uint8Array): GraphQLRequest | GraphQLRequest[] {
+  const parsed = parseJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), '$');
+  return Array.isArray(parsed) ? parsed.map((r, i) => readRequest(r, `$[${i}]`)) : readRequest(parsed, '$');
+}
+
+/** A GET request's query string (`query`, and `variables`/`extensions` as URL-encoded JSON text). */
+export function readRequestQuery(search: string): GraphQLRequest {
+  const params = new URLSearchParams(search);
+  const json = (name: string) => {
+    const text = params.get(name);
+    return text === null || text === '' ? undefined : parseJson(text, `$.${name}`);
+  };
+  return readRequest({ query: params.get('query') ?? undefined, operationName: params.get('operationName') || undefined, variables: json('variables'), extensions: json('extensions') }, '$');
+}

@@ -1,0 +1,58 @@
+/**
+ * Writing answers with uWebSockets.js. An `Exchange` is created synchronously in a handler
+ * (it registers `onAborted` before any await) and writes the late answer inside `cork`, with
+ * the headers every answer of the route carries (CORS).
+ */
+import type { HttpResponse } from 'uWebSockets.js';
+import type { Headers } from './cors.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK',
+  204: '204 No Content',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  409: '409 Conflict',
+  413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+export interface Reply {
+  status: number;
+  body: string;
+  /** Default: JSON. */
+  contentType?: string;
+  headers?: Headers;
+}
+
+export class Exchange {
+  private aborted = false;
+
+  constructor(
+    private readonly res: HttpResponse,
+    /** Carried by every answer of this request. */
+    private readonly headers: Headers = [],
+  ) {
+    res.onAborted(() => {
+      this.aborted = true;
+    });
+  }
+
+  reply(r: Reply): void {
+    if (this.aborted) return;
+    this.res.cork(() => {
+      this.res.writeStatus(STATUS_TEXT[r.status] ?? String(r.status));
+      if (r.status !== 204) this.res.writeHeader('Content-Type', r.contentType ?? JSON_TYPE);
+      for (const [k, v] of this.headers) this.res.writeHeader(k, v);
+      for (const [k, v] of r.headers ?? []) this.res.writeHeader(k, v);
+      if (r.status === 204) this.res.endWithoutBody();
+      else this.res.end(r.body);
+    });
+  }
+}
