@@ -12,6 +12,7 @@ import type { GraphQLErrorBody, Plan, PlanStep } from '../protocol/plan.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { ApiError } from '../protocol/errors.js';
 import { isObject } from '../util/decode.js';
+import { tooDeepAt, tooDeepMessage } from '../util/nesting.js';
 import { log } from '../log.js';
 import { bindParams, checkSession, checkVariables } from './bind.js';
 import { PlanCache } from './plan-cache.js';
@@ -34,6 +35,8 @@ class ExecutionError extends Error {
 
 function readRequest(v: unknown, path: string): SingleRequest {
   if (!isObject(v)) throw new RequestError('expected a JSON object with "query"', path, 'parse-failed');
+  const deep = tooDeepAt(v, path);
+  if (deep) throw new RequestError(tooDeepMessage, deep, 'parse-failed');
   if (typeof v.query !== 'string') throw new RequestError(v.query === undefined ? 'the key "query" was not present' : '"query" must be a string', `${path}.query`, 'parse-failed');
   if (v.operationName !== undefined && v.operationName !== null && typeof v.operationName !== 'string') {
     throw new RequestError('"operationName" must be a string', `${path}.operationName`, 'parse-failed');

@@ -27,4 +27,19 @@ export function showTable(t: QualifiedName): string {
 export const sameTable = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-export const isGraphQLName = (s: string) => GRAPHQL_NAME.test(s);
+/** GraphQL spec "Names"; a leading `__` is reserved for introspection (graphql-js refuses such a schema). */
+export const isGraphQLName = (s: string) => GRAPHQL_NAME.test(s) && !s.startsWith('__');
+
+/**
+ * The decoder of every metadata name that becomes a GraphQL name (relationships,
+ * computed fields, custom names, root fields, namespaces): refused when stored, so a
+ * name can never break the schema (GraphQL spec "Names").
+ */
+export function graphqlName(v: unknown, path: string): string {
+  const s = str(v, path);
+  if (!isGraphQLName(s)) {
+    const shown = JSON.stringify(s.length > 100 ? s.slice(0, 100) + '…' : s);
+    throw parseFailed(s.startsWith('__') ? `${shown} is not allowed: names beginning with "__" are reserved by GraphQL` : `${shown} is not a valid GraphQL name`, path);
+  }
+  return s;
+}

@@ -6,14 +6,15 @@
  */
 import type { PgIntrospection } from '../backends/pg/catalog.js';
 import { qualifiedKey } from '../backends/pg/catalog.js';
-import { sameTable } from '../metadata/names.js';
+import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
+import { isGraphQLName, sameTable } from '../metadata/names.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { isObject } from '../util/decode.js';
 import { tableKey, type ColumnInfo, type ComputedFieldInfo, type EnumTableInfo, type RelationshipInfo, type TableIdentity } from './model.js';
-import { columnComment, columnFieldName, SourceNaming, tableIdentifier } from './naming.js';
+import { columnComment, columnFieldName, SourceNaming, tableIdentifier, tableRootField } from './naming.js';
 import { relationshipJoin } from './relationships.js';
-import { tableTexts } from './table-texts.js';
+import { tableTexts, type TableTexts } from './table-texts.js';
 
 export interface TrackedTable extends TableIdentity {
   /** Every column, in catalog order. */
@@ -46,6 +47,7 @@ function computedFields(source: string, naming: SourceNaming, t: TableMetadata, 
     const extraArgs = fn.args.filter((a, i) => (tableArg ? a.name !== tableArg : i !== 0) && a.name !== sessionArg);
     const rt = fn.returnType;
     const name = String(cf.name);
+    if (!isGraphQLName(naming.fieldName(name))) continue;
     out.push({
       name,
       fieldName: naming.fieldName(name),
@@ -67,10 +69,21 @@ function relationships(source: string, naming: SourceNaming, t: TableMetadata, p
       const join = relationshipJoin(intro, pg, rel);
       if (!join) continue;
       const name = String(rel.name);
+      if (!isGraphQLName(naming.fieldName(name))) continue;
       out.push({ name, fieldName: naming.fieldName(name), kind, join, targetKey: tableKey(source, join.target), description: typeof rel.comment === 'string' ? rel.comment : null });
     }
   }
   return out;
+}
+
+/**
+ * Whether a table's type and root field names are GraphQL names. Metadata commands refuse
+ * bad names and resolution reports stored ones as inconsistent; the schema leaves out
+ * whatever still would not be a name (a column, a relationship, a table), so one bad
+ * object never breaks the schema of every role (graphql-js throws on an invalid name).
+ */
+function hasGraphQLNames(naming: SourceNaming, meta: TableMetadata, texts: TableTexts): boolean {
+  return isGraphQLName(texts.object.name) && ROOT_FIELD_KEYS.every((kind) => isGraphQLName(tableRootField(naming, meta, kind).name));
 }
 
 export class TrackedTables {
@@ -83,15 +96,20 @@ export class TrackedTables {
       const catalog = snapshot.sources[source.name]?.introspection;
       if (!catalog) continue;
       const naming = new SourceNaming(source);
+      if (naming.namespace !== null && !isGraphQLName(naming.namespace)) continue;
       const tables: TrackedTable[] = [];
       for (const meta of source.tables) {
         const pg = catalog.tables.find((x) => sameTable(x, meta.table));
         if (!pg) continue;
         const key = tableKey(source.name, meta.table);
         const identifier = tableIdentifier(meta);
+        const texts = tableTexts(naming, identifier, meta, pg);
+        if (!hasGraphQLNames(naming, meta, texts)) continue;
         if (meta.is_enum) {
-          const values = snapshot.sources[source.name]!.enumValues?.[qualifiedKey(meta.table)] ?? [];
-          this.enumTables.set(key, { source, pg, naming, identifier, values });
+          const rows = snapshot.sources[source.name]!.enumValues?.[qualifiedKey(meta.table)] ?? [];
+          // Rows are data: one that is not a GraphQL name is left out, and an enum needs at least one value.
+          const values = rows.filter((v) => isGraphQLName(naming.enumValue(v.value)));
+          if (values.length > 0) this.enumTables.set(key, { source, pg, naming, identifier, values });
         }
         tables.push({
           key,
@@ -100,8 +118,10 @@ export class TrackedTables {
           meta,
           pg,
           identifier,
-          texts: tableTexts(naming, identifier, meta, pg),
-          columns: pg.columns.map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment })),
+          texts,
+          columns: pg.columns
+            .map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment }))
+            .filter((c) => isGraphQLName(c.fieldName)),
           relationships: relationships(source.name, naming, meta, pg, catalog),
           computedFields: computedFields(source.name, naming, meta, catalog),
         });

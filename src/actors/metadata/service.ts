@@ -15,6 +15,8 @@ import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent }
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
+import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
+import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { loadEnumValues } from '../../backends/pg/enum-values.js';
@@ -111,6 +113,13 @@ export class MetadataService {
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
+    for (const path of dropTooDeepObjects(stored.metadata)) {
+      log.error('a stored metadata object is nested too deep to be served: it is left out of the metadata in effect', {
+        resourceVersion: stored.version,
+        path,
+        remedy: 'the next metadata change stores the document without it; export_metadata shows what is in effect',
+      });
+    }
     if (connect) await this.sources.sync(stored.metadata);
     const changed = this.stored?.version !== stored.version;
     this.stored = stored;
@@ -165,6 +174,8 @@ export class MetadataService {
       } catch (e) {
         throw parseFailed(`invalid JSON in request body: ${e instanceof Error ? e.message : String(e)}`, '$');
       }
+      const deep = tooDeepAt(parsed);
+      if (deep) throw parseFailed(tooDeepMessage, deep);
       const env = readEnvelope(parsed, '$');
       const response = await this.execute(endpoint, env);
       return { status: 200, body: JSON.stringify(response) };
@@ -204,7 +215,12 @@ export class MetadataService {
         return { next: changed ? { metadata: uow.metadata, text } : null, result: response };
       });
       const done = uow as UnitOfWork | null;
-      await this.adopt(stored, false, done?.inconsistencies);
+      try {
+        await this.adopt(stored, false, done?.inconsistencies);
+      } catch (e) {
+        // Committed already: an error answer would claim otherwise. The previous snapshot stays in effect until the next change or reload.
+        log.error('metadata change committed but not published', { resourceVersion: stored.version, error: e instanceof Error ? e.message : String(e) });
+      }
       return result;
     } catch (e) {
       await (uow as UnitOfWork | null)?.rollback();

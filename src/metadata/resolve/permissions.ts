@@ -4,7 +4,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../util/decode.js';
 import type { BoolExpScope } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';
-import { tableObjectContext, tableObjectInconsistency, type TableObjectRef } from './objects.js';
+import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
 import { PERMISSION_KINDS, type Inconsistency, type ResolvedSource } from './types.js';
 
 export function boolExpScope(source: ResolvedSource): BoolExpScope {
@@ -27,8 +27,7 @@ export function resolvePermissions(source: ResolvedSource): Inconsistency[] {
         try {
           table.permissions[kind].set(role, resolvePermission(kind, role, stored.permission as JsonObject, table, scope, '$.permission'));
         } catch (e) {
-          if (!(e instanceof ApiError)) throw e;
-          out.push(tableObjectInconsistency(ref, context + e.message));
+          out.push(tableObjectInconsistency(ref, context + unresolvable(e, ApiError)));
         }
       }
     }
