@@ -1,6 +1,6 @@
 /** Table names as the admin API accepts and prints them. */
 import type { QualifiedName } from '../backends/pg/catalog.js';
-import { isObject, ObjectReader, str } from '../util/decode.js';
+import { isObject, nonEmptyStr, ObjectReader, str } from '../util/decode.js';
 import { parseFailed } from '../protocol/errors.js';
 
 /** `"author"` (schema public) or `{schema?, name}`: how tables and functions are named. */
@@ -36,7 +36,8 @@ export const isGraphQLName = (s: string) => GRAPHQL_NAME.test(s) && !s.startsWit
  * name can never break the schema (GraphQL spec "Names").
  */
 export function graphqlName(v: unknown, path: string): string {
-  const s = str(v, path);
+  // Empty first, with upstream's NonEmptyText message.
+  const s = nonEmptyStr(v, path);
   if (!isGraphQLName(s)) {
     const shown = JSON.stringify(s.length > 100 ? s.slice(0, 100) + '…' : s);
     throw parseFailed(s.startsWith('__') ? `${shown} is not allowed: names beginning with "__" are reserved by GraphQL` : `${shown} is not a valid GraphQL name`, path);
