@@ -213,6 +213,18 @@ describe('names that are not GraphQL names', () => {
   });
 });
 
+describe('a stored document the engine cannot load', () => {
+  it('does not stop the boot: an empty metadata is in effect, with an error naming the remedy, until it is replaced', async () => {
+    const doc = structuredClone(baseline) as any;
+    doc.sources[0].tables = 5;
+    await fx.db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = resource_version + 1', [JSON.stringify(doc)]);
+    await restart();
+    expect(fx.engine.logs.some((l) => l.includes('the stored metadata cannot be loaded') && l.includes('replace_metadata'))).toBe(true);
+    await restoreBaseline(fx.engine);
+    await realQueryAnswers(fx.engine);
+  });
+});
+
 describe('deep nesting', () => {
   it('a 5,000-level boolean expression is refused with the path, on every admin route, and nothing is stored', async () => {
     const before = await resourceVersion(fx.engine);

@@ -83,7 +83,18 @@ export class MetadataService {
     pool.on('error', () => {});
     this.store = new MetadataStore(pool);
     const stored = await this.store.init(initialMetadata);
-    await this.adopt(stored, true);
+    try {
+      await this.adopt(stored, true);
+    } catch (e) {
+      // Never a crash loop on a stored document this engine cannot load (edited by hand, or
+      // written by an older version): it is kept in the store until a change replaces it.
+      log.error('the stored metadata cannot be loaded: an empty metadata is in effect until it is replaced', {
+        resourceVersion: stored.version,
+        error: e instanceof Error ? e.message : String(e),
+        remedy: 'send a corrected document with replace_metadata (or clear_metadata); any metadata change replaces the stored document',
+      });
+      await this.adopt({ metadata: initialMetadata(), version: stored.version }, true);
+    }
     await this.store.listen(() => void this.serialised(() => this.syncFromStore()));
     this.poller = setInterval(() => void this.serialised(() => this.syncFromStore()), this.config.metadataPollMs);
   }
