@@ -10,7 +10,7 @@ const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
 export async function benchServer() {
   if (process.env.SERVICE_BENCH_DATABASE_URL) return { url: process.env.SERVICE_BENCH_DATABASE_URL, stop: async () => {} };
   const { startEmbeddedPostgres } = await import('../dist/db/embedded.js');
-  const server = await startEmbeddedPostgres('.service-bench', () => {});
+  const server = await startEmbeddedPostgres(new URL('../.service-bench', import.meta.url).pathname, () => {});
   return { url: server.url, stop: () => server.stop() };
 }
 
@@ -51,7 +51,9 @@ export async function freshDatabase(serverUrl, template = null) {
 /** Starts `dist/main.js`; resolves when it logs "server ready", with the time that took. */
 export function startEngine(env) {
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN], {
+  // SERVICE_BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the engine under a bench.
+  const nodeArgs = process.env.SERVICE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: { PATH: process.env.PATH ?? '', SERVICE_GRAPHQL_SERVER_PORT: '0', SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

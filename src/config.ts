@@ -3,8 +3,12 @@
  * (a flag wins over its variable). Every value is checked here, so a bad one stops
  * the engine at boot with a message naming it, never later.
  */
+import { fileURLToPath } from 'node:url';
 import { decodeJwtConfig, type JwtConfig } from './auth/jwt-config.js';
 import { ApiError } from './protocol/errors.js';
+
+/** `.service/` in the package root, wherever the engine is started from (`npm start` or `node /path/dist/main.js`). */
+const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.service', import.meta.url));
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -23,6 +27,7 @@ export interface Config {
   port: number;
   host: string;
   adminSecrets: string[];
+  /** The embedded PostgreSQL's folder; relative to the working directory when given. */
   dataDir: string;
   logLevel: LogLevel;
   maxBodyBytes: number;
@@ -191,7 +196,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     port: integer(get(OPTIONS.port) ?? '8080', OPTIONS.port, 0, 65535),
     host: get(OPTIONS.host) ?? '0.0.0.0',
     adminSecrets: secrets,
-    dataDir: get(OPTIONS.dataDir) ?? '.service',
+    dataDir: get(OPTIONS.dataDir) ?? DEFAULT_DATA_DIR,
     logLevel: level as LogLevel,
     maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * 1024 * 1024), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),

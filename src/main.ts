@@ -5,7 +5,6 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, setLogLevel } from './log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
-import type { MetadataSnapshot } from './protocol/snapshot.js';
 import { startHttp } from './http/server.js';
 import { CompilerPool } from './actors/compiler/pool.js';
 import { GraphQLService } from './graphql/service.js';
@@ -30,7 +29,12 @@ async function main(): Promise<void> {
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {
     log.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
-    embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+    try {
+      embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+    } catch (e) {
+      log.error(`${(e as Error).message}; set SERVICE_GRAPHQL_DATABASE_URL to use another PostgreSQL server instead`);
+      process.exit(1);
+    }
     // The default source reads its URL from the environment (as stored in the metadata);
     // workers inherit it.
     process.env.SERVICE_GRAPHQL_DATABASE_URL = embedded.url;
@@ -68,12 +72,8 @@ async function main(): Promise<void> {
   const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
   const graphql = new GraphQLService(compiler);
   const live = new LiveQueries(config.liveQueryIntervalMs);
-  let snapshot: MetadataSnapshot | null = null;
   metadata.onEvent((e) => {
-    if (e.type !== 'snapshot') return;
-    // Unchanged catalogs are not sent again: keep the previous ones.
-    snapshot = { ...e.snapshot, sources: e.snapshot.sources ?? snapshot?.sources ?? {} };
-    graphql.setSnapshot(snapshot);
+    if (e.type === 'snapshot') graphql.setSnapshot(e.snapshot);
   });
   let authenticator: Authenticator | undefined;
   try {

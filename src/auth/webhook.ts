@@ -32,8 +32,8 @@ const NOT_FORWARDED = new Set([
   'dnt',
 ]);
 
-/** Sent on every call in place of the client's own, as the well-known engine does. */
-const ENGINE_HEADERS = { 'content-type': 'application/json' };
+/** The POST body's type. A GET has no body, so it carries no `Content-Type` at all (see docs/behaviour.md). */
+const JSON_BODY = { 'content-type': 'application/json' };
 
 const CACHE_CAPACITY = 10_000;
 
@@ -69,12 +69,13 @@ export function webhookAuthenticator(hook: AuthHookConfig, client: HttpClient): 
 function hookCall(mode: AuthHookConfig['mode'], headers: Record<string, string>, body: Uint8Array | null): { request: OutgoingRequest; shown: string } {
   const sorted = Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (mode === 'GET') {
-    const forwarded = sorted.filter(([name]) => !NOT_FORWARDED.has(name));
-    return { request: { method: 'GET', headers: { ...Object.fromEntries(forwarded), ...ENGINE_HEADERS } }, shown: JSON.stringify(forwarded) };
+    // Header names are case-insensitive: `Content-Type` from a direct caller is dropped like `content-type`.
+    const forwarded = sorted.filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase()));
+    return { request: { method: 'GET', headers: Object.fromEntries(forwarded) }, shown: JSON.stringify(forwarded) };
   }
   // Spec item 7: all client headers, and the client's request unless its body is not JSON.
   const payload = JSON.stringify({ headers: Object.fromEntries(sorted), ...clientRequest(body) });
-  return { request: { method: 'POST', headers: ENGINE_HEADERS, body: payload }, shown: payload };
+  return { request: { method: 'POST', headers: JSON_BODY, body: payload }, shown: payload };
 }
 
 function clientRequest(body: Uint8Array | null): { request?: unknown } {

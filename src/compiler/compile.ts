@@ -33,6 +33,7 @@ import { MutationCompiler } from './mutation.js';
 import { translateMutation } from '../backends/pg/translate/mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 import { parseDocument } from './document-limits.js';
+import { addTablesRead } from './reads.js';
 
 export interface CompileRequest {
   query: string;
@@ -101,6 +102,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
 
   const steps: PlanStep[] = [];
   const sessionVariables = new Set<string>();
+  const reads = { everything: false, sources: new Set<string>(), tables: new Set<string>() };
   const compileRoot = (typeName: string, f: CollectedField, path: string[]): void => {
     const p = `$.selectionSet.${[...path, f.alias].join('.selectionSet.')}`;
     if (f.name === '__typename') {
@@ -108,6 +110,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       return;
     }
     if (f.name === '__schema' || f.name === '__type') {
+      reads.everything = true;
       steps.push({ kind: 'static', alias: [...path, f.alias].join('.'), json: introspect(rs, doc, op, f, inputs) });
       return;
     }
@@ -120,6 +123,8 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     }
     if ('mtable' in info) {
       const field = mutations.compile(info, f, p);
+      reads.sources.add(info.mtable.source.name);
+      addTablesRead(field, info.mtable.source.name, reads.tables);
       const translated = translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
       for (const name of translated.sessionVariables) sessionVariables.add(name);
       steps.push({
@@ -177,6 +182,8 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       default:
         throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
     }
+    reads.sources.add(source);
+    addTablesRead(root, source, reads.tables);
     const translated = translateRootField(root, opts.translateContext(rs, source));
     const rendered = render(translated.sql);
     for (const name of translated.sessionVariables) sessionVariables.add(name);
@@ -190,7 +197,14 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     });
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
-  return { operation: op.operation, steps, variables: specs, shape: inputs.shapeVariables(), sessionVariables: [...sessionVariables].sort() };
+  return {
+    operation: op.operation,
+    steps,
+    variables: specs,
+    shape: inputs.shapeVariables(),
+    sessionVariables: [...sessionVariables].sort(),
+    reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
+  };
 }
 
 /** Runs an introspection root field against the role's schema (graphql-js), as JSON text. */

@@ -32,7 +32,7 @@ export class MutationCompiler {
     const typeName = m.naming.typeName(m.identifier + '_mutation_response');
     const items = collectFields(typeName, f.selections, this.s.fragments, this.inputs, path).map((x) => {
       const p = `${path}.selectionSet.${x.alias}`;
-      if (x.name === 'affected_rows') return { kind: 'affected_rows' as const, alias: x.alias };
+      if (x.name === m.naming.fieldName('affected_rows')) return { kind: 'affected_rows' as const, alias: x.alias };
       if (x.name === '__typename') return { kind: 'typename' as const, alias: x.alias, typename: typeName };
       if (x.name === 'returning' && m.selectable) return { kind: 'returning' as const, alias: x.alias, fields: this.s.fields(m.selectable, x.selections, p) };
       throw new RequestError(`field '${x.name}' not found in type: '${typeName}'`, p);

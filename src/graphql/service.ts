@@ -9,7 +9,7 @@ import { QueryRunner } from '../backends/pg/execute.js';
 import { RequestError } from '../compiler/errors.js';
 import type { CompilerPool } from '../actors/compiler/pool.js';
 import type { GraphQLErrorBody, Plan, PlanStep } from '../protocol/plan.js';
-import type { MetadataSnapshot } from '../protocol/snapshot.js';
+import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { ApiError } from '../protocol/errors.js';
 import { isObject } from '../util/decode.js';
 import { tooDeepAt, tooDeepMessage } from '../util/nesting.js';
@@ -46,7 +46,7 @@ function readRequest(v: unknown, path: string): SingleRequest {
 }
 
 export class GraphQLService {
-  private snapshot: MetadataSnapshot | null = null;
+  private snapshot: PublishedSnapshot | null = null;
   private readonly runners = new Map<string, { key: string; runner: QueryRunner }>();
   private readonly cache: PlanCache;
 
@@ -57,13 +57,12 @@ export class GraphQLService {
     this.cache = new PlanCache(cacheSize);
   }
 
-  /** A new snapshot: plans of older generations are never hit again; source pools follow the configuration. */
-  setSnapshot(s: MetadataSnapshot): void {
+  /** A new snapshot: plans that read what it changed go; source pools follow the configuration. */
+  setSnapshot(s: PublishedSnapshot): void {
     this.snapshot = s;
-    this.cache.clear();
+    this.cache.evict(s.changes);
     const wanted = new Set<string>();
-    for (const src of s.metadata.sources) {
-      if (!s.sources[src.name]?.introspection) continue;
+    for (const src of s.connected) {
       wanted.add(src.name);
       const key = JSON.stringify(src.configuration);
       if (this.runners.get(src.name)?.key === key) continue;
@@ -122,7 +121,7 @@ export class GraphQLService {
     if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     // backend_only permissions: only with the admin secret and the request's header.
     const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
-    const key = PlanCache.key(snapshot.generation, backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
+    const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
     const hit = this.cache.get(key, req.variables);
     if (hit) return hit;
     const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables });

@@ -12,8 +12,12 @@ export type BoolExp =
   | { kind: 'not'; item: BoolExp }
   /** `_exists`: rows of an unrelated table match `where` (columns in `where` refer to that table). */
   | { kind: 'exists'; table: QualifiedName; where: BoolExp }
-  /** A column of the current table compared with operators (all must hold). */
-  | { kind: 'column'; column: string; ops: ComparisonOp[] }
+  /**
+   * A column of the current table compared with operators (all must hold). `visibleWhen`
+   * (inherited roles, a request's `where`): the column reads as NULL where it does not hold,
+   * as the selection shows it, so filtering cannot reveal a hidden value (spec rule 3).
+   */
+  | { kind: 'column'; column: string; ops: ComparisonOp[]; visibleWhen?: BoolExp }
   /** Through a relationship of the current table: some related row matches `where`. */
   | { kind: 'relationship'; relationship: string; where: BoolExp }
   /** A scalar computed field compared like a column. */

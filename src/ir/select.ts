@@ -17,9 +17,10 @@ export interface OrderByItem {
   /** Object relationships to follow first (each with the target's permission filter). */
   path: { join: Join; permission: BoolExp }[];
   target:
-    | { kind: 'column'; column: string }
+    /** `visibleWhen` as for selected columns (inherited roles): ordering sees what the selection shows. */
+    | { kind: 'column'; column: string; visibleWhen: BoolExp | null }
     /** An array relationship's aggregate: count, or fn(column). */
-    | { kind: 'aggregate'; join: Join; permission: BoolExp; fn: string; column: string | null };
+    | { kind: 'aggregate'; join: Join; permission: BoolExp; fn: string; column: string | null; visibleWhen: BoolExp | null };
   direction: 'asc' | 'desc';
   nulls: 'first' | 'last' | null;
 }

@@ -5,6 +5,7 @@
  */
 import { pgSourceConfiguration } from '../backends/pg/connection.js';
 import { badRequest } from '../protocol/errors.js';
+import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization, tableConfiguration } from './customization.js';
 import { remoteRelationshipEntry } from './relationships.js';
@@ -96,15 +97,43 @@ const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 
 /**
  * The stored (and exported) form leaves out empty lists, empty objects, nulls and
  * false `is_enum`, as the well-known engine's export does; every change passes
- * through here so that equal metadata is stored as equal text.
+ * through here so that equal metadata is stored as equal text. Reads the frozen
+ * document and copies only what loses a key.
  */
 export function normalizeMetadata(m: Metadata): Metadata {
-  for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete m[k];
-  for (const s of m.sources) {
-    for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete s[k];
-    for (const t of s.tables) {
-      for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete t[k];
+  return produce(m, (d) => {
+    for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete d[k];
+    m.sources.forEach((s, i) => {
+      for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete d.sources[i]![k];
+      s.tables.forEach((t, j) => {
+        for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete d.sources[i]!.tables[j]![k];
+      });
+    });
+  });
+}
+
+/** Each table entry's JSON text: entries are frozen and shared between versions of the document. */
+const tableJson = new WeakMap<TableMetadata, string>();
+
+/**
+ * `JSON.stringify(m)`, reusing the text of every table entry that was in an earlier
+ * version: a change to one table re-serialises that table, not the whole document
+ * (36 MiB at 5,000 tables × 11 roles).
+ */
+export function documentJson(m: Metadata): string {
+  const entry = (t: TableMetadata) => {
+    let text = tableJson.get(t);
+    if (text === undefined) {
+      text = JSON.stringify(t);
+      if (Object.isFrozen(t)) tableJson.set(t, text);
     }
-  }
-  return m;
+    return text;
+  };
+  const object = (o: Record<string, unknown>, special: string, render: (v: never) => string) =>
+    `{${Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${JSON.stringify(k)}:${k === special ? render(v as never) : JSON.stringify(v)}`)
+      .join(',')}}`;
+  const source = (s: SourceMetadata) => object(s, 'tables', (tables: TableMetadata[]) => `[${tables.map(entry).join(',')}]`);
+  return object(m, 'sources', (sources: SourceMetadata[]) => `[${sources.map(source).join(',')}]`);
 }

@@ -158,7 +158,9 @@ export function resolvePermission(
     role,
     kind,
     columns: kind === 'delete' ? [] : columnNames(table, body.columns, `${path}.columns`),
-    computedFields: computedFieldNames(table, body.computed_fields, `${path}.computed_fields`),
+    // `columns: '*'` on a select permission also grants every computed field, as the well-known engine does.
+    computedFields:
+      kind === 'select' && body.columns === '*' ? [...table.computedFields.keys()] : computedFieldNames(table, body.computed_fields, `${path}.computed_fields`),
     filter: expr('filter'),
     check: expr('check'),
     set: presets(table, body.set, `${path}.set`),

@@ -140,6 +140,7 @@ function foreignKeyOf(candidates: PgTable['foreignKeys'], columns: string[]) {
 /** The join a stored relationship makes; throws a RelationshipError when it cannot be made. */
 export function resolveRelationship(rel: JsonObject, kind: RelationshipKind, scope: RelationshipScope): ResolvedRelationship {
   const name = String(rel.name);
+  const comment = typeof rel.comment === 'string' ? rel.comment : null;
   const using = rel.using as JsonObject;
   const self = scope.table;
   if (isObject(using.manual_configuration)) {
@@ -151,14 +152,14 @@ export function resolveRelationship(rel: JsonObject, kind: RelationshipKind, sco
       requireColumn(self, l);
       requireColumn(remote, r);
     }
-    return { name, kind, target, mapping, manual: true };
+    return { name, kind, target, mapping, manual: true, comment };
   }
   const fk = using.foreign_key_constraint_on;
   if (!isObject(fk)) {
     // An object relationship through a foreign key of this table.
     const key = foreignKeyOf(self.foreignKeys, ownColumns(fk));
     requireTracked(scope, key.refTable);
-    return { name, kind, target: key.refTable, mapping: key.columns.map((c, i) => [c, key.refColumns[i]!]), manual: false };
+    return { name, kind, target: key.refTable, mapping: key.columns.map((c, i) => [c, key.refColumns[i]!]), manual: false, comment };
   }
   // Through a foreign key of the other table that points at this one.
   const target = storedTable(fk.table);
@@ -170,5 +171,5 @@ export function resolveRelationship(rel: JsonObject, kind: RelationshipKind, sco
     remote.foreignKeys.filter((f) => sameTable(f.refTable, self)),
     remoteColumns(fk),
   );
-  return { name, kind, target, mapping: key.columns.map((c, i) => [key.refColumns[i]!, c]), manual: false };
+  return { name, kind, target, mapping: key.columns.map((c, i) => [key.refColumns[i]!, c]), manual: false, comment };
 }

@@ -27,9 +27,19 @@ function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsiste
   return { source, inconsistencies };
 }
 
-/** One source up to its fields (permissions not checked): for checking a new permission against it. */
+const sourceFields = new WeakMap<SourceMetadata, { introspection: PgIntrospection; source: ResolvedSource }>();
+
+/**
+ * One source up to its fields (permissions not checked): for checking a new permission
+ * against it. Kept per committed (frozen) source and catalog: a source's 5,000 tables are
+ * not resolved again for each permission command.
+ */
 export function resolveSourceFields(source: SourceMetadata, introspection: PgIntrospection): ResolvedSource {
-  return resolveFields({ metadata: source, introspection }).source;
+  const known = sourceFields.get(source);
+  if (known?.introspection === introspection) return known.source;
+  const resolved = resolveFields({ metadata: source, introspection }).source;
+  if (Object.isFrozen(source)) sourceFields.set(source, { introspection, source: resolved });
+  return resolved;
 }
 
 export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): ResolvedMetadata {
@@ -40,8 +50,9 @@ export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, Sourc
     sources.set(source.name, source);
     inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source));
   }
-  inconsistencies.push(...resolveInheritedRoles(m, sources.values()));
-  return { sources, inconsistencies };
+  const roles = resolveInheritedRoles(m, sources.values());
+  inconsistencies.push(...roles.inconsistencies);
+  return { sources, inheritedRoles: roles.consistent, inconsistencies };
 }
 
 export function resolveInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): Inconsistency[] {

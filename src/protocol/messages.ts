@@ -1,5 +1,5 @@
 /** Every message an actor accepts or emits. */
-import type { MetadataSnapshot } from './snapshot.js';
+import type { PublishedSnapshot } from './snapshot.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */
 export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
@@ -33,11 +33,8 @@ export interface MetadataActorReplies {
   health: HealthResponse;
 }
 
-/**
- * A new snapshot. `sources` is null when the catalogs are the ones of the previous snapshot:
- * the catalog is the bulk of a snapshot, and most metadata changes leave it as it is.
- */
-export type MetadataActorEvent = { type: 'snapshot'; snapshot: Omit<MetadataSnapshot, 'sources'> & { sources: MetadataSnapshot['sources'] | null } };
+/** A new snapshot. */
+export type MetadataActorEvent = { type: 'snapshot'; snapshot: PublishedSnapshot };
 
 /** What every worker gets at start. */
 export interface ActorBootData {

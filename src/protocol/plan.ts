@@ -54,6 +54,18 @@ export interface Plan {
   shape: ShapeVariable[];
   /** Session variables the SQL reads; a request without one of them is refused. */
   sessionVariables: string[];
+  /** What the plan was compiled from: a metadata change that touches none of it leaves the plan valid. */
+  reads: PlanReads;
+}
+
+/** The metadata a plan depends on (compare `MetadataChanges`). */
+export interface PlanReads {
+  /** Introspection reads the whole role schema. */
+  everything: boolean;
+  /** Sources whose settings (naming, customization, connection) shaped the plan. */
+  sources: string[];
+  /** Tables (`source \0 schema.name`) whose metadata shaped the plan. */
+  tables: string[];
 }
 
 export interface GraphQLErrorBody {

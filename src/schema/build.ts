@@ -242,35 +242,39 @@ function sortedFields<T>(f: Record<string, T>): Record<string, T> {
 
 export function buildRoleSchema(model: RoleModel, shared: SharedTypes): RoleSchema {
   const b = new SchemaBuilder(model, shared);
-  const root = (rootName: 'query_root' | 'subscription_root', pick: (t: TableInfo) => Set<string> | null) => {
+  // A source with a root-field namespace gets its fields under one field of that name, on every root.
+  const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
+  const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {
     const own: GraphQLFieldConfigMap<unknown, unknown> = {};
     const namespaces = new Map<string, GraphQLFieldConfigMap<unknown, unknown>>();
-    for (const t of model.tables.values()) {
-      const ns = t.naming.namespace;
-      const typeName = ns ? `${ns}_${rootName === 'query_root' ? 'query' : 'subscription'}` : rootName;
+    const add = (ns: string | null, fieldsOf: (typeName: string) => GraphQLFieldConfigMap<unknown, unknown>) => {
       const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, {}).get(ns)!) : own;
-      Object.assign(target, b.rootFields(t, typeName, pick(t)));
-    }
-    for (const f of model.functions) {
-      const ns = f.table.naming.namespace;
-      const typeName = ns ? `${ns}_${rootName === 'query_root' ? 'query' : 'subscription'}` : rootName;
-      const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, {}).get(ns)!) : own;
-      Object.assign(target, b.functionRootFields(f, typeName, pick(f.table)));
-    }
-    for (const [ns, fields] of namespaces) {
-      const typeName = `${ns}_${rootName === 'query_root' ? 'query' : 'subscription'}`;
-      own[ns] = { type: new GraphQLNonNull(objectType({ name: typeName, fields })) };
-      b.fields.set(fieldKey(rootName, ns), { kind: 'namespace' });
-    }
-    return own;
+      Object.assign(target, fieldsOf(ns ? `${ns}_${NAMESPACE_SUFFIX[rootName]}` : rootName));
+    };
+    const done = () => {
+      for (const [ns, fields] of namespaces) {
+        if (Object.keys(fields).length === 0) continue;
+        own[ns] = { type: new GraphQLNonNull(objectType({ name: `${ns}_${NAMESPACE_SUFFIX[rootName]}`, fields })) };
+        b.fields.set(fieldKey(rootName, ns), { kind: 'namespace' });
+      }
+      return own;
+    };
+    return { add, done };
+  };
+  const root = (rootName: 'query_root' | 'subscription_root', pick: (t: TableInfo) => Set<string> | null) => {
+    const r = rootOf(rootName);
+    for (const t of model.tables.values()) r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t)));
+    for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
+    return r.done();
   };
   const queryFields = root('query_root', (t) => t.permission.queryRootFields);
   const subscriptionFields = root('subscription_root', (t) => t.permission.subscriptionRootFields);
   // A schema needs a query root with at least one field.
   if (Object.keys(queryFields).length === 0) queryFields.no_queries_available = { type: new GraphQLNonNull(GraphQLString) };
   const mutations = new MutationTypes(b, b.fields);
-  const mutationFields: GraphQLFieldConfigMap<unknown, unknown> = {};
-  for (const m of model.mutable.values()) Object.assign(mutationFields, mutations.rootFields(m));
+  const mutationRoot = rootOf('mutation_root');
+  for (const m of model.mutable.values()) mutationRoot.add(m.naming.namespace, (typeName) => mutations.rootFields(m, typeName));
+  const mutationFields = mutationRoot.done();
   // Every enum table's type is in every role's schema, used or not.
   const enumTypes = [...shared.tracked.enumTables.values()].map((e) => shared.enumType(e));
   const schema = new GraphQLSchema({

@@ -11,8 +11,7 @@ import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
 import { functionInfos, type FunctionInfo } from './functions.js';
 import type { TrackedTables } from './tracked-tables.js';
-import { selectPermission, type FilterParser, type SelectPermission } from './select-permissions.js';
-import { deletePermission, insertPermission, updatePermission, type DeletePermission, type InsertPermission, type UpdatePermission } from './mutation-permissions.js';
+import { RolePermissions, type DeletePermission, type InsertPermission, type SelectPermission, type UpdatePermission } from '../metadata/resolve/role-permissions.js';
 
 export interface ColumnInfo {
   column: PgColumn;
@@ -101,22 +100,22 @@ const kept = <T>(items: T[], keep: (x: T) => boolean): T[] => (items.every(keep)
  * `backendOnly`: the request may use `backend_only` mutation permissions (admin
  * secret plus `X-Service-Use-Backend-Only-Permissions: true`); otherwise they are absent.
  */
-export function buildRoleModel(tracked: TrackedTables, role: string, parse: FilterParser, backendOnly = false): RoleModel {
-  const metadata = tracked.snapshot.metadata;
+export function buildRoleModel(tracked: TrackedTables, role: string, backendOnly = false): RoleModel {
+  const permissions = new RolePermissions(tracked.resolved.inheritedRoles);
   const tables = new Map<string, TableInfo>();
   const mutable = new Map<string, MutableTableInfo>();
   const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
   for (const { tables: sourceTables } of tracked.sources) {
-    for (const { columns, relationships, computedFields, ...table } of sourceTables) {
-      const { key, meta, pg } = table;
-      const allColumns = pg.columns.map((c) => c.name);
-      const insert = usable(insertPermission(metadata, meta, role, allColumns, parse));
-      const update = usable(updatePermission(metadata, meta, role, allColumns, parse));
-      const del = usable(deletePermission(metadata, meta, role, parse));
-      if (insert || update || del) mutable.set(key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
-      const permission = selectPermission(metadata, meta, role, allColumns, computedFields.map((c) => c.name), parse);
+    for (const { columns, relationships, computedFields, resolved, ...table } of sourceTables) {
+      const { pg } = table;
+      // A view PostgreSQL cannot insert into (update, delete from) gets no such mutation, as upstream.
+      const insert = pg.insertable ? usable(permissions.insert(resolved, role)) : null;
+      const update = pg.updatable ? usable(permissions.update(resolved, role)) : null;
+      const del = pg.deletable ? usable(permissions.delete(resolved, role)) : null;
+      if (insert || update || del) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
+      const permission = permissions.select(resolved, role);
       if (!permission) continue;
-      tables.set(key, {
+      tables.set(table.key, {
         ...table,
         permission,
         columns: kept(columns, (c) => permission.columns.has(c.column.name)),

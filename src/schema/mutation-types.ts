@@ -120,7 +120,7 @@ export class MutationTypes {
   response(m: MutableTableInfo): GraphQLObjectType {
     let t = this.responses.get(m.key);
     if (!t) {
-      const f: GraphQLFieldConfigMap<unknown, unknown> = { affected_rows: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' } };
+      const f: GraphQLFieldConfigMap<unknown, unknown> = { [m.naming.fieldName('affected_rows')]: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' } };
       if (m.selectable) f.returning = { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.b.object(m.selectable)))), description: 'data from the rows affected by the mutation' };
       t = objectType({ name: this.tn(m, '_mutation_response'), description: `response of any mutation on the table ${JSON.stringify(m.pg.name)}`, fields: f });
       this.responses.set(m.key, t);
@@ -161,12 +161,13 @@ export class MutationTypes {
     }));
   }
 
-  rootFields(m: MutableTableInfo): GraphQLFieldConfigMap<unknown, unknown> {
+  /** The table's mutation fields, as fields of `typeName` (`mutation_root`, or its source's namespace type). */
+  rootFields(m: MutableTableInfo, typeName: string): GraphQLFieldConfigMap<unknown, unknown> {
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};
     const add = (kind: RootFieldKind, config: GraphQLFieldConfigMap<unknown, unknown>[string], info: FieldInfo) => {
       const { name, comment } = tableRootField(m.naming, m.meta, kind);
       out[name] = comment ? { ...config, description: comment } : config;
-      this.fields.set(fieldKey('mutation_root', name), info);
+      this.fields.set(fieldKey(typeName, name), info);
     };
     const shown = JSON.stringify(m.pg.name);
     const object = m.selectable ? this.b.object(m.selectable) : null;

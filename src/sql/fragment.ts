@@ -92,7 +92,9 @@ function inline(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
   if (Array.isArray(v)) return v.length === 0 ? "'{}'" : `ARRAY[${v.map(inline).join(', ')}]`;
   const text = typeof v === 'string' ? v : String(v);
-  return "E'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
+  // A NUL byte would end the statement text on the wire ("query execution failed"); as the
+  // escape \000 PostgreSQL refuses it as text does a bound value (22021, a data exception).
+  return "E'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\0/g, '\\000') + "'";
 }
 
 /** Numbers placeholders in order; identical session params share one placeholder; literals are inlined. */

@@ -50,45 +50,41 @@ async function failure(auth: Authenticator, headers: Record<string, string>): Pr
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('GET mode', () => {
-  // Spec item 6, one value per header so each can be traced.
+  // Spec item 6, one value per header so each can be traced; names in their usual case, since
+  // header names are case-insensitive.
   const notForwarded = {
-    'content-length': '0',
-    'content-type': 'text/plain',
-    'content-md5': 'Q2hlY2sgSW50ZWdyaXR5IQ==',
-    'user-agent': 'client-agent/1.0',
-    host: 'client.example',
-    origin: 'https://client.example',
-    referer: 'https://client.example/page',
-    accept: 'text/html',
-    'accept-encoding': 'br',
-    'accept-language': 'fr',
-    'accept-datetime': 'Thu, 31 May 2007 20:35:00 GMT',
-    'cache-control': 'no-cache',
-    connection: 'close',
-    dnt: '1',
+    'Content-Length': '0',
+    'Content-Type': 'application/json',
+    'Content-MD5': 'Q2hlY2sgSW50ZWdyaXR5IQ==',
+    'User-Agent': 'client-agent/1.0',
+    Host: 'client.example',
+    Origin: 'https://client.example',
+    Referer: 'https://client.example/page',
+    Accept: 'text/html',
+    'Accept-Encoding': 'br',
+    'Accept-Language': 'fr',
+    'Accept-Datetime': 'Thu, 31 May 2007 20:35:00 GMT',
+    'Cache-Control': 'no-cache',
+    Connection: 'close',
+    DNT: '1',
   };
   const forwarded = {
     authorization: 'Bearer abc',
-    cookie: 'session=xyz',
+    Cookie: 'session=xyz',
     'x-service-role': 'admin',
-    'x-service-user-id': '7',
+    'X-Service-User-Id': '7',
     'x-custom': 'custom value',
-    'x-request-id': 'r-1',
+    'X-Request-Id': 'r-1',
   };
 
-  it('forwards every client header except those of spec item 6, and names itself', async () => {
+  it('forwards exactly the client headers not listed in spec item 6, and names itself', async () => {
     await session(get, { ...notForwarded, ...forwarded });
     const [call] = server.calls;
     expect(call?.method).toBe('GET');
-    for (const [name, value] of Object.entries(forwarded)) expect(call?.headers[name], name).toBe(value);
-    for (const [name, value] of Object.entries(notForwarded)) expect(call?.headers[name], name).not.toBe(value);
-    // The engine's own, in place of the client's.
-    expect(call?.headers['user-agent']).toBe('service-graphql-engine');
-    expect(call?.headers['content-type']).toBe('application/json');
-    expect(call?.headers.host).toBe(new URL(server.url).host);
-    for (const name of ['content-md5', 'origin', 'referer', 'accept', 'accept-encoding', 'accept-language', 'accept-datetime', 'cache-control', 'dnt']) {
-      expect(call?.headers[name], name).toBeUndefined();
-    }
+    // The engine's own connection headers, then the forwarded ones; nothing else.
+    const own = { 'user-agent': 'service-graphql-engine', host: new URL(server.url).host, connection: 'keep-alive' };
+    const expected = Object.fromEntries(Object.entries(forwarded).map(([name, value]) => [name.toLowerCase(), value]));
+    expect(call?.headers).toEqual({ ...own, ...expected });
   });
 
   it('runs as the role the webhook names, with its x-service-* keys as variables (any case)', async () => {

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relocationFolder } from '../../src/db/pg-placement.js';
 import { startEngine, type Engine } from '../support/engine.js';
 
 // No database URL: the engine starts its own PostgreSQL in the data folder.
@@ -18,6 +19,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine?.stop();
   await rm(dataDir, { recursive: true, force: true });
+  // Where binaries user postgres could not reach were copied (a project in root's home).
+  await rm(relocationFolder(dataDir), { recursive: true, force: true });
 });
 
 const alive = (pid: number) => {

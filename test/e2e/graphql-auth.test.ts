@@ -1,4 +1,5 @@
 /** Authentication through the real /v1/graphql route: admin secret, JWT, auth webhook, unauthorized role. */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
@@ -88,5 +89,40 @@ describe('webhook mode', () => {
     expect(res.headers.get('set-cookie')).toBe('seen=1');
     expect((await notes(e, { authorization: 'Bearer bad' })).status).toBe(401);
     expect((await notes(e, { authorization: 'Bearer broken' })).status).toBe(500);
+  });
+
+  it('shows a GET webhook exactly the client headers spec item 6 does not exclude', async () => {
+    const e = await engine({ SERVICE_GRAPHQL_AUTH_HOOK: hook.url });
+    const body = JSON.stringify({ query: '{ note { id } }' });
+    const allowed = { Authorization: 'Bearer good', Cookie: 'c=1', 'X-Custom': 'custom', 'X-Service-Role': 'admin' };
+    const excluded = {
+      'Content-Length': String(Buffer.byteLength(body)),
+      'Content-Type': 'application/json',
+      'Content-MD5': 'Q2hlY2sgSW50ZWdyaXR5IQ==',
+      'User-Agent': 'client/1.0',
+      Host: 'client.example',
+      Origin: 'https://client.example',
+      Referer: 'https://client.example/page',
+      Accept: 'application/json',
+      'Accept-Encoding': 'gzip',
+      'Accept-Language': 'fr',
+      'Accept-Datetime': 'Thu, 31 May 2007 20:35:00 GMT',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      DNT: '1',
+    };
+    hook.calls.length = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(e.url + '/v1/graphql', { method: 'POST', headers: { ...excluded, ...allowed } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(200);
+    const lower = Object.fromEntries(Object.entries(allowed).map(([name, value]) => [name.toLowerCase(), value]));
+    // Besides the forwarded headers, only the engine's own connection headers.
+    expect(hook.calls[0]?.headers).toEqual({ ...lower, 'user-agent': 'service-graphql-engine', host: new URL(hook.url).host, connection: 'keep-alive' });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
+import { LISTENER_APPLICATION_NAME } from '../../src/actors/metadata/listener.js';
 
 // Two engine processes sharing one metadata database.
 let db: TestDatabase;
@@ -66,5 +67,57 @@ describe('two engines on one metadata database', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect((await exportV2(two)).resource_version).toBe(resource_version + 1);
+  });
+});
+
+describe('the change listener', () => {
+  // Polling every 60 s: within the test only LISTEN/NOTIFY can carry a change to `reader`.
+  let store: TestDatabase;
+  let writer: Engine;
+  let reader: Engine;
+  const listenerPids = async (): Promise<number[]> =>
+    (
+      await store.sql(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'`, [
+        LISTENER_APPLICATION_NAME,
+      ])
+    ).rows.map((r: { pid: number }) => r.pid);
+  const logged = (e: Engine, message: string) => e.logs.some((l) => l.includes(`"message":"${message}`));
+
+  beforeAll(async () => {
+    store = await freshDatabase();
+    await store.sql('CREATE TABLE one (id int PRIMARY KEY); CREATE TABLE two (id int PRIMARY KEY); CREATE TABLE three (id int PRIMARY KEY)');
+    writer = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: store.url });
+    reader = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: store.url, SERVICE_GRAPHQL_METADATA_POLL_INTERVAL: '60000' });
+  });
+
+  afterAll(async () => {
+    await Promise.all([writer?.stop(), reader?.stop()]);
+    await store?.drop();
+  });
+
+  it('carries a change within 1 s without polling', async () => {
+    const start = Date.now();
+    expect((await writer.metadata({ type: 'pg_track_table', args: { table: 'one' } })).status).toBe(200);
+    expect(await timeUntilListed(reader, 'one', start)).toBeLessThan(1000);
+  });
+
+  it('reconnects after its connection is killed, adopting a change made meanwhile and carrying later ones', async () => {
+    const before = await listenerPids();
+    expect(before).toHaveLength(2);
+    await store.sql('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [before]);
+    // Made while the listeners are down or reconnecting: the check after reconnecting adopts it.
+    let start = Date.now();
+    expect((await writer.metadata({ type: 'pg_track_table', args: { table: 'two' } })).status).toBe(200);
+    expect(await timeUntilListed(reader, 'two', start)).toBeLessThan(1000);
+
+    while ((await listenerPids()).filter((pid) => !before.includes(pid)).length < 2) {
+      if (Date.now() - start > 5000) throw new Error('the listeners did not reconnect');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    start = Date.now();
+    expect((await writer.metadata({ type: 'pg_track_table', args: { table: 'three' } })).status).toBe(200);
+    expect(await timeUntilListed(reader, 'three', start)).toBeLessThan(1000);
+    expect(logged(reader, 'metadata change listener disconnected')).toBe(true);
+    expect(logged(reader, 'metadata change listener reconnected')).toBe(true);
   });
 });

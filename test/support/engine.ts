@@ -18,8 +18,10 @@ export interface Engine {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startEngine(env: Record<string, string>, args: string[] = []): Promise<Engine> {
-  const child = spawn(process.execPath, [MAIN, ...args], {
+/** `main` runs another copy of the engine (a project copied elsewhere), from `cwd`. */
+export async function startEngine(env: Record<string, string>, args: string[] = [], at: { main?: string; cwd?: string } = {}): Promise<Engine> {
+  const child = spawn(process.execPath, [at.main ?? MAIN, ...args], {
+    cwd: at.cwd,
     env: { PATH: process.env.PATH ?? '', SERVICE_GRAPHQL_SERVER_PORT: '0', SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,7 +2,7 @@
 import type { GraphQLErrorBody, Plan } from '../../protocol/plan.js';
 
 export interface CompileTask {
-  /** The snapshot generation the plan is for, and the snapshot itself (msgpack in shared memory). */
+  /** The snapshot generation the plan is for, and the encoded snapshot itself (JSON text in shared memory). */
   generation: number;
   snapshot: SharedArrayBuffer;
   role: string;

@@ -1,8 +1,8 @@
 /** The main-thread side of the compiler pool (piscina): runs a compile off the front thread. */
 import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
-import { decode, encode } from '../../protocol/codec.js';
-import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { decode } from '../../protocol/codec.js';
+import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import type { CompileAnswer, CompileTask, CompilerOptions } from './messages.js';
 
 export class CompilerPool {
@@ -19,18 +19,17 @@ export class CompilerPool {
 
   private shared: { generation: number; buffer: SharedArrayBuffer } | null = null;
 
-  /** The snapshot in shared memory, encoded once per version and read by every compiler thread. */
-  private snapshotBuffer(snapshot: MetadataSnapshot): SharedArrayBuffer {
+  /** The encoded snapshot in shared memory, copied there once per version and read by every compiler thread. */
+  private snapshotBuffer(snapshot: PublishedSnapshot): SharedArrayBuffer {
     if (this.shared?.generation !== snapshot.generation) {
-      const bytes = encode(snapshot);
-      const buffer = new SharedArrayBuffer(bytes.byteLength);
-      new Uint8Array(buffer).set(bytes);
+      const buffer = new SharedArrayBuffer(snapshot.encoded.byteLength);
+      new Uint8Array(buffer).set(snapshot.encoded);
       this.shared = { generation: snapshot.generation, buffer };
     }
     return this.shared.buffer;
   }
 
-  async compile(snapshot: MetadataSnapshot, req: Omit<CompileTask, 'generation' | 'snapshot'>): Promise<CompileAnswer> {
+  async compile(snapshot: PublishedSnapshot, req: Omit<CompileTask, 'generation' | 'snapshot'>): Promise<CompileAnswer> {
     const task: CompileTask = { ...req, generation: snapshot.generation, snapshot: this.snapshotBuffer(snapshot) };
     const bytes = (await this.pool.run(task)) as Uint8Array;
     return decode<CompileAnswer>(bytes);

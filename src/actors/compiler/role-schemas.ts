@@ -1,11 +1,12 @@
 /**
  * Per-role schemas of the current snapshot, built lazily on first use of a role and
- * dropped when the snapshot changes (keyed by snapshot generation). The snapshot's
- * tracked tables and the types that do not depend on a role are built once and shared
- * by every role's schema; roles whose schemas come out the same keep one of them.
+ * dropped when the snapshot changes (keyed by snapshot generation). The snapshot is
+ * resolved once (the metadata layer's resolution, the only one); its tracked tables and the
+ * types that do not depend on a role are built once and shared by every role's schema; roles
+ * whose schemas come out the same keep one of them.
  */
 import type { GraphQLSchema } from 'graphql';
-import { compilePermissionFilter } from '../../compiler/permission-filter.js';
+import { resolveMetadata } from '../../metadata/resolve.js';
 import { buildRoleSchema, type RoleSchema } from '../../schema/build.js';
 import { buildRoleModel } from '../../schema/model.js';
 import { sameSchema } from '../../schema/same-schema.js';
@@ -26,15 +27,20 @@ function sameAsBuilt(schema: GraphQLSchema, built: Iterable<RoleSchema>): GraphQ
   return schema;
 }
 
+function resolveSnapshot(snapshot: MetadataSnapshot): TrackedTables {
+  const catalogs = new Map(Object.entries(snapshot.sources).map(([name, s]) => [name, { introspection: s.introspection, error: null }]));
+  return new TrackedTables(snapshot, resolveMetadata(snapshot.metadata, catalogs));
+}
+
 export class RoleSchemas {
   private current: Generation | null = null;
 
-  use(generation: number, load: () => MetadataSnapshot): MetadataSnapshot {
+  use(generation: number, load: () => MetadataSnapshot): TrackedTables {
     if (this.current?.generation !== generation) {
-      const tracked = new TrackedTables(load());
+      const tracked = resolveSnapshot(load());
       this.current = { generation, tracked, shared: new SharedTypes(tracked), schemas: new Map() };
     }
-    return this.current.tracked.snapshot;
+    return this.current.tracked;
   }
 
   get(role: string, backendOnly: boolean): RoleSchema {
@@ -42,8 +48,7 @@ export class RoleSchemas {
     const key = backendOnly ? `${role}\u0000backend_only` : role;
     let rs = schemas.get(key);
     if (!rs) {
-      const snapshot = tracked.snapshot;
-      rs = buildRoleSchema(buildRoleModel(tracked, role, (filter, table) => compilePermissionFilter(snapshot, table, filter), backendOnly), shared);
+      rs = buildRoleSchema(buildRoleModel(tracked, role, backendOnly), shared);
       rs = { ...rs, schema: sameAsBuilt(rs.schema, schemas.values()) };
       schemas.set(key, rs);
     }

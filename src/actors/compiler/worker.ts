@@ -1,6 +1,6 @@
 /** A compiler pool thread (piscina): a request and a role in, a Plan or GraphQL errors out. */
-import { decode, encode } from '../../protocol/codec.js';
-import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { encode } from '../../protocol/codec.js';
+import { decodeSnapshot } from '../../protocol/snapshot.js';
 import { compile } from '../../compiler/compile.js';
 import { RequestError } from '../../compiler/errors.js';
 import { createTranslateContext } from '../../compiler/translate-context.js';
@@ -13,15 +13,15 @@ const schemas = new RoleSchemas();
 const options = workerData as CompilerOptions;
 
 export default function compileTask(task: CompileTask): Uint8Array {
-  // Decoded from a private copy: msgpackr's decoder crashes the process on shared memory.
-  const snapshot = schemas.use(task.generation, () => decode<MetadataSnapshot>(new Uint8Array(task.snapshot).slice()));
+  // Decoded from a private copy: text decoding reads plain memory.
+  const tracked = schemas.use(task.generation, () => decodeSnapshot(new Uint8Array(task.snapshot).slice()));
   let answer: CompileAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
     const plan = compile(rs, task, {
-      translateContext: (r, source) => createTranslateContext(snapshot, r, source, options.stringifyNumericTypes),
+      translateContext: (r, source) => createTranslateContext(tracked, r, source, options.stringifyNumericTypes),
       prepared: (source) => {
-        const s = snapshot.metadata.sources.find((x) => x.name === source);
+        const s = tracked.snapshot.metadata.sources.find((x) => x.name === source);
         return s ? connectionInfo(s.configuration).use_prepared_statements : false;
       },
     });

@@ -8,15 +8,18 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
 import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
-import { resolveInconsistencies, type Inconsistency } from '../../metadata/resolve.js';
+import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent } from '../../protocol/messages.js';
-import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { encodeSnapshot, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
 import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
+import { deepFreeze } from '../../util/draft.js';
+import { metadataChanges } from '../../metadata/changes.js';
+import { documentJson } from '../../metadata/document.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { loadEnumValues } from '../../backends/pg/enum-values.js';
@@ -70,8 +73,8 @@ export class MetadataService {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
-  /** The catalogs of the last published snapshot, to publish them again only when they change. */
-  private publishedSources: { catalogs: unknown[]; enumValues: string } | null = null;
+  /** The last published metadata, each source's catalog and enum values, and their JSON: what the next snapshot is compared with. */
+  private published: { metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>; sourcesJson: string } | null = null;
 
   constructor(
     private readonly config: Config,
@@ -124,7 +127,9 @@ export class MetadataService {
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
-    for (const path of dropTooDeepObjects(stored.metadata)) {
+    const tooDeep = dropTooDeepObjects(stored.metadata);
+    if (tooDeep.length > 0) delete stored.text;
+    for (const path of tooDeep) {
       log.error('a stored metadata object is nested too deep to be served: it is left out of the metadata in effect', {
         resourceVersion: stored.version,
         path,
@@ -133,22 +138,16 @@ export class MetadataService {
     }
     if (connect) await this.sources.sync(stored.metadata);
     const changed = this.stored?.version !== stored.version;
+    // Frozen once: every later change drafts over it and shares what it does not touch.
+    deepFreeze(stored.metadata);
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
-    const snapshot = await this.snapshot();
-    const catalogs = [...this.sources.catalogs().values()];
-    const enumValues = JSON.stringify(Object.values(snapshot.sources).map((x) => x.enumValues));
-    const same =
-      this.publishedSources !== null &&
-      this.publishedSources.enumValues === enumValues &&
-      this.publishedSources.catalogs.length === catalogs.length &&
-      catalogs.every((c, i) => c === this.publishedSources!.catalogs[i]);
-    this.publishedSources = { catalogs, enumValues };
-    this.publish(same ? { ...snapshot, sources: null } : snapshot);
+    this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
-  async snapshot(): Promise<MetadataSnapshot> {
+  /** The current state as a published snapshot: encoded once, with what changed since the last one. */
+  private async snapshot(): Promise<PublishedSnapshot> {
     const sources: MetadataSnapshot['sources'] = {};
     for (const [name, c] of this.sources.catalogs()) {
       const meta = this.stored.metadata.sources.find((s) => s.name === name);
@@ -157,14 +156,27 @@ export class MetadataService {
       const enumValues = pool && c.introspection && enumTables.length ? await loadEnumValues(pool, c.introspection, enumTables) : {};
       sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues };
     }
+    const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
+    const before = this.published;
+    const catalogChanged = (name: string) => {
+      const a = before?.catalogs.get(name);
+      const b = catalogs.get(name);
+      return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
+    };
+    // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
+    const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
+    const sourcesJson = sameCatalogs ? before.sourcesJson : JSON.stringify(sources);
+    const changes = metadataChanges(before?.metadata ?? null, this.stored.metadata, catalogChanged);
+    this.published = { metadata: this.stored.metadata, catalogs, sourcesJson };
     // Unique per snapshot, and growing across restarts of this actor.
     this.generation = Math.max(this.generation + 1, Date.now());
+    const metadataJson = this.stored.text ?? documentJson(this.stored.metadata);
     return {
       version: this.stored.version,
       generation: this.generation,
-      metadata: this.stored.metadata,
-      sources,
-      inconsistencies: this.inconsistencies.map((i) => i.object),
+      changes,
+      connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, configuration: s.configuration })),
+      encoded: encodeSnapshot({ version: this.stored.version, generation: this.generation, metadataJson, sourcesJson, inconsistencies: this.inconsistencies.map((i) => i.object) }),
     };
   }
 
@@ -221,8 +233,8 @@ export class MetadataService {
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // Serialised once: the text is compared, stored and kept for the next comparison.
-        const text = JSON.stringify(uow.metadata);
-        const changed = text !== (current.text ?? JSON.stringify(current.metadata));
+        const text = documentJson(uow.metadata);
+        const changed = text !== (current.text ?? documentJson(current.metadata));
         return { next: changed ? { metadata: uow.metadata, text } : null, result: response };
       });
       const done = uow as UnitOfWork | null;

@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import type { Metadata } from '../../metadata/types.js';
+import { ChangeListener } from './listener.js';
 
 export interface StoredMetadata {
   metadata: Metadata;
@@ -26,7 +27,7 @@ CREATE TABLE IF NOT EXISTS service_catalog.metadata (
 );`;
 
 export class MetadataStore {
-  private listener: pg.Client | null = null;
+  private listener: ChangeListener | null = null;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -115,24 +116,14 @@ export class MetadataStore {
     return r.rows[0]!.metadata;
   }
 
-  /** Best effort: a pooler may not support LISTEN; polling still keeps instances in sync. */
+  /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */
   async listen(onChange: () => void): Promise<void> {
-    try {
-      const client = new pg.Client(this.pool.options);
-      client.on('error', () => {
-        this.listener = null;
-      });
-      await client.connect();
-      client.on('notification', onChange);
-      await client.query(`LISTEN ${CHANNEL}`);
-      this.listener = client;
-    } catch {
-      this.listener = null;
-    }
+    this.listener = new ChangeListener(this.pool.options, CHANNEL, onChange);
+    await this.listener.start();
   }
 
   async close(): Promise<void> {
-    await this.listener?.end().catch(() => {});
+    await this.listener?.close();
     await this.pool.end();
   }
 }

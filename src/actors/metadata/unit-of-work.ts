@@ -17,6 +17,7 @@ import type { InconsistentObject, Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest } from '../../protocol/errors.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
+import { deepFreeze, DraftSession, produce } from '../../util/draft.js';
 import type { SourceManager } from './sources.js';
 
 interface OpenTransaction {
@@ -40,29 +41,36 @@ export class UnitOfWork {
     inconsistencies: Inconsistency[],
     readonly resourceVersion: number,
   ) {
-    this.metadata = metadata;
+    // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
+    this.metadata = deepFreeze(metadata);
     this.inconsistencies = inconsistencies;
     this.catalogs = sources.catalogs();
   }
 
-  /** Runs one command against the draft; throws (leaving the draft as it was) when it fails. */
+  /**
+   * Runs one command against a copy-on-write draft of the metadata; throws (leaving the
+   * metadata as it was) when it fails. The new document shares every object the command
+   * did not touch with the old one.
+   */
   async apply(command: Command, args: unknown, path: string, endpoint: AdminEndpoint = this.endpoint): Promise<Json> {
-    const draft = structuredClone(this.metadata);
-    const ctx = this.context(draft, endpoint);
+    const session = new DraftSession();
+    const ctx = this.context(session.draft(this.metadata), endpoint);
     const result = await command(ctx, args, path);
+    const [changed, response] = session.finish([result.metadata, result.response] as const);
     const before = new Set(this.inconsistencies.map((i) => inconsistencyKey(i.object)));
-    if (result.metadata) {
-      await this.sources.sync(result.metadata);
+    if (changed) {
+      await this.sources.sync(changed);
       this.refreshCatalogs();
     }
-    const next = result.metadata ?? draft;
+    let next = changed ?? this.metadata;
     // Informational inconsistencies (conflicting inherited permissions) never block a change.
     const newlyBroken = (list: Inconsistency[]) => list.filter((i) => !i.informational && !before.has(inconsistencyKey(i.object)));
     let after = resolveInconsistencies(next, this.catalogs);
     let added = newlyBroken(after);
     // `cascade`: what the change broke is removed, and what that removal breaks in turn.
     for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
-      for (const i of added) i.remove(next);
+      const broken = added;
+      next = produce(next, (d) => broken.forEach((i) => i.remove(d)));
       after = resolveInconsistencies(next, this.catalogs);
       added = newlyBroken(after);
     }
@@ -70,9 +78,9 @@ export class UnitOfWork {
     if (failing.length > 0 && !result.allowInconsistent) {
       throw (result.inconsistencyError ?? inconsistentMetadataError)(failing.map((i) => i.object));
     }
-    if (result.metadata) this.metadata = normalizeMetadata(result.metadata);
+    if (changed) this.metadata = normalizeMetadata(next);
     this.inconsistencies = after;
-    return result.reportInconsistencies ? result.reportInconsistencies(after.map((i) => i.object)) : result.response;
+    return result.reportInconsistencies ? result.reportInconsistencies(after.map((i) => i.object)) : response;
   }
 
   /** The sources' catalogs after a sync, with those this unit of work changed (uncommitted DDL) taking precedence. */

@@ -6,6 +6,7 @@
 import type { QualifiedName } from '../../backends/pg/catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import { str, type JsonObject, type ObjectReader } from '../../util/decode.js';
+import { unchanged } from '../../util/draft.js';
 import { findSource, findTable } from '../lookup.js';
 import { sameTable, showTable, tableName } from '../names.js';
 import { resolveSourceFields } from '../resolve.js';
@@ -40,7 +41,8 @@ export function tableTarget(ctx: CommandContext, a: TableArgs): TableTarget {
 
 /** The source as resolution sees it now (columns, consistent relationships and computed fields; permissions not checked). */
 export function resolvedSource(ctx: CommandContext, source: string): ResolvedSource | undefined {
-  const s = ctx.metadata.sources.find((x) => x.name === source);
+  // The committed source when this request has not changed it yet: its resolution is kept.
+  const s = unchanged(ctx.metadata.sources.find((x) => x.name === source));
   const introspection = ctx.introspection(source);
   return s && introspection ? resolveSourceFields(s, introspection) : undefined;
 }

@@ -15,33 +15,38 @@ const MUTATIONS: readonly PermissionKind[] = ['insert', 'update', 'delete'];
 /** `inherited_role inherited role users`: the type, then the well-known engine's object name. */
 export const inheritedRoleObjectName = (role: string) => `inherited_role inherited role ${role}`;
 
-export function resolveInheritedRoles(m: Metadata, sources: Iterable<ResolvedSource>): Inconsistency[] {
+/** The consistent inherited roles (each with its parents), and the inconsistencies. */
+export function resolveInheritedRoles(m: Metadata, sources: Iterable<ResolvedSource>): { consistent: Map<string, string[]>; inconsistencies: Inconsistency[] } {
   const roles = inheritedRoles(m);
   const known = definedRoles(m);
-  const out: Inconsistency[] = roles.flatMap((r) => missingParents(r, known));
+  const consistent = new Map<string, string[]>();
+  const out: Inconsistency[] = [];
+  for (const r of roles) {
+    const missing = missingParents(r, known);
+    if (missing) out.push(missing);
+    else consistent.set(r.role_name, r.role_set);
+  }
   const ordered = parentsFirst(roles);
   for (const source of sources) {
     for (const table of source.tables.values()) {
       for (const kind of MUTATIONS) out.push(...conflicts(source.name, table, kind, ordered));
     }
   }
-  return out;
+  return { consistent, inconsistencies: out };
 }
 
-function missingParents(role: InheritedRole, known: Set<string>): Inconsistency[] {
+function missingParents(role: InheritedRole, known: Set<string>): Inconsistency | null {
   const missing = role.role_set.filter((p) => !known.has(p));
-  if (missing.length === 0) return [];
-  return [
-    {
-      object: {
-        type: 'inherited_role',
-        name: inheritedRoleObjectName(role.role_name),
-        definition: role as unknown as Json,
-        reason: `Inconsistent object: the following parent role(s) are not found: ${missing.join(', ')} which are required to construct the inherited role: ${JSON.stringify(role.role_name)}`,
-      },
-      remove: (d) => setInheritedRoles(d, inheritedRoles(d).filter((r) => r.role_name !== role.role_name)),
+  if (missing.length === 0) return null;
+  return {
+    object: {
+      type: 'inherited_role',
+      name: inheritedRoleObjectName(role.role_name),
+      definition: role as unknown as Json,
+      reason: `Inconsistent object: the following parent role(s) are not found: ${missing.join(', ')} which are required to construct the inherited role: ${JSON.stringify(role.role_name)}`,
     },
-  ];
+    remove: (d) => setInheritedRoles(d, inheritedRoles(d).filter((r) => r.role_name !== role.role_name)),
+  };
 }
 
 /** Inherited roles ordered so that each comes after the inherited roles it inherits from. */
@@ -64,7 +69,7 @@ function parentsFirst(roles: InheritedRole[]): InheritedRole[] {
 }
 
 /** What makes two permissions "the same" for rule 5: what they allow, not how it was written. */
-function permissionKey(p: ResolvedPermission): string {
+export function permissionKey(p: ResolvedPermission): string {
   const set = Object.fromEntries(Object.entries(p.set).sort(([a], [b]) => (a < b ? -1 : 1)));
   return JSON.stringify([[...p.columns].sort(), p.filter, p.check, set, p.backendOnly]);
 }

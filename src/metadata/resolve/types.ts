@@ -35,6 +35,7 @@ export interface ResolvedRelationship {
   mapping: [string, string][];
   /** Set by `manual_configuration` (no foreign key behind it). */
   manual: boolean;
+  comment: string | null;
 }
 
 export type ComputedFieldReturn = { kind: 'scalar'; type: PgType } | { kind: 'table'; table: QualifiedName };
@@ -97,5 +98,7 @@ export interface ResolvedSource {
 export interface ResolvedMetadata {
   /** Connected sources by name. */
   sources: Map<string, ResolvedSource>;
+  /** Each consistent inherited role's parents. */
+  inheritedRoles: Map<string, string[]>;
   inconsistencies: Inconsistency[];
 }

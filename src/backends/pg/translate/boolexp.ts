@@ -154,6 +154,11 @@ export function joinCondition(outer: Scope, inner: Scope, mapping: [string, stri
   return and(mapping.map(([a, b]) => sql`(${col(outer, a)} = ${col(inner, b)})`));
 }
 
+/** Inherited roles: a value some parents grant is NULL where none of their filters hold (spec rule 3). */
+export function redacted(condition: BoolExp, scope: Scope, value: Sql, env: BoolExpEnv): Sql {
+  return sql`CASE WHEN ${boolExpSql(condition, scope, { ...env, applyPermissions: false })} THEN ${value} ELSE NULL END`;
+}
+
 export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
   switch (b.kind) {
     case 'and':
@@ -162,8 +167,10 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       return or(b.items.map((x) => boolExpSql(x, scope, env)));
     case 'not':
       return sql`(NOT ${boolExpSql(b.item, scope, env)})`;
-    case 'column':
-      return columnOps(col(scope, b.column), env.ctx.columnType(scope.table, b.column), b.ops, scope, env);
+    case 'column': {
+      const value = b.visibleWhen ? redacted(b.visibleWhen, scope, col(scope, b.column), env) : col(scope, b.column);
+      return columnOps(value, env.ctx.columnType(scope.table, b.column), b.ops, scope, env);
+    }
     case 'computed': {
       const cf = env.ctx.computedField(scope.table, b.field);
       const session = cf.sessionArgument ? sql`, ${ident(cf.sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');

@@ -193,7 +193,7 @@ export function translateMutation(field: MutationField, ctx: TranslateContext): 
         table: ins.table,
         permission: TRUE,
         where: TRUE,
-        orderBy: pk.map((c) => ({ path: [], target: { kind: 'column' as const, column: c }, direction: 'asc' as const, nulls: null })),
+        orderBy: pk.map((c) => ({ path: [], target: { kind: 'column' as const, column: c, visibleWhen: null }, direction: 'asc' as const, nulls: null })),
         distinctOn: [],
         limit: null,
         offset: null,

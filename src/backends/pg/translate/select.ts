@@ -6,7 +6,7 @@
 import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
-import { and, boolExpSql, encodeLiteral, joinCondition, type BoolExpEnv } from './boolexp.js';
+import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope, type TranslateContext } from './context.js';
 import type { PgType } from '../catalog.js';
 
@@ -58,10 +58,11 @@ export class Translator {
       current = next;
     }
     const t = item.target;
-    if (t.kind === 'column') return col(current, t.column);
+    if (t.kind === 'column') return t.visibleWhen ? this.visible(t.visibleWhen, current, col(current, t.column)) : col(current, t.column);
     const inner: Scope = { alias: this.aliases.next(), table: t.join.target };
     const conds = [joinCondition(current, inner, t.join.mapping), boolExpSql(t.permission, inner, this.env(inner, false))];
-    const agg = t.fn === 'count' ? raw('count(*)') : sql`${raw(t.fn)}(${col(inner, t.column!)})`;
+    const value = () => (t.visibleWhen ? this.visible(t.visibleWhen, inner, col(inner, t.column!)) : col(inner, t.column!));
+    const agg = t.fn === 'count' ? raw('count(*)') : sql`${raw(t.fn)}(${value()})`;
     return sql`(SELECT ${agg} FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
   }
 
@@ -147,7 +148,7 @@ export class Translator {
 
   /** Inherited roles: a column some parents grant is null where none of their filters hold (spec rule 3). */
   protected visible(condition: BoolExp, scope: Scope, value: Sql): Sql {
-    return sql`CASE WHEN ${boolExpSql(condition, scope, this.env(scope, false))} THEN ${value} ELSE NULL END`;
+    return redacted(condition, scope, value, this.env(scope, false));
   }
 
   /** `fn(<row>, ($1)::type, (<session>)::json, ...)` in the function's argument order. */
@@ -178,16 +179,11 @@ export class Translator {
 
   /** Rows with `root` (the JSON of each) and the order keys, ready to aggregate. */
   rowsQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): { sql: Sql; orderKeys: Base['orderKeys'] } {
-    // Flat when no field needs a LATERAL join or the typed row: the JSON is built in the
-    // same SELECT that filters, orders and limits (one level less for the planner).
-    if (!readsRow(fields)) {
-      let laterals: Sql[] = [];
-      const flat = this.base(rows, outer, from, false, (scope) => {
-        const obj = this.object(fields, scope);
-        laterals = obj.laterals;
-        return sql`${obj.json} AS root`;
-      });
-      if (laterals.length === 0) return flat;
+    // Flat when every field is a column: the JSON is built in the same SELECT that filters,
+    // orders and limits (one level less for the planner). Decided before building anything,
+    // so each subtree is translated once (linear in the depth of the query).
+    if (fields.every(isPlainField)) {
+      return this.base(rows, outer, from, false, (scope) => sql`${this.object(fields, scope).json} AS root`);
     }
     const base = this.base(rows, outer, from, readsRow(fields));
     const scope: Scope = { alias: this.aliases.next(), table: rows.table };
@@ -246,6 +242,9 @@ export class Translator {
     return sql`SELECT ${jsonObject(pairs)} AS root FROM (${base.sql}) AS ${scope.alias} ${join(laterals, ' ')}`;
   }
 }
+
+/** A field read from the row itself: no LATERAL join, no typed row. */
+const isPlainField = (f: Field) => f.kind === 'typename' || f.kind === 'column';
 
 export const readsRow = (fields: Field[]) => fields.some((f) => f.kind === 'computed_scalar' || f.kind === 'computed_set');
 

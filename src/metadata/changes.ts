@@ -1,0 +1,56 @@
+/**
+ * What a new metadata version changed, as far as compiled plans care: the tracked tables
+ * whose entries are not the same objects as before (committed metadata is frozen and a
+ * change shares everything it did not touch, so identity is the test), the sources whose
+ * own settings or catalog changed, or everything. Plans that read none of it stay cached
+ * (issue 10 item 6). Over-reporting only costs a recompile; under-reporting would serve a
+ * stale plan, so anything not understood counts as everything.
+ */
+import { qualifiedKey } from '../backends/pg/catalog.js';
+import type { Metadata, SourceMetadata } from './types.js';
+
+export interface MetadataChanges {
+  everything: boolean;
+  /** Sources whose configuration, customization, functions or catalog changed. */
+  sources: string[];
+  /** Tables (`source \0 schema.name`) added, removed or changed. */
+  tables: string[];
+}
+
+export const EVERYTHING: MetadataChanges = Object.freeze({ everything: true, sources: [], tables: [] }) as MetadataChanges;
+
+/** `catalogChanged`: sources whose catalog (or enum values) is not the one of `before`'s snapshot. */
+export function metadataChanges(before: Metadata | null, after: Metadata, catalogChanged: (source: string) => boolean): MetadataChanges {
+  if (!before) return EVERYTHING;
+  if (before === after) return { everything: false, sources: after.sources.map((s) => s.name).filter(catalogChanged), tables: [] };
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const k of keys) if (k !== 'sources' && before[k] !== after[k]) return EVERYTHING;
+  const sources = new Set<string>();
+  const tables: string[] = [];
+  const old = new Map(before.sources.map((s) => [s.name, s]));
+  for (const s of after.sources) {
+    const prev = old.get(s.name);
+    old.delete(s.name);
+    if (!prev || !sameSettings(prev, s) || catalogChanged(s.name)) {
+      sources.add(s.name);
+      continue;
+    }
+    if (prev.tables === s.tables) continue;
+    const prevTables = new Map(prev.tables.map((t) => [qualifiedKey(t.table), t]));
+    for (const t of s.tables) {
+      const key = qualifiedKey(t.table);
+      if (prevTables.get(key) !== t) tables.push(`${s.name}\u0000${key}`);
+      prevTables.delete(key);
+    }
+    for (const key of prevTables.keys()) tables.push(`${s.name}\u0000${key}`);
+  }
+  for (const name of old.keys()) sources.add(name);
+  return { everything: false, sources: [...sources], tables };
+}
+
+/** Everything of a source but its tables is the same object as before. */
+function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (k !== 'tables' && a[k] !== b[k]) return false;
+  return true;
+}

@@ -1,0 +1,160 @@
+/**
+ * Copy-on-write drafts of frozen JSON-like data (plain objects and arrays). A command
+ * mutates a draft as if it were a private deep copy; `finish` returns the new value, in
+ * which only the objects on the path of a change are new and everything else is shared
+ * with the base (structural sharing). A permission change on a 36 MiB document copies a
+ * few small objects instead of the whole document (issue 10 item 2).
+ *
+ * The invariant that makes sharing safe: committed data is frozen (`deepFreeze` once at
+ * load, `finish` freezes what it creates), so a frozen object can hold no draft and can
+ * never change under a reader. Objects a command creates are not frozen until `finish`;
+ * they are its own to mutate. After `finish` every draft proxy of the session is revoked,
+ * so a stale one fails loudly instead of writing into shared data.
+ */
+
+const STATE = Symbol('draft state');
+
+interface State {
+  base: object;
+  /** A shallow copy once anything below was handed out or changed; holds child drafts. */
+  copy: Record<PropertyKey, unknown> | null;
+  modified: boolean;
+  parent: State | null;
+  /** Memoised result of `finish` (a draft may be reachable twice). */
+  result?: object;
+}
+
+const isDraftable = (v: unknown): v is object => {
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+const stateOf = (v: unknown): State | undefined => (typeof v === 'object' && v !== null ? (v as Record<symbol, State | undefined>)[STATE] : undefined);
+
+export const isDraft = (v: unknown): boolean => stateOf(v) !== undefined;
+
+/** The committed (frozen) object behind a draft nothing was changed in, else the value itself. */
+export function unchanged<T>(v: T): T {
+  const state = stateOf(v);
+  return state && !state.modified ? (state.base as T) : v;
+}
+
+/** Freezes a value and everything under it (already frozen parts are skipped: they are frozen through). */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (!isDraftable(v) || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return value;
+}
+
+export class DraftSession {
+  private readonly revokers: (() => void)[] = [];
+  private finished = false;
+
+  /** A draft of frozen `base`. */
+  draft<T extends object>(base: T): T {
+    return this.proxy(base, null) as T;
+  }
+
+  /**
+   * The value with every draft in it replaced by its result, frozen; unchanged parts are
+   * the base's own objects. Ends the session.
+   */
+  finish<T>(value: T): T {
+    if (this.finished) throw new Error('draft session already finished');
+    const out = finalize(value) as T;
+    this.finished = true;
+    for (const revoke of this.revokers) revoke();
+    return out;
+  }
+
+  private proxy(base: object, parent: State | null): object {
+    if (!Object.isFrozen(base)) throw new Error('a draft needs a frozen base');
+    const state: State = { base, copy: null, modified: false, parent };
+    const source = () => (state.copy ?? base) as Record<PropertyKey, unknown>;
+    const prepareCopy = () => {
+      state.copy ??= (Array.isArray(base) ? base.slice() : { ...base }) as Record<PropertyKey, unknown>;
+      return state.copy;
+    };
+    const markModified = () => {
+      for (let s: State | null = state; s && !s.modified; s = s.parent) s.modified = true;
+    };
+    const handler: ProxyHandler<object> = {
+      get: (_t, prop) => {
+        if (prop === STATE) return state;
+        const src = source();
+        const value = src[prop];
+        if (!Object.prototype.hasOwnProperty.call(src, prop) || !isDraftable(value) || isDraft(value) || !Object.isFrozen(value)) return value;
+        // A shared (frozen) object reached through the draft becomes a draft itself, kept in the copy.
+        const child = this.proxy(value, state);
+        prepareCopy()[prop] = child;
+        return child;
+      },
+      set: (_t, prop, value) => {
+        const src = source();
+        if (Object.prototype.hasOwnProperty.call(src, prop) && src[prop] === value) return true;
+        prepareCopy()[prop] = value;
+        markModified();
+        return true;
+      },
+      deleteProperty: (_t, prop) => {
+        if (!Object.prototype.hasOwnProperty.call(source(), prop)) return true;
+        delete prepareCopy()[prop];
+        markModified();
+        return true;
+      },
+      defineProperty: (_t, prop, desc) => {
+        if (!('value' in desc)) throw new Error('drafts hold data properties only');
+        prepareCopy()[prop] = desc.value;
+        markModified();
+        return true;
+      },
+      has: (_t, prop) => prop in source(),
+      ownKeys: () => Reflect.ownKeys(source()),
+      getOwnPropertyDescriptor: (_t, prop) => {
+        const src = source();
+        if (!Object.prototype.hasOwnProperty.call(src, prop)) return undefined;
+        // An array's `length` is what the proxy target (an empty array) has: not configurable.
+        if (Array.isArray(src) && prop === 'length') return { value: src.length, writable: true, enumerable: false, configurable: false };
+        return { value: handler.get!(_t, prop, undefined), writable: true, enumerable: true, configurable: true };
+      },
+      getPrototypeOf: () => Object.getPrototypeOf(base),
+      setPrototypeOf: () => false,
+      preventExtensions: () => false,
+    };
+    const { proxy, revoke } = Proxy.revocable(Array.isArray(base) ? [] : {}, handler);
+    this.revokers.push(revoke);
+    return proxy;
+  }
+}
+
+function finalize(value: unknown): unknown {
+  const state = stateOf(value);
+  if (state) {
+    if (state.result) return state.result;
+    if (!state.modified) return (state.result = state.base);
+    const copy = state.copy!;
+    state.result = copy;
+    for (const k of Object.keys(copy)) copy[k] = finalize(copy[k]);
+    return Object.freeze(copy);
+  }
+  // A frozen value holds no drafts; a new one (made by the command) may.
+  if (!isDraftable(value) || Object.isFrozen(value)) return value;
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) obj[k] = finalize(obj[k]);
+  return Object.freeze(obj);
+}
+
+/** `recipe` applied to a draft of frozen `base`; the result shares what the recipe did not touch. */
+export function produce<T extends object>(base: T, recipe: (draft: T) => void): T {
+  const session = new DraftSession();
+  const draft = session.draft(base);
+  recipe(draft);
+  return session.finish(draft);
+}

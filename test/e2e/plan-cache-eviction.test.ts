@@ -1,0 +1,80 @@
+/**
+ * A metadata change evicts only the cached plans that read what it changed: every request
+ * here is run once before the change (so its plan is cached) and once after, and the answer
+ * after must follow the new metadata, whether the change was to the table queried, to a
+ * table reached through a relationship or a permission filter, to the source, or to roles.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEngine } from '../support/fixture.js';
+import { gql } from '../support/graphql.js';
+
+const fx = useEngine();
+const user = { 'x-service-role': 'user', 'x-service-user-id': '1' };
+const meta = async (type: string, args: unknown) => {
+  const r = await fx.engine.metadata({ type, args });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+};
+
+beforeAll(async () => {
+  await fx.db.sql(`
+    CREATE TABLE author (id serial PRIMARY KEY, name text, owner_id int);
+    CREATE TABLE article (id serial PRIMARY KEY, title text, author_id int REFERENCES author(id));
+    CREATE TABLE other (id serial PRIMARY KEY, label text);
+    INSERT INTO author (name, owner_id) VALUES ('Ada', 1), ('Bob', 2);
+    INSERT INTO article (title, author_id) VALUES ('A1', 1), ('B1', 2);
+    INSERT INTO other (label) VALUES ('x');
+  `);
+  for (const table of ['author', 'article', 'other']) await meta('pg_track_table', { table });
+  await meta('pg_create_object_relationship', { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } });
+  await meta('pg_create_select_permission', { table: 'author', role: 'user', permission: { columns: ['id', 'name'], filter: {} } });
+  await meta('pg_create_select_permission', { table: 'article', role: 'user', permission: { columns: ['id', 'title'], filter: { author: { owner_id: { _eq: 'X-Service-User-Id' } } } } });
+  await meta('pg_create_select_permission', { table: 'other', role: 'user', permission: { columns: ['id', 'label'], filter: {} } });
+});
+
+const authors = '{ author(order_by: {id: asc}) { name } }';
+const articles = '{ article(order_by: {id: asc}) { title author { name } } }';
+
+describe('cached plans after a metadata change', () => {
+  it('follow a change to the permission of the table queried', async () => {
+    expect(await gql(fx.engine, authors, undefined, user)).toEqual({ data: { author: [{ name: 'Ada' }, { name: 'Bob' }] } });
+    await meta('pg_drop_select_permission', { table: 'author', role: 'user' });
+    await meta('pg_create_select_permission', { table: 'author', role: 'user', permission: { columns: ['id', 'name'], filter: { owner_id: { _eq: 'X-Service-User-Id' } } } });
+    expect(await gql(fx.engine, authors, undefined, user)).toEqual({ data: { author: [{ name: 'Ada' }] } });
+  });
+
+  it('follow a change to a table reached through a relationship', async () => {
+    expect(await gql(fx.engine, articles, undefined, user)).toEqual({ data: { article: [{ title: 'A1', author: { name: 'Ada' } }] } });
+    await meta('pg_drop_select_permission', { table: 'author', role: 'user' });
+    await meta('pg_create_select_permission', { table: 'author', role: 'user', permission: { columns: ['id', 'name'], filter: { owner_id: { _eq: 0 } } } });
+    expect(await gql(fx.engine, articles, undefined, user)).toEqual({ data: { article: [{ title: 'A1', author: null }] } });
+  });
+
+  it('keep answering queries of tables the change did not touch, with the same answers', async () => {
+    const others = '{ other { label } }';
+    expect(await gql(fx.engine, others, undefined, user)).toEqual({ data: { other: [{ label: 'x' }] } });
+    await meta('pg_set_table_customization', { table: 'article', configuration: { custom_name: 'post' } });
+    expect(await gql(fx.engine, others, undefined, user)).toEqual({ data: { other: [{ label: 'x' }] } });
+    const renamed = await gql(fx.engine, articles, undefined, user);
+    expect(renamed.errors[0].message).toBe("field 'article' not found in type: 'query_root'");
+  });
+
+  it('follow a change of the source customization', async () => {
+    const others = '{ other { label } }';
+    expect((await gql(fx.engine, others)).data).toEqual({ other: [{ label: 'x' }] });
+    await meta('pg_update_source', { name: 'default', customization: { root_fields: { prefix: 'db_' } } });
+    expect((await gql(fx.engine, others)).errors[0].message).toBe("field 'other' not found in type: 'query_root'");
+    expect((await gql(fx.engine, '{ db_other { label } }')).data).toEqual({ db_other: [{ label: 'x' }] });
+  });
+
+  it('follow a change of inherited roles', async () => {
+    const q = '{ db_other { label } }';
+    const team = { 'x-service-role': 'team', 'x-service-user-id': '1' };
+    await meta('pg_create_select_permission', { table: 'other', role: 'guest', permission: { columns: ['id', 'label'], filter: { id: { _eq: -1 } } } });
+    await meta('pg_create_select_permission', { table: 'author', role: 'writer', permission: { columns: ['id'], filter: {} } });
+    await meta('add_inherited_role', { role_name: 'team', role_set: ['user', 'guest'] });
+    expect(await gql(fx.engine, q, undefined, team)).toEqual({ data: { db_other: [{ label: 'x' }] } });
+    await meta('drop_inherited_role', { role_name: 'team' });
+    await meta('add_inherited_role', { role_name: 'team', role_set: ['writer', 'guest'] });
+    expect(await gql(fx.engine, q, undefined, team)).toEqual({ data: { db_other: [] } });
+  });
+});

@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.query","error":"not a valid graphql query","code":"validation-failed"}

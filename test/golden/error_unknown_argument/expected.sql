@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.selectionSet.author.args.sort","error":"'author' has no argument named 'sort'","code":"validation-failed"}

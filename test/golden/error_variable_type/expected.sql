@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.variableValues.id","error":"Variable \"$id\" got invalid value \"one\"; Int cannot represent non-integer value: \"one\"","code":"validation-failed"}

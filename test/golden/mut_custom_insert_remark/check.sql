@@ -1,0 +1,1 @@
+SELECT id, article_id, commenter_id, body FROM comment WHERE id = 9

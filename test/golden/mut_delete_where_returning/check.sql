@@ -1,0 +1,1 @@
+SELECT id, article_id FROM comment ORDER BY id

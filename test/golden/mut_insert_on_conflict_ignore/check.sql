@@ -1,0 +1,1 @@
+SELECT id, name, email FROM author ORDER BY id

@@ -1,0 +1,1 @@
+SELECT id, title, body FROM article WHERE id = 4

@@ -1,0 +1,1 @@
+SELECT id, profile FROM author WHERE id <= 3 ORDER BY id

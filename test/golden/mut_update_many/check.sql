@@ -1,0 +1,1 @@
+SELECT id, rating, status FROM article ORDER BY id

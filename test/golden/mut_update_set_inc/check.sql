@@ -1,0 +1,1 @@
+SELECT id, status, rating FROM article WHERE author_id = 1 ORDER BY id

@@ -1,0 +1,1 @@
+SELECT id, title FROM article WHERE author_id = 3 ORDER BY id

@@ -1,0 +1,1 @@
+SELECT count(*)::int AS articles FROM article

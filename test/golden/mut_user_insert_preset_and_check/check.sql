@@ -1,0 +1,1 @@
+SELECT id, title, author_id, status FROM article WHERE id = 9

@@ -1,0 +1,1 @@
+SELECT id, rating, updated_by FROM article WHERE id = 1

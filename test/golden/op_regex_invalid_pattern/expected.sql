@@ -1,0 +1,1 @@
+-- explain refused (500): {"errors":[{"message":"internal error","extensions":{"path":"$","code":"unexpected"}}]}

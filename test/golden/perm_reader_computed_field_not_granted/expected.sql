@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.selectionSet.author.selectionSet.display_name","error":"field 'display_name' not found in type: 'author'","code":"validation-failed"}

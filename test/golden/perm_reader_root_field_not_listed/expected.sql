@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.selectionSet.article_by_pk","error":"field 'article_by_pk' not found in type: 'query_root'","code":"validation-failed"}

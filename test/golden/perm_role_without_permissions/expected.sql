@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.selectionSet.author","error":"field 'author' not found in type: 'query_root'","code":"validation-failed"}

@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.selectionSet.author.selectionSet.email","error":"field 'email' not found in type: 'author'","code":"validation-failed"}
