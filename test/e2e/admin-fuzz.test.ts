@@ -159,6 +159,14 @@ async function restart(): Promise<void> {
   await graphqlAnswers(fx.engine);
 }
 
+/** Writes a document into the store by hand (as an older engine or an operator could) and restarts on it. */
+async function restartOnStored(text: string): Promise<void> {
+  await fx.db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = resource_version + 1', [text]);
+  await restart();
+}
+
+const logged = (...parts: string[]) => fx.engine.logs.some((l) => parts.every((p) => l.includes(p)));
+
 describe('names that are not GraphQL names', () => {
   const names = [' ', '0', '%s%n', 'a-b', '', 'ünï', '\u0000'];
 
@@ -201,8 +209,7 @@ describe('names that are not GraphQL names', () => {
     const doc = structuredClone(baseline) as any;
     doc.sources[0].tables[1].object_relationships.push({ name: 'a-b', using: { foreign_key_constraint_on: 'author_id' } });
     doc.sources[0].tables.push({ table: { schema: 'public', name: 'scratch' }, configuration: { custom_name: '0' } });
-    await fx.db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = resource_version + 1', [JSON.stringify(doc)]);
-    await restart();
+    await restartOnStored(JSON.stringify(doc));
     await realQueryAnswers(fx.engine);
     const inconsistent = (await fx.engine.metadata({ type: 'get_inconsistent_metadata', args: {} })).body;
     expect(inconsistent.is_consistent).toBe(false);
@@ -217,9 +224,8 @@ describe('a stored document the engine cannot load', () => {
   it('does not stop the boot: an empty metadata is in effect, with an error naming the remedy, until it is replaced', async () => {
     const doc = structuredClone(baseline) as any;
     doc.sources[0].tables = 5;
-    await fx.db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = resource_version + 1', [JSON.stringify(doc)]);
-    await restart();
-    expect(fx.engine.logs.some((l) => l.includes('the stored metadata cannot be loaded') && l.includes('replace_metadata'))).toBe(true);
+    await restartOnStored(JSON.stringify(doc));
+    expect(logged('the stored metadata cannot be loaded', 'replace_metadata')).toBe(true);
     await restoreBaseline(fx.engine);
     await realQueryAnswers(fx.engine);
   });
@@ -262,9 +268,8 @@ describe('deep nesting', () => {
 
   it('a stored document nested too deep (an older store row) loses that object at boot instead of crash-looping', async () => {
     const text = JSON.stringify(baseline).replace('"filter":{"rating":{"_gt":1}}', `"filter":${deepNot(5000)}`);
-    await fx.db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = resource_version + 1', [text]);
-    await restart();
-    expect(fx.engine.logs.some((l) => l.includes('nested too deep') && l.includes('$.sources[0].tables[0].select_permissions[0]'))).toBe(true);
+    await restartOnStored(text);
+    expect(logged('nested too deep', '$.sources[0].tables[0].select_permissions[0]')).toBe(true);
     await realQueryAnswers(fx.engine);
     await restoreBaseline(fx.engine);
   });
