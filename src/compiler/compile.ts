@@ -10,7 +10,6 @@ import {
   specifiedRules,
   GraphQLError,
   Kind,
-  parse,
   print,
   validate,
   type DocumentNode,
@@ -33,6 +32,7 @@ import { SelectionCompiler } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { translateMutation } from '../backends/pg/translate/mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
+import { parseDocument } from './document-limits.js';
 import { addTablesRead } from './reads.js';
 
 export interface CompileRequest {
@@ -84,13 +84,7 @@ function preparedName(opts: CompileOptions, source: string, text: string): strin
 }
 
 export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOptions): Plan {
-  let doc: DocumentNode;
-  try {
-    doc = parse(req.query);
-  } catch {
-    // The well-known engine's words, without the parser's detail.
-    throw new RequestError('not a valid graphql query', '$.query', 'validation-failed');
-  }
+  const doc = parseDocument(req.query);
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
   const errors = validate(rs.schema, doc, RULES);

@@ -4,6 +4,7 @@
  * the wrong type is a `RequestError` with the JSON path of the parameter.
  */
 import { RequestError } from '../compiler/errors.js';
+import { tooDeepAt, tooDeepMessage } from '../util/nesting.js';
 import { isObject } from '../util/decode.js';
 
 export interface GraphQLRequest {
@@ -16,6 +17,9 @@ const absent = (v: unknown) => v === undefined || v === null;
 
 export function readRequest(v: unknown, path: string): GraphQLRequest {
   if (!isObject(v)) throw new RequestError('expected a JSON object with "query"', path, 'parse-failed');
+  // Before anything recursive reads the variables (the nesting limit, docs/behaviour.md).
+  const deep = tooDeepAt(v, path);
+  if (deep) throw new RequestError(tooDeepMessage, deep, 'parse-failed');
   if (typeof v.query !== 'string') throw new RequestError(v.query === undefined ? 'the key "query" was not present' : '"query" must be a string', `${path}.query`, 'parse-failed');
   if (!absent(v.operationName) && typeof v.operationName !== 'string') throw new RequestError('"operationName" must be a string', `${path}.operationName`, 'parse-failed');
   if (!absent(v.variables) && !isObject(v.variables)) throw new RequestError('"variables" must be an object', `${path}.variables`, 'parse-failed');

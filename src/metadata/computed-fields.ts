@@ -4,8 +4,8 @@
  * checks the well-known engine makes of the function before it becomes a field.
  */
 import type { PgFunction, PgIntrospection, PgType, QualifiedName } from '../backends/pg/catalog.js';
-import { nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
-import { functionName, isGraphQLName, sameTable, showTable } from './names.js';
+import { ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
+import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
 import { reasonMessage } from './reasons.js';
 import type { ComputedFieldReturn, ResolvedComputedField } from './resolve/types.js';
 
@@ -26,7 +26,7 @@ export function computedFieldDefinition(v: unknown, path: string): JsonObject {
 /** A stored computed field `{name, definition, comment?}` (replace_metadata input). */
 export function computedFieldEntry(v: unknown, path: string): JsonObject {
   const r = ObjectReader.of(v, path);
-  const name = r.required('name', nonEmptyStr);
+  const name = r.required('name', graphqlName);
   const definition = r.required('definition', computedFieldDefinition);
   const comment = r.optional('comment', str);
   r.done();

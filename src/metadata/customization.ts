@@ -1,13 +1,7 @@
 /** Validation of naming customizations: source `customization` and table `configuration` (TableConfig). */
 import { badRequest } from '../protocol/errors.js';
 import { isObject, ObjectReader, oneOf, str, type JsonObject } from '../util/decode.js';
-import { isGraphQLName } from './names.js';
-
-export function graphqlName(v: unknown, path: string): string {
-  const s = str(v, path);
-  if (!isGraphQLName(s)) throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL name`, path);
-  return s;
-}
+import { graphqlName } from './names.js';
 
 /** A prefix/suffix: may be empty only where it would not start a name. */
 function namePart(v: unknown, path: string): string {

@@ -7,7 +7,8 @@ import { pgSourceConfiguration } from '../backends/pg/connection.js';
 import { badRequest } from '../protocol/errors.js';
 import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
-import { sourceCustomization } from './customization.js';
+import { sourceCustomization, tableConfiguration } from './customization.js';
+import { remoteRelationshipEntry } from './relationships.js';
 import { functionEntry } from './functions.js';
 import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
 import { sameTable, showTable, tableName } from './names.js';
@@ -18,7 +19,12 @@ const KINDS: readonly BackendKind[] = ['postgres', 'citus', 'mssql', 'bigquery']
 
 function table(v: unknown, path: string): TableMetadata {
   const r = ObjectReader.of(v, path);
-  return { ...(r.value as JsonObject), table: r.required('table', tableName), ...tableObjects(r) };
+  const t: TableMetadata = { ...(r.value as JsonObject), table: r.required('table', tableName), ...tableObjects(r) };
+  // Names that become GraphQL names are checked here as their own commands check them.
+  const configuration = r.optional('configuration', (x, p) => tableConfiguration(x, p, null));
+  if (configuration) t.configuration = configuration;
+  r.optional('remote_relationships', arrayOf(remoteRelationshipEntry));
+  return t;
 }
 
 function tables(v: unknown, path: string): TableMetadata[] {

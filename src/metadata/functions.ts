@@ -6,9 +6,8 @@
  */
 import type { PgFunction, PgIntrospection, QualifiedName } from '../backends/pg/catalog.js';
 import { arrayOf, isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
-import { graphqlName } from './customization.js';
 import type { Dependent } from './dependencies.js';
-import { functionName, isGraphQLName, sameTable, showTable } from './names.js';
+import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
 import { reasonMessage } from './reasons.js';
 import type { Inconsistency } from './resolve.js';
 import type { Metadata, SourceMetadata } from './types.js';

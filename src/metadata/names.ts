@@ -1,6 +1,6 @@
 /** Table names as the admin API accepts and prints them. */
 import type { QualifiedName } from '../backends/pg/catalog.js';
-import { isObject, ObjectReader, str } from '../util/decode.js';
+import { isObject, nonEmptyStr, ObjectReader, str } from '../util/decode.js';
 import { parseFailed } from '../protocol/errors.js';
 
 /** `"author"` (schema public) or `{schema?, name}`: how tables and functions are named. */
@@ -27,4 +27,20 @@ export function showTable(t: QualifiedName): string {
 export const sameTable = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-export const isGraphQLName = (s: string) => GRAPHQL_NAME.test(s);
+/** GraphQL spec "Names"; a leading `__` is reserved for introspection (graphql-js refuses such a schema). */
+export const isGraphQLName = (s: string) => GRAPHQL_NAME.test(s) && !s.startsWith('__');
+
+/**
+ * The decoder of every metadata name that becomes a GraphQL name (relationships,
+ * computed fields, custom names, root fields, namespaces): refused when stored, so a
+ * name can never break the schema (GraphQL spec "Names").
+ */
+export function graphqlName(v: unknown, path: string): string {
+  // Empty first, with upstream's NonEmptyText message.
+  const s = nonEmptyStr(v, path);
+  if (!isGraphQLName(s)) {
+    const shown = JSON.stringify(s.length > 100 ? s.slice(0, 100) + '…' : s);
+    throw parseFailed(s.startsWith('__') ? `${shown} is not allowed: names beginning with "__" are reserved by GraphQL` : `${shown} is not a valid GraphQL name`, path);
+  }
+  return s;
+}

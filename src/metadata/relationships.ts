@@ -6,8 +6,8 @@
  */
 import type { PgIntrospection, PgTable, QualifiedName } from '../backends/pg/catalog.js';
 import { parseFailed } from '../protocol/errors.js';
-import { isObject, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
-import { sameTable, showTable, tableName } from './names.js';
+import { isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
+import { graphqlName, sameTable, showTable, tableName } from './names.js';
 import type { RelationshipKind, ResolvedRelationship } from './resolve/types.js';
 
 function columnList(v: unknown, path: string): string[] {
@@ -75,12 +75,19 @@ export function relationshipUsing(kind: RelationshipKind) {
 export function relationshipEntry(kind: RelationshipKind) {
   return (v: unknown, path: string): JsonObject => {
     const r = ObjectReader.of(v, path);
-    const name = r.required('name', nonEmptyStr);
+    const name = r.required('name', graphqlName);
     const using = r.required('using', relationshipUsing(kind));
     const comment = r.optional('comment', str);
     r.done();
     return { name, using, ...(comment !== undefined ? { comment } : {}) };
   };
+}
+
+/** A stored remote relationship (replace_metadata input): its name becomes a field, the definition is kept as given. */
+export function remoteRelationshipEntry(v: unknown, path: string): JsonObject {
+  const r = ObjectReader.of(v, path);
+  r.required('name', graphqlName);
+  return r.value;
 }
 
 const storedTable = (v: Json | undefined): QualifiedName => tableName(v, '$');

@@ -6,7 +6,7 @@
  */
 import type { PgFunction, PgIntrospection } from '../backends/pg/catalog.js';
 import { entryFunction } from '../metadata/functions.js';
-import { sameTable } from '../metadata/names.js';
+import { isGraphQLName, sameTable } from '../metadata/names.js';
 import type { SourceMetadata } from '../metadata/types.js';
 import { isObject } from '../util/decode.js';
 import type { TableInfo } from './model.js';
@@ -43,11 +43,15 @@ export function functionInfos(source: SourceMetadata, naming: SourceNaming, intr
     const inputArgs = fn.args.filter((a) => a.name !== sessionArgument);
     // A row-typed argument cannot be given in GraphQL: such a function serves as a computed field only.
     if (inputArgs.some((a) => a.type.kind === 'c')) continue;
+    const rootName = typeof roots.function === 'string' ? naming.customRootField(roots.function) : naming.rootField(base);
+    const aggregateName = typeof roots.function_aggregate === 'string' ? naming.customRootField(roots.function_aggregate) : naming.rootField(`${base}_aggregate`);
+    // Never a broken schema: a name that is not a GraphQL name leaves the function out (tracked-tables.ts).
+    if (!isGraphQLName(rootName) || !isGraphQLName(aggregateName)) continue;
     out.push({
       fn,
       table,
-      rootName: typeof roots.function === 'string' ? naming.customRootField(roots.function) : naming.rootField(base),
-      aggregateName: typeof roots.function_aggregate === 'string' ? naming.customRootField(roots.function_aggregate) : naming.rootField(`${base}_aggregate`),
+      rootName,
+      aggregateName,
       sessionArgument,
       inputArgs,
       description: typeof entry.comment === 'string' ? entry.comment : fn.comment,

@@ -7,11 +7,13 @@
 import type { PgIntrospection } from '../backends/pg/catalog.js';
 import { qualifiedKey } from '../backends/pg/catalog.js';
 import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
-import type { SourceMetadata } from '../metadata/types.js';
+import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
+import { isGraphQLName } from '../metadata/names.js';
+import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { tableKey, type ColumnInfo, type ComputedFieldInfo, type EnumTableInfo, type RelationshipInfo, type TableIdentity } from './model.js';
-import { columnComment, columnFieldName, SourceNaming, tableIdentifier } from './naming.js';
-import { tableTexts } from './table-texts.js';
+import { columnComment, columnFieldName, SourceNaming, tableIdentifier, tableRootField } from './naming.js';
+import { tableTexts, type TableTexts } from './table-texts.js';
 
 export interface TrackedTable extends TableIdentity {
   /** The table as resolution left it: its consistent relationships, computed fields and permissions. */
@@ -33,7 +35,7 @@ export interface TrackedSource {
 }
 
 function computedFields(source: string, naming: SourceNaming, t: ResolvedTable): ComputedFieldInfo[] {
-  return [...t.computedFields.values()].map((cf) => ({
+  return [...t.computedFields.values()].filter((cf) => isGraphQLName(naming.fieldName(cf.name))).map((cf) => ({
     name: cf.name,
     fieldName: naming.fieldName(cf.name),
     fn: cf.function,
@@ -46,7 +48,7 @@ function computedFields(source: string, naming: SourceNaming, t: ResolvedTable):
 }
 
 function relationships(source: string, naming: SourceNaming, t: ResolvedTable): RelationshipInfo[] {
-  return [...t.relationships.values()].map((r) => ({
+  return [...t.relationships.values()].filter((r) => isGraphQLName(naming.fieldName(r.name))).map((r) => ({
     name: r.name,
     fieldName: naming.fieldName(r.name),
     kind: r.kind,
@@ -56,9 +58,21 @@ function relationships(source: string, naming: SourceNaming, t: ResolvedTable): 
   }));
 }
 
-function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable): TrackedTable {
+/**
+ * Whether a table's type and root field names are GraphQL names. Metadata commands refuse
+ * bad names and resolution reports stored ones as inconsistent; the schema leaves out
+ * whatever still would not be a name (a column, a relationship, a table), so one bad
+ * object never breaks the schema of every role (graphql-js throws on an invalid name).
+ */
+function hasGraphQLNames(naming: SourceNaming, meta: TableMetadata, texts: TableTexts): boolean {
+  return isGraphQLName(texts.object.name) && ROOT_FIELD_KEYS.every((kind) => isGraphQLName(tableRootField(naming, meta, kind).name));
+}
+
+function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable): TrackedTable | null {
   const { entry: meta, pg } = t;
   const identifier = tableIdentifier(meta);
+  const texts = tableTexts(naming, identifier, meta, pg);
+  if (!hasGraphQLNames(naming, meta, texts)) return null;
   return {
     key: tableKey(rs.name, t.name),
     source: rs.metadata,
@@ -66,9 +80,11 @@ function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable
     meta,
     pg,
     identifier,
-    texts: tableTexts(naming, identifier, meta, pg),
+    texts,
     resolved: t,
-    columns: pg.columns.map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment })),
+    columns: pg.columns
+      .map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment }))
+      .filter((c) => isGraphQLName(c.fieldName)),
     relationships: relationships(rs.name, naming, t),
     computedFields: computedFields(rs.name, naming, t),
   };
@@ -85,12 +101,16 @@ export class TrackedTables {
   ) {
     for (const rs of resolved.sources.values()) {
       const naming = new SourceNaming(rs.metadata);
+      if (naming.namespace !== null && !isGraphQLName(naming.namespace)) continue;
       const tables: TrackedTable[] = [];
       for (const t of rs.tables.values()) {
         const table = trackedTable(rs, naming, t);
+        if (!table) continue;
         if (t.entry.is_enum) {
-          const values = snapshot.sources[rs.name]?.enumValues?.[qualifiedKey(t.name)] ?? [];
-          this.enumTables.set(table.key, { source: rs.metadata, pg: t.pg, naming, identifier: table.identifier, values });
+          const rows = snapshot.sources[rs.name]?.enumValues?.[qualifiedKey(t.name)] ?? [];
+          // Rows are data: one that is not a GraphQL name is left out, and an enum needs at least one value.
+          const values = rows.filter((v) => isGraphQLName(naming.enumValue(v.value)));
+          if (values.length > 0) this.enumTables.set(table.key, { source: rs.metadata, pg: t.pg, naming, identifier: table.identifier, values });
         }
         tables.push(table);
       }

@@ -15,6 +15,8 @@ import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent }
 import { encodeSnapshot, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
+import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
+import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
 import { documentJson } from '../../metadata/document.js';
@@ -84,7 +86,18 @@ export class MetadataService {
     pool.on('error', () => {});
     this.store = new MetadataStore(pool);
     const stored = await this.store.init(initialMetadata);
-    await this.adopt(stored, true);
+    try {
+      await this.adopt(stored, true);
+    } catch (e) {
+      // Never a crash loop on a stored document this engine cannot load (edited by hand, or
+      // written by an older version): it is kept in the store until a change replaces it.
+      log.error('the stored metadata cannot be loaded: an empty metadata is in effect until it is replaced', {
+        resourceVersion: stored.version,
+        error: e instanceof Error ? e.message : String(e),
+        remedy: 'send a corrected document with replace_metadata (or clear_metadata); any metadata change replaces the stored document',
+      });
+      await this.adopt({ metadata: initialMetadata(), version: stored.version }, true);
+    }
     await this.store.listen(() => void this.serialised(() => this.syncFromStore()));
     this.poller = setInterval(() => void this.serialised(() => this.syncFromStore()), this.config.metadataPollMs);
   }
@@ -114,6 +127,15 @@ export class MetadataService {
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
+    const tooDeep = dropTooDeepObjects(stored.metadata);
+    if (tooDeep.length > 0) delete stored.text;
+    for (const path of tooDeep) {
+      log.error('a stored metadata object is nested too deep to be served: it is left out of the metadata in effect', {
+        resourceVersion: stored.version,
+        path,
+        remedy: 'the next metadata change stores the document without it; export_metadata shows what is in effect',
+      });
+    }
     if (connect) await this.sources.sync(stored.metadata);
     const changed = this.stored?.version !== stored.version;
     // Frozen once: every later change drafts over it and shares what it does not touch.
@@ -175,6 +197,8 @@ export class MetadataService {
       } catch (e) {
         throw parseFailed(`invalid JSON in request body: ${e instanceof Error ? e.message : String(e)}`, '$');
       }
+      const deep = tooDeepAt(parsed);
+      if (deep) throw parseFailed(tooDeepMessage, deep);
       const env = readEnvelope(parsed, '$');
       const response = await this.execute(endpoint, env);
       return { status: 200, body: JSON.stringify(response) };
@@ -214,7 +238,12 @@ export class MetadataService {
         return { next: changed ? { metadata: uow.metadata, text } : null, result: response };
       });
       const done = uow as UnitOfWork | null;
-      await this.adopt(stored, false, done?.inconsistencies);
+      try {
+        await this.adopt(stored, false, done?.inconsistencies);
+      } catch (e) {
+        // Committed already: an error answer would claim otherwise. The previous snapshot stays in effect until the next change or reload.
+        log.error('metadata change committed but not published', { resourceVersion: stored.version, error: e instanceof Error ? e.message : String(e) });
+      }
       return result;
     } catch (e) {
       await (uow as UnitOfWork | null)?.rollback();

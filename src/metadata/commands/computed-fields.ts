@@ -4,6 +4,7 @@ import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
 import { computedFieldDefinition } from '../computed-fields.js';
 import { cascadeDependents } from '../dependencies.js';
+import { graphqlName } from '../names.js';
 import { dropTableObject, tableObjectName } from '../resolve/objects.js';
 import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
@@ -12,7 +13,7 @@ import { fieldExistsError, hasNamedField, putTableObject, readTableArgs, refresh
 export const addComputedField: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const at = readTableArgs(r);
-  const name = r.required('name', nonEmptyStr);
+  const name = r.required('name', graphqlName);
   const definition = r.required('definition', computedFieldDefinition);
   const comment = r.optional('comment', str);
   r.done();

@@ -6,6 +6,7 @@ import { qualifiedKey } from '../../backends/pg/catalog.js';
 import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { cascadeDependents } from '../dependencies.js';
+import { graphqlName } from '../names.js';
 import { relationshipUsing } from '../relationships.js';
 import { renameRelationshipReferences } from '../renames.js';
 import type { RelationshipKind } from '../resolve/types.js';
@@ -20,7 +21,7 @@ export function createRelationship(kind: RelationshipKind): Command {
   return async (ctx, args, path) => {
     const r = ObjectReader.of(args, path);
     const at = readTableArgs(r);
-    const name = r.required('name', nonEmptyStr);
+    const name = r.required('name', graphqlName);
     const using = r.required('using', relationshipUsing(kind));
     const comment = r.optional('comment', str);
     r.done();
@@ -72,7 +73,7 @@ export const renameRelationship: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const at = readTableArgs(r);
   const name = r.required('name', nonEmptyStr);
-  const newName = r.required('new_name', nonEmptyStr);
+  const newName = r.required('new_name', graphqlName);
   r.done();
   const target = tableTarget(ctx, at);
   const { kind, stored } = findRelationship(target, name, r.at('name'));

@@ -1,7 +1,7 @@
 /** Stage 4: each computed field's function exists and fits the table (see computed-fields.ts). */
 import { qualifiedKey } from '../../backends/pg/catalog.js';
 import { ComputedFieldError, resolveComputedField } from '../computed-fields.js';
-import { tableObjectContext, tableObjectInconsistency, type TableObjectRef } from './objects.js';
+import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
 import type { Inconsistency, ResolvedSource } from './types.js';
 
 export function resolveComputedFields(source: ResolvedSource): Inconsistency[] {
@@ -22,8 +22,7 @@ export function resolveComputedFields(source: ResolvedSource): Inconsistency[] {
       try {
         table.computedFields.set(name, resolveComputedField(stored, scope));
       } catch (e) {
-        if (!(e instanceof ComputedFieldError)) throw e;
-        out.push(tableObjectInconsistency(ref, tableObjectContext(table.name, 'computed field', name) + e.message));
+        out.push(tableObjectInconsistency(ref, tableObjectContext(table.name, 'computed field', name) + unresolvable(e, ComputedFieldError)));
       }
     }
   }

@@ -64,6 +64,17 @@ function tableObjectDefinition(ref: TableObjectRef): Json {
 export const tableObjectName = (type: string, name: string, table: QualifiedName, source: string) =>
   `${type} ${name} in table ${showTable(table)} in source ${source}`;
 
+/**
+ * The reason an object does not resolve. An error of another kind than `expected` is a
+ * stored object of a shape no command makes (an older or hand-edited store row): it
+ * makes that one object inconsistent instead of failing the whole resolution (and so
+ * every request, or the boot).
+ */
+export function unresolvable(e: unknown, expected: abstract new (...args: never[]) => Error): string {
+  if (e instanceof expected) return e.message;
+  return `the stored definition cannot be used (${e instanceof Error ? e.message : String(e)})`;
+}
+
 export function tableObjectInconsistency(ref: TableObjectRef, reason: string): Inconsistency {
   return {
     object: {

@@ -13,7 +13,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../util/decode.js';
 import type { BoolExpScope } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';
-import { tableObjectContext, tableObjectInconsistency, type TableObjectRef } from './objects.js';
+import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
 import { PERMISSION_KINDS, type Inconsistency, type ResolvedPermission, type ResolvedSource } from './types.js';
 
 export function boolExpScope(source: ResolvedSource): BoolExpScope {
@@ -69,7 +69,6 @@ function check(resolve: () => ResolvedPermission): ResolvedPermission | ApiError
   try {
     return resolve();
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return e;
+    return e instanceof ApiError ? e : new ApiError(400, 'invalid-configuration', unresolvable(e, ApiError));
   }
 }

@@ -1,7 +1,8 @@
 /** Stage 3: each relationship joins to a tracked table through a foreign key or a manual mapping. */
 import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { isGraphQLName } from '../names.js';
 import { RelationshipError, resolveRelationship, type RelationshipScope } from '../relationships.js';
-import { tableObjectContext, tableObjectInconsistency, type TableObjectRef } from './objects.js';
+import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
 import type { Inconsistency, RelationshipKind, ResolvedSource, ResolvedTable } from './types.js';
 
 const LISTS = { object: 'object_relationships', array: 'array_relationships' } as const;
@@ -23,13 +24,14 @@ export function resolveRelationships(source: ResolvedSource): Inconsistency[] {
 function addRelationship(table: ResolvedTable, kind: RelationshipKind, stored: TableObjectRef['stored'], scope: RelationshipScope): Inconsistency | null {
   const name = String(stored.name);
   const ref: TableObjectRef = { source: scope.source, table: table.name, list: LISTS[kind], type: `${kind}_relation`, name, stored };
+  // A name stored before names were checked (an older store row) makes the relationship inconsistent, never the schema broken.
+  if (!isGraphQLName(name)) return tableObjectInconsistency(ref, `${tableObjectContext(table.name, 'relationship', name)}${JSON.stringify(name)} is not a valid GraphQL name`);
   if (table.columns.has(name)) return tableObjectInconsistency(ref, 'field definition conflicts with postgres column');
   if (table.relationships.has(name)) return tableObjectInconsistency(ref, `conflicting definitions for field ${JSON.stringify(name)}`);
   try {
     table.relationships.set(name, resolveRelationship(stored, kind, scope));
     return null;
   } catch (e) {
-    if (!(e instanceof RelationshipError)) throw e;
-    return tableObjectInconsistency(ref, tableObjectContext(table.name, 'relationship', name) + e.message);
+    return tableObjectInconsistency(ref, tableObjectContext(table.name, 'relationship', name) + unresolvable(e, RelationshipError));
   }
 }

@@ -1,9 +1,23 @@
 /** Stage 2: each tracked table exists in its source's catalog, else it is inconsistent (with everything on it). */
 import { qualifiedKey } from '../../backends/pg/catalog.js';
 import type { Json } from '../../util/decode.js';
+import { ApiError } from '../../protocol/errors.js';
+import { tableConfiguration } from '../customization.js';
 import { sameTable, showTable } from '../names.js';
+import type { TableMetadata } from '../types.js';
 import type { ConnectedSource } from './sources.js';
 import { PERMISSION_KINDS, type Inconsistency, type ResolvedPermission, type ResolvedSource, type ResolvedTable } from './types.js';
+
+/** A stored configuration no command would store (a name that is not a GraphQL name, from an older store row). */
+function configurationProblem(entry: TableMetadata): string | null {
+  if (entry.configuration === undefined) return null;
+  try {
+    tableConfiguration(entry.configuration, '$.configuration', null);
+    return null;
+  } catch (e) {
+    return `in table ${JSON.stringify(showTable(entry.table))}: ${e instanceof ApiError ? `${e.path}: ` : ''}${e instanceof Error ? e.message : String(e)}`;
+  }
+}
 
 export function resolveTables({ metadata: s, introspection }: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[] } {
   const byKey = new Map(introspection.tables.map((t) => [qualifiedKey(t), t]));
@@ -12,13 +26,14 @@ export function resolveTables({ metadata: s, introspection }: ConnectedSource): 
   for (const entry of s.tables) {
     const key = qualifiedKey(entry.table);
     const pg = byKey.get(key);
-    if (!pg) {
+    const problem = pg ? configurationProblem(entry) : `no such table/view exists in source: ${JSON.stringify(showTable(entry.table))}`;
+    if (!pg || problem) {
       inconsistencies.push({
         object: {
           type: 'table',
           name: `table ${showTable(entry.table)} in source ${s.name}`,
           definition: entry.table as unknown as Json,
-          reason: `Inconsistent object: no such table/view exists in source: ${JSON.stringify(showTable(entry.table))}`,
+          reason: `Inconsistent object: ${problem}`,
         },
         remove: (d) => {
           const src = d.sources.find((x) => x.name === s.name);
