@@ -14,41 +14,70 @@ import { resolvePermissions } from './resolve/permissions.js';
 import { resolveRelationships } from './resolve/relationships.js';
 import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
-import type { Inconsistency, ResolvedMetadata, ResolvedSource, SourceCatalog } from './resolve/types.js';
-import type { PgIntrospection } from '../backends/pg/catalog.js';
+import { PERMISSION_KINDS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
+import { qualifiedKey, type PgIntrospection } from '../backends/pg/catalog.js';
 import type { InconsistentObject, Metadata, SourceMetadata } from './types.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
 
-/** A source's tables with their relationships and computed fields: what boolean expressions may refer to. */
-function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[] } {
-  const { source, inconsistencies } = resolveTables(c);
-  inconsistencies.push(...resolveRelationships(source), ...resolveComputedFields(source));
-  return { source, inconsistencies };
+/** A resolved source's fields, kept with the (frozen) parts they were resolved from. */
+interface KeptFields {
+  parts: unknown[];
+  /** Stands for the parts: the same object while they are the same (permissions key on it). */
+  shape: object;
+  tables: Map<string, ResolvedTable>;
+  inconsistencies: Inconsistency[];
 }
 
-const sourceFields = new WeakMap<SourceMetadata, { introspection: PgIntrospection; source: ResolvedSource }>();
+const keptFields = new Map<string, KeptFields>();
+
+/** What a source's fields are resolved from: its catalog and, per table, what shapes its fields. */
+function fieldParts(c: ConnectedSource): unknown[] {
+  const parts: unknown[] = [c.introspection];
+  for (const t of c.metadata.tables) parts.push(t.table, t.configuration, t.object_relationships, t.array_relationships, t.computed_fields);
+  return parts;
+}
+
+const emptyPermissions = (): ResolvedTable['permissions'] => Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()])) as ResolvedTable['permissions'];
 
 /**
- * One source up to its fields (permissions not checked): for checking a new permission
- * against it. Kept per committed (frozen) source and catalog: a source's 5,000 tables are
- * not resolved again for each permission command.
+ * A source's tables with their relationships and computed fields: what boolean expressions
+ * may refer to. Committed metadata is frozen and a change shares what it does not touch:
+ * while a source's catalog and every table's fields are the same objects as last time (a
+ * permission change, say), the fields resolved then are kept and only the table records are
+ * new (each with its current entry and empty permissions).
  */
+function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[]; shape: object } {
+  const parts = Object.isFrozen(c.metadata.tables) ? fieldParts(c) : null;
+  const kept = keptFields.get(c.metadata.name);
+  if (parts && kept && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i])) {
+    const tables = new Map<string, ResolvedTable>();
+    for (const entry of c.metadata.tables) {
+      const key = qualifiedKey(entry.table);
+      const table = kept.tables.get(key);
+      if (table) tables.set(key, { ...table, entry, permissions: emptyPermissions() });
+    }
+    return { source: { name: c.metadata.name, metadata: c.metadata, introspection: c.introspection, tables }, inconsistencies: [...kept.inconsistencies], shape: kept.shape };
+  }
+  const { source, inconsistencies } = resolveTables(c);
+  inconsistencies.push(...resolveRelationships(source), ...resolveComputedFields(source));
+  const shape = {};
+  if (parts) keptFields.set(c.metadata.name, { parts, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies] });
+  return { source, inconsistencies, shape };
+}
+
+/** One source up to its fields (permissions not checked): for checking a new permission against it. */
 export function resolveSourceFields(source: SourceMetadata, introspection: PgIntrospection): ResolvedSource {
-  const known = sourceFields.get(source);
-  if (known?.introspection === introspection) return known.source;
-  const resolved = resolveFields({ metadata: source, introspection }).source;
-  if (Object.isFrozen(source)) sourceFields.set(source, { introspection, source: resolved });
-  return resolved;
+  return resolveFields({ metadata: source, introspection }).source;
 }
 
 export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): ResolvedMetadata {
   const { connected, inconsistencies } = resolveSources(m, catalogs);
   const sources = new Map<string, ResolvedSource>();
   for (const c of connected) {
-    const { source, inconsistencies: fields } = resolveFields(c);
+    const { source, inconsistencies: fields, shape } = resolveFields(c);
     sources.set(source.name, source);
-    inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source));
+    inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source, shape));
   }
   const roles = resolveInheritedRoles(m, sources.values());
   inconsistencies.push(...roles.inconsistencies);
