@@ -127,7 +127,9 @@ export class MetadataService {
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
-    const tooDeep = dropTooDeepObjects(stored.metadata);
+    // Only a document read from the store can hold what no request may (this actor's own are
+    // checked at the edge and frozen): the walk is over the whole document.
+    const tooDeep = Object.isFrozen(stored.metadata) ? [] : dropTooDeepObjects(stored.metadata);
     if (tooDeep.length > 0) delete stored.text;
     for (const path of tooDeep) {
       log.error('a stored metadata object is nested too deep to be served: it is left out of the metadata in effect', {
