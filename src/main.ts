@@ -76,8 +76,8 @@ async function main(): Promise<void> {
   const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
   const graphql = new GraphQLService(compiler);
   const live = new LiveQueries(config.liveQueryIntervalMs);
-  metadata.onEvent((e) => {
-    if (e.type === 'snapshot') graphql.setSnapshot(e.snapshot);
+  metadata.onEvent((e, encoded) => {
+    if (e.type === 'snapshot' && encoded) graphql.setSnapshot({ ...e.snapshot, encoded });
   });
   let authenticator: Authenticator | undefined;
   try {

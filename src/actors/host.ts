@@ -1,17 +1,22 @@
 /** The worker-thread side of an actor: decode requests, run handlers, post replies and events. */
 import { parentPort } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import type { EventEnvelope, ReplyEnvelope, RequestEnvelope } from '../protocol/envelope.js';
+import type { EventEnvelope, Frame, ReplyEnvelope, RequestEnvelope } from '../protocol/envelope.js';
 
 const port = parentPort!;
 
-function post(value: unknown): void {
+function post(value: unknown, attachment?: Uint8Array): void {
   const bytes = encode(value);
-  port.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
+  const transfer = [bytes.buffer as ArrayBuffer];
+  // Only bytes that own their whole buffer can be handed over.
+  if (attachment && attachment.byteOffset === 0 && attachment.byteLength === attachment.buffer.byteLength) transfer.push(attachment.buffer as ArrayBuffer);
+  const frame: Frame = attachment ? { envelope: bytes, attachment } : bytes;
+  port.postMessage(frame, transfer);
 }
 
-export function publish<E>(event: E): void {
-  post({ kind: 'event', body: event } satisfies EventEnvelope<E>);
+/** Emits an event; `attachment` travels beside its envelope (see `Frame`). */
+export function publish<E>(event: E, attachment?: Uint8Array): void {
+  post({ kind: 'event', body: event } satisfies EventEnvelope<E>, attachment);
 }
 
 /**

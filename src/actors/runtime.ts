@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import type { Envelope, RequestEnvelope } from '../protocol/envelope.js';
+import type { Envelope, Frame, RequestEnvelope } from '../protocol/envelope.js';
 import { log } from '../log.js';
 
 export class ActorUnavailable extends Error {}
@@ -28,7 +28,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   private worker!: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly listeners: ((e: Event) => void)[] = [];
+  private readonly listeners: ((e: Event, attachment: Uint8Array | undefined) => void)[] = [];
   private stopping = false;
   private restarts = 0;
   /** Between a crash and the restarted worker's `ready`: requests fail at once instead of waiting for a timeout. */
@@ -45,7 +45,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
     });
   }
 
-  onEvent(listener: (e: Event) => void): void {
+  onEvent(listener: (e: Event, attachment: Uint8Array | undefined) => void): void {
     this.listeners.push(listener);
   }
 
@@ -77,7 +77,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   private spawn(): void {
     const w = new Worker(this.opts.script, { workerData: this.opts.workerData });
     this.worker = w;
-    w.on('message', (bytes: Uint8Array) => this.onMessage(bytes));
+    w.on('message', (frame: Frame) => this.onMessage(frame));
     w.on('error', (err) => {
       log.error(`${this.opts.name} actor crashed`, { error: err.message, stack: err.stack });
     });
@@ -97,7 +97,8 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
     });
   }
 
-  private onMessage(bytes: Uint8Array): void {
+  private onMessage(frame: Frame): void {
+    const [bytes, attachment] = frame instanceof Uint8Array ? [frame, undefined] : [frame.envelope, frame.attachment];
     const env = decode<Envelope | { kind: 'ready' } | { kind: 'fatal'; error: string }>(bytes);
     switch (env.kind) {
       case 'reply': {
@@ -110,7 +111,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
         return;
       }
       case 'event':
-        for (const l of this.listeners) l(env.body as Event);
+        for (const l of this.listeners) l(env.body as Event, attachment);
         return;
       case 'ready':
         this.restarts = 0;

@@ -44,7 +44,8 @@ export interface PublishedSnapshot {
 /** The JSON text of a snapshot from the JSON texts of its parts (the document's is the stored one). */
 export function encodeSnapshot(parts: { version: number; generation: number; metadataJson: string; sourcesJson: string; inconsistencies: InconsistentObject[] }): Uint8Array {
   const text = `{"version":${parts.version},"generation":${parts.generation},"metadata":${parts.metadataJson},"sources":${parts.sourcesJson},"inconsistencies":${JSON.stringify(parts.inconsistencies)}}`;
-  return Buffer.from(text, 'utf8');
+  // Bytes of its own (not a slice of Buffer's pool), so that they can be transferred to another thread.
+  return new TextEncoder().encode(text);
 }
 
 export function decodeSnapshot(bytes: Uint8Array): MetadataSnapshot {

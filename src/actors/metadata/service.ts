@@ -11,7 +11,7 @@ import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
 import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
-import type { AdminEndpoint, AdminResponse, HealthResponse, MetadataActorEvent } from '../../protocol/messages.js';
+import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
 import { encodeSnapshot, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
@@ -78,7 +78,7 @@ export class MetadataService {
 
   constructor(
     private readonly config: Config,
-    private readonly publish: (s: MetadataActorEvent['snapshot']) => void,
+    private readonly publish: (s: PublishedSnapshot) => void,
   ) {}
 
   async boot(): Promise<void> {

@@ -7,7 +7,7 @@ import { MetadataService } from './service.js';
 
 const { config } = workerData as ActorBootData;
 setLogLevel(config.logLevel);
-const service = new MetadataService(config, (snapshot) => publish<MetadataActorEvent>({ type: 'snapshot', snapshot }));
+const service = new MetadataService(config, ({ encoded, ...snapshot }) => publish<MetadataActorEvent>({ type: 'snapshot', snapshot }, encoded));
 
 serveActor<MetadataActorRequest>({
   boot: () => service.boot(),
