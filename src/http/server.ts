@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../protocol/messages.js';
 import { ApiError } from '../protocol/errors.js';
 import { log } from '../log.js';
-import { adminAccessError, type RoleRefusal } from './access.js';
+import { adminAccessError } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { corsHeaders, preflightHeaders, type CorsConfig } from './cors.js';
@@ -55,9 +55,9 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
 
   /** An admin-only route: the admin secret and role are checked before the body is read. */
-  const adminRoute = (limit: number, handle: (body: Uint8Array) => Promise<Reply>, refusal?: RoleRefusal) => (res: HttpResponse, req: HttpRequest) => {
+  const adminRoute = (limit: number, handle: (body: Uint8Array) => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
     const ex = exchange(res, req, ADMIN_METHODS);
-    const denied = adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches, refusal);
+    const denied = adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
     if (denied) return ex.reply(errorReply(denied));
     readBody(res, limit)
       .then(handle)
@@ -83,8 +83,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body) => backend.admin(endpoint, body)));
     app.options(`/${endpoint}`, preflight(ADMIN_METHODS));
   }
-  // A role other than admin is forbidden here (403, as the hardening issue asks), not a malformed admin request.
-  app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body), { status: 403, message: 'You have to be an admin to access this endpoint', path: '$' }));
+  app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body)));
   app.options('/v1/graphql/explain', preflight(ADMIN_METHODS));
 
   const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes };
