@@ -76,8 +76,11 @@ async function main(): Promise<void> {
   const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
   const graphql = new GraphQLService(compiler);
   const live = new LiveQueries(config.liveQueryIntervalMs);
-  metadata.onEvent((e, encoded) => {
-    if (e.type === 'snapshot' && encoded) graphql.setSnapshot({ ...e.snapshot, encoded });
+  metadata.onEvent((e, update) => {
+    if (e.type !== 'snapshot' || !update) return;
+    const snapshot = { ...e.snapshot, update };
+    compiler.publish(snapshot);
+    graphql.setSnapshot(snapshot);
   });
   let authenticator: Authenticator | undefined;
   try {

@@ -111,29 +111,3 @@ export function normalizeMetadata(m: Metadata): Metadata {
     });
   });
 }
-
-/** Each table entry's JSON text: entries are frozen and shared between versions of the document. */
-const tableJson = new WeakMap<TableMetadata, string>();
-
-/**
- * `JSON.stringify(m)`, reusing the text of every table entry that was in an earlier
- * version: a change to one table re-serialises that table, not the whole document
- * (36 MiB at 5,000 tables × 11 roles).
- */
-export function documentJson(m: Metadata): string {
-  const entry = (t: TableMetadata) => {
-    let text = tableJson.get(t);
-    if (text === undefined) {
-      text = JSON.stringify(t);
-      if (Object.isFrozen(t)) tableJson.set(t, text);
-    }
-    return text;
-  };
-  const object = (o: Record<string, unknown>, special: string, render: (v: never) => string) =>
-    `{${Object.entries(o)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${JSON.stringify(k)}:${k === special ? render(v as never) : JSON.stringify(v)}`)
-      .join(',')}}`;
-  const source = (s: SourceMetadata) => object(s, 'tables', (tables: TableMetadata[]) => `[${tables.map(entry).join(',')}]`);
-  return object(m, 'sources', (sources: SourceMetadata[]) => `[${sources.map(source).join(',')}]`);
-}

@@ -33,8 +33,8 @@ export interface MetadataActorReplies {
   health: HealthResponse;
 }
 
-/** A new snapshot; its encoded bytes (`PublishedSnapshot.encoded`) travel as the event's attachment. */
-export type MetadataActorEvent = { type: 'snapshot'; snapshot: Omit<PublishedSnapshot, 'encoded'> };
+/** A new snapshot; its update's bytes (`PublishedSnapshot.update`) travel as the event's attachment. */
+export type MetadataActorEvent = { type: 'snapshot'; snapshot: Omit<PublishedSnapshot, 'update'> };
 
 /** What every worker gets at start. */
 export interface ActorBootData {

@@ -1,10 +1,16 @@
 /** The compiler pool's task and answer (msgpack-encoded across the thread boundary). */
 import type { GraphQLErrorBody, Plan } from '../../protocol/plan.js';
 
+/** The snapshot updates from the last whole one to the current one (`PublishedSnapshot.update`, in shared memory). */
+export interface SnapshotChain {
+  generations: number[];
+  updates: SharedArrayBuffer[];
+}
+
 export interface CompileTask {
-  /** The snapshot generation the plan is for, and the encoded snapshot itself (JSON text in shared memory). */
+  /** The snapshot generation the plan is for, and how to get there. */
   generation: number;
-  snapshot: SharedArrayBuffer;
+  chain: SnapshotChain;
   role: string;
   /** The request may use `backend_only` mutation permissions. */
   backendOnly: boolean;

@@ -3,10 +3,15 @@ import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
 import { decode } from '../../protocol/codec.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
-import type { CompileAnswer, CompileTask, CompilerOptions } from './messages.js';
+import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from './messages.js';
 
 export class CompilerPool {
   private readonly pool: Piscina;
+  /**
+   * The snapshot updates since the last whole one, each copied once into shared memory and
+   * read by every compiler thread: a thread applies those it has not seen yet.
+   */
+  private chain: SnapshotChain = { generations: [], updates: [] };
 
   constructor(options: CompilerOptions) {
     this.pool = new Piscina({
@@ -17,20 +22,22 @@ export class CompilerPool {
     });
   }
 
-  private shared: { generation: number; buffer: SharedArrayBuffer } | null = null;
-
-  /** The encoded snapshot in shared memory, copied there once per version and read by every compiler thread. */
-  private snapshotBuffer(snapshot: PublishedSnapshot): SharedArrayBuffer {
-    if (this.shared?.generation !== snapshot.generation) {
-      const buffer = new SharedArrayBuffer(snapshot.encoded.byteLength);
-      new Uint8Array(buffer).set(snapshot.encoded);
-      this.shared = { generation: snapshot.generation, buffer };
+  /** Every published snapshot, in order: an update is only readable after those before it. */
+  publish(snapshot: PublishedSnapshot): void {
+    const buffer = new SharedArrayBuffer(snapshot.update.byteLength);
+    new Uint8Array(buffer).set(snapshot.update);
+    const last = this.chain.generations.at(-1);
+    if (snapshot.base === null || snapshot.base !== last) {
+      if (snapshot.base !== null) throw new Error(`snapshot ${snapshot.generation} follows ${snapshot.base}, not ${String(last)}`);
+      this.chain = { generations: [], updates: [] };
     }
-    return this.shared.buffer;
+    // A new chain object: tasks already sent keep the one they were given.
+    this.chain = { generations: [...this.chain.generations, snapshot.generation], updates: [...this.chain.updates, buffer] };
   }
 
-  async compile(snapshot: PublishedSnapshot, req: Omit<CompileTask, 'generation' | 'snapshot'>): Promise<CompileAnswer> {
-    const task: CompileTask = { ...req, generation: snapshot.generation, snapshot: this.snapshotBuffer(snapshot) };
+  async compile(snapshot: PublishedSnapshot, req: Omit<CompileTask, 'generation' | 'chain'>): Promise<CompileAnswer> {
+    if (this.chain.generations.at(-1) !== snapshot.generation) throw new Error(`snapshot ${snapshot.generation} was not published to the compiler pool`);
+    const task: CompileTask = { ...req, generation: snapshot.generation, chain: this.chain };
     const bytes = (await this.pool.run(task)) as Uint8Array;
     return decode<CompileAnswer>(bytes);
   }

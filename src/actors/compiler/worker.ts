@@ -1,20 +1,27 @@
 /** A compiler pool thread (piscina): a request and a role in, a Plan or GraphQL errors out. */
 import { encode } from '../../protocol/codec.js';
-import { decodeSnapshot } from '../../protocol/snapshot.js';
+import { SnapshotReader } from '../../protocol/snapshot.js';
 import { compile } from '../../compiler/compile.js';
 import { RequestError } from '../../compiler/errors.js';
 import { createTranslateContext } from '../../compiler/translate-context.js';
 import { connectionInfo } from '../../backends/pg/connection.js';
-import type { CompileAnswer, CompileTask, CompilerOptions } from './messages.js';
+import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from './messages.js';
 import { workerData } from 'piscina';
 import { RoleSchemas } from './role-schemas.js';
 
 const schemas = new RoleSchemas();
 const options = workerData as CompilerOptions;
+const reader = new SnapshotReader();
+
+/** The chain's last snapshot: the updates after the one this thread holds (all of them when it holds none of the chain). */
+function follow(chain: SnapshotChain) {
+  // Each read from a private copy: text decoding reads plain memory.
+  for (let i = chain.generations.indexOf(reader.generation ?? -1) + 1; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!).slice());
+  return reader.snapshot;
+}
 
 export default function compileTask(task: CompileTask): Uint8Array {
-  // Decoded from a private copy: text decoding reads plain memory.
-  const tracked = schemas.use(task.generation, () => decodeSnapshot(new Uint8Array(task.snapshot).slice()));
+  const tracked = schemas.use(task.generation, () => follow(task.chain));
   let answer: CompileAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);

@@ -12,14 +12,14 @@ import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
-import { encodeSnapshot, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
+import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
 import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
-import { documentJson } from '../../metadata/document.js';
+import { diffDocuments } from '../../metadata/document-parts.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { loadEnumValues } from '../../backends/pg/enum-values.js';
@@ -65,6 +65,9 @@ function readEnvelope(v: unknown, path: string): Envelope {
   return { type, args: r.value.args ?? {}, version, resourceVersion: r.optional('resource_version', int) };
 }
 
+/** How many updates a compiler thread may have to apply to catch up from a whole snapshot. */
+const MAX_UPDATES_SINCE_WHOLE = 100;
+
 export class MetadataService {
   private store!: MetadataStore;
   private readonly sources = new SourceManager();
@@ -73,8 +76,10 @@ export class MetadataService {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
-  /** The last published metadata, each source's catalog and enum values, and their JSON: what the next snapshot is compared with. */
-  private published: { metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>; sourcesJson: string } | null = null;
+  /** The last published metadata, each source's catalog and enum values: what the next snapshot is compared with. */
+  private published: { generation: number; metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }> } | null = null;
+  /** The updates published since the last whole snapshot: a reader applies them all, so a whole one is sent again now and then. */
+  private sinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
 
   constructor(
     private readonly config: Config,
@@ -96,7 +101,7 @@ export class MetadataService {
         error: e instanceof Error ? e.message : String(e),
         remedy: 'send a corrected document with replace_metadata (or clear_metadata); any metadata change replaces the stored document',
       });
-      await this.adopt({ metadata: initialMetadata(), version: stored.version }, true);
+      await this.adopt({ metadata: initialMetadata(), version: stored.version, inRows: false }, true);
     }
     await this.store.listen(() => void this.serialised(() => this.syncFromStore()));
     this.poller = setInterval(() => void this.serialised(() => this.syncFromStore()), this.config.metadataPollMs);
@@ -130,7 +135,8 @@ export class MetadataService {
     // Only a document read from the store can hold what no request may (this actor's own are
     // checked at the edge and frozen): the walk is over the whole document.
     const tooDeep = Object.isFrozen(stored.metadata) ? [] : dropTooDeepObjects(stored.metadata);
-    if (tooDeep.length > 0) delete stored.text;
+    // The store still holds them: the next change writes the whole document.
+    if (tooDeep.length > 0) stored.inRows = false;
     for (const path of tooDeep) {
       log.error('a stored metadata object is nested too deep to be served: it is left out of the metadata in effect', {
         resourceVersion: stored.version,
@@ -165,20 +171,30 @@ export class MetadataService {
       const b = catalogs.get(name);
       return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
     };
-    // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
-    const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
-    const sourcesJson = sameCatalogs ? before.sourcesJson : JSON.stringify(sources);
     const changes = metadataChanges(before?.metadata ?? null, this.stored.metadata, catalogChanged);
-    this.published = { metadata: this.stored.metadata, catalogs, sourcesJson };
     // Unique per snapshot, and growing across restarts of this actor.
     this.generation = Math.max(this.generation + 1, Date.now());
-    const metadataJson = this.stored.text ?? documentJson(this.stored.metadata);
+    // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
+    const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
+    const { updates, bytes, wholeBytes } = this.sinceWhole;
+    const whole = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2;
+    const update = encodeSnapshotUpdate({
+      version: this.stored.version,
+      generation: this.generation,
+      base: whole ? null : before.generation,
+      diff: diffDocuments(whole ? null : before.metadata, this.stored.metadata),
+      sourcesJson: whole || !sameCatalogs ? JSON.stringify(sources) : null,
+      inconsistencies: this.inconsistencies.map((i) => i.object),
+    });
+    this.sinceWhole = whole ? { updates: 0, bytes: 0, wholeBytes: update.byteLength } : { updates: updates + 1, bytes: bytes + update.byteLength, wholeBytes };
+    this.published = { generation: this.generation, metadata: this.stored.metadata, catalogs };
     return {
       version: this.stored.version,
       generation: this.generation,
+      base: whole ? null : before.generation,
       changes,
       connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, configuration: s.configuration })),
-      encoded: encodeSnapshot({ version: this.stored.version, generation: this.generation, metadataJson, sourcesJson, inconsistencies: this.inconsistencies.map((i) => i.object) }),
+      update,
     };
   }
 
@@ -234,10 +250,8 @@ export class MetadataService {
         uow = new UnitOfWork(this.sources, endpoint, current.metadata, this.inconsistencies, current.version);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
-        // Serialised once: the text is compared, stored and kept for the next comparison.
-        const text = documentJson(uow.metadata);
-        const changed = text !== (current.text ?? documentJson(current.metadata));
-        return { next: changed ? { metadata: uow.metadata, text } : null, result: response };
+        // The store writes what differs from the stored document, if anything.
+        return { next: uow.metadata === current.metadata ? null : uow.metadata, result: response };
       });
       const done = uow as UnitOfWork | null;
       try {

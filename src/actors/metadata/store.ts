@@ -1,19 +1,22 @@
 /**
- * The durable metadata: one row in `service_catalog.metadata` holding the document and
- * its `resource_version`. Every change happens under a row lock, so several engine
- * instances sharing the database serialise their writes; the others notice a new
- * version by polling (works behind transaction-mode poolers) and, as an accelerator,
- * by LISTEN/NOTIFY.
+ * The durable metadata in `service_catalog`: the document's skeleton and `resource_version`
+ * in one row, and a row per table entry (`metadata_tables`), so that a change writes only the
+ * entries it touched (document-parts.ts). A document written whole into `metadata.metadata`
+ * (by hand, or by an engine before this layout) is read as it is and split on the next
+ * change. Every change happens under the version row's lock, so several engine instances
+ * sharing the database serialise their writes; the others notice a new version by polling
+ * (works behind transaction-mode poolers) and, as an accelerator, by LISTEN/NOTIFY.
  */
 import pg from 'pg';
-import type { Metadata } from '../../metadata/types.js';
+import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
+import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
 import { ChangeListener } from './listener.js';
 
 export interface StoredMetadata {
   metadata: Metadata;
   version: number;
-  /** The document's JSON text as stored, when known: comparing texts tells a real change from a no-op. */
-  text?: string;
+  /** The store holds exactly this document as skeleton and entry rows: the next write may write only what changed. */
+  inRows: boolean;
 }
 
 const CHANNEL = 'service_catalog_metadata';
@@ -22,9 +25,41 @@ const SCHEMA_SQL = `
 CREATE SCHEMA IF NOT EXISTS service_catalog;
 CREATE TABLE IF NOT EXISTS service_catalog.metadata (
   id integer PRIMARY KEY DEFAULT 1 CHECK (id = 1),
-  metadata json NOT NULL,
+  metadata json,
+  skeleton json,
   resource_version bigint NOT NULL
-);`;
+);
+CREATE TABLE IF NOT EXISTS service_catalog.metadata_tables (
+  source text NOT NULL,
+  key text NOT NULL,
+  position integer NOT NULL,
+  entry json NOT NULL,
+  PRIMARY KEY (source, key)
+);
+DO $$ BEGIN
+  -- A store created before the entries had rows of their own.
+  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = 'service_catalog' AND table_name = 'metadata' AND column_name = 'skeleton') THEN
+    ALTER TABLE service_catalog.metadata ALTER COLUMN metadata DROP NOT NULL, ADD COLUMN skeleton json;
+  END IF;
+END $$;`;
+
+interface VersionRow {
+  metadata: Metadata | null;
+  skeleton: Metadata | null;
+  resource_version: string;
+}
+
+/** `[{"key": ..., "entry": ...}, ...]` as one JSON parameter, the entries' texts reused. */
+const entriesParam = (entries: readonly TableMetadata[]) => `[${entries.map((t) => `{"key":${JSON.stringify(tableEntryKey(t))},"entry":${tableEntryJson(t)}}`).join(',')}]`;
+
+const READ_VERSION_ROW = 'SELECT metadata, skeleton, resource_version FROM service_catalog.metadata WHERE id = 1';
+
+const INSERT_ENTRIES = `
+INSERT INTO service_catalog.metadata_tables (source, key, position, entry)
+SELECT $1, x.e->>'key', base.p + x.ord, x.e->'entry'
+FROM json_array_elements($2::json) WITH ORDINALITY AS x(e, ord),
+     (SELECT coalesce(max(position), -1) AS p FROM service_catalog.metadata_tables WHERE source = $1) AS base
+ON CONFLICT (source, key) DO UPDATE SET entry = EXCLUDED.entry`;
 
 export class MetadataStore {
   private listener: ChangeListener | null = null;
@@ -32,32 +67,17 @@ export class MetadataStore {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Creates the catalog on first boot (under an advisory lock: instances may boot together). */
-  async init(initial: () => Metadata): Promise<StoredMetadata> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+  init(initial: () => Metadata): Promise<StoredMetadata> {
+    return this.transaction('BEGIN', async (c) => {
       await c.query(`SELECT pg_advisory_xact_lock(hashtext('service_catalog'))`);
       await c.query(SCHEMA_SQL);
-      const r = await c.query<{ metadata: Metadata; resource_version: string }>(
-        'SELECT metadata, resource_version FROM service_catalog.metadata WHERE id = 1',
-      );
-      let stored: StoredMetadata;
-      if (r.rows[0]) {
-        stored = { metadata: r.rows[0].metadata, version: Number(r.rows[0].resource_version) };
-      } else {
-        stored = { metadata: initial(), version: 1 };
-        await c.query('INSERT INTO service_catalog.metadata (id, metadata, resource_version) VALUES (1, $1, 1)', [
-          JSON.stringify(stored.metadata),
-        ]);
-      }
-      await c.query('COMMIT');
+      const r = await c.query<VersionRow>(READ_VERSION_ROW);
+      if (r.rows[0]) return this.document(c, r.rows[0]);
+      const stored = { metadata: initial(), version: 1, inRows: true };
+      await c.query('INSERT INTO service_catalog.metadata (id, resource_version) VALUES (1, 1)');
+      await this.write(c, diffDocuments(null, stored.metadata)!, 1);
       return stored;
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   async version(): Promise<number> {
@@ -65,44 +85,49 @@ export class MetadataStore {
     return Number(r.rows[0]?.v ?? 0);
   }
 
-  async read(): Promise<StoredMetadata> {
-    const r = await this.pool.query<{ metadata: Metadata; resource_version: string }>(
-      'SELECT metadata, resource_version FROM service_catalog.metadata WHERE id = 1',
-    );
-    const row = r.rows[0];
-    if (!row) throw new Error('service_catalog.metadata has no row');
-    return { metadata: row.metadata, version: Number(row.resource_version) };
+  /** The stored document (one snapshot of both tables). */
+  read(): Promise<StoredMetadata> {
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
+      const r = await c.query<VersionRow>(READ_VERSION_ROW);
+      if (!r.rows[0]) throw new Error('service_catalog.metadata has no row');
+      return this.document(c, r.rows[0]);
+    });
   }
 
   /**
-   * Runs `fn` holding the metadata row lock, with the stored state as it is now
-   * (`known` when its version is still the stored one).
-   * `fn` returns the new document (or null for no change) and a value; a changed
-   * document is written with the next version before the commit, so a change is
-   * durable before anyone is told about it.
+   * Runs `fn` holding the version row's lock, with the stored state as it is now (`known`
+   * when its version is still the stored one). `fn` returns the new document (or null for no
+   * change) and a value; a document that differs from the stored one is written (what
+   * changed of it) with the next version before the commit, so a change is durable before
+   * anyone is told about it.
    */
-  async locked<T>(
-    known: StoredMetadata,
-    fn: (current: StoredMetadata) => Promise<{ next: { metadata: Metadata; text: string } | null; result: T }>,
-  ): Promise<{ stored: StoredMetadata; result: T }> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+  locked<T>(known: StoredMetadata, fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>): Promise<{ stored: StoredMetadata; result: T }> {
+    return this.transaction('BEGIN', async (c) => {
       const r = await c.query<{ resource_version: string }>('SELECT resource_version FROM service_catalog.metadata WHERE id = 1 FOR UPDATE');
       const row = r.rows[0];
       if (!row) throw new Error('service_catalog.metadata has no row');
       const version = Number(row.resource_version);
       // The document is read only when another instance changed it: it is large, and `known` is never mutated.
-      const current = version === known.version ? known : { metadata: await this.readDocument(c), version };
+      const current = version === known.version ? known : await this.document(c, (await c.query<VersionRow>(READ_VERSION_ROW)).rows[0]!);
       const { next, result } = await fn(current);
+      const diff = next && diffDocuments(current.inRows ? current.metadata : null, next);
       let stored = current;
-      if (next !== null) {
-        stored = { metadata: next.metadata, version: current.version + 1, text: next.text };
-        await c.query('UPDATE service_catalog.metadata SET metadata = $1, resource_version = $2 WHERE id = 1', [next.text, stored.version]);
+      if (next && diff) {
+        stored = { metadata: next, version: current.version + 1, inRows: true };
+        await this.write(c, diff, stored.version);
         await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
       }
-      await c.query('COMMIT');
       return { stored, result };
+    });
+  }
+
+  private async transaction<T>(begin: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query(begin);
+      const result = await fn(c);
+      await c.query('COMMIT');
+      return result;
     } catch (e) {
       await c.query('ROLLBACK').catch(() => {});
       throw e;
@@ -111,9 +136,33 @@ export class MetadataStore {
     }
   }
 
-  private async readDocument(c: pg.PoolClient): Promise<Metadata> {
-    const r = await c.query<{ metadata: Metadata }>('SELECT metadata FROM service_catalog.metadata WHERE id = 1');
-    return r.rows[0]!.metadata;
+  /** The whole document of a version row: written whole, or as skeleton and entry rows. */
+  private async document(c: pg.PoolClient, row: VersionRow): Promise<StoredMetadata> {
+    const version = Number(row.resource_version);
+    if (row.metadata) return { metadata: row.metadata, version, inRows: false };
+    const skeleton = row.skeleton ?? { version: 3, sources: [] };
+    const r = await c.query<{ source: string; entry: TableMetadata }>('SELECT source, entry FROM service_catalog.metadata_tables ORDER BY source, position');
+    const tables = new Map<string, TableMetadata[]>();
+    for (const { source, entry } of r.rows) {
+      let list = tables.get(source);
+      if (!list) tables.set(source, (list = []));
+      list.push(entry);
+    }
+    const sources = skeleton.sources.map((s: SourceMetadata) => ({ ...s, tables: tables.get(s.name) ?? [] }));
+    return { metadata: { ...skeleton, sources }, version, inRows: true };
+  }
+
+  /** Writes what `diff` says changed; a diff from nothing (`inRows` false) replaces every row. */
+  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number): Promise<void> {
+    const whole = diff.tables.every((t) => t.kind === 'all') && diff.skeleton !== null;
+    if (whole) await c.query('DELETE FROM service_catalog.metadata_tables');
+    await c.query('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
+    for (const t of diff.tables) {
+      if (t.kind !== 'some' && !whole) await c.query('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
+      if (t.kind === 'some' && t.deletes.length > 0) await c.query('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);
+      const entries = t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : [];
+      if (entries.length > 0) await c.query(INSERT_ENTRIES, [t.source, entriesParam(entries)]);
+    }
   }
 
   /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */

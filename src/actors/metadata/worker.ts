@@ -7,7 +7,7 @@ import { MetadataService } from './service.js';
 
 const { config } = workerData as ActorBootData;
 setLogLevel(config.logLevel);
-const service = new MetadataService(config, ({ encoded, ...snapshot }) => publish<MetadataActorEvent>({ type: 'snapshot', snapshot }, encoded));
+const service = new MetadataService(config, ({ update, ...snapshot }) => publish<MetadataActorEvent>({ type: 'snapshot', snapshot }, update));
 
 serveActor<MetadataActorRequest>({
   boot: () => service.boot(),

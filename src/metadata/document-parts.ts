@@ -1,0 +1,79 @@
+/**
+ * A document as its parts: the skeleton (everything but the table entries, each source's
+ * `tables` left as `[]` in place) and, per source, its table entries in order, each keyed by
+ * its table name. The store keeps a row per entry and the snapshot travels as the parts a
+ * change touched (issue 10 item 2): both write what `diffDocuments` says changed, so a
+ * permission change on one of 5,000 tables writes and publishes one entry, not 36 MiB.
+ */
+import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
+
+/** An entry's key within its source: its table name as JSON text (unique per source, any backend's name shape). */
+export const tableEntryKey = (t: TableMetadata): string => JSON.stringify(t.table);
+
+/** Each frozen table entry's JSON text: entries are frozen and shared between versions of the document. */
+const entryTexts = new WeakMap<TableMetadata, string>();
+
+export function tableEntryJson(t: TableMetadata): string {
+  let text = entryTexts.get(t);
+  if (text === undefined) {
+    text = JSON.stringify(t);
+    if (Object.isFrozen(t)) entryTexts.set(t, text);
+  }
+  return text;
+}
+
+/** The document without its table entries (small: sources' settings, remote schemas, actions...); keys stay in place. */
+export const skeletonJson = (m: Metadata): string => JSON.stringify({ ...m, sources: m.sources.map((s) => ({ ...s, tables: [] })) });
+
+/** What changed in one source's table entries. */
+export type SourceTablesChange =
+  /** Every entry, in order (a new source, or entries reordered). */
+  | { source: string; kind: 'all'; entries: TableMetadata[] }
+  /** Entries changed in place or appended (in order), and entries removed (by key). */
+  | { source: string; kind: 'some'; upserts: TableMetadata[]; deletes: string[] }
+  /** The source is gone. */
+  | { source: string; kind: 'gone' };
+
+export interface DocumentDiff {
+  /** The new skeleton's JSON text when it changed, else null. */
+  skeleton: string | null;
+  tables: SourceTablesChange[];
+}
+
+/**
+ * What `next` changes from `prev` (null: everything), or null when the two documents are the
+ * same text. Entries that are the same objects are not looked at; others are compared by text.
+ */
+export function diffDocuments(prev: Metadata | null, next: Metadata): DocumentDiff | null {
+  const skeleton = skeletonJson(next);
+  const diff: DocumentDiff = { skeleton: prev && skeletonJson(prev) === skeleton ? null : skeleton, tables: [] };
+  const before = new Map((prev?.sources ?? []).map((s) => [s.name, s]));
+  for (const s of next.sources) {
+    const p = before.get(s.name);
+    before.delete(s.name);
+    const change = p ? diffTables(p, s) : { source: s.name, kind: 'all' as const, entries: s.tables };
+    if (change) diff.tables.push(change);
+  }
+  for (const name of before.keys()) diff.tables.push({ source: name, kind: 'gone' });
+  return diff.skeleton === null && diff.tables.length === 0 ? null : diff;
+}
+
+function diffTables(prev: SourceMetadata, next: SourceMetadata): SourceTablesChange | null {
+  if (prev.tables === next.tables) return null;
+  const old = new Map(prev.tables.map((t) => [tableEntryKey(t), t]));
+  const keys = next.tables.map(tableEntryKey);
+  const kept = keys.filter((k) => old.has(k));
+  const keptSet = new Set(kept);
+  const keptBefore = [...old.keys()].filter((k) => keptSet.has(k));
+  // Kept entries in the same order, and new ones only after the last kept one: an in-place patch.
+  const lastKept = kept.length === 0 ? -1 : keys.lastIndexOf(kept[kept.length - 1]!);
+  const inPlace = kept.length === keptBefore.length && kept.every((k, i) => keptBefore[i] === k) && keys.every((k, i) => old.has(k) || i > lastKept);
+  if (!inPlace) return { source: next.name, kind: 'all', entries: next.tables };
+  const upserts = next.tables.filter((t, i) => {
+    const p = old.get(keys[i]!);
+    return p !== t && (p === undefined || tableEntryJson(p) !== tableEntryJson(t));
+  });
+  const present = new Set(keys);
+  const deletes = [...old.keys()].filter((k) => !present.has(k));
+  return upserts.length === 0 && deletes.length === 0 ? null : { source: next.name, kind: 'some', upserts, deletes };
+}

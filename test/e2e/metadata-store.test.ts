@@ -1,0 +1,78 @@
+/**
+ * The stored metadata: a row per table entry beside the document's skeleton, so that a change
+ * writes only the entries it touched (issue 10 item 2); a document written whole into the
+ * version row (by hand, or by an engine before this layout) is served and split by the next change.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEngine } from '../support/fixture.js';
+import { startEngine } from '../support/engine.js';
+import { gql } from '../support/graphql.js';
+
+const fx = useEngine();
+
+/** Each entry row's table name and the transaction that last wrote it. */
+async function entryRows(): Promise<{ name: string; writer: string }[]> {
+  const r = await fx.db.sql(`SELECT entry->'table'->>'name' AS name, xmin::text AS writer FROM service_catalog.metadata_tables WHERE source = 'default' ORDER BY position`);
+  return r.rows;
+}
+
+const exportTables = async () => (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body.sources[0].tables.map((t: { table: { name: string } }) => t.table.name);
+
+beforeAll(async () => {
+  await fx.db.sql('CREATE TABLE a (id int PRIMARY KEY); CREATE TABLE b (id int PRIMARY KEY); CREATE TABLE c (id int PRIMARY KEY); CREATE TABLE d (id int PRIMARY KEY)');
+  for (const table of ['a', 'b', 'c']) expect((await fx.engine.metadata({ type: 'pg_track_table', args: { table } })).status).toBe(200);
+});
+
+describe('the metadata store', () => {
+  it('holds a row per table entry, in the document order', async () => {
+    expect((await entryRows()).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+    const main = await fx.db.sql('SELECT metadata, skeleton FROM service_catalog.metadata');
+    expect(main.rows[0].metadata).toBeNull();
+    expect(main.rows[0].skeleton.sources[0].tables).toEqual([]);
+  });
+
+  it('a permission change writes that table entry only; a no-op writes nothing', async () => {
+    const before = await entryRows();
+    const perm = { table: 'b', role: 'user', permission: { columns: ['id'], filter: {} } };
+    expect((await fx.engine.metadata({ type: 'pg_create_select_permission', args: perm })).status).toBe(200);
+    const after = await entryRows();
+    expect(after.map((r) => r.writer !== before.find((b) => b.name === r.name)!.writer)).toEqual([false, true, false]);
+    const { resource_version } = (await fx.engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body;
+    // Setting the same customization again changes nothing: no write, no new version.
+    expect((await fx.engine.metadata({ type: 'pg_set_table_customization', args: { table: 'a', configuration: {} } })).status).toBe(200);
+    expect((await fx.engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body.resource_version).toBe(resource_version);
+    expect(await entryRows()).toEqual(after);
+  });
+
+  it('untracking removes the row; tracking again appends it', async () => {
+    expect((await fx.engine.metadata({ type: 'pg_untrack_table', args: { table: 'a' } })).status).toBe(200);
+    expect((await entryRows()).map((r) => r.name)).toEqual(['b', 'c']);
+    expect((await fx.engine.metadata({ type: 'pg_track_table', args: { table: 'a' } })).status).toBe(200);
+    expect((await entryRows()).map((r) => r.name)).toEqual(['b', 'c', 'a']);
+    expect(await exportTables()).toEqual(['b', 'c', 'a']);
+  });
+
+  it('queries follow a long run of changes (partial snapshot updates, and a whole one now and then)', async () => {
+    for (let i = 0; i < 105; i++) {
+      expect((await fx.engine.metadata({ type: 'pg_set_table_customization', args: { table: 'c', configuration: { custom_name: `c_${i}` } } })).status).toBe(200);
+      if (i % 20 !== 4) continue;
+      expect(await gql(fx.engine, `{ c_${i} { id } }`)).toEqual({ data: { [`c_${i}`]: [] } });
+      expect((await gql(fx.engine, `{ c_${i - 1} { id } }`)).errors?.[0]?.extensions.code).toBe('validation-failed');
+    }
+  });
+
+  it('serves a document written whole into the version row, and splits it on the next change', async () => {
+    const doc = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
+    doc.sources[0].tables = [{ table: { schema: 'public', name: 'c' } }, { table: { schema: 'public', name: 'a' } }];
+    await fx.db.sql('UPDATE service_catalog.metadata SET metadata = $1, resource_version = resource_version + 1', [JSON.stringify(doc)]);
+    expect(await fx.engine.stop()).toBe(0);
+    fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url });
+    expect(await exportTables()).toEqual(['c', 'a']);
+    expect((await fx.engine.metadata({ type: 'pg_track_table', args: { table: 'd' } })).status).toBe(200);
+    expect((await entryRows()).map((r) => r.name)).toEqual(['c', 'a', 'd']);
+    expect((await fx.db.sql('SELECT metadata FROM service_catalog.metadata')).rows[0].metadata).toBeNull();
+    expect(await fx.engine.stop()).toBe(0);
+    fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url });
+    expect(await exportTables()).toEqual(['c', 'a', 'd']);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { diffDocuments } from '../../src/metadata/document-parts.js';
+import type { Metadata, TableMetadata } from '../../src/metadata/types.js';
+import { encodeSnapshotUpdate, SnapshotReader } from '../../src/protocol/snapshot.js';
+import { deepFreeze, produce } from '../../src/util/draft.js';
+
+const table = (name: string, extra: Partial<TableMetadata> = {}): TableMetadata => ({ table: { schema: 'public', name }, ...extra });
+
+const doc = deepFreeze({
+  version: 3,
+  sources: [
+    {
+      name: 'default',
+      kind: 'postgres',
+      tables: [table('a', { select_permissions: [{ role: 'u', permission: { columns: '*', filter: { x: { _eq: 'é"\\' } } } }] }), table('b', { is_enum: true }), table('c')],
+      configuration: { connection_info: { database_url: { from_env: 'X' } } },
+    },
+  ],
+  inherited_roles: [{ role_name: 'r', role_set: ['u', 'v'] }],
+} as Metadata);
+
+const kinds = (m: Metadata, n: Metadata) => diffDocuments(m, n)?.tables.map((t) => t.kind);
+
+describe('diffDocuments', () => {
+  it('is null for the same document, and for an equal copy', () => {
+    expect(diffDocuments(doc, doc)).toBeNull();
+    expect(diffDocuments(doc, deepFreeze(structuredClone(doc)))).toBeNull();
+  });
+
+  it('names only the entries a change touched, and appended ones', () => {
+    const next = produce(doc, (d) => {
+      d.sources[0]!.tables[1]!.comment = 'changed';
+      d.sources[0]!.tables.push(table('d'));
+    });
+    const diff = diffDocuments(doc, next)!;
+    expect(diff.skeleton).toBeNull();
+    expect(diff.tables).toEqual([{ source: 'default', kind: 'some', upserts: [next.sources[0]!.tables[1], next.sources[0]!.tables[3]], deletes: [] }]);
+  });
+
+  it('deletes by key; rewrites a source whose entries changed order or got one in the middle', () => {
+    expect(diffDocuments(doc, produce(doc, (d) => void d.sources[0]!.tables.splice(1, 1)))!.tables).toEqual([{ source: 'default', kind: 'some', upserts: [], deletes: ['{"schema":"public","name":"b"}'] }]);
+    expect(kinds(doc, produce(doc, (d) => void d.sources[0]!.tables.reverse()))).toEqual(['all']);
+    expect(kinds(doc, produce(doc, (d) => void d.sources[0]!.tables.splice(1, 0, table('z'))))).toEqual(['all']);
+  });
+
+  it('reports a changed skeleton, a new source and a gone one', () => {
+    const next = produce(doc, (d) => {
+      d.inherited_roles = [];
+      d.sources[0]!.name = 'other';
+    });
+    const diff = diffDocuments(doc, next)!;
+    expect(JSON.parse(diff.skeleton!)).toEqual({ ...next, sources: [{ ...next.sources[0], tables: [] }] });
+    expect(diff.tables.map((t) => [t.source, t.kind])).toEqual([['other', 'all'], ['default', 'gone']]);
+  });
+});
+
+describe('snapshot updates', () => {
+  const sources = { default: { kind: 'postgres', introspection: null } };
+  const update = (generation: number, base: Metadata | null, next: Metadata, baseGeneration: number | null) =>
+    encodeSnapshotUpdate({ version: generation, generation, base: baseGeneration, diff: diffDocuments(base, next), sourcesJson: base ? null : JSON.stringify(sources), inconsistencies: [] });
+
+  it('a reader following whole and partial updates holds the document, sharing what did not change', () => {
+    const reader = new SnapshotReader();
+    const first = reader.apply(update(1, null, doc, null));
+    expect(JSON.stringify(first.metadata)).toBe(JSON.stringify(doc));
+    expect(Object.isFrozen(first.metadata.sources[0]!.tables)).toBe(true);
+
+    const next = produce(doc, (d) => {
+      d.sources[0]!.tables[0]!.comment = 'x';
+      d.sources[0]!.tables.splice(1, 1);
+      d.sources[0]!.tables.push(table('d'));
+    });
+    const second = reader.apply(update(2, doc, next, 1));
+    expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(next));
+    expect(second.metadata.sources[0]!.tables[1]).toBe(first.metadata.sources[0]!.tables[2]);
+    expect(second.sources).toBe(first.sources);
+
+    // Nothing changed in the document (a catalog reload, say): the source is the same object.
+    const third = reader.apply(update(3, next, next, 2));
+    expect(third.metadata.sources[0]).toBe(second.metadata.sources[0]);
+  });
+
+  it('refuses an update that does not follow the generation it holds', () => {
+    const reader = new SnapshotReader();
+    reader.apply(update(1, null, doc, null));
+    expect(() => reader.apply(update(3, doc, doc, 2))).toThrow(/generation 2/);
+  });
+});
