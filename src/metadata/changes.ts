@@ -36,6 +36,11 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
       continue;
     }
     if (prev.tables === s.tables) continue;
+    // The usual change: the same tables in the same places, one or a few of them changed.
+    if (prev.tables.length === s.tables.length && prev.tables.every((t, i) => t.table === s.tables[i]!.table)) {
+      s.tables.forEach((t, i) => t !== prev.tables[i] && tables.push(`${s.name}\u0000${qualifiedKey(t.table)}`));
+      continue;
+    }
     const prevTables = new Map(prev.tables.map((t) => [qualifiedKey(t.table), t]));
     for (const t of s.tables) {
       const key = qualifiedKey(t.table);

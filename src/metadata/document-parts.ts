@@ -7,8 +7,18 @@
  */
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 
+const entryKeys = new WeakMap<object, string>();
+
 /** An entry's key within its source: its table name as JSON text (unique per source, any backend's name shape). */
-export const tableEntryKey = (t: TableMetadata): string => JSON.stringify(t.table);
+export function tableEntryKey(t: TableMetadata): string {
+  // Kept per (frozen, shared) name object: a diff reads the keys of every entry of both documents.
+  let key = entryKeys.get(t.table);
+  if (key === undefined) {
+    key = JSON.stringify(t.table);
+    if (Object.isFrozen(t.table)) entryKeys.set(t.table, key);
+  }
+  return key;
+}
 
 /** Each frozen table entry's JSON text: entries are frozen and shared between versions of the document. */
 const entryTexts = new WeakMap<TableMetadata, string>();
@@ -58,8 +68,16 @@ export function diffDocuments(prev: Metadata | null, next: Metadata): DocumentDi
   return diff.skeleton === null && diff.tables.length === 0 ? null : diff;
 }
 
+/** Whether `next` holds an entry `prev` does not (text compared only when the objects differ). */
+const changedEntry = (prev: TableMetadata | undefined, next: TableMetadata) => prev !== next && (prev === undefined || tableEntryJson(prev) !== tableEntryJson(next));
+
 function diffTables(prev: SourceMetadata, next: SourceMetadata): SourceTablesChange | null {
   if (prev.tables === next.tables) return null;
+  // The usual change: the same tables in the same places, one or a few of them changed.
+  if (prev.tables.length === next.tables.length && prev.tables.every((t, i) => t.table === next.tables[i]!.table)) {
+    const upserts = next.tables.filter((t, i) => changedEntry(prev.tables[i], t));
+    return upserts.length === 0 ? null : { source: next.name, kind: 'some', upserts, deletes: [] };
+  }
   const old = new Map(prev.tables.map((t) => [tableEntryKey(t), t]));
   const keys = next.tables.map(tableEntryKey);
   const kept = keys.filter((k) => old.has(k));
@@ -69,10 +87,7 @@ function diffTables(prev: SourceMetadata, next: SourceMetadata): SourceTablesCha
   const lastKept = kept.length === 0 ? -1 : keys.lastIndexOf(kept[kept.length - 1]!);
   const inPlace = kept.length === keptBefore.length && kept.every((k, i) => keptBefore[i] === k) && keys.every((k, i) => old.has(k) || i > lastKept);
   if (!inPlace) return { source: next.name, kind: 'all', entries: next.tables };
-  const upserts = next.tables.filter((t, i) => {
-    const p = old.get(keys[i]!);
-    return p !== t && (p === undefined || tableEntryJson(p) !== tableEntryJson(t));
-  });
+  const upserts = next.tables.filter((t, i) => changedEntry(old.get(keys[i]!), t));
   const present = new Set(keys);
   const deletes = [...old.keys()].filter((k) => !present.has(k));
   return upserts.length === 0 && deletes.length === 0 ? null : { source: next.name, kind: 'some', upserts, deletes };

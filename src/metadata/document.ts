@@ -101,13 +101,19 @@ const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 
  * document and copies only what loses a key.
  */
 export function normalizeMetadata(m: Metadata): Metadata {
-  return produce(m, (d) => {
+  const out = produce(m, (d) => {
     for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete d[k];
     m.sources.forEach((s, i) => {
       for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete d.sources[i]![k];
       s.tables.forEach((t, j) => {
+        if (normalizedEntries.has(t)) return;
         for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete d.sources[i]!.tables[j]![k];
       });
     });
   });
+  for (const s of out.sources) for (const t of s.tables) if (Object.isFrozen(t)) normalizedEntries.add(t);
+  return out;
 }
+
+/** Frozen table entries already in normal form: a change to one of 5,000 tables looks at that one. */
+const normalizedEntries = new WeakSet<TableMetadata>();

@@ -14,15 +14,16 @@ import { resolvePermissions } from './resolve/permissions.js';
 import { resolveRelationships } from './resolve/relationships.js';
 import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
-import { PERMISSION_KINDS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
+import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
 import { qualifiedKey, type PgIntrospection } from '../backends/pg/catalog.js';
-import type { InconsistentObject, Metadata, SourceMetadata } from './types.js';
+import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
 
 /** A resolved source's fields, kept with the (frozen) parts they were resolved from. */
 interface KeptFields {
-  parts: unknown[];
+  introspection: unknown;
+  entries: readonly TableMetadata[];
   /** Stands for the parts: the same object while they are the same (permissions key on it). */
   shape: object;
   tables: Map<string, ResolvedTable>;
@@ -31,14 +32,21 @@ interface KeptFields {
 
 const keptFields = new Map<string, KeptFields>();
 
-/** What a source's fields are resolved from: its catalog and, per table, what shapes its fields. */
-function fieldParts(c: ConnectedSource): unknown[] {
-  const parts: unknown[] = [c.introspection];
-  for (const t of c.metadata.tables) parts.push(t.table, t.configuration, t.object_relationships, t.array_relationships, t.computed_fields);
-  return parts;
+/** Whether a source's fields are resolved from the same parts as `kept`: its catalog and, per table, what shapes its fields. */
+function sameFieldParts(c: ConnectedSource, kept: KeptFields): boolean {
+  const now = c.metadata.tables;
+  if (kept.introspection !== c.introspection || kept.entries.length !== now.length) return false;
+  return kept.entries.every(
+    (t, i) =>
+      t === now[i] ||
+      (t.table === now[i]!.table &&
+        t.configuration === now[i]!.configuration &&
+        t.object_relationships === now[i]!.object_relationships &&
+        t.array_relationships === now[i]!.array_relationships &&
+        t.computed_fields === now[i]!.computed_fields),
+  );
 }
 
-const emptyPermissions = (): ResolvedTable['permissions'] => Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()])) as ResolvedTable['permissions'];
 
 /**
  * A source's tables with their relationships and computed fields: what boolean expressions
@@ -48,21 +56,21 @@ const emptyPermissions = (): ResolvedTable['permissions'] => Object.fromEntries(
  * new (each with its current entry and empty permissions).
  */
 function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[]; shape: object } {
-  const parts = Object.isFrozen(c.metadata.tables) ? fieldParts(c) : null;
+  const frozen = Object.isFrozen(c.metadata.tables);
   const kept = keptFields.get(c.metadata.name);
-  if (parts && kept && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i])) {
+  if (frozen && kept && sameFieldParts(c, kept)) {
     const tables = new Map<string, ResolvedTable>();
     for (const entry of c.metadata.tables) {
       const key = qualifiedKey(entry.table);
       const table = kept.tables.get(key);
-      if (table) tables.set(key, { ...table, entry, permissions: emptyPermissions() });
+      if (table) tables.set(key, { ...table, entry, permissions: NO_PERMISSIONS });
     }
     return { source: { name: c.metadata.name, metadata: c.metadata, introspection: c.introspection, tables }, inconsistencies: [...kept.inconsistencies], shape: kept.shape };
   }
   const { source, inconsistencies } = resolveTables(c);
   inconsistencies.push(...resolveRelationships(source), ...resolveComputedFields(source));
   const shape = {};
-  if (parts) keptFields.set(c.metadata.name, { parts, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies] });
+  if (frozen) keptFields.set(c.metadata.name, { introspection: c.introspection, entries: c.metadata.tables, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies] });
   return { source, inconsistencies, shape };
 }
 

@@ -42,6 +42,7 @@ export function resolvePermissions(source: ResolvedSource, shape: object): Incon
 
 function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, scope: BoolExpScope): Inconsistency[] {
   const out: Inconsistency[] = [];
+  table.permissions = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()])) as ResolvedTable['permissions'];
   for (const kind of PERMISSION_KINDS) {
     for (const stored of table.entry[`${kind}_permissions`] ?? []) {
       const role = String(stored.role);

@@ -6,7 +6,7 @@ import { tableConfiguration } from '../customization.js';
 import { sameTable, showTable } from '../names.js';
 import type { TableMetadata } from '../types.js';
 import type { ConnectedSource } from './sources.js';
-import { PERMISSION_KINDS, type Inconsistency, type ResolvedPermission, type ResolvedSource, type ResolvedTable } from './types.js';
+import { NO_PERMISSIONS, type Inconsistency, type ResolvedSource, type ResolvedTable } from './types.js';
 
 /** A stored configuration no command would store (a name that is not a GraphQL name, from an older store row). */
 function configurationProblem(entry: TableMetadata): string | null {
@@ -42,7 +42,6 @@ export function resolveTables({ metadata: s, introspection }: ConnectedSource): 
       });
       continue;
     }
-    const permissions = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map<string, ResolvedPermission>()])) as ResolvedTable['permissions'];
     tables.set(key, {
       name: entry.table,
       pg,
@@ -50,7 +49,7 @@ export function resolveTables({ metadata: s, introspection }: ConnectedSource): 
       columns: new Map(pg.columns.map((c) => [c.name, c])),
       relationships: new Map(),
       computedFields: new Map(),
-      permissions,
+      permissions: NO_PERMISSIONS,
     });
   }
   return { source: { name: s.name, metadata: s, introspection, tables }, inconsistencies };

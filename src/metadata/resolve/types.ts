@@ -102,3 +102,6 @@ export interface ResolvedMetadata {
   inheritedRoles: Map<string, string[]>;
   inconsistencies: Inconsistency[];
 }
+
+/** Permissions not resolved (yet): resolvePermissions gives every table maps of its own before filling them. */
+export const NO_PERMISSIONS: ResolvedTable['permissions'] = Object.freeze(Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()]))) as ResolvedTable['permissions'];
