@@ -11,11 +11,12 @@
 import { qualifiedKey } from '../../backends/pg/catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../util/decode.js';
+import { sameJson } from '../../util/same-json.js';
 import type { BoolExpScope } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';
 import type { TableMetadata } from '../types.js';
 import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
-import { PERMISSION_KINDS, type Inconsistency, type ResolvedSource, type ResolvedTable } from './types.js';
+import { PERMISSION_KINDS, type Inconsistency, type PermissionKind, type ResolvedPermission, type ResolvedSource, type ResolvedTable } from './types.js';
 
 export function boolExpScope(source: ResolvedSource): BoolExpScope {
   return { source: source.name, table: (name) => source.tables.get(qualifiedKey(name)) };
@@ -43,6 +44,22 @@ export function resolvePermissions(source: ResolvedSource, shape: object): Incon
 function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, scope: BoolExpScope): Inconsistency[] {
   const out: Inconsistency[] = [];
   table.permissions = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()])) as ResolvedTable['permissions'];
+  // Roles often have the same permission on a table (word for word): it is checked once. Nothing
+  // in a check depends on the role, and the resolved parts are never mutated, so they are shared.
+  const checked: { kind: PermissionKind; body: JsonObject; result: ResolvedPermission | { error: unknown } }[] = [];
+  const resolveOnce = (kind: PermissionKind, role: string, body: JsonObject): ResolvedPermission => {
+    let found = checked.find((c) => c.kind === kind && sameJson(c.body, body))?.result;
+    if (!found) {
+      try {
+        found = resolvePermission(kind, role, body, table, scope, '$.permission');
+      } catch (error) {
+        found = { error };
+      }
+      checked.push({ kind, body, result: found });
+    }
+    if ('error' in found) throw found.error;
+    return found.role === role ? found : { ...found, role };
+  };
   for (const kind of PERMISSION_KINDS) {
     for (const stored of table.entry[`${kind}_permissions`] ?? []) {
       const role = String(stored.role);
@@ -53,7 +70,7 @@ function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, s
         continue;
       }
       try {
-        table.permissions[kind].set(role, resolvePermission(kind, role, stored.permission as JsonObject, table, scope, '$.permission'));
+        table.permissions[kind].set(role, resolveOnce(kind, role, stored.permission as JsonObject));
       } catch (e) {
         out.push(tableObjectInconsistency(ref, context + unresolvable(e, ApiError)));
       }
