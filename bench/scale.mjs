@@ -2,6 +2,7 @@
 // relationship and select/insert/update/delete permissions for every role (a ~36 MiB document).
 // Measures replace_metadata of the whole document, a permission change round trip, the first
 // query of a role (its schema built), an unchanged query after an unrelated permission change,
+// a new query (plan-cache miss) after a change,
 // boot to ready and the engine's RSS. SERVICE_BENCH_SCALE_TABLES / _ROLES shrink it.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -69,12 +70,15 @@ try {
   const createMs = [];
   const dropMs = [];
   const afterChangeMs = [];
+  const newQueryAfterChangeMs = [];
   for (let i = 0; i < ROUNDS; i++) {
     // Tables far down the chain: the query below reads t0 to t2 only.
     const table = `t${3 + ((i * 37) % (TABLES - 3))}`;
     createMs.push(await timed(() => engine.post('/v1/metadata', { type: 'pg_create_select_permission', args: { table, role: 'bench', permission } })));
     // The same query as before, on a table the change did not touch.
     afterChangeMs.push(await timed(() => query('role0', q)));
+    // A query not compiled before (a plan-cache miss) on the new metadata: the role's schema is rebuilt for it.
+    newQueryAfterChangeMs.push(await timed(() => query('role0', `{ t1(limit: 1, where: { id: { _gt: ${i} } }) { id parent { title } } }`)));
     dropMs.push(await timed(() => engine.post('/v1/metadata', { type: 'pg_drop_select_permission', args: { table, role: 'bench' } })));
   }
   await engine.stop();
@@ -88,6 +92,7 @@ try {
   console.log(fmt('pg_drop_select_permission round trip', percentiles(dropMs)));
   console.log(fmt("first query of a role (its schema built)", percentiles(firstQueryMs)));
   console.log(fmt('same query after an unrelated change', percentiles(afterChangeMs)));
+  console.log(fmt('a new query after a change', percentiles(newQueryAfterChangeMs)));
   console.log(`${'boot to ready'.padEnd(44)} ${bootMs.toFixed(0).padStart(12)} ms`);
   console.log(`${'engine RSS with every role queried'.padEnd(44)} ${rssAllRoles.toFixed(0).padStart(12)} MiB`);
 } finally {

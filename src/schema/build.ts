@@ -8,7 +8,6 @@ import {
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
-  GraphQLSchema,
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
@@ -26,11 +25,12 @@ import { MutationTypes } from './mutation-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js';
 import type { SharedTypes } from './shared-types.js';
+import { LazySchema } from './lazy-schema.js';
 import { fieldKey, type FieldInfo } from './types.js';
 
 export interface RoleSchema {
   role: string;
-  schema: GraphQLSchema;
+  schema: LazySchema;
   fields: Map<string, FieldInfo>;
   model: RoleModel;
 }
@@ -267,21 +267,33 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes): RoleSche
     for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
     return r.done();
   };
-  const queryFields = root('query_root', (t) => t.permission.queryRootFields);
-  const subscriptionFields = root('subscription_root', (t) => t.permission.subscriptionRootFields);
-  // A schema needs a query root with at least one field.
-  if (Object.keys(queryFields).length === 0) queryFields.no_queries_available = { type: new GraphQLNonNull(GraphQLString) };
-  const mutations = new MutationTypes(b, b.fields);
-  const mutationRoot = rootOf('mutation_root');
-  for (const m of model.mutable.values()) mutationRoot.add(m.naming.namespace, (typeName) => mutations.rootFields(m, typeName));
-  const mutationFields = mutationRoot.done();
+  // Each root's fields are made when it is first used (a query forces query_root only).
+  const queryRoot = objectType({
+    name: 'query_root',
+    fields: () => {
+      const fields = root('query_root', (t) => t.permission.queryRootFields);
+      // A schema needs a query root with at least one field.
+      if (Object.keys(fields).length === 0) fields.no_queries_available = { type: new GraphQLNonNull(GraphQLString) };
+      return sortedFields(fields);
+    },
+  });
+  const optionalRoot = (name: string, fieldsOf: () => GraphQLFieldConfigMap<unknown, unknown>) => () => {
+    const fields = fieldsOf();
+    return Object.keys(fields).length ? objectType({ name, fields: sortedFields(fields) }) : undefined;
+  };
+  const mutationRoot = optionalRoot('mutation_root', () => {
+    const mutations = new MutationTypes(b, b.fields);
+    const r = rootOf('mutation_root');
+    for (const m of model.mutable.values()) r.add(m.naming.namespace, (typeName) => mutations.rootFields(m, typeName));
+    return r.done();
+  });
   // Every enum table's type is in every role's schema, used or not.
   const enumTypes = [...shared.tracked.enumTables.values()].map((e) => shared.enumType(e));
-  const schema = new GraphQLSchema({
+  const schema = new LazySchema({
     types: enumTypes,
-    query: objectType({ name: 'query_root', fields: sortedFields(queryFields) }),
-    mutation: Object.keys(mutationFields).length ? objectType({ name: 'mutation_root', fields: sortedFields(mutationFields) }) : undefined,
-    subscription: Object.keys(subscriptionFields).length ? objectType({ name: 'subscription_root', fields: sortedFields(subscriptionFields) }) : undefined,
+    query: queryRoot,
+    mutation: mutationRoot,
+    subscription: optionalRoot('subscription_root', () => root('subscription_root', (t) => t.permission.subscriptionRootFields)),
   });
   return { role: model.role, schema, fields: b.fields, model };
 }

@@ -1,0 +1,114 @@
+/**
+ * A role's GraphQL schema that does not visit its types until asked. graphql-js's own
+ * constructor walks every type reachable from the roots, forcing every field thunk: at 5,000
+ * tables that is 150,000 types, seconds per role and most of its memory, while a query touches
+ * a handful. Here the roots are given and types are found by name only when needed:
+ * - first among the types already reached through fields that something has forced
+ *   (validation forces the fields along a document's selections and arguments);
+ * - then after forcing the fields of the roots made so far (every table's root field types and
+ *   argument types; the mutation and subscription roots are made when an operation needs them);
+ * - then by the full walk (a document naming, say, a comparison type no field led to yet; and
+ *   introspection, which lists every type).
+ * The types are built to be valid (schema/build.ts), so graphql-js's schema validation is skipped.
+ */
+import {
+  GraphQLSchema,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLType,
+} from 'graphql';
+
+interface Roots {
+  query: GraphQLObjectType;
+  /** Made on first use: whether there is one at all depends on its fields. */
+  mutation: () => GraphQLObjectType | undefined;
+  subscription: () => GraphQLObjectType | undefined;
+  /** Types in the schema whether or not a field leads to them (enum tables). */
+  types: GraphQLNamedType[];
+}
+
+const named = (t: GraphQLType): GraphQLNamedType => (isListType(t) || isNonNullType(t) ? named(t.ofType) : t);
+
+/** Whether a type's fields are defined already (graphql-js keeps the thunk until the first `getFields`). */
+const fieldsForced = (t: GraphQLNamedType) => typeof (t as unknown as { _fields: unknown })._fields !== 'function';
+
+export class LazySchema extends GraphQLSchema {
+  private readonly found = new Map<string, GraphQLNamedType>();
+  private complete: Record<string, GraphQLNamedType> | null = null;
+  private mutation: { type: GraphQLObjectType | undefined } | null = null;
+  private subscription: { type: GraphQLObjectType | undefined } | null = null;
+
+  constructor(private readonly roots: Roots) {
+    // The base holds the introspection types and the scalars they use.
+    super({ assumeValid: true });
+  }
+
+  override getQueryType() {
+    return this.roots.query;
+  }
+
+  override getMutationType() {
+    return (this.mutation ??= { type: this.roots.mutation() }).type;
+  }
+
+  override getSubscriptionType() {
+    return (this.subscription ??= { type: this.roots.subscription() }).type;
+  }
+
+  override getRootType(operation: 'query' | 'mutation' | 'subscription') {
+    return operation === 'query' ? this.getQueryType() : operation === 'mutation' ? this.getMutationType() : this.getSubscriptionType();
+  }
+
+  override getType(name: string): GraphQLNamedType | undefined {
+    const base = super.getType(name);
+    if (base) return base;
+    if (this.complete) return this.complete[name];
+    if (!this.found.has(name)) this.walk(false);
+    if (!this.found.has(name)) {
+      for (const root of this.rootTypes(false)) root.getFields();
+      this.walk(false);
+    }
+    return this.found.get(name) ?? this.getTypeMap()[name];
+  }
+
+  override getTypeMap() {
+    if (!this.complete) {
+      this.walk(true);
+      this.complete = Object.assign(Object.create(null) as Record<string, GraphQLNamedType>, super.getTypeMap(), Object.fromEntries(this.found));
+    }
+    return this.complete;
+  }
+
+  /** The roots, all of them or those made so far (a query does not make the mutation root). */
+  private rootTypes(all: boolean): GraphQLObjectType[] {
+    const made = (r: { type: GraphQLObjectType | undefined } | null, make: () => GraphQLObjectType | undefined) => (all ? make() : r?.type);
+    return [this.getQueryType(), made(this.mutation, () => this.getMutationType()), made(this.subscription, () => this.getSubscriptionType())].filter((r): r is GraphQLObjectType => r !== undefined);
+  }
+
+  /** Every type reachable from the roots, through forced fields only unless `force`. */
+  private walk(force: boolean): void {
+    const seen = new Set<GraphQLNamedType>();
+    const stack: GraphQLNamedType[] = [...this.rootTypes(force), ...this.roots.types];
+    while (stack.length > 0) {
+      const t = stack.pop()!;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      this.found.set(t.name, t);
+      if (isObjectType(t) || isInterfaceType(t) || isInputObjectType(t)) {
+        if (!force && !fieldsForced(t)) continue;
+        for (const f of Object.values(t.getFields())) {
+          stack.push(named(f.type));
+          if ('args' in f) for (const a of f.args) stack.push(named(a.type));
+        }
+      } else if (isUnionType(t)) {
+        stack.push(...t.getTypes());
+      }
+    }
+  }
+}
