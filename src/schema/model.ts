@@ -3,8 +3,8 @@
  * types: the tables it may select from, their visible columns, relationships and
  * computed fields, and the permission to apply.
  */
-import type { PgColumn, PgFunction, PgTable, QualifiedName } from '../backends/pg/catalog.js';
-import { qualifiedKey } from '../backends/pg/catalog.js';
+import type { CatalogColumn, CatalogFunction, CatalogTable, QualifiedName } from '../metadata/catalog.js';
+import { qualifiedKey } from '../metadata/catalog.js';
 import type { Join } from '../ir/select.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { SourceNaming } from './naming.js';
@@ -14,7 +14,7 @@ import type { TrackedTables } from './tracked-tables.js';
 import { RolePermissions, type DeletePermission, type InsertPermission, type SelectPermission, type UpdatePermission } from '../metadata/resolve/role-permissions.js';
 
 export interface ColumnInfo {
-  column: PgColumn;
+  column: CatalogColumn;
   fieldName: string;
   description: string | null;
 }
@@ -31,9 +31,9 @@ export interface RelationshipInfo {
 export interface ComputedFieldInfo {
   name: string;
   fieldName: string;
-  fn: PgFunction;
+  fn: CatalogFunction;
   /** Arguments after the row (and session) argument, exposed as `args`. */
-  extraArgs: PgFunction['args'];
+  extraArgs: CatalogFunction['args'];
   /** The argument that receives the session variables as JSON, if any. */
   sessionArgument: string | null;
   /** Index of the argument that receives the row. */
@@ -49,7 +49,7 @@ export interface TableIdentity {
   source: SourceMetadata;
   naming: SourceNaming;
   meta: TableMetadata;
-  pg: PgTable;
+  pg: CatalogTable;
   identifier: string;
   texts: TableTexts;
 }
@@ -78,7 +78,7 @@ export interface MutableTableInfo extends TableIdentity {
 /** An enum table (`is_enum`): its values type every column that references it, whoever may select it. */
 export interface EnumTableInfo {
   source: SourceMetadata;
-  pg: PgTable;
+  pg: CatalogTable;
   naming: SourceNaming;
   identifier: string;
   values: { value: string; comment: string | null }[];

@@ -4,8 +4,8 @@
  * the GraphQL names of all its columns, relationships and computed fields, and the enum tables. A role's model keeps the parts its
  * permissions allow, so no role holds its own copy of catalog data.
  */
-import type { PgIntrospection } from '../backends/pg/catalog.js';
-import { qualifiedKey } from '../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../metadata/catalog.js';
+import { qualifiedKey } from '../metadata/catalog.js';
 import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
 import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
 import { isGraphQLName } from '../metadata/names.js';
@@ -30,7 +30,7 @@ export interface TrackedTable extends TableIdentity {
 export interface TrackedSource {
   source: SourceMetadata;
   naming: SourceNaming;
-  catalog: PgIntrospection;
+  catalog: DatabaseCatalog;
   tables: TrackedTable[];
 }
 

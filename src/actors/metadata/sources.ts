@@ -4,7 +4,7 @@
  * source is remembered with its error; it never stops the engine.
  */
 import type pg from 'pg';
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../../metadata/catalog.js';
 import { createPool } from '../../backends/pg/connection.js';
 import { introspectPg } from '../../backends/pg/introspect.js';
 import type { Metadata, SourceMetadata } from '../../metadata/types.js';
@@ -77,7 +77,7 @@ export class SourceManager {
   }
 
   /** Takes a catalog read inside a committed unit of work. */
-  setIntrospection(name: string, introspection: PgIntrospection): void {
+  setIntrospection(name: string, introspection: DatabaseCatalog): void {
     const e = this.entries.get(name);
     if (e) e.catalog = { introspection, error: null };
   }

@@ -5,7 +5,7 @@
  * all or nothing.
  */
 import type pg from 'pg';
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../../metadata/catalog.js';
 import { beginStatement } from '../../backends/pg/connection.js';
 import { introspectPg } from '../../backends/pg/introspect.js';
 import { runSql, type RunSqlResponse } from '../../backends/pg/run-sql.js';
@@ -31,7 +31,7 @@ export class UnitOfWork {
   inconsistencies: Inconsistency[];
   /** Catalogs as this unit of work sees them (overrides after DDL in open transactions). */
   private readonly catalogs: Map<string, SourceCatalog>;
-  private readonly changedCatalogs = new Map<string, PgIntrospection>();
+  private readonly changedCatalogs = new Map<string, DatabaseCatalog>();
   private readonly transactions = new Map<string, OpenTransaction>();
 
   constructor(

@@ -1,11 +1,11 @@
 /** The rows of enum tables (`is_enum`): value (the primary key) and optional comment column. */
 import type pg from 'pg';
-import { qualifiedKey, type PgIntrospection, type QualifiedName } from './catalog.js';
+import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../../metadata/catalog.js';
 import { ident, qualified, render, sql } from '../../sql/fragment.js';
 
 export type EnumValues = Record<string, { value: string; comment: string | null }[]>;
 
-export async function loadEnumValues(pool: pg.Pool, catalog: PgIntrospection, tables: QualifiedName[]): Promise<EnumValues> {
+export async function loadEnumValues(pool: pg.Pool, catalog: DatabaseCatalog, tables: QualifiedName[]): Promise<EnumValues> {
   const out: EnumValues = {};
   await Promise.all(
     tables.map(async (t) => {

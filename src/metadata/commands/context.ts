@@ -3,7 +3,7 @@
  * metadata and their arguments; the few that touch a database (run_sql, reload) do so
  * through this context, inside the request's unit of work.
  */
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../catalog.js';
 import type { RunSqlResponse } from '../../backends/pg/run-sql.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
@@ -26,7 +26,7 @@ export interface CommandContext {
   readonly metadata: Metadata;
   readonly resourceVersion: number;
   /** Catalog of a source as this unit of work sees it (uncommitted DDL included); undefined if unreachable. */
-  introspection(source: string): PgIntrospection | undefined;
+  introspection(source: string): DatabaseCatalog | undefined;
   /** Why a source is unreachable, or undefined. */
   sourceError(source: string): string | undefined;
   inconsistencies(): InconsistentObject[];

@@ -5,7 +5,7 @@
  * is read like a permission filter (relationships, `_exists`, computed fields) and
  * translated like a GraphQL one.
  */
-import { qualifiedKey, type QualifiedName } from '../../backends/pg/catalog.js';
+import { qualifiedKey, type QualifiedName } from '../catalog.js';
 import { dataError } from '../../backends/pg/data-errors.js';
 import { countStatement, selectStatement } from '../../backends/pg/dml/select.js';
 import { deleteStatement, insertStatement, updateStatement } from '../../backends/pg/dml/mutations.js';

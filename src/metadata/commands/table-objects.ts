@@ -3,7 +3,7 @@
  * finding the tracked table, the resolved view of its source (for checks against the
  * catalog), name clashes, and keeping the stored lists in export order.
  */
-import type { QualifiedName } from '../../backends/pg/catalog.js';
+import type { QualifiedName } from '../catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import { str, type JsonObject, type ObjectReader } from '../../util/decode.js';
 import { unchanged } from '../../util/draft.js';

@@ -8,7 +8,7 @@ import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootFi
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope, type TranslateContext } from './context.js';
-import type { PgType } from '../catalog.js';
+import type { CatalogType } from '../../../metadata/catalog.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
 interface Base {
@@ -231,7 +231,7 @@ export class Translator {
           return sql`${k}, count(${f.distinct ? raw('DISTINCT ') : raw('')}${target})`;
         }
         // sum of bigint is numeric, avg and the variance family are numeric or double: all wide.
-        const resultType = (t: PgType): PgType => (f.fn === 'max' || f.fn === 'min' ? t : f.fn === 'sum' && (t.name === 'int2' || t.name === 'int4') ? { ...t, name: 'int8' } : { ...t, name: 'numeric' });
+        const resultType = (t: CatalogType): CatalogType => (f.fn === 'max' || f.fn === 'min' ? t : f.fn === 'sum' && (t.name === 'int2' || t.name === 'int4') ? { ...t, name: 'int8' } : { ...t, name: 'numeric' });
         const inner = f.columns.map((c) =>
           'typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${outputValue(sql`${raw(f.fn)}(${shown(c.column, c.visibleWhen)})`, resultType(c.type), this.ctx)}`,
         );
