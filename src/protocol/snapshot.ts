@@ -13,7 +13,7 @@
 import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
-import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
+import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
 
@@ -42,8 +42,8 @@ export interface PublishedSnapshot {
   base: number | null;
   /** What changed since the previous snapshot: cached plans that read none of it stay valid. */
   changes: MetadataChanges;
-  /** The sources whose catalog could be read, with their configuration (the front thread's connection pools). */
-  connected: { name: string; configuration: JsonObject }[];
+  /** The sources whose catalog could be read, with their kind and configuration (the front thread's connection pools). */
+  connected: { name: string; kind: BackendKind; configuration: JsonObject }[];
   /** The update as UTF-8 JSON text (`SnapshotUpdate`). */
   update: Uint8Array;
 }

@@ -2,8 +2,7 @@
 import type pg from 'pg';
 import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../../metadata/catalog.js';
 import { ident, qualified, render, sql } from '../../sql/fragment.js';
-
-export type EnumValues = Record<string, { value: string; comment: string | null }[]>;
+import type { EnumValues } from '../backend.js';
 
 export async function loadEnumValues(pool: pg.Pool, catalog: DatabaseCatalog, tables: QualifiedName[]): Promise<EnumValues> {
   const out: EnumValues = {};

@@ -4,11 +4,11 @@
  * through this context, inside the request's unit of work.
  */
 import type { DatabaseCatalog } from '../catalog.js';
-import type { RunSqlResponse } from '../../backends/pg/run-sql.js';
+import type { Backend, RunSqlResponse } from '../../backends/backend.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
 import type { ApiError } from '../../protocol/errors.js';
-import type { InconsistentObject, Metadata } from '../types.js';
+import type { BackendKind, InconsistentObject, Metadata } from '../types.js';
 
 export interface RunSqlOptions {
   source: string;
@@ -30,6 +30,8 @@ export interface CommandContext {
   /** Why a source is unreachable, or undefined. */
   sourceError(source: string): string | undefined;
   inconsistencies(): InconsistentObject[];
+  /** The backend of a source kind; undefined for kinds this engine accepts but cannot connect to. */
+  backend(kind: BackendKind): Backend | undefined;
   runSql(opts: RunSqlOptions): Promise<RunSqlResponse>;
   /** Runs one parameterised statement in the source's transaction of this unit of work (the DML operations). */
   query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;

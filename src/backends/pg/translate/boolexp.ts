@@ -7,7 +7,8 @@ import type { CatalogType } from '../../../metadata/catalog.js';
 import type { BoolExp, ComparisonOp, Value } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
-import { castType, col, type Aliases, type Scope, type TranslateContext } from './context.js';
+import { castType, col, type Aliases, type Scope } from './context.js';
+import type { TranslateContext } from '../../backend.js';
 
 export interface BoolExpEnv {
   ctx: TranslateContext;

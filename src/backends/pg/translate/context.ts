@@ -1,17 +1,7 @@
-/** What SQL translation needs to know about tables beyond the IR (types, joins, permissions). */
+/** Helpers shared by the PostgreSQL translators: output values, scopes and aliases, casts. */
 import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
-import type { BoolExp } from '../../../ir/boolexp.js';
-import type { Join } from '../../../ir/select.js';
 import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
-
-export interface TranslateContext {
-  columnType(table: QualifiedName, column: string): CatalogType;
-  /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
-  relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
-  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: CatalogType; sessionArgument: string | null };
-  /** Output bigint, numeric and double precision as JSON strings. */
-  stringifyNumeric: boolean;
-}
+import type { TranslateContext } from '../../backend.js';
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 

@@ -5,9 +5,10 @@
  */
 import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
-import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
-import { Aliases, castType, col, outputValue, type Scope, type TranslateContext } from './context.js';
+import { Aliases, castType, col, outputValue, type Scope } from './context.js';
+import type { TranslateContext, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
@@ -257,7 +258,7 @@ function jsonObject(pairs: Sql[]): Sql {
 }
 
 /** The statement for one root field; its single row's single column is the field's JSON. */
-export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): { sql: Sql; sessionVariables: string[] } {
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): TranslatedField {
   const t = new Translator(ctx);
   let text: Sql;
   switch (field.kind) {
@@ -272,5 +273,5 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
   }
-  return { sql: text, sessionVariables: [...t.sessionVariables] };
+  return { ...render(text), sessionVariables: [...t.sessionVariables] };
 }
