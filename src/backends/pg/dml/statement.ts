@@ -5,7 +5,8 @@
 import { qualifiedKey, type QualifiedName } from '../../../metadata/catalog.js';
 import type { ResolvedSource } from '../../../metadata/resolve/types.js';
 import type { ObjectReader } from '../../../util/decode.js';
-import { render, type Rendered, type Sql } from '../../../sql/fragment.js';
+import { type Rendered, type Sql } from '../../../sql/fragment.js';
+import { renderPg } from '../dialect.js';
 import type { DmlKind, DmlRequest, TranslateContext } from '../../backend.js';
 import { boolExpSql } from '../translate/boolexp.js';
 import { Aliases, type Scope } from '../translate/context.js';
@@ -48,5 +49,5 @@ export function dmlStatement(kind: DmlKind, request: DmlRequest): Rendered {
     scope,
     where: (v, p) => boolExpSql(request.where(v, p), scope, env),
   };
-  return render(BUILDERS[kind](target, request.args));
+  return renderPg(BUILDERS[kind](target, request.args));
 }

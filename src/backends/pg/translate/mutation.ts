@@ -7,7 +7,8 @@
 import { TRUE, isTrue, type BoolExp } from '../../../ir/boolexp.js';
 import type { Delete, Insert, MutationField, MutationOutput, Update } from '../../../ir/mutation.js';
 import type { RowSource } from '../../../ir/select.js';
-import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
+import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { renderPg } from '../dialect.js';
 import { and, boolExpSql, valueSql } from './boolexp.js';
 import { castType, type Scope } from './context.js';
 import type { TranslateContext, TranslatedMutation } from '../../backend.js';
@@ -212,7 +213,7 @@ export function translateMutation(field: MutationField, ctx: TranslateContext): 
       break;
   }
   return {
-    ops: ops.map((o) => ({ ...render(o.sql), final: o.final })),
+    ops: ops.map((o) => ({ ...renderPg(o.sql), final: o.final })),
     sessionVariables: [...t.sessionVariables],
   };
 }

@@ -5,7 +5,8 @@
  */
 import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
-import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
+import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { renderPg } from '../dialect.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope } from './context.js';
 import type { TranslateContext, TranslatedField } from '../../backend.js';
@@ -273,5 +274,5 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
   }
-  return { ...render(text), sessionVariables: [...t.sessionVariables] };
+  return { ...renderPg(text), sessionVariables: [...t.sessionVariables] };
 }
