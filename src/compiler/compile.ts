@@ -166,7 +166,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       }
       case 'root_select_by_pk': {
         const args = new Map((f.node.arguments ?? []).map((a) => [a.name.value, inputs.tree(a.value)]));
-        const items = t.pg.primaryKey!.columns.map((c) => {
+        const items = t.catalog.primaryKey!.columns.map((c) => {
           const col = t.columns.find((x) => x.column.name === c)!;
           const v = inputs.scalar(args.get(col.fieldName) ?? null);
           if (!v) throw new RequestError(`missing required field ${JSON.stringify(col.fieldName)}`, `${p}.args`);
@@ -176,7 +176,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
           kind: 'select_one',
           alias: f.alias,
           source,
-          rows: { table: { schema: t.pg.schema, name: t.pg.name }, permission: t.permission.filter, where: { kind: 'and', items }, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 },
+          rows: { table: { schema: t.catalog.schema, name: t.catalog.name }, permission: t.permission.filter, where: { kind: 'and', items }, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 },
           fields: selection.fields(t, f.selections, p),
         };
         break;

@@ -52,7 +52,7 @@ export class SelectionCompiler {
       }
     }
     return {
-      table: { schema: t.pg.schema, name: t.pg.name },
+      table: { schema: t.catalog.schema, name: t.catalog.name },
       permission: t.permission.filter,
       where,
       orderBy,

@@ -101,8 +101,8 @@ export function relationshipTarget(rel: JsonObject, catalog: DatabaseCatalog | n
   if (isObject(using.manual_configuration)) return storedTable(using.manual_configuration.remote_table);
   const fk = using.foreign_key_constraint_on;
   if (isObject(fk)) return storedTable(fk.table);
-  const pg = catalog?.tables.find((t) => sameTable(t, owner));
-  return pg?.foreignKeys.find((f) => sameColumns(f.columns, ownColumns(fk)))?.refTable ?? null;
+  const table = catalog?.tables.find((t) => sameTable(t, owner));
+  return table?.foreignKeys.find((f) => sameColumns(f.columns, ownColumns(fk)))?.refTable ?? null;
 }
 
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
@@ -119,9 +119,9 @@ export interface RelationshipScope {
 }
 
 function requireTracked(scope: RelationshipScope, t: QualifiedName): CatalogTable {
-  const pg = scope.tracked(t);
-  if (!pg) throw new RelationshipError(`table ${JSON.stringify(showTable(t))} is not tracked`);
-  return pg;
+  const table = scope.tracked(t);
+  if (!table) throw new RelationshipError(`table ${JSON.stringify(showTable(t))} is not tracked`);
+  return table;
 }
 
 function requireColumn(t: CatalogTable, column: string): void {

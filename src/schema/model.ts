@@ -49,7 +49,7 @@ export interface TableIdentity {
   source: SourceMetadata;
   naming: SourceNaming;
   meta: TableMetadata;
-  pg: CatalogTable;
+  catalog: CatalogTable;
   identifier: string;
   texts: TableTexts;
 }
@@ -78,7 +78,7 @@ export interface MutableTableInfo extends TableIdentity {
 /** An enum table (`is_enum`): its values type every column that references it, whoever may select it. */
 export interface EnumTableInfo {
   source: SourceMetadata;
-  pg: CatalogTable;
+  catalog: CatalogTable;
   naming: SourceNaming;
   identifier: string;
   values: { value: string; comment: string | null }[];
@@ -107,11 +107,11 @@ export function buildRoleModel(tracked: TrackedTables, role: string, backendOnly
   const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
   for (const { tables: sourceTables } of tracked.sources) {
     for (const { columns, relationships, computedFields, resolved, ...table } of sourceTables) {
-      const { pg } = table;
+      const { catalog } = table;
       // A view PostgreSQL cannot insert into (update, delete from) gets no such mutation, as upstream.
-      const insert = pg.insertable ? usable(permissions.insert(resolved, role)) : null;
-      const update = pg.updatable ? usable(permissions.update(resolved, role)) : null;
-      const del = pg.deletable ? usable(permissions.delete(resolved, role)) : null;
+      const insert = catalog.insertable ? usable(permissions.insert(resolved, role)) : null;
+      const update = catalog.updatable ? usable(permissions.update(resolved, role)) : null;
+      const del = catalog.deletable ? usable(permissions.delete(resolved, role)) : null;
       if (insert || update || del) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
       const permission = permissions.select(resolved, role);
       if (!permission) continue;

@@ -55,8 +55,8 @@ export class SharedTypes {
   }
 
   /** The enum table a column references through a foreign key, if any (its values become an enum). */
-  private enumTableOf(t: Pick<TableIdentity, 'pg' | 'source'>, c: CatalogColumn): EnumTableInfo | null {
-    for (const fk of t.pg.foreignKeys) {
+  private enumTableOf(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): EnumTableInfo | null {
+    for (const fk of t.catalog.foreignKeys) {
       if (fk.columns.length !== 1 || fk.columns[0] !== c.name) continue;
       const e = this.tracked.enumTables.get(tableKey(t.source.name, fk.refTable));
       if (e) return e;
@@ -64,13 +64,13 @@ export class SharedTypes {
     return null;
   }
 
-  columnType(t: Pick<TableIdentity, 'pg' | 'source'>, c: CatalogColumn): GraphQLScalarType | GraphQLEnumType {
+  columnType(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): GraphQLScalarType | GraphQLEnumType {
     const e = this.enumTableOf(t, c);
     return e ? this.enumType(e) : scalarType(scalarName(c.type));
   }
 
   /** The `_comparison_exp` of a column's type. */
-  columnComparison(t: Pick<TableIdentity, 'pg' | 'source'>, c: CatalogColumn): GraphQLInputObjectType {
+  columnComparison(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): GraphQLInputObjectType {
     return this.comparison(this.columnType(t, c), this.enumTableOf(t, c) ? 'other' : scalarFamily(c.type));
   }
 

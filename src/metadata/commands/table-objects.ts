@@ -58,8 +58,8 @@ export async function refreshUnlessResolved(ctx: CommandContext, source: string,
 
 /** Whether the table has a column of that name, as the catalog has it. */
 export function hasColumn(ctx: CommandContext, target: TableTarget, name: string): boolean {
-  const pg = ctx.introspection(target.source.name)?.tables.find((t) => sameTable(t, target.table));
-  return pg?.columns.some((c) => c.name === name) ?? false;
+  const table = ctx.introspection(target.source.name)?.tables.find((t) => sameTable(t, target.table));
+  return table?.columns.some((c) => c.name === name) ?? false;
 }
 
 /** Whether the table has a relationship or computed field of that name. */

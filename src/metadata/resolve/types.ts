@@ -79,7 +79,7 @@ export interface ResolvedPermission {
 
 export interface ResolvedTable {
   name: QualifiedName;
-  pg: CatalogTable;
+  catalog: CatalogTable;
   entry: TableMetadata;
   columns: Map<string, CatalogColumn>;
   relationships: Map<string, ResolvedRelationship>;

@@ -45,7 +45,7 @@ export function dmlStatement(kind: DmlKind, request: DmlRequest): Rendered {
   const scope: Scope = { alias: aliases.next(), table: request.table.name };
   const env = { ctx: adminTranslation(request.source), aliases, root: scope, applyPermissions: false, sessionVariables: new Set<string>() };
   const target: DmlTarget = {
-    table: request.table.pg,
+    table: request.table.catalog,
     scope,
     where: (v, p) => boolExpSql(request.where(v, p), scope, env),
   };
