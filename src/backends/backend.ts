@@ -103,7 +103,10 @@ export type EnumValues = Record<string, { value: string; comment: string | null 
 export interface AdminConnection {
   introspect(): Promise<DatabaseCatalog>;
   loadEnumValues(catalog: DatabaseCatalog, tables: QualifiedName[]): Promise<EnumValues>;
-  /** Opens a transaction that an administration request's commands share until commit or rollback. */
+  /**
+   * Opens a transaction that an administration request's commands share until commit or
+   * rollback; `configuration` is the source's as the request sees it (its isolation level).
+   */
   begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction>;
   close(): Promise<void>;
 }
