@@ -19,20 +19,17 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { createHash } from 'node:crypto';
-import type { TranslateContext } from '../backends/pg/translate/context.js';
-import { translateRootField } from '../backends/pg/translate/select.js';
+import type { Backend, TranslateContext } from '../backends/backend.js';
 import type { RootField } from '../ir/select.js';
 import type { Plan, PlanStep, VariableSpec } from '../protocol/plan.js';
 import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
-import { render } from '../sql/fragment.js';
 import { collectFields, type CollectedField } from './collect.js';
 import { KnownTypeNamesRule } from './known-type-names.js';
 import { RequestError } from './errors.js';
 import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler } from './selection.js';
 import { MutationCompiler } from './mutation.js';
-import { translateMutation } from '../backends/pg/translate/mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 import { parseDocument } from './document-limits.js';
 import { addTablesRead } from './reads.js';
@@ -45,6 +42,8 @@ export interface CompileRequest {
 
 export interface CompileOptions {
   translateContext(rs: RoleSchema, source: string): TranslateContext;
+  /** The backend of a source. */
+  backend(source: string): Backend;
   /** Whether a source uses prepared statements. */
   prepared(source: string): boolean;
 }
@@ -127,7 +126,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       const field = mutations.compile(info, f, p);
       reads.sources.add(info.mtable.source.name);
       addTablesRead(field, info.mtable.source.name, reads.tables);
-      const translated = translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
+      const translated = opts.backend(info.mtable.source.name).translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
       for (const name of translated.sessionVariables) sessionVariables.add(name);
       steps.push({
         kind: 'mutation',
@@ -167,7 +166,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       }
       case 'root_select_by_pk': {
         const args = new Map((f.node.arguments ?? []).map((a) => [a.name.value, inputs.tree(a.value)]));
-        const items = t.pg.primaryKey!.columns.map((c) => {
+        const items = t.catalog.primaryKey!.columns.map((c) => {
           const col = t.columns.find((x) => x.column.name === c)!;
           const v = inputs.scalar(args.get(col.fieldName) ?? null);
           if (!v) throw new RequestError(`missing required field ${JSON.stringify(col.fieldName)}`, `${p}.args`);
@@ -177,7 +176,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
           kind: 'select_one',
           alias: f.alias,
           source,
-          rows: { table: { schema: t.pg.schema, name: t.pg.name }, permission: t.permission.filter, where: { kind: 'and', items }, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 },
+          rows: { table: { schema: t.catalog.schema, name: t.catalog.name }, permission: t.permission.filter, where: { kind: 'and', items }, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 },
           fields: selection.fields(t, f.selections, p),
         };
         break;
@@ -187,16 +186,15 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     }
     reads.sources.add(source);
     addTablesRead(root, source, reads.tables);
-    const translated = translateRootField(root, opts.translateContext(rs, source));
-    const rendered = render(translated.sql);
+    const translated = opts.backend(source).translateRootField(root, opts.translateContext(rs, source));
     for (const name of translated.sessionVariables) sessionVariables.add(name);
     steps.push({
       kind: 'sql',
       alias: [...path, f.alias].join('.'),
       source,
-      text: rendered.text,
-      params: rendered.params,
-      statement: preparedName(opts, source, rendered.text),
+      text: translated.text,
+      params: translated.params,
+      statement: preparedName(opts, source, translated.text),
     });
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);

@@ -43,8 +43,8 @@ export class MutationCompiler {
   private insert(m: MutableTableInfo, objects: InputTree[], onConflict: InputTree | undefined, path: string): Insert {
     const perm = m.insert!;
     return {
-      table: { schema: m.pg.schema, name: m.pg.name },
-      columnTypes: new Map(m.pg.columns.map((c) => [c.name, c.type])),
+      table: { schema: m.catalog.schema, name: m.catalog.name },
+      columnTypes: new Map(m.catalog.columns.map((c) => [c.name, c.type])),
       rows: objects.map((o, i) => this.insertRow(m, o, `${path}[${i}]`)),
       presets: perm.set,
       check: perm.check,
@@ -138,17 +138,17 @@ export class MutationCompiler {
     if (repeated.length) {
       throw new RequestError(`column found in multiple operators; ${repeated.map(([c, list]) => `${JSON.stringify(c)} in ${list.join(', ')}`).join('. ')}`, '$');
     }
-    for (const [column, value] of m.update!.set) ops.push({ column, type: m.pg.columns.find((c) => c.name === column)!.type, op: '_set', value });
+    for (const [column, value] of m.update!.set) ops.push({ column, type: m.catalog.columns.find((c) => c.name === column)!.type, op: '_set', value });
     return ops;
   }
 
   private update(m: MutableTableInfo, where: BoolExp, ops: Update['operations']): Update {
-    return { table: { schema: m.pg.schema, name: m.pg.name }, operations: ops, permission: m.update!.filter, where, check: m.update!.check };
+    return { table: { schema: m.catalog.schema, name: m.catalog.name }, operations: ops, permission: m.update!.filter, where, check: m.update!.check };
   }
 
   private pkWhere(m: MutableTableInfo, tree: InputTree | Map<string, InputTree>, path: string): BoolExp {
     const get = (k: string) => (tree instanceof Map ? tree.get(k) : (this.inputs.object(tree, path) ?? {})[k]);
-    const items: BoolExp[] = m.pg.primaryKey!.columns.map((c) => {
+    const items: BoolExp[] = m.catalog.primaryKey!.columns.map((c) => {
       const col = m.columns.find((x) => x.column.name === c)!;
       const v: Value | null = this.inputs.scalar(get(col.fieldName) ?? null);
       if (!v) throw new RequestError(`missing required field ${JSON.stringify(col.fieldName)}`, path);
@@ -163,7 +163,7 @@ export class MutationCompiler {
     const source = m.source.name;
     const args = this.args(f.node);
     const where = (tree: InputTree | undefined, p: string) => (tree === undefined ? TRUE : parseWhere(this.s.rs.model, m.selectable!, tree, this.inputs, p));
-    const pk = m.pg.primaryKey?.columns ?? null;
+    const pk = m.catalog.primaryKey?.columns ?? null;
     switch (info.kind) {
       case 'root_insert':
       case 'root_insert_one': {
@@ -187,9 +187,9 @@ export class MutationCompiler {
         return { kind: 'update', alias: f.alias, source, updates, output: this.output(m, f, path, false), many: true };
       }
       case 'root_delete':
-        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.pg.schema, name: m.pg.name }, permission: m.delete!.filter, where: where(args.get('where'), `${path}.args.where`) }, output: this.output(m, f, path, false) };
+        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, permission: m.delete!.filter, where: where(args.get('where'), `${path}.args.where`) }, output: this.output(m, f, path, false) };
       case 'root_delete_by_pk':
-        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.pg.schema, name: m.pg.name }, permission: m.delete!.filter, where: this.pkWhere(m, args, `${path}.args`) }, output: this.output(m, f, path, true) };
+        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, permission: m.delete!.filter, where: this.pkWhere(m, args, `${path}.args`) }, output: this.output(m, f, path, true) };
     }
   }
 }

@@ -2,7 +2,7 @@
 import type { FieldNode, FragmentDefinitionNode, SelectionSetNode } from 'graphql';
 import { TRUE, type Value } from '../ir/boolexp.js';
 import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RowSource, TypenameOrColumn } from '../ir/select.js';
-import type { PgFunction } from '../backends/pg/catalog.js';
+import type { CatalogFunction } from '../metadata/catalog.js';
 import type { RoleSchema } from '../schema/build.js';
 import { isAggregateFunction } from '../schema/column-set-types.js';
 import type { TableInfo } from '../schema/model.js';
@@ -52,7 +52,7 @@ export class SelectionCompiler {
       }
     }
     return {
-      table: { schema: t.pg.schema, name: t.pg.name },
+      table: { schema: t.catalog.schema, name: t.catalog.name },
       permission: t.permission.filter,
       where,
       orderBy,
@@ -176,7 +176,7 @@ export class SelectionCompiler {
    * says, the rest from `given` (by name). Trailing arguments not given take their
    * defaults; one not given before a given one is null.
    */
-  functionCall(fn: PgFunction, given: Record<string, InputTree>, special: (a: PgFunction['args'][number], i: number) => 'row' | 'session' | null): FunctionCall {
+  functionCall(fn: CatalogFunction, given: Record<string, InputTree>, special: (a: CatalogFunction['args'][number], i: number) => 'row' | 'session' | null): FunctionCall {
     const args: FunctionCall['args'] = fn.args.map((a, i) => {
       const kind = special(a, i);
       if (kind) return { kind };

@@ -1,6 +1,6 @@
 /** The TranslateContext of one source for one role, read from the resolved model: catalog types, relationship joins, role filters. */
-import { qualifiedKey, type QualifiedName } from '../backends/pg/catalog.js';
-import type { TranslateContext } from '../backends/pg/translate/context.js';
+import { qualifiedKey, type QualifiedName } from '../metadata/catalog.js';
+import type { TranslateContext } from '../backends/backend.js';
 import { showTable } from '../metadata/names.js';
 import type { RoleSchema } from '../schema/build.js';
 import { tableKey } from '../schema/model.js';

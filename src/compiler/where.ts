@@ -91,7 +91,7 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
     }
     const target = cf?.returnsTable ? model.tables.get(cf.returnsTable) : undefined;
     if (cf && target) {
-      items.push({ kind: 'computed_rows', field: cf.name, table: { schema: target.pg.schema, name: target.pg.name }, where: parseWhere(model, target, value, inputs, p) });
+      items.push({ kind: 'computed_rows', field: cf.name, table: { schema: target.catalog.schema, name: target.catalog.name }, where: parseWhere(model, target, value, inputs, p) });
       continue;
     }
     throw new RequestError(`field ${JSON.stringify(key)} not found in type: '${table.naming.typeName(table.identifier + '_bool_exp')}'`, p);

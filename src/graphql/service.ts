@@ -4,8 +4,8 @@
  * JSON text PostgreSQL builds is spliced into the response without being parsed.
  */
 import type { Session } from '../auth/session.js';
-import { dataError } from '../backends/pg/data-errors.js';
-import { QueryRunner } from '../backends/pg/execute.js';
+import type { Backend, SourceConnection } from '../backends/backend.js';
+import { backendFor } from '../backends/registry.js';
 import { RequestError } from '../compiler/errors.js';
 import type { CompilerPool } from '../actors/compiler/pool.js';
 import type { GraphQLErrorBody, Plan, PlanStep } from '../protocol/plan.js';
@@ -41,7 +41,7 @@ export interface GraphQLReply {
 
 export class GraphQLService {
   private snapshot: PublishedSnapshot | null = null;
-  private readonly runners = new Map<string, { key: string; runner: QueryRunner }>();
+  private readonly runners = new Map<string, { key: string; backend: Backend; runner: SourceConnection }>();
   private readonly cache: PlanCache;
 
   constructor(
@@ -62,7 +62,9 @@ export class GraphQLService {
       if (this.runners.get(src.name)?.key === key) continue;
       void this.runners.get(src.name)?.runner.close().catch(() => {});
       try {
-        this.runners.set(src.name, { key, runner: new QueryRunner(src.configuration) });
+        const backend = backendFor(src.kind);
+        if (!backend) throw new Error(`backend kind "${src.kind}" is not supported`);
+        this.runners.set(src.name, { key, backend, runner: backend.connect(src.configuration) });
       } catch (e) {
         log.warn('cannot connect to source for queries', { source: src.name, error: e instanceof Error ? e.message : String(e) });
       }
@@ -147,21 +149,21 @@ export class GraphQLService {
     const sources = new Set(plan.steps.filter((s) => s.kind !== 'static').map((s) => (s as { source: string }).source));
     if (sources.size > 1) throw new RequestError('all mutation fields of a request must be on the same source', '$', 'not-supported');
     const [source] = sources;
-    const runner = source === undefined ? undefined : this.runners.get(source)?.runner;
-    if (source !== undefined && !runner) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
-    if (!runner) return Promise.resolve(plan.steps.map((s) => (s.kind === 'static' ? s.json : 'null')));
-    return runMutations(runner, plan.steps, variables, sessionJson);
+    const connected = source === undefined ? undefined : this.runners.get(source);
+    if (source !== undefined && !connected) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
+    if (!connected) return Promise.resolve(plan.steps.map((s) => (s.kind === 'static' ? s.json : 'null')));
+    return runMutations(connected.runner, connected.backend, plan.steps, variables, sessionJson);
   }
 
   private async step(s: PlanStep, variables: Record<string, unknown>, sessionJson: string): Promise<string> {
     if (s.kind === 'static') return s.json;
     if (s.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
-    const runner = this.runners.get(s.source)?.runner;
-    if (!runner) throw new RequestError(`source ${JSON.stringify(s.source)} is not available`, '$', 'unexpected');
+    const connected = this.runners.get(s.source);
+    if (!connected) throw new RequestError(`source ${JSON.stringify(s.source)} is not available`, '$', 'unexpected');
     try {
-      return await runner.json(s.text, bindParams(s.params, variables, sessionJson), s.statement);
+      return await connected.runner.json(s.text, bindParams(s.params, variables, sessionJson), s.statement);
     } catch (e) {
-      throw new ExecutionError(dataError(e, s.text));
+      throw new ExecutionError(connected.backend.dataError(e, s.text));
     }
   }
 
@@ -205,11 +207,13 @@ export class GraphQLService {
       plan.steps
         .filter((s): s is Extract<PlanStep, { kind: 'sql' }> => s.kind === 'sql')
         .map(async (s) => {
+          const connected = this.runners.get(s.source);
+          if (!connected) throw new RequestError(`source ${JSON.stringify(s.source)} is not available`, '$', 'unexpected');
           try {
-            return { field: s.alias, sql: s.text, plan: await this.runners.get(s.source)!.runner.explain(s.text, bindParams(s.params, variables, sessionJson)) };
+            return { field: s.alias, sql: s.text, plan: await connected.runner.explain(s.text, bindParams(s.params, variables, sessionJson)) };
           } catch (e) {
             // The database refusing the statement (a bad regular expression, say) is the request's fault, as when it runs.
-            throw dataError(e, s.text);
+            throw connected.backend.dataError(e, s.text);
           }
         }),
     );

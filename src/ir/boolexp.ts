@@ -3,7 +3,7 @@
  * GraphQL `where` argument both become. Values are literals, session variables or
  * columns; the SQL layer turns them into parameters and quoted identifiers.
  */
-import type { QualifiedName } from '../backends/pg/catalog.js';
+import type { QualifiedName } from '../metadata/catalog.js';
 import type { Json } from '../util/decode.js';
 
 export type BoolExp =

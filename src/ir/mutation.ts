@@ -1,5 +1,5 @@
 /** Mutations as the SQL layer needs them: permission checks and presets already folded in. */
-import type { PgType, QualifiedName } from '../backends/pg/catalog.js';
+import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
 import type { BoolExp, Value } from './boolexp.js';
 import type { Field, Join } from './select.js';
 
@@ -24,7 +24,7 @@ export interface InsertRow {
 
 export interface Insert {
   table: QualifiedName;
-  columnTypes: Map<string, PgType>;
+  columnTypes: Map<string, CatalogType>;
   rows: InsertRow[];
   presets: Map<string, Value>;
   check: BoolExp;
@@ -41,7 +41,7 @@ export type MutationOutput =
 export interface Update {
   table: QualifiedName;
   /** column → SQL operator and value: `_set`, `_inc`, `_append`, `_prepend`, `_delete_key`, `_delete_elem`, `_delete_at_path`, or a preset. */
-  operations: { column: string; type: PgType; op: string; value: Value }[];
+  operations: { column: string; type: CatalogType; op: string; value: Value }[];
   permission: BoolExp;
   where: BoolExp;
   check: BoolExp;

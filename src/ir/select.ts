@@ -3,7 +3,7 @@
  * the role's permission already folded into `where` and `limit`) and which fields of
  * them, nested through relationships and aggregates.
  */
-import type { PgType, QualifiedName } from '../backends/pg/catalog.js';
+import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
 import type { BoolExp, Value } from './boolexp.js';
 
 /** A join from the current table's rows to a related table's rows. */
@@ -42,18 +42,18 @@ export interface RowSource {
 
 export type Field =
   | { kind: 'typename'; alias: string; typename: string }
-  | { kind: 'column'; alias: string; column: string; type: PgType; visibleWhen: BoolExp | null; jsonPath: Value | null }
+  | { kind: 'column'; alias: string; column: string; type: CatalogType; visibleWhen: BoolExp | null; jsonPath: Value | null }
   | { kind: 'object'; alias: string; join: Join; permission: BoolExp; fields: Field[] }
   | { kind: 'array'; alias: string; join: Join; rows: RowSource; fields: Field[] }
   | { kind: 'aggregate'; alias: string; join: Join; rows: RowSource; aggregate: AggregateSelection }
-  | { kind: 'computed_scalar'; alias: string; call: FunctionCall; returnType: PgType; visibleWhen: BoolExp | null }
+  | { kind: 'computed_scalar'; alias: string; call: FunctionCall; returnType: CatalogType; visibleWhen: BoolExp | null }
   | { kind: 'computed_set'; alias: string; call: FunctionCall; rows: RowSource; fields: Field[] };
 
 /** A function call: arguments in the function's order (trailing ones left out take their defaults). */
 export interface FunctionCall {
   fn: QualifiedName;
   /** `row`: the current row (computed fields); `session`: the session variables as JSON. */
-  args: ({ kind: 'row' } | { kind: 'session' } | { kind: 'value'; value: Value; type: PgType })[];
+  args: ({ kind: 'row' } | { kind: 'session' } | { kind: 'value'; value: Value; type: CatalogType })[];
 }
 
 export type AggregateField =
@@ -62,7 +62,7 @@ export type AggregateField =
   | { kind: 'fn'; alias: string; fn: string; columns: TypenameOrColumn[] };
 
 /** A column inside an aggregate function; `visibleWhen` as for fields (inherited roles). */
-export type TypenameOrColumn = { alias: string; column: string; type: PgType; visibleWhen: BoolExp | null } | { alias: string; typename: string };
+export type TypenameOrColumn = { alias: string; column: string; type: CatalogType; visibleWhen: BoolExp | null } | { alias: string; typename: string };
 
 export type AggregateSelection = (
   | { kind: 'typename'; alias: string; typename: string }

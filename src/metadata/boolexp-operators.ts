@@ -6,7 +6,7 @@
  * well-known engine decodes them: any string passes (PostgreSQL parses it), other
  * JSON must fit the type; strings starting with `x-service-` are session variables.
  */
-import type { PgColumn, PgType } from '../backends/pg/catalog.js';
+import type { CatalogColumn, CatalogType } from './catalog.js';
 import type { ComparisonOp, Value } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { isObject, jsonKind, type Json } from '../util/decode.js';
@@ -15,10 +15,10 @@ import { isObject, jsonKind, type Json } from '../util/decode.js';
 export interface Operand {
   /** Column or computed field name, as messages print it. */
   name: string;
-  type: PgType;
+  type: CatalogType;
   /** Columns of the current and of the root table, for `_ceq` and friends. */
-  columns: ReadonlyMap<string, PgColumn>;
-  rootColumns: ReadonlyMap<string, PgColumn>;
+  columns: ReadonlyMap<string, CatalogColumn>;
+  rootColumns: ReadonlyMap<string, CatalogColumn>;
 }
 
 const SESSION_PREFIX = 'x-service-';
@@ -48,10 +48,10 @@ const STRINGS: Record<string, string> = {
   uuid: 'UUID',
 };
 
-const isArrayType = (t: PgType) => t.category === 'A' || t.element !== null;
+const isArrayType = (t: CatalogType) => t.category === 'A' || t.element !== null;
 
 /** Checks a literal against a column type (strings are left to PostgreSQL). */
-export function checkLiteral(type: PgType, v: Json, path: string): void {
+export function checkLiteral(type: CatalogType, v: Json, path: string): void {
   if (v === null || typeof v === 'string' || isArrayType(type)) return;
   const int = INTEGERS[type.name];
   if (int) {
@@ -66,14 +66,14 @@ export function checkLiteral(type: PgType, v: Json, path: string): void {
   if (str) throw parseFailed(`parsing ${str} failed, expected String, but encountered ${jsonKind(v)}`, path);
 }
 
-function scalar(type: PgType, v: Json, path: string): Value {
+function scalar(type: CatalogType, v: Json, path: string): Value {
   const session = sessionVariable(v);
   if (session) return { kind: 'session', name: session };
   checkLiteral(type, v, path);
   return { kind: 'literal', value: v };
 }
 
-function list(type: PgType, v: Json, path: string): Value {
+function list(type: CatalogType, v: Json, path: string): Value {
   const session = sessionVariable(v);
   if (session) return { kind: 'session', name: session };
   if (!Array.isArray(v)) throw parseFailed(`parsing [] failed, expected Array, but encountered ${jsonKind(v)}`, path);
@@ -87,7 +87,7 @@ function boolean(v: Json, path: string): Value {
 }
 
 /** Stand-ins for the operand types of operators that do not compare with the column's own type. */
-const named = (name: string, category = 'U'): PgType => ({ schema: 'pg_catalog', name, display: name, kind: 'b', category, element: null });
+const named = (name: string, category = 'U'): CatalogType => ({ schema: 'pg_catalog', name, display: name, kind: 'b', category, element: null });
 const TEXT = named('text', 'S');
 const LQUERY = named('lquery');
 const LTXTQUERY = named('ltxtquery');
@@ -117,7 +117,7 @@ function columnReference(o: Operand, v: Json, path: string): Value {
 }
 
 type OperandParser = (o: Operand, v: Json, path: string) => Value;
-type TypeGuard = { accepts: (t: PgType) => boolean; expected: string };
+type TypeGuard = { accepts: (t: CatalogType) => boolean; expected: string };
 
 const STRING_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const only = (...names: string[]): TypeGuard => ({ accepts: (t) => names.includes(t.name), expected: names.map((n) => JSON.stringify(n)).join(', ') });
@@ -131,7 +131,7 @@ const ARRAY_OR_JSONB: TypeGuard = { accepts: (t) => isArrayType(t) || t.name ===
 const own: OperandParser = (o, v, p) => scalar(o.type, v, p);
 const ownList: OperandParser = (o, v, p) => list(o.type, v, p);
 const withType =
-  (type: PgType, many = false): OperandParser =>
+  (type: CatalogType, many = false): OperandParser =>
   (_o, v, p) =>
     many ? list(type, v, p) : scalar(type, v, p);
 const anyJson: OperandParser = (_o, v) => ({ kind: 'literal', value: v });

@@ -7,7 +7,7 @@
  * function of resolved metadata and catalog, so the schema builder can call it too.
  * Errors carry the JSON path of the offending key.
  */
-import type { PgColumn, QualifiedName } from '../backends/pg/catalog.js';
+import type { CatalogColumn, QualifiedName } from './catalog.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
@@ -18,7 +18,7 @@ import type { ComputedFieldReturn } from './resolve/types.js';
 /** What an expression on a table may refer to (a resolved table fits). */
 export interface BoolExpTable {
   name: QualifiedName;
-  columns: ReadonlyMap<string, PgColumn>;
+  columns: ReadonlyMap<string, CatalogColumn>;
   relationships: ReadonlyMap<string, { target: QualifiedName }>;
   computedFields: ReadonlyMap<string, { returns: ComputedFieldReturn; inputArguments: readonly unknown[] }>;
 }
@@ -83,7 +83,7 @@ function exists(v: Json, w: Walk, path: string): BoolExp {
   return { kind: 'exists', table: name, where: expression(v._where, target, w, `${path}._where`) };
 }
 
-function operand(name: string, column: PgColumn | { type: PgColumn['type'] }, table: BoolExpTable, w: Walk): Operand {
+function operand(name: string, column: CatalogColumn | { type: CatalogColumn['type'] }, table: BoolExpTable, w: Walk): Operand {
   return { name, type: column.type, columns: table.columns, rootColumns: w.root.columns };
 }
 

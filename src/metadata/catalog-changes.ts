@@ -6,7 +6,7 @@
  * compares with a fixed value, and changes to the function behind a computed field
  * (see computed-field-functions.ts). Whatever else breaks shows up as an inconsistency.
  */
-import { qualifiedKey, type PgIntrospection, type PgTable } from '../backends/pg/catalog.js';
+import { qualifiedKey, type DatabaseCatalog, type CatalogTable } from './catalog.js';
 import { badRequest } from '../protocol/errors.js';
 import { checkComputedFieldFunctions } from './computed-field-functions.js';
 import { sameTable, showTable } from './names.js';
@@ -15,17 +15,17 @@ import { staticComparisonDependents } from './type-dependents.js';
 import type { Metadata } from './types.js';
 
 interface TypeChange {
-  table: PgTable;
+  table: CatalogTable;
   column: string;
 }
 
 interface CatalogDiff {
   renames: Renames;
-  dropped: PgTable[];
+  dropped: CatalogTable[];
   typeChanges: TypeChange[];
 }
 
-function diffTrackedTables(m: Metadata, source: string, before: PgIntrospection, after: PgIntrospection): CatalogDiff {
+function diffTrackedTables(m: Metadata, source: string, before: DatabaseCatalog, after: DatabaseCatalog): CatalogDiff {
   const diff: CatalogDiff = { renames: noRenames(), dropped: [], typeChanges: [] };
   const byOid = new Map(after.tables.map((t) => [t.oid, t]));
   for (const entry of m.sources.find((s) => s.name === source)?.tables ?? []) {
@@ -50,7 +50,7 @@ function diffTrackedTables(m: Metadata, source: string, before: PgIntrospection,
 }
 
 /** A column compared with a fixed value by a permission may not change type (the value was checked against the old one). */
-function refuseTypeChanges(m: Metadata, source: string, before: PgIntrospection, changes: TypeChange[]): void {
+function refuseTypeChanges(m: Metadata, source: string, before: DatabaseCatalog, changes: TypeChange[]): void {
   for (const { table, column } of changes) {
     const dependents = staticComparisonDependents(m, source, before, table, column);
     if (dependents.length > 0) {
@@ -64,7 +64,7 @@ function refuseTypeChanges(m: Metadata, source: string, before: PgIntrospection,
 }
 
 /** Applies the changes between two catalogs of `source` to the draft; throws when a change is refused. */
-export function applyCatalogChanges(m: Metadata, source: string, before: PgIntrospection, after: PgIntrospection, cascade = false): void {
+export function applyCatalogChanges(m: Metadata, source: string, before: DatabaseCatalog, after: DatabaseCatalog, cascade = false): void {
   const s = m.sources.find((x) => x.name === source);
   if (!s) return;
   const diff = diffTrackedTables(m, source, before, after);

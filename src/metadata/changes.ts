@@ -6,7 +6,7 @@
  * (issue 10 item 6). Over-reporting only costs a recompile; under-reporting would serve a
  * stale plan, so anything not understood counts as everything.
  */
-import { qualifiedKey } from '../backends/pg/catalog.js';
+import { qualifiedKey } from './catalog.js';
 import type { Metadata, SourceMetadata } from './types.js';
 
 export interface MetadataChanges {

@@ -4,14 +4,14 @@
  * dropping it (even to create another of the same name) breaks the field, which then
  * goes with `cascade` or fails the request.
  */
-import type { PgIntrospection } from '../backends/pg/catalog.js';
+import type { DatabaseCatalog } from './catalog.js';
 import { badRequest } from '../protocol/errors.js';
 import { computedFieldFunction } from './computed-fields.js';
 import { cannotDrop } from './dependencies.js';
 import { sameTable, showTable } from './names.js';
 import type { SourceMetadata } from './types.js';
 
-export function checkComputedFieldFunctions(s: SourceMetadata, before: PgIntrospection, after: PgIntrospection, cascade: boolean): void {
+export function checkComputedFieldFunctions(s: SourceMetadata, before: DatabaseCatalog, after: DatabaseCatalog, cascade: boolean): void {
   for (const entry of s.tables) {
     const table = JSON.stringify(showTable(entry.table));
     for (const field of entry.computed_fields ?? []) {

@@ -3,7 +3,7 @@
  * {function: {schema, name}, table_argument?, session_argument?}, comment?}`, and the
  * checks the well-known engine makes of the function before it becomes a field.
  */
-import type { PgFunction, PgIntrospection, PgType, QualifiedName } from '../backends/pg/catalog.js';
+import type { CatalogFunction, DatabaseCatalog, CatalogType, QualifiedName } from './catalog.js';
 import { ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
 import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
 import { reasonMessage } from './reasons.js';
@@ -38,12 +38,12 @@ export const computedFieldFunction = (entry: JsonObject): QualifiedName => funct
 /** Why a computed field does not resolve (the message the well-known engine gives). */
 export class ComputedFieldError extends Error {}
 
-const isRowOf = (type: PgType, table: QualifiedName) => type.kind === 'c' && sameTable(type, table);
-const typeAsTable = (type: PgType) => showTable({ schema: type.schema, name: type.name });
+const isRowOf = (type: CatalogType, table: QualifiedName) => type.kind === 'c' && sameTable(type, table);
+const typeAsTable = (type: CatalogType) => showTable({ schema: type.schema, name: type.name });
 
 export interface ComputedFieldScope {
   table: QualifiedName;
-  catalog: PgIntrospection;
+  catalog: DatabaseCatalog;
   /** Whether a table is tracked and exists in the catalog. */
   isTracked(t: QualifiedName): boolean;
 }
@@ -82,7 +82,7 @@ export function resolveComputedField(entry: JsonObject, scope: ComputedFieldScop
   };
 }
 
-function returnOf(fn: PgFunction, fnText: string, scope: ComputedFieldScope, problems: string[]): ComputedFieldReturn | null {
+function returnOf(fn: CatalogFunction, fnText: string, scope: ComputedFieldScope, problems: string[]): ComputedFieldReturn | null {
   const t = fn.returnType;
   if (t.kind === 'c') {
     const table = { schema: t.schema, name: t.name };
@@ -96,7 +96,7 @@ function returnOf(fn: PgFunction, fnText: string, scope: ComputedFieldScope, pro
 }
 
 /** The index of the table-row argument: the named one, else the first. */
-function rowArgument(fn: PgFunction, fnText: string, named: Json | undefined, table: QualifiedName, problems: string[]): number | null {
+function rowArgument(fn: CatalogFunction, fnText: string, named: Json | undefined, table: QualifiedName, problems: string[]): number | null {
   let index = 0;
   let what = `first argument of the function ${fnText}`;
   if (typeof named === 'string') {
@@ -118,7 +118,7 @@ function rowArgument(fn: PgFunction, fnText: string, named: Json | undefined, ta
   return index;
 }
 
-function sessionArgumentOf(fn: PgFunction, fnText: string, named: Json | undefined, problems: string[]): number | null {
+function sessionArgumentOf(fn: CatalogFunction, fnText: string, named: Json | undefined, problems: string[]): number | null {
   if (typeof named !== 'string') return null;
   const index = fn.args.findIndex((a) => a.name === named);
   if (index < 0) {

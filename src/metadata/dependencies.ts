@@ -3,7 +3,7 @@
  * dependents or (with `cascade`) removes them too. Each dependent knows how to
  * remove itself from a draft document.
  */
-import type { QualifiedName } from '../backends/pg/catalog.js';
+import type { QualifiedName } from './catalog.js';
 import { badRequest } from '../protocol/errors.js';
 import { isObject } from '../util/decode.js';
 import { sameTable, showTable } from './names.js';

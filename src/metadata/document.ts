@@ -3,7 +3,7 @@
  * older versions 1 and 2 (tables and functions at the top level, for the `default`
  * source), which are converted to version 3.
  */
-import { pgSourceConfiguration } from '../backends/pg/connection.js';
+import type { Backend } from '../backends/backend.js';
 import { badRequest } from '../protocol/errors.js';
 import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
@@ -37,7 +37,10 @@ function tables(v: unknown, path: string): TableMetadata[] {
   return list;
 }
 
-function source(v: unknown, path: string): SourceMetadata {
+type BackendOf = (kind: BackendKind) => Backend | undefined;
+
+/** A source entry; its `configuration` is validated by its backend (kinds without one keep it as it is). */
+const source = (backendOf: BackendOf) => (v: unknown, path: string): SourceMetadata => {
   const r = ObjectReader.of(v, path);
   const s: SourceMetadata = {
     ...(r.value as JsonObject),
@@ -47,17 +50,18 @@ function source(v: unknown, path: string): SourceMetadata {
     functions: r.withDefault('functions', arrayOf(functionEntry), []),
     configuration: r.required('configuration', (x) => x) as JsonObject,
   };
-  if (s.kind === 'postgres' || s.kind === 'citus') s.configuration = pgSourceConfiguration(s.configuration, r.at('configuration'));
+  const backend = backendOf(s.kind);
+  if (backend) s.configuration = backend.decodeConfiguration(s.configuration, r.at('configuration'));
   const customization = r.optional('customization', sourceCustomization);
   if (customization) s.customization = customization;
   return s;
-}
+};
 
-export function parseMetadataDocument(v: unknown, path: string, current: Metadata): Metadata {
+export function parseMetadataDocument(v: unknown, path: string, current: Metadata, backendOf: BackendOf): Metadata {
   const r = ObjectReader.of(v, path);
   const version = r.withDefault('version', int, r.has('sources') ? 3 : 1);
   if (version === 3) {
-    const sources = r.withDefault('sources', arrayOf(source), []);
+    const sources = r.withDefault('sources', arrayOf(source(backendOf)), []);
     sources.forEach((s, i) => {
       if (sources.findIndex((x) => x.name === s.name) !== i) {
         throw badRequest('already-exists', `source with name ${JSON.stringify(s.name)} is listed more than once`, `${path}.sources[${i}]`);

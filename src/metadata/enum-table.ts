@@ -1,9 +1,9 @@
 /** Whether a table can back a GraphQL enum (spec: `pg_set_table_is_enum`), as the well-known engine decides. */
-import type { PgTable } from '../backends/pg/catalog.js';
+import type { CatalogTable } from './catalog.js';
 
 const TEXTUAL = new Set(['text', 'varchar', 'bpchar', 'citext']);
 
-export function enumTableProblems(t: PgTable): string[] {
+export function enumTableProblems(t: CatalogTable): string[] {
   const problems: string[] = [];
   const pk = t.primaryKey;
   if (!pk) {

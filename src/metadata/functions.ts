@@ -4,7 +4,7 @@
  * well-known engine's rules (one overload, no VARIADIC, returns rows of a tracked table,
  * GraphQL-compliant names, a json session argument).
  */
-import type { PgFunction, PgIntrospection, QualifiedName } from '../backends/pg/catalog.js';
+import type { CatalogFunction, DatabaseCatalog, QualifiedName } from './catalog.js';
 import { arrayOf, isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import type { Dependent } from './dependencies.js';
 import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
@@ -49,7 +49,7 @@ export const findTrackedFunction = (s: SourceMetadata, name: QualifiedName) =>
   (s.functions ?? []).find((f) => sameTable(entryFunction(f), name));
 
 /** Why the database's function cannot be tracked with this configuration (empty: it can). */
-function trackingProblems(fn: PgFunction, config: JsonObject, catalog: PgIntrospection): string[] {
+function trackingProblems(fn: CatalogFunction, config: JsonObject, catalog: DatabaseCatalog): string[] {
   const problems: string[] = [];
   if (!isGraphQLName(fn.name) && config.custom_name === undefined) problems.push('function name is not a legal GraphQL identifier');
   if (fn.hasVariadic) problems.push('function with "VARIADIC" parameters are not supported');
@@ -72,7 +72,7 @@ function trackingProblems(fn: PgFunction, config: JsonObject, catalog: PgIntrosp
 }
 
 /** Why a tracked function does not resolve against the catalog, or null. */
-function functionInconsistency(s: SourceMetadata, entry: JsonObject, catalog: PgIntrospection): string | null {
+function functionInconsistency(s: SourceMetadata, entry: JsonObject, catalog: DatabaseCatalog): string | null {
   const name = entryFunction(entry);
   const shown = JSON.stringify(showTable(name));
   const overloads = catalog.functions.filter((f) => sameTable(f, name) && !f.isAggregate);
@@ -93,7 +93,7 @@ function removeFunction(source: string, name: QualifiedName) {
   };
 }
 
-export function resolveFunctions(s: SourceMetadata, catalog: PgIntrospection): Inconsistency[] {
+export function resolveFunctions(s: SourceMetadata, catalog: DatabaseCatalog): Inconsistency[] {
   const out: Inconsistency[] = [];
   for (const entry of s.functions ?? []) {
     const reason = functionInconsistency(s, entry, catalog);
@@ -113,7 +113,7 @@ export function resolveFunctions(s: SourceMetadata, catalog: PgIntrospection): I
 }
 
 /** Tracked functions returning rows of `table`: untracking the table breaks them. */
-export function functionsReturning(s: SourceMetadata, catalog: PgIntrospection | undefined, table: QualifiedName): Dependent[] {
+export function functionsReturning(s: SourceMetadata, catalog: DatabaseCatalog | undefined, table: QualifiedName): Dependent[] {
   return (s.functions ?? []).flatMap((entry) => {
     const name = entryFunction(entry);
     const fn = catalog?.functions.find((f) => sameTable(f, name));

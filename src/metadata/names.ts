@@ -1,5 +1,5 @@
 /** Table names as the admin API accepts and prints them. */
-import type { QualifiedName } from '../backends/pg/catalog.js';
+import type { QualifiedName } from './catalog.js';
 import { isObject, nonEmptyStr, ObjectReader, str } from '../util/decode.js';
 import { parseFailed } from '../protocol/errors.js';
 

@@ -4,7 +4,7 @@
  * one column as `column`/a string, several as `columns`/a list), and the join each
  * stored definition makes against the catalog.
  */
-import type { PgIntrospection, PgTable, QualifiedName } from '../backends/pg/catalog.js';
+import type { DatabaseCatalog, CatalogTable, QualifiedName } from './catalog.js';
 import { parseFailed } from '../protocol/errors.js';
 import { isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import { graphqlName, sameTable, showTable, tableName } from './names.js';
@@ -96,13 +96,13 @@ const remoteColumns = (o: JsonObject): string[] => (typeof o.column === 'string'
 const ownColumns = (fk: Json | undefined): string[] => (typeof fk === 'string' ? [fk] : (fk as string[]));
 
 /** The table a stored relationship points at (the table itself for an object relationship on its own foreign key). */
-export function relationshipTarget(rel: JsonObject, catalog: PgIntrospection | null, owner: QualifiedName): QualifiedName | null {
+export function relationshipTarget(rel: JsonObject, catalog: DatabaseCatalog | null, owner: QualifiedName): QualifiedName | null {
   const using = rel.using as JsonObject;
   if (isObject(using.manual_configuration)) return storedTable(using.manual_configuration.remote_table);
   const fk = using.foreign_key_constraint_on;
   if (isObject(fk)) return storedTable(fk.table);
-  const pg = catalog?.tables.find((t) => sameTable(t, owner));
-  return pg?.foreignKeys.find((f) => sameColumns(f.columns, ownColumns(fk)))?.refTable ?? null;
+  const table = catalog?.tables.find((t) => sameTable(t, owner));
+  return table?.foreignKeys.find((f) => sameColumns(f.columns, ownColumns(fk)))?.refTable ?? null;
 }
 
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
@@ -113,24 +113,24 @@ export class RelationshipError extends Error {}
 export interface RelationshipScope {
   source: string;
   /** The table the relationship is defined on. */
-  table: PgTable;
+  table: CatalogTable;
   /** A tracked (and so far consistent) table of the source, as the catalog has it. */
-  tracked(t: QualifiedName): PgTable | undefined;
+  tracked(t: QualifiedName): CatalogTable | undefined;
 }
 
-function requireTracked(scope: RelationshipScope, t: QualifiedName): PgTable {
-  const pg = scope.tracked(t);
-  if (!pg) throw new RelationshipError(`table ${JSON.stringify(showTable(t))} is not tracked`);
-  return pg;
+function requireTracked(scope: RelationshipScope, t: QualifiedName): CatalogTable {
+  const table = scope.tracked(t);
+  if (!table) throw new RelationshipError(`table ${JSON.stringify(showTable(t))} is not tracked`);
+  return table;
 }
 
-function requireColumn(t: PgTable, column: string): void {
+function requireColumn(t: CatalogTable, column: string): void {
   if (!t.columns.some((c) => c.name === column)) {
     throw new RelationshipError(`table ${JSON.stringify(showTable(t))} has no field named ${JSON.stringify(column)}`);
   }
 }
 
-function foreignKeyOf(candidates: PgTable['foreignKeys'], columns: string[]) {
+function foreignKeyOf(candidates: CatalogTable['foreignKeys'], columns: string[]) {
   const matching = candidates.filter((f) => sameColumns(f.columns, columns));
   if (matching.length === 0) throw new RelationshipError('no foreign constraint exists on the given column(s)');
   if (matching.length > 1) throw new RelationshipError('more than one foreign key constraint exists on the given column(s)');

@@ -6,8 +6,8 @@
  * references to the renamed object change. Every lookup uses the names as they were
  * before the change; the table entries themselves are renamed by the caller.
  */
-import type { PgIntrospection, QualifiedName } from '../backends/pg/catalog.js';
-import { qualifiedKey } from '../backends/pg/catalog.js';
+import type { DatabaseCatalog, QualifiedName } from './catalog.js';
+import { qualifiedKey } from './catalog.js';
 import { isObject, type Json, type JsonObject } from '../util/decode.js';
 import { tableName } from './names.js';
 import { relationshipTarget } from './relationships.js';
@@ -33,7 +33,7 @@ class Renamer {
 
   constructor(
     source: SourceMetadata,
-    private readonly catalog: PgIntrospection | null,
+    private readonly catalog: DatabaseCatalog | null,
     private readonly renames: Renames,
   ) {
     this.entries = new Map(source.tables.map((t) => [qualifiedKey(t.table), t]));
@@ -153,7 +153,7 @@ function renameDefinitions(entry: TableMetadata, r: Renamer): void {
 }
 
 /** Rewrites every reference in the source's tables; the tracked table names are left to the caller. */
-export function carryRenames(m: Metadata, source: string, catalog: PgIntrospection | null, renames: Renames): void {
+export function carryRenames(m: Metadata, source: string, catalog: DatabaseCatalog | null, renames: Renames): void {
   const s = m.sources.find((x) => x.name === source);
   if (!s) return;
   const renamer = new Renamer(s, catalog, renames);
@@ -162,7 +162,7 @@ export function carryRenames(m: Metadata, source: string, catalog: PgIntrospecti
 }
 
 /** rename_relationship: boolean expressions that go through the relationship follow the new name. */
-export function renameRelationshipReferences(m: Metadata, source: string, table: QualifiedName, from: string, to: string, catalog: PgIntrospection | null): void {
+export function renameRelationshipReferences(m: Metadata, source: string, table: QualifiedName, from: string, to: string, catalog: DatabaseCatalog | null): void {
   const renames = noRenames();
   renames.relationships.set(qualifiedKey(table), new Map([[from, to]]));
   carryRenames(m, source, catalog, renames);

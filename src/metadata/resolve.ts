@@ -15,7 +15,7 @@ import { resolveRelationships } from './resolve/relationships.js';
 import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
 import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
-import { qualifiedKey, type PgIntrospection } from '../backends/pg/catalog.js';
+import { qualifiedKey, type DatabaseCatalog } from './catalog.js';
 import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
@@ -75,7 +75,7 @@ function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsiste
 }
 
 /** One source up to its fields (permissions not checked): for checking a new permission against it. */
-export function resolveSourceFields(source: SourceMetadata, introspection: PgIntrospection): ResolvedSource {
+export function resolveSourceFields(source: SourceMetadata, introspection: DatabaseCatalog): ResolvedSource {
   return resolveFields({ metadata: source, introspection }).source;
 }
 

@@ -3,7 +3,7 @@
  * value (which was checked against the type) or preset it with `set`. The
  * well-known engine refuses to change such a column's type.
  */
-import { qualifiedKey, type PgIntrospection, type QualifiedName } from '../backends/pg/catalog.js';
+import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from './catalog.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import { sameTable, showTable } from './names.js';
 import { resolveMetadata } from './resolve.js';
@@ -42,7 +42,7 @@ function dependsOnType(p: ResolvedPermission, owner: QualifiedName, source: Reso
 }
 
 /** Descriptions (`permission article.user.select`) of the permissions that depend on the column's type. */
-export function staticComparisonDependents(m: Metadata, source: string, catalog: PgIntrospection, table: QualifiedName, column: string): string[] {
+export function staticComparisonDependents(m: Metadata, source: string, catalog: DatabaseCatalog, table: QualifiedName, column: string): string[] {
   const resolved = resolveMetadata(m, new Map([[source, { introspection: catalog, error: null }]])).sources.get(source);
   if (!resolved) return [];
   const out: string[] = [];

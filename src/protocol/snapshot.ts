@@ -10,17 +10,17 @@
  * (frozen) object, so that what they derive from it can be kept per part too. At 5,000 tables
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
  */
-import type { PgIntrospection } from '../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
-import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
+import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
 
 export interface SourceSnapshot {
   kind: string;
   /** Null when the source could not be reached (it is then listed as inconsistent). */
-  introspection: PgIntrospection | null;
+  introspection: DatabaseCatalog | null;
   /** Rows of the tracked enum tables (`is_enum`), by `schema.name`: they become GraphQL enum values. */
   enumValues?: Record<string, { value: string; comment: string | null }[]>;
 }
@@ -42,8 +42,8 @@ export interface PublishedSnapshot {
   base: number | null;
   /** What changed since the previous snapshot: cached plans that read none of it stay valid. */
   changes: MetadataChanges;
-  /** The sources whose catalog could be read, with their configuration (the front thread's connection pools). */
-  connected: { name: string; configuration: JsonObject }[];
+  /** The sources whose catalog could be read, with their kind and configuration (the front thread's connection pools). */
+  connected: { name: string; kind: BackendKind; configuration: JsonObject }[];
   /** The update as UTF-8 JSON text (`SnapshotUpdate`). */
   update: Uint8Array;
 }

@@ -149,7 +149,7 @@ export class SchemaBuilder {
         for (const r of t.relationships) {
           const target = this.target(t, r.targetKey);
           if (r.kind === 'object') {
-            const required = r.join.mapping.every(([local]) => t.pg.columns.find((c) => c.name === local)?.nullable === false) && isForeignKeyOf(t, r.join.mapping);
+            const required = r.join.mapping.every(([local]) => t.catalog.columns.find((c) => c.name === local)?.nullable === false) && isForeignKeyOf(t, r.join.mapping);
             f[r.fieldName] = { type: required ? new GraphQLNonNull(this.object(target)) : this.object(target), description: r.description ?? 'An object relationship' };
           } else {
             f[r.fieldName] = { type: nonNullList(this.object(target)), args: this.rowArgs(target), description: r.description ?? 'An array relationship' };
@@ -185,13 +185,13 @@ export class SchemaBuilder {
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};
     const t = f.table;
     const args: GraphQLFieldConfigArgumentMap = f.inputArgs.length ? { args: { type: new GraphQLNonNull(this.shared.functionArgs(t.naming, f.fn.name, f.inputArgs)), description: `input parameters for function ${JSON.stringify(f.rootName)}` } } : {};
-    const description = f.description ?? `execute function ${JSON.stringify(f.fn.name)} which returns ${JSON.stringify(t.pg.name)}`;
+    const description = f.description ?? `execute function ${JSON.stringify(f.fn.name)} which returns ${JSON.stringify(t.catalog.name)}`;
     if (!allowed || allowed.has('select')) {
       out[f.rootName] = { type: nonNullList(this.object(t)), args: { ...args, ...this.rowArgs(t) }, description };
       this.fields.set(fieldKey(rootType, f.rootName), { kind: 'root_function', table: t, fn: f });
     }
     if (t.permission.allowAggregations && (!allowed || allowed.has('select_aggregate'))) {
-      out[f.aggregateName] = { type: new GraphQLNonNull(this.aggregate(t)), args: { ...args, ...this.rowArgs(t) }, description: `execute function ${JSON.stringify(f.fn.name)} and query aggregates on result of table type ${JSON.stringify(t.pg.name)}` };
+      out[f.aggregateName] = { type: new GraphQLNonNull(this.aggregate(t)), args: { ...args, ...this.rowArgs(t) }, description: `execute function ${JSON.stringify(f.fn.name)} and query aggregates on result of table type ${JSON.stringify(t.catalog.name)}` };
       this.fields.set(fieldKey(rootType, f.aggregateName), { kind: 'root_function_aggregate', table: t, fn: f });
     }
     return out;
@@ -215,7 +215,7 @@ export class SchemaBuilder {
         table: t,
       });
     }
-    const pk = t.pg.primaryKey;
+    const pk = t.catalog.primaryKey;
     const pkColumns = pk ? pk.columns.map((c) => t.columns.find((x) => x.column.name === c)) : [];
     if (pk && pkColumns.every((c) => c !== undefined)) {
       add(
@@ -233,7 +233,7 @@ export class SchemaBuilder {
 }
 
 function isForeignKeyOf(t: TableInfo, mapping: [string, string][]): boolean {
-  return t.pg.foreignKeys.some((fk) => fk.columns.length === mapping.length && mapping.every(([l]) => fk.columns.includes(l)));
+  return t.catalog.foreignKeys.some((fk) => fk.columns.length === mapping.length && mapping.every(([l]) => fk.columns.includes(l)));
 }
 
 function sortedFields<T>(f: Record<string, T>): Record<string, T> {

@@ -43,7 +43,7 @@ export function selectColumnEnum(shared: SharedTypes, t: TableInfo): GraphQLEnum
   return shared.get(key(t, '_select_column'), () => {
     const values: Record<string, { value: string; description: string }> = {};
     for (const c of t.columns) values[c.fieldName] = { value: c.column.name, description: 'column name' };
-    return enumType({ name: typeName(t, '_select_column'), description: `select columns of table ${JSON.stringify(t.pg.name)}`, values });
+    return enumType({ name: typeName(t, '_select_column'), description: `select columns of table ${JSON.stringify(t.catalog.name)}`, values });
   });
 }
 
@@ -62,7 +62,7 @@ export function aggregateFieldsType(shared: SharedTypes, t: TableInfo): GraphQLO
       count: { type: new GraphQLNonNull(GraphQLInt), args: { columns: { type: new GraphQLList(new GraphQLNonNull(selectColumnEnum(shared, t))) }, distinct: { type: GraphQLBoolean } } },
     };
     for (const { fn, columns } of aggregateFunctions(t)) fields[fn] = { type: fnFieldsType(shared, t, fn, columns) };
-    return objectType({ name: typeName(t, '_aggregate_fields'), description: `aggregate fields of ${JSON.stringify(t.pg.name)}`, fields });
+    return objectType({ name: typeName(t, '_aggregate_fields'), description: `aggregate fields of ${JSON.stringify(t.catalog.name)}`, fields });
   });
 }
 
@@ -74,6 +74,6 @@ export function aggregateOrderByType(shared: SharedTypes, t: TableInfo): GraphQL
       const suffix = `_${fn}_order_by`;
       fields[fn] = { type: shared.get(key(t, suffix, columns), () => inputObjectType({ name: typeName(t, suffix), fields: Object.fromEntries(columns.map((c) => [c.fieldName, { type: orderBy }])) })) };
     }
-    return inputObjectType({ name: typeName(t, '_aggregate_order_by'), description: `order by aggregate values of table ${JSON.stringify(t.pg.name)}`, fields });
+    return inputObjectType({ name: typeName(t, '_aggregate_order_by'), description: `order by aggregate values of table ${JSON.stringify(t.catalog.name)}`, fields });
   });
 }

@@ -4,7 +4,7 @@
  * that table (function permissions are inferred, as the well-known engine does by
  * default). VOLATILE functions, exposed as mutations there, are not served yet.
  */
-import type { PgFunction, PgIntrospection } from '../backends/pg/catalog.js';
+import type { CatalogFunction, DatabaseCatalog } from '../metadata/catalog.js';
 import { entryFunction } from '../metadata/functions.js';
 import { isGraphQLName, sameTable } from '../metadata/names.js';
 import type { SourceMetadata } from '../metadata/types.js';
@@ -14,18 +14,18 @@ import { tableKey } from './model.js';
 import type { SourceNaming } from './naming.js';
 
 export interface FunctionInfo {
-  fn: PgFunction;
+  fn: CatalogFunction;
   /** The table whose rows it returns, as the role sees it. */
   table: TableInfo;
   rootName: string;
   aggregateName: string;
   sessionArgument: string | null;
   /** Arguments the caller gives (all but the session argument). */
-  inputArgs: PgFunction['args'];
+  inputArgs: CatalogFunction['args'];
   description: string | null;
 }
 
-export function functionInfos(source: SourceMetadata, naming: SourceNaming, intro: PgIntrospection, tables: Map<string, TableInfo>): FunctionInfo[] {
+export function functionInfos(source: SourceMetadata, naming: SourceNaming, intro: DatabaseCatalog, tables: Map<string, TableInfo>): FunctionInfo[] {
   const out: FunctionInfo[] = [];
   for (const entry of source.functions ?? []) {
     const name = entryFunction(entry);

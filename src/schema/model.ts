@@ -3,8 +3,8 @@
  * types: the tables it may select from, their visible columns, relationships and
  * computed fields, and the permission to apply.
  */
-import type { PgColumn, PgFunction, PgTable, QualifiedName } from '../backends/pg/catalog.js';
-import { qualifiedKey } from '../backends/pg/catalog.js';
+import type { CatalogColumn, CatalogFunction, CatalogTable, QualifiedName } from '../metadata/catalog.js';
+import { qualifiedKey } from '../metadata/catalog.js';
 import type { Join } from '../ir/select.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { SourceNaming } from './naming.js';
@@ -14,7 +14,7 @@ import type { TrackedTables } from './tracked-tables.js';
 import { RolePermissions, type DeletePermission, type InsertPermission, type SelectPermission, type UpdatePermission } from '../metadata/resolve/role-permissions.js';
 
 export interface ColumnInfo {
-  column: PgColumn;
+  column: CatalogColumn;
   fieldName: string;
   description: string | null;
 }
@@ -31,9 +31,9 @@ export interface RelationshipInfo {
 export interface ComputedFieldInfo {
   name: string;
   fieldName: string;
-  fn: PgFunction;
+  fn: CatalogFunction;
   /** Arguments after the row (and session) argument, exposed as `args`. */
-  extraArgs: PgFunction['args'];
+  extraArgs: CatalogFunction['args'];
   /** The argument that receives the session variables as JSON, if any. */
   sessionArgument: string | null;
   /** Index of the argument that receives the row. */
@@ -49,7 +49,7 @@ export interface TableIdentity {
   source: SourceMetadata;
   naming: SourceNaming;
   meta: TableMetadata;
-  pg: PgTable;
+  catalog: CatalogTable;
   identifier: string;
   texts: TableTexts;
 }
@@ -78,7 +78,7 @@ export interface MutableTableInfo extends TableIdentity {
 /** An enum table (`is_enum`): its values type every column that references it, whoever may select it. */
 export interface EnumTableInfo {
   source: SourceMetadata;
-  pg: PgTable;
+  catalog: CatalogTable;
   naming: SourceNaming;
   identifier: string;
   values: { value: string; comment: string | null }[];
@@ -107,11 +107,11 @@ export function buildRoleModel(tracked: TrackedTables, role: string, backendOnly
   const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
   for (const { tables: sourceTables } of tracked.sources) {
     for (const { columns, relationships, computedFields, resolved, ...table } of sourceTables) {
-      const { pg } = table;
+      const { catalog } = table;
       // A view PostgreSQL cannot insert into (update, delete from) gets no such mutation, as upstream.
-      const insert = pg.insertable ? usable(permissions.insert(resolved, role)) : null;
-      const update = pg.updatable ? usable(permissions.update(resolved, role)) : null;
-      const del = pg.deletable ? usable(permissions.delete(resolved, role)) : null;
+      const insert = catalog.insertable ? usable(permissions.insert(resolved, role)) : null;
+      const update = catalog.updatable ? usable(permissions.update(resolved, role)) : null;
+      const del = catalog.deletable ? usable(permissions.delete(resolved, role)) : null;
       if (insert || update || del) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
       const permission = permissions.select(resolved, role);
       if (!permission) continue;

@@ -24,7 +24,7 @@ import { fieldKey, type FieldInfo } from './types.js';
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 const required = (t: GraphQLInputType) => new GraphQLNonNull(t);
-const isJsonb = (m: MutableTableInfo, col: string) => m.pg.columns.find((c) => c.name === col)?.type.name === 'jsonb';
+const isJsonb = (m: MutableTableInfo, col: string) => m.catalog.columns.find((c) => c.name === col)?.type.name === 'jsonb';
 
 /** The deprecated upsert action (`ignore` = DO NOTHING), still accepted. */
 const CONFLICT_ACTION = enumType({
@@ -57,7 +57,7 @@ export class MutationTypes {
     if (t) return t;
     t = inputObjectType({
       name: this.tn(m, '_insert_input'),
-      description: `input type for inserting data into table ${JSON.stringify(m.pg.name)}`,
+      description: `input type for inserting data into table ${JSON.stringify(m.catalog.name)}`,
       fields: () => {
         const f: GraphQLInputFieldConfigMap = {};
         for (const c of m.columns) {
@@ -80,7 +80,7 @@ export class MutationTypes {
     const onConflict = this.onConflict(target);
     t = inputObjectType({
       name: this.tn(target, kind === 'object' ? '_obj_rel_insert_input' : '_arr_rel_insert_input'),
-      description: `input type for inserting ${kind} relation for remote table ${JSON.stringify(target.pg.name)}`,
+      description: `input type for inserting ${kind} relation for remote table ${JSON.stringify(target.catalog.name)}`,
       fields: { data: { type: data }, ...(onConflict ? { on_conflict: { type: onConflict, description: 'upsert condition' } } : {}) },
     });
     this.relationInsertInputs.set(key, t);
@@ -90,20 +90,20 @@ export class MutationTypes {
   /** Upserts need a unique constraint and the role's update permission. */
   onConflict(m: MutableTableInfo): GraphQLInputObjectType | null {
     if (this.onConflicts.has(m.key)) return this.onConflicts.get(m.key)!;
-    const constraints = [m.pg.primaryKey, ...m.pg.uniqueConstraints].filter((c) => c !== null);
+    const constraints = [m.catalog.primaryKey, ...m.catalog.uniqueConstraints].filter((c) => c !== null);
     if (constraints.length === 0 || !m.update) {
       this.onConflicts.set(m.key, null);
       return null;
     }
     const constraint = enumType({
       name: this.tn(m, '_constraint'),
-      description: `unique or primary key constraints on table ${JSON.stringify(m.pg.name)}`,
+      description: `unique or primary key constraints on table ${JSON.stringify(m.catalog.name)}`,
       values: Object.fromEntries(constraints.map((c) => [c!.name, { value: c!.name }])),
     });
     const updatable = m.columns.filter((c) => m.update!.columns.has(c.column.name));
     const updateColumn = enumType({
       name: this.tn(m, '_update_column'),
-      description: `update columns of table ${JSON.stringify(m.pg.name)}`,
+      description: `update columns of table ${JSON.stringify(m.catalog.name)}`,
       values: updatable.length ? Object.fromEntries(updatable.map((c) => [c.fieldName, { value: c.column.name, description: 'column name' }])) : { _PLACEHOLDER: { value: null, description: 'placeholder (do not use)' } },
     });
     const fields: GraphQLInputFieldConfigMap = {
@@ -112,7 +112,7 @@ export class MutationTypes {
       action: { type: CONFLICT_ACTION, deprecationReason: 'use update_columns: [] to do nothing' },
     };
     if (m.selectable) fields.where = { type: this.b.boolExp(m.selectable) };
-    const t = inputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.pg.name)}`, fields });
+    const t = inputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.catalog.name)}`, fields });
     this.onConflicts.set(m.key, t);
     return t;
   }
@@ -122,7 +122,7 @@ export class MutationTypes {
     if (!t) {
       const f: GraphQLFieldConfigMap<unknown, unknown> = { [m.naming.fieldName('affected_rows')]: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' } };
       if (m.selectable) f.returning = { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.b.object(m.selectable)))), description: 'data from the rows affected by the mutation' };
-      t = objectType({ name: this.tn(m, '_mutation_response'), description: `response of any mutation on the table ${JSON.stringify(m.pg.name)}`, fields: f });
+      t = objectType({ name: this.tn(m, '_mutation_response'), description: `response of any mutation on the table ${JSON.stringify(m.catalog.name)}`, fields: f });
       this.responses.set(m.key, t);
     }
     return t;
@@ -136,7 +136,7 @@ export class MutationTypes {
         ? inputObjectType({ name: this.tn(m, suffix), description, fields: Object.fromEntries(pick.map((c) => [c.fieldName, { type: type(c) }])) })
         : null;
     const ops: [string, GraphQLInputObjectType | null][] = [
-      ['_set', input('_set_input', cols, (c) => this.b.shared.columnType(m, c.column), `input type for updating data in table ${JSON.stringify(m.pg.name)}`)],
+      ['_set', input('_set_input', cols, (c) => this.b.shared.columnType(m, c.column), `input type for updating data in table ${JSON.stringify(m.catalog.name)}`)],
       ['_inc', input('_inc_input', cols.filter((c) => isNumeric(c.column.type)), (c) => this.b.shared.columnType(m, c.column), 'input type for incrementing numeric columns in table')],
     ];
     const jsonb = cols.filter((c) => isJsonb(m, c.column.name));
@@ -153,7 +153,7 @@ export class MutationTypes {
   }
 
   private pkArgs(m: MutableTableInfo): GraphQLFieldConfigArgumentMap | null {
-    const pk = m.pg.primaryKey;
+    const pk = m.catalog.primaryKey;
     if (!pk) return null;
     return Object.fromEntries(pk.columns.map((c) => {
       const col = m.columns.find((x) => x.column.name === c)!;
@@ -169,7 +169,7 @@ export class MutationTypes {
       out[name] = comment ? { ...config, description: comment } : config;
       this.fields.set(fieldKey(typeName, name), info);
     };
-    const shown = JSON.stringify(m.pg.name);
+    const shown = JSON.stringify(m.catalog.name);
     const object = m.selectable ? this.b.object(m.selectable) : null;
     if (m.insert) {
       const onConflict = this.onConflict(m);

@@ -1,6 +1,6 @@
 /** PostgreSQL types as GraphQL scalars, named as the well-known engine names them. */
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, type GraphQLScalarType as Scalar } from 'graphql';
-import type { PgType } from '../backends/pg/catalog.js';
+import type { CatalogType } from '../metadata/catalog.js';
 
 const BUILTIN: Record<string, Scalar> = {
   int2: GraphQLInt,
@@ -24,7 +24,7 @@ const RENAMED: Record<string, string> = {
 };
 
 /** The GraphQL scalar name a column of this type has. */
-export function scalarName(t: PgType): string {
+export function scalarName(t: CatalogType): string {
   const builtin = BUILTIN[t.name];
   if (builtin) return builtin.name;
   return RENAMED[t.name] ?? t.name;
@@ -33,7 +33,7 @@ export function scalarName(t: PgType): string {
 /** How a scalar's comparison operators are chosen. */
 export type ScalarFamily = 'numeric' | 'text' | 'boolean' | 'json' | 'jsonb' | 'ltree' | 'geometry' | 'geography' | 'other';
 
-export function scalarFamily(t: PgType): ScalarFamily {
+export function scalarFamily(t: CatalogType): ScalarFamily {
   if (t.name === 'jsonb') return 'jsonb';
   if (t.name === 'json') return 'json';
   if (t.name === 'ltree') return 'ltree';
@@ -46,10 +46,10 @@ export function scalarFamily(t: PgType): ScalarFamily {
 }
 
 /** Whether sum/avg/stddev/variance apply. */
-export const isNumeric = (t: PgType) => t.category === 'N' && t.name !== 'money';
+export const isNumeric = (t: CatalogType) => t.category === 'N' && t.name !== 'money';
 
 /** Whether min/max apply (ordered types other than json/bool/geometry). */
-export const isComparable = (t: PgType) => !['json', 'jsonb', 'bool', 'geometry', 'geography', 'point', 'xml'].includes(t.name) && t.category !== 'A';
+export const isComparable = (t: CatalogType) => !['json', 'jsonb', 'bool', 'geometry', 'geography', 'point', 'xml'].includes(t.name) && t.category !== 'A';
 
 const custom = new Map<string, GraphQLScalarType>();
 

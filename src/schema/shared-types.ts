@@ -6,7 +6,7 @@
  * function arguments; column-set-types.ts adds a table's types made from its visible columns.
  */
 import { GraphQLString, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLNamedType, type GraphQLScalarType } from 'graphql';
-import type { PgColumn, PgType } from '../backends/pg/catalog.js';
+import type { CatalogColumn, CatalogType } from '../metadata/catalog.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
 import { enumType, inputObjectType } from './graphql-types.js';
 import { tableKey, type EnumTableInfo, type TableIdentity } from './model.js';
@@ -55,8 +55,8 @@ export class SharedTypes {
   }
 
   /** The enum table a column references through a foreign key, if any (its values become an enum). */
-  private enumTableOf(t: Pick<TableIdentity, 'pg' | 'source'>, c: PgColumn): EnumTableInfo | null {
-    for (const fk of t.pg.foreignKeys) {
+  private enumTableOf(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): EnumTableInfo | null {
+    for (const fk of t.catalog.foreignKeys) {
       if (fk.columns.length !== 1 || fk.columns[0] !== c.name) continue;
       const e = this.tracked.enumTables.get(tableKey(t.source.name, fk.refTable));
       if (e) return e;
@@ -64,13 +64,13 @@ export class SharedTypes {
     return null;
   }
 
-  columnType(t: Pick<TableIdentity, 'pg' | 'source'>, c: PgColumn): GraphQLScalarType | GraphQLEnumType {
+  columnType(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): GraphQLScalarType | GraphQLEnumType {
     const e = this.enumTableOf(t, c);
     return e ? this.enumType(e) : scalarType(scalarName(c.type));
   }
 
   /** The `_comparison_exp` of a column's type. */
-  columnComparison(t: Pick<TableIdentity, 'pg' | 'source'>, c: PgColumn): GraphQLInputObjectType {
+  columnComparison(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): GraphQLInputObjectType {
     return this.comparison(this.columnType(t, c), this.enumTableOf(t, c) ? 'other' : scalarFamily(c.type));
   }
 
@@ -84,7 +84,7 @@ export class SharedTypes {
   }
 
   /** `<fn>_args`: the arguments a caller gives, all nullable. */
-  functionArgs(naming: SourceNaming, name: string, args: { name: string | null; type: PgType }[]): GraphQLInputObjectType {
+  functionArgs(naming: SourceNaming, name: string, args: { name: string | null; type: CatalogType }[]): GraphQLInputObjectType {
     const typeName = naming.typeName(`${name}_args`);
     return this.get(`args\0${typeName}`, () =>
       inputObjectType({ name: typeName, fields: () => Object.fromEntries(args.filter((x) => x.name).map((x) => [x.name!, { type: scalarType(scalarName(x.type)) }])) }),

@@ -2,7 +2,7 @@
  * The names and descriptions of a table's role-specific types and root fields, made once per
  * snapshot (tracked-tables.ts): every role's schema holds the same strings, not its own copies.
  */
-import type { PgTable } from '../backends/pg/catalog.js';
+import type { CatalogTable } from '../metadata/catalog.js';
 import type { TableMetadata } from '../metadata/types.js';
 import type { SourceNaming } from './naming.js';
 
@@ -20,10 +20,10 @@ export interface TableTexts {
   roots: Record<'select' | 'select_aggregate' | 'select_by_pk', string>;
 }
 
-export function tableTexts(naming: SourceNaming, identifier: string, meta: TableMetadata, pg: PgTable): TableTexts {
-  const shown = JSON.stringify(pg.name);
-  const comment = typeof meta.configuration?.comment === 'string' ? meta.configuration.comment : pg.comment;
-  const qualified = JSON.stringify(pg.schema === 'public' ? pg.name : `${pg.schema}.${pg.name}`);
+export function tableTexts(naming: SourceNaming, identifier: string, meta: TableMetadata, table: CatalogTable): TableTexts {
+  const shown = JSON.stringify(table.name);
+  const comment = typeof meta.configuration?.comment === 'string' ? meta.configuration.comment : table.comment;
+  const qualified = JSON.stringify(table.schema === 'public' ? table.name : `${table.schema}.${table.name}`);
   return {
     object: { name: naming.typeName(identifier), description: comment ?? `columns and relationships of ${shown}` },
     aggregate: { name: naming.typeName(`${identifier}_aggregate`), description: `aggregated selection of ${shown}` },

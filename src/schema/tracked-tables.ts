@@ -4,8 +4,8 @@
  * the GraphQL names of all its columns, relationships and computed fields, and the enum tables. A role's model keeps the parts its
  * permissions allow, so no role holds its own copy of catalog data.
  */
-import type { PgIntrospection } from '../backends/pg/catalog.js';
-import { qualifiedKey } from '../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../metadata/catalog.js';
+import { qualifiedKey } from '../metadata/catalog.js';
 import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
 import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
 import { isGraphQLName } from '../metadata/names.js';
@@ -30,7 +30,7 @@ export interface TrackedTable extends TableIdentity {
 export interface TrackedSource {
   source: SourceMetadata;
   naming: SourceNaming;
-  catalog: PgIntrospection;
+  catalog: DatabaseCatalog;
   tables: TrackedTable[];
 }
 
@@ -69,20 +69,20 @@ function hasGraphQLNames(naming: SourceNaming, meta: TableMetadata, texts: Table
 }
 
 function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable): TrackedTable | null {
-  const { entry: meta, pg } = t;
+  const { entry: meta, catalog } = t;
   const identifier = tableIdentifier(meta);
-  const texts = tableTexts(naming, identifier, meta, pg);
+  const texts = tableTexts(naming, identifier, meta, catalog);
   if (!hasGraphQLNames(naming, meta, texts)) return null;
   return {
     key: tableKey(rs.name, t.name),
     source: rs.metadata,
     naming,
     meta,
-    pg,
+    catalog,
     identifier,
     texts,
     resolved: t,
-    columns: pg.columns
+    columns: catalog.columns
       .map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment }))
       .filter((c) => isGraphQLName(c.fieldName)),
     relationships: relationships(rs.name, naming, t),
@@ -110,7 +110,7 @@ export class TrackedTables {
           const rows = snapshot.sources[rs.name]?.enumValues?.[qualifiedKey(t.name)] ?? [];
           // Rows are data: one that is not a GraphQL name is left out, and an enum needs at least one value.
           const values = rows.filter((v) => isGraphQLName(naming.enumValue(v.value)));
-          if (values.length > 0) this.enumTables.set(table.key, { source: rs.metadata, pg: t.pg, naming, identifier: table.identifier, values });
+          if (values.length > 0) this.enumTables.set(table.key, { source: rs.metadata, catalog: t.catalog, naming, identifier: table.identifier, values });
         }
         tables.push(table);
       }

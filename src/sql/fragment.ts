@@ -1,7 +1,8 @@
 /**
  * SQL as immutable values. Text only enters through the `sql` template's literal
  * parts, `ident()` (always quoted) and `raw()` (loud, for fixed keywords); every value
- * becomes a placeholder bound to a parameter source at render time.
+ * becomes a placeholder bound to a parameter source at render time. The values are
+ * neutral: a backend's `Dialect` writes its placeholders and inlined literals.
  */
 const BRAND = Symbol('sql');
 
@@ -55,17 +56,13 @@ export function qualified(schema: string, name: string): Sql {
   return make([`${ident(schema).parts[0]}.${ident(name).parts[0]}`]);
 }
 
-/** A string literal (for JSON keys and type names, which must not depend on parameters). */
-export function literal(value: string): Sql {
-  return make([inline(value)]);
-}
-
 /** Fixed SQL text chosen by the compiler (keywords, operators, type names from the catalog). */
 export function raw(text: string): Sql {
   return make([text]);
 }
 
-export const param = (value: unknown): Sql => make([{ param: { kind: 'literal', value } }]);
+/** A value known at compile time (JSON keys, type names, DML values): the dialect inlines it as a literal. */
+export const literal = (value: unknown): Sql => make([{ param: { kind: 'literal', value } }]);
 export const paramFrom = (source: ParamSource): Sql => make([{ param: source }]);
 
 export function join(items: readonly Sql[], separator: string): Sql {
@@ -82,23 +79,19 @@ export interface Rendered {
   params: ParamSource[];
 }
 
-/**
- * A value known at compile time as SQL text: an escape string literal (`E'...'`, so
- * its meaning does not depend on standard_conforming_strings), NULL, or an array of
- * them. Inlined rather than bound, the planner sees it: a partial index on
- * `published` is usable for `published = true` even in a generic plan.
- */
-function inline(v: unknown): string {
-  if (v === null || v === undefined) return 'NULL';
-  if (Array.isArray(v)) return v.length === 0 ? "'{}'" : `ARRAY[${v.map(inline).join(', ')}]`;
-  const text = typeof v === 'string' ? v : String(v);
-  // A NUL byte would end the statement text on the wire ("query execution failed"); as the
-  // escape \000 PostgreSQL refuses it as text does a bound value (22021, a data exception).
-  return "E'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\0/g, '\\000') + "'";
+/** How a backend writes what the neutral fragments leave open. */
+export interface Dialect {
+  /** The placeholder of the n-th parameter (1-based). */
+  placeholder(n: number): string;
+  /**
+   * A value known at compile time as SQL text (a string, a number or boolean, null, or
+   * an array of them). Inlined rather than bound, the planner sees it.
+   */
+  literal(value: unknown): string;
 }
 
 /** Numbers placeholders in order; identical session params share one placeholder; literals are inlined. */
-export function render(s: Sql): Rendered {
+export function render(s: Sql, dialect: Dialect): Rendered {
   let text = '';
   const params: ParamSource[] = [];
   let session = 0;
@@ -106,16 +99,16 @@ export function render(s: Sql): Rendered {
     if (typeof p === 'string') {
       text += p;
     } else if (p.param.kind === 'literal') {
-      text += inline(p.param.value);
+      text += dialect.literal(p.param.value);
     } else if (p.param.kind === 'session') {
       if (!session) {
         params.push(p.param);
         session = params.length;
       }
-      text += `$${session}`;
+      text += dialect.placeholder(session);
     } else {
       params.push(p.param);
-      text += `$${params.length}`;
+      text += dialect.placeholder(params.length);
     }
   }
   return { text, params };

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PgColumn, PgFunction, PgIntrospection, PgTable, PgType } from '../../src/backends/pg/catalog.js';
+import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType } from '../../src/metadata/catalog.js';
 import { introspectPg } from '../../src/backends/pg/introspect.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 
@@ -70,13 +70,13 @@ const FIXTURE = `
   CREATE AGGREGATE public.total(int) (sfunc = int4pl, stype = int);
 `;
 
-function builtin(name: string, display: string, category: string): PgType {
+function builtin(name: string, display: string, category: string): CatalogType {
   return { schema: 'pg_catalog', name, display, kind: 'b', category, element: null };
 }
 const int4 = builtin('int4', 'integer', 'N');
 const text = builtin('text', 'text', 'S');
 
-function column(position: number, name: string, type: PgType, extra: Partial<PgColumn> = {}): PgColumn {
+function column(position: number, name: string, type: CatalogType, extra: Partial<CatalogColumn> = {}): CatalogColumn {
   return {
     name,
     position,
@@ -90,16 +90,16 @@ function column(position: number, name: string, type: PgType, extra: Partial<PgC
   };
 }
 
-function rowType(schema: string, name: string): PgType {
+function rowType(schema: string, name: string): CatalogType {
   return { schema, name, display: name, kind: 'c', category: 'C', element: null };
 }
 
 describe('introspectPg', () => {
   let db: TestDatabase;
-  let result: PgIntrospection;
-  const table = (schema: string, name: string): PgTable | undefined =>
+  let result: DatabaseCatalog;
+  const table = (schema: string, name: string): CatalogTable | undefined =>
     result.tables.find((t) => t.schema === schema && t.name === name);
-  const functions = (name: string): PgFunction[] => result.functions.filter((f) => f.name === name);
+  const functions = (name: string): CatalogFunction[] => result.functions.filter((f) => f.name === name);
   const oidOf = async (relation: string): Promise<number> =>
     Number((await db.sql('SELECT $1::regclass::oid AS oid', [relation])).rows[0].oid);
 
@@ -163,7 +163,7 @@ describe('introspectPg', () => {
       insertable: true,
       updatable: true,
       deletable: true,
-    } satisfies PgTable);
+    } satisfies CatalogTable);
   });
 
   it('describes keys, a composite foreign key and typmods', async () => {
@@ -197,7 +197,7 @@ describe('introspectPg', () => {
       insertable: true,
       updatable: true,
       deletable: true,
-    } satisfies PgTable);
+    } satisfies CatalogTable);
   });
 
   it('describes identity and generated columns in another schema', () => {
@@ -265,7 +265,7 @@ describe('introspectPg', () => {
         isAggregate: false,
         hasVariadic: false,
       },
-    ] satisfies PgFunction[]);
+    ] satisfies CatalogFunction[]);
   });
 
   it('describes default arguments and comments', async () => {
@@ -287,7 +287,7 @@ describe('introspectPg', () => {
         isAggregate: false,
         hasVariadic: false,
       },
-    ] satisfies PgFunction[]);
+    ] satisfies CatalogFunction[]);
   });
 
   it('describes overloads: unnamed arguments, OUT and VARIADIC arguments', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { PgColumn, PgType, QualifiedName } from '../../src/backends/pg/catalog.js';
+import type { CatalogColumn, CatalogType, QualifiedName } from '../../src/metadata/catalog.js';
 import { TRUE } from '../../src/ir/boolexp.js';
 import { parseBoolExp, type BoolExpScope, type BoolExpTable } from '../../src/metadata/boolexp.js';
 import { ApiError } from '../../src/protocol/errors.js';
 
-const type = (name: string, category = 'U', element: QualifiedName | null = null): PgType => ({
+const type = (name: string, category = 'U', element: QualifiedName | null = null): CatalogType => ({
   schema: 'pg_catalog',
   name,
   display: name === 'int4' ? 'integer' : name,
@@ -16,9 +16,9 @@ const INT = type('int4', 'N');
 const TEXT = type('text', 'S');
 
 let position = 0;
-const column = (name: string, t: PgType): PgColumn => ({ name, position: ++position, type: t, nullable: true, default: null, isIdentity: false, isGenerated: false, comment: null });
+const column = (name: string, t: CatalogType): CatalogColumn => ({ name, position: ++position, type: t, nullable: true, default: null, isIdentity: false, isGenerated: false, comment: null });
 
-function table(name: string, columns: PgColumn[], extra: Partial<BoolExpTable> = {}): BoolExpTable {
+function table(name: string, columns: CatalogColumn[], extra: Partial<BoolExpTable> = {}): BoolExpTable {
   return { name: { schema: 'public', name }, columns: new Map(columns.map((c) => [c.name, c])), relationships: new Map(), computedFields: new Map(), ...extra };
 }
 

@@ -4,7 +4,7 @@ import { SnapshotReader } from '../../protocol/snapshot.js';
 import { compile } from '../../compiler/compile.js';
 import { RequestError } from '../../compiler/errors.js';
 import { createTranslateContext } from '../../compiler/translate-context.js';
-import { connectionInfo } from '../../backends/pg/connection.js';
+import { backendFor } from '../../backends/registry.js';
 import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from './messages.js';
 import { workerData } from 'piscina';
 import { RoleSchemas } from './role-schemas.js';
@@ -25,11 +25,18 @@ export default function compileTask(task: CompileTask): Uint8Array {
   let answer: CompileAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
+    const sourceOf = (name: string) => tracked.snapshot.metadata.sources.find((x) => x.name === name);
     const plan = compile(rs, task, {
       translateContext: (r, source) => createTranslateContext(tracked, r, source, options.stringifyNumericTypes),
+      backend: (source) => {
+        const backend = backendFor(sourceOf(source)?.kind ?? '');
+        // Schemas hold only tables of sources that were introspected, which needs a backend.
+        if (!backend) throw new Error(`source ${JSON.stringify(source)} has no backend`);
+        return backend;
+      },
       prepared: (source) => {
-        const s = tracked.snapshot.metadata.sources.find((x) => x.name === source);
-        return s ? connectionInfo(s.configuration).use_prepared_statements : false;
+        const s = sourceOf(source);
+        return s ? (backendFor(s.kind)?.usesPreparedStatements(s.configuration) ?? false) : false;
       },
     });
     answer = { ok: true, plan };

@@ -22,9 +22,8 @@ import { metadataChanges } from '../../metadata/changes.js';
 import { diffDocuments } from '../../metadata/document-parts.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
-import { loadEnumValues } from '../../backends/pg/enum-values.js';
 import { UnitOfWork } from './unit-of-work.js';
-import { postgresError, isPgError } from '../../backends/pg/run-sql.js';
+import { adminError } from '../../backends/registry.js';
 
 /** The `default` source as first boot stores it: its URL stays in the environment. */
 export function initialMetadata(): Metadata {
@@ -159,9 +158,9 @@ export class MetadataService {
     const sources: MetadataSnapshot['sources'] = {};
     for (const [name, c] of this.sources.catalogs()) {
       const meta = this.stored.metadata.sources.find((s) => s.name === name);
-      const pool = this.sources.pool(name);
+      const connection = this.sources.connection(name);
       const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
-      const enumValues = pool && c.introspection && enumTables.length ? await loadEnumValues(pool, c.introspection, enumTables) : {};
+      const enumValues = connection && c.introspection && enumTables.length ? await connection.loadEnumValues(c.introspection, enumTables) : {};
       sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues };
     }
     const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
@@ -193,7 +192,7 @@ export class MetadataService {
       generation: this.generation,
       base: whole ? null : before.generation,
       changes,
-      connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, configuration: s.configuration })),
+      connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
       update,
     };
   }
@@ -299,7 +298,8 @@ async function runEnvelope(uow: UnitOfWork, endpoint: AdminEndpoint, env: Envelo
 
 function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
-  if (isPgError(e)) return postgresError(e, '');
+  const database = adminError(e);
+  if (database) return database;
   const message = e instanceof Error ? e.message : String(e);
   log.error('unexpected error in metadata request', { error: message, stack: e instanceof Error ? e.stack : undefined });
   return new ApiError(500, 'unexpected', `unexpected error: ${message}`, '$');

@@ -3,21 +3,18 @@
  * the configuration changes, and the last catalog read from each. An unreachable
  * source is remembered with its error; it never stops the engine.
  */
-import type pg from 'pg';
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
-import { createPool } from '../../backends/pg/connection.js';
-import { introspectPg } from '../../backends/pg/introspect.js';
-import type { Metadata, SourceMetadata } from '../../metadata/types.js';
+import type { AdminConnection } from '../../backends/backend.js';
+import { backendFor } from '../../backends/registry.js';
+import type { DatabaseCatalog } from '../../metadata/catalog.js';
+import type { Metadata } from '../../metadata/types.js';
 import type { SourceCatalog } from '../../metadata/resolve.js';
 import { log } from '../../log.js';
 
 interface Entry {
   configKey: string;
-  pool: pg.Pool | null;
+  connection: AdminConnection | null;
   catalog: SourceCatalog;
 }
-
-const isPg = (s: SourceMetadata) => s.kind === 'postgres' || s.kind === 'citus';
 
 export class SourceManager {
   private readonly entries = new Map<string, Entry>();
@@ -28,7 +25,7 @@ export class SourceManager {
     for (const [name, e] of this.entries) {
       if (!wanted.has(name)) {
         this.entries.delete(name);
-        void e.pool?.end().catch(() => {});
+        void e.connection?.close().catch(() => {});
       }
     }
     await Promise.all(
@@ -36,31 +33,32 @@ export class SourceManager {
         const configKey = JSON.stringify([s.kind, s.configuration]);
         const e = this.entries.get(s.name);
         if (e && e.configKey === configKey) {
-          if (refresh === true || refresh.has(s.name)) e.catalog = await this.read(s.name, e.pool);
+          if (refresh === true || refresh.has(s.name)) e.catalog = await this.read(s.name, e.connection);
           return;
         }
-        void e?.pool?.end().catch(() => {});
-        let pool: pg.Pool | null = null;
+        void e?.connection?.close().catch(() => {});
+        let connection: AdminConnection | null = null;
         let catalog: SourceCatalog;
-        if (!isPg(s)) {
+        const backend = backendFor(s.kind);
+        if (!backend) {
           catalog = { introspection: null, error: `backend kind "${s.kind}" is not supported by this engine yet` };
         } else {
           try {
-            pool = createPool(s.configuration);
-            catalog = await this.read(s.name, pool);
+            connection = backend.connectAdmin(s.configuration);
+            catalog = await this.read(s.name, connection);
           } catch (err) {
             catalog = { introspection: null, error: err instanceof Error ? err.message : String(err) };
           }
         }
-        this.entries.set(s.name, { configKey, pool, catalog });
+        this.entries.set(s.name, { configKey, connection, catalog });
       }),
     );
   }
 
-  private async read(name: string, pool: pg.Pool | null): Promise<SourceCatalog> {
-    if (!pool) return { introspection: null, error: 'source is not connected' };
+  private async read(name: string, connection: AdminConnection | null): Promise<SourceCatalog> {
+    if (!connection) return { introspection: null, error: 'source is not connected' };
     try {
-      return { introspection: await introspectPg(pool), error: null };
+      return { introspection: await connection.introspect(), error: null };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.warn('source is unreachable', { source: name, error: message });
@@ -68,8 +66,8 @@ export class SourceManager {
     }
   }
 
-  pool(name: string): pg.Pool | null {
-    return this.entries.get(name)?.pool ?? null;
+  connection(name: string): AdminConnection | null {
+    return this.entries.get(name)?.connection ?? null;
   }
 
   catalogs(): Map<string, SourceCatalog> {
@@ -77,13 +75,13 @@ export class SourceManager {
   }
 
   /** Takes a catalog read inside a committed unit of work. */
-  setIntrospection(name: string, introspection: PgIntrospection): void {
+  setIntrospection(name: string, introspection: DatabaseCatalog): void {
     const e = this.entries.get(name);
     if (e) e.catalog = { introspection, error: null };
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => e.pool?.end().catch(() => {})));
+    await Promise.all([...this.entries.values()].map((e) => e.connection?.close().catch(() => {})));
     this.entries.clear();
   }
 }

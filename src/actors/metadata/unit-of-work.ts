@@ -4,11 +4,9 @@
  * Nothing is visible until `commit`; any failure rolls everything back, so a bulk is
  * all or nothing.
  */
-import type pg from 'pg';
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
-import { beginStatement } from '../../backends/pg/connection.js';
-import { introspectPg } from '../../backends/pg/introspect.js';
-import { runSql, type RunSqlResponse } from '../../backends/pg/run-sql.js';
+import type { AdminTransaction, RunSqlResponse } from '../../backends/backend.js';
+import { backendFor } from '../../backends/registry.js';
+import type { DatabaseCatalog } from '../../metadata/catalog.js';
 import type { Command, CommandContext, RunSqlOptions } from '../../metadata/commands/context.js';
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
 import { normalizeMetadata } from '../../metadata/document.js';
@@ -20,19 +18,13 @@ import type { Json } from '../../util/decode.js';
 import { deepFreeze, DraftSession, produce } from '../../util/draft.js';
 import type { SourceManager } from './sources.js';
 
-interface OpenTransaction {
-  client: pg.PoolClient;
-}
-
-const DDL = /\b(create|alter|drop|comment|rename|replace|truncate|grant|revoke)\b/i;
-
 export class UnitOfWork {
   metadata: Metadata;
   inconsistencies: Inconsistency[];
   /** Catalogs as this unit of work sees them (overrides after DDL in open transactions). */
   private readonly catalogs: Map<string, SourceCatalog>;
-  private readonly changedCatalogs = new Map<string, PgIntrospection>();
-  private readonly transactions = new Map<string, OpenTransaction>();
+  private readonly changedCatalogs = new Map<string, DatabaseCatalog>();
+  private readonly transactions = new Map<string, AdminTransaction>();
 
   constructor(
     private readonly sources: SourceManager,
@@ -100,8 +92,9 @@ export class UnitOfWork {
       introspection: (s) => this.catalogs.get(s)?.introspection ?? undefined,
       sourceError: (s) => this.catalogs.get(s)?.error ?? undefined,
       inconsistencies: () => this.inconsistencies.map((i) => i.object),
+      backend: backendFor,
       runSql: (opts) => this.runSql(draft, opts),
-      query: (source, text, params) => this.inSavepoint(source, false, async (c) => (await c.query({ text, values: params })).rows),
+      query: async (source, text, params) => (await this.transaction(source, false)).query(text, params),
       reloadSources: async (names) => {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();
@@ -114,48 +107,24 @@ export class UnitOfWork {
     };
   }
 
-  private async transaction(source: string, readOnly: boolean): Promise<OpenTransaction> {
+  private async transaction(source: string, readOnly: boolean): Promise<AdminTransaction> {
     const open = this.transactions.get(source);
     if (open) return open;
-    const pool = this.sources.pool(source);
+    const connection = this.sources.connection(source);
     const sourceMeta = this.metadata.sources.find((s) => s.name === source);
-    if (!pool || !sourceMeta) throw badRequest('not-exists', `source with name ${JSON.stringify(source)} does not exist or is not connected`, '$.args.source');
-    const client = await pool.connect();
-    try {
-      await client.query(beginStatement(sourceMeta.configuration, readOnly));
-    } catch (e) {
-      client.release();
-      throw e;
-    }
-    const tx = { client };
+    if (!connection || !sourceMeta) throw badRequest('not-exists', `source with name ${JSON.stringify(source)} does not exist or is not connected`, '$.args.source');
+    const tx = await connection.begin(sourceMeta.configuration, readOnly);
     this.transactions.set(source, tx);
     return tx;
   }
 
-  /**
-   * Runs `fn` on the source's open transaction. A failed statement would abort the
-   * whole transaction; a savepoint keeps earlier steps of a bulk usable.
-   */
-  private async inSavepoint<T>(source: string, readOnly: boolean, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const tx = await this.transaction(source, readOnly);
-    await tx.client.query('SAVEPOINT step');
-    try {
-      const result = await fn(tx.client);
-      await tx.client.query('RELEASE SAVEPOINT step');
-      return result;
-    } catch (e) {
-      await tx.client.query('ROLLBACK TO SAVEPOINT step').catch(() => {});
-      throw e;
-    }
-  }
-
   /** Executes SQL in the source's open transaction; after DDL, re-reads the catalog and carries renames and drops into the draft. */
   private async runSql(draft: Metadata, opts: RunSqlOptions): Promise<RunSqlResponse> {
-    const result = await this.inSavepoint(opts.source, opts.readOnly, (c) => runSql(c, opts.sql));
-    if (opts.checkConsistency && !opts.readOnly && DDL.test(opts.sql)) {
-      const tx = await this.transaction(opts.source, opts.readOnly);
+    const tx = await this.transaction(opts.source, opts.readOnly);
+    const result = await tx.runSql(opts.sql);
+    if (opts.checkConsistency && !opts.readOnly && tx.mayChangeCatalog(opts.sql)) {
       const old = this.catalogs.get(opts.source)?.introspection ?? null;
-      const fresh = await introspectPg(tx.client);
+      const fresh = await tx.introspect();
       this.changedCatalogs.set(opts.source, fresh);
       this.catalogs.set(opts.source, { introspection: fresh, error: null });
       if (old) applyCatalogChanges(draft, opts.source, old, fresh, opts.cascade);
@@ -165,19 +134,13 @@ export class UnitOfWork {
 
   /** Commits the source transactions; the caller commits the metadata right after. */
   async commitSources(): Promise<void> {
-    for (const [, tx] of this.transactions) {
-      await tx.client.query('COMMIT');
-      tx.client.release();
-    }
+    for (const [, tx] of this.transactions) await tx.commit();
     this.transactions.clear();
     for (const [name, intro] of this.changedCatalogs) this.sources.setIntrospection(name, intro);
   }
 
   async rollback(): Promise<void> {
-    for (const [, tx] of this.transactions) {
-      await tx.client.query('ROLLBACK').catch(() => {});
-      tx.client.release();
-    }
+    for (const [, tx] of this.transactions) await tx.rollback();
     this.transactions.clear();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../../protocol/errors.js';
 import { isPgError, postgresError } from './run-sql.js';
+import { CHECK_VIOLATION } from './translate/mutation.js';
 
 const INTEGRITY: Record<string, [code: string, heading: string]> = {
   '23001': ['constraint-violation', 'Can not delete or update due to data being referred. '],
@@ -28,3 +29,6 @@ export function dataError(e: unknown, statement: string, path = '$'): ApiError {
   if (code === '40001') return new ApiError(400, 'concurrent-update', 'serialization failure due to concurrent update', path);
   return postgresError(e, statement, path);
 }
+
+/** A mutation's permission check failing inside its statement raises an error carrying CHECK_VIOLATION. */
+export const isCheckViolation = (e: unknown): boolean => isPgError(e) && e.message.includes(CHECK_VIOLATION);

@@ -1,11 +1,11 @@
 /** The rows of enum tables (`is_enum`): value (the primary key) and optional comment column. */
 import type pg from 'pg';
-import { qualifiedKey, type PgIntrospection, type QualifiedName } from './catalog.js';
-import { ident, qualified, render, sql } from '../../sql/fragment.js';
+import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../../metadata/catalog.js';
+import { ident, qualified, sql } from '../../sql/fragment.js';
+import { renderPg } from './dialect.js';
+import type { EnumValues } from '../backend.js';
 
-export type EnumValues = Record<string, { value: string; comment: string | null }[]>;
-
-export async function loadEnumValues(pool: pg.Pool, catalog: PgIntrospection, tables: QualifiedName[]): Promise<EnumValues> {
+export async function loadEnumValues(pool: pg.Pool, catalog: DatabaseCatalog, tables: QualifiedName[]): Promise<EnumValues> {
   const out: EnumValues = {};
   await Promise.all(
     tables.map(async (t) => {
@@ -13,7 +13,7 @@ export async function loadEnumValues(pool: pg.Pool, catalog: PgIntrospection, ta
       const pk = pg?.primaryKey?.columns[0];
       if (!pg || !pk) return;
       const comment = pg.columns.find((c) => c.name !== pk)?.name;
-      const q = render(sql`SELECT ${ident(pk)}::text AS value, ${comment ? sql`${ident(comment)}::text` : sql`NULL::text`} AS comment FROM ${qualified(t.schema, t.name)} ORDER BY 1`);
+      const q = renderPg(sql`SELECT ${ident(pk)}::text AS value, ${comment ? sql`${ident(comment)}::text` : sql`NULL::text`} AS comment FROM ${qualified(t.schema, t.name)} ORDER BY 1`);
       try {
         const r = await pool.query<{ value: string; comment: string | null }>(q.text);
         out[qualifiedKey(t)] = r.rows;

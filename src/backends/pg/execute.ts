@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
+import type { RunStatement, SourceConnection } from '../backend.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
 
@@ -21,7 +22,7 @@ const allText = { getTypeParser: () => (v: string) => v } as unknown as pg.Custo
 /** Prepared statements kept per pooled connection. */
 const STATEMENTS_PER_CONNECTION = 256;
 
-export class QueryRunner {
+export class PgSourceConnection implements SourceConnection {
   readonly pool: pg.Pool;
   private readonly prepared = new PreparedStatements(STATEMENTS_PER_CONNECTION);
 
@@ -55,7 +56,7 @@ export class QueryRunner {
   }
 
   /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
-  async transaction<T>(fn: (run: (text: string, values: unknown[], statement: string | null) => Promise<Record<string, string | null>[]>) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (run: RunStatement) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

@@ -1,10 +1,10 @@
 /**
  * Reads the PostgreSQL catalog in one round trip: the server builds the whole
- * PgIntrospection as a single JSON value (pg parses `json` results once).
+ * DatabaseCatalog as a single JSON value (pg parses `json` results once).
  * Works on PostgreSQL 13 through 17.
  */
 import type pg from 'pg';
-import type { PgIntrospection } from './catalog.js';
+import type { DatabaseCatalog } from '../../metadata/catalog.js';
 
 /*
  * Shape of the query: every per-table and per-function part (columns, keys,
@@ -28,7 +28,7 @@ WITH
     JOIN "ns" ON "ns"."oid" = "c"."relnamespace"
     WHERE "c"."relkind" IN ('r', 'p', 'v', 'm', 'f')
   ),
-  -- PgType of every type; "display" is format_type without a typmod, which
+  -- CatalogType of every type; "display" is format_type without a typmod, which
   -- columns override with their own.
   "typ" AS (
     SELECT "t"."oid", jsonb_build_object(
@@ -71,7 +71,7 @@ WITH
     WHERE "a"."attnum" > 0 AND NOT "a"."attisdropped"
     GROUP BY "a"."attrelid"
   ),
-  -- Constraints of the kinds PgTable.constraintNames names, with key column
+  -- Constraints of the kinds CatalogTable.constraintNames names, with key column
   -- names in constraint key order (refColumns index-aligned). A foreign key to
   -- a partitioned table also gets one clone per referenced partition on the
   -- same referencing table: those are skipped.
@@ -218,7 +218,7 @@ SELECT json_build_object(
 ) AS "introspection"
 `;
 
-export async function introspectPg(client: pg.ClientBase | pg.Pool): Promise<PgIntrospection> {
-  const { rows } = await client.query<{ introspection: PgIntrospection }>(INTROSPECTION_SQL);
+export async function introspectPg(client: pg.ClientBase | pg.Pool): Promise<DatabaseCatalog> {
+  const { rows } = await client.query<{ introspection: DatabaseCatalog }>(INTROSPECTION_SQL);
   return rows[0]!.introspection;
 }

@@ -2,10 +2,7 @@
 import type pg from 'pg';
 import { ApiError } from '../../protocol/errors.js';
 import type { Json } from '../../util/decode.js';
-
-export type RunSqlResponse =
-  | { result_type: 'TuplesOk'; result: (string | null)[][] }
-  | { result_type: 'CommandOk'; result: null };
+import type { RunSqlResponse } from '../backend.js';
 
 // Every value comes back as PostgreSQL's text, exactly as the well-known engine returns it.
 const textTypes = { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig;

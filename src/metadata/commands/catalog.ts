@@ -2,12 +2,12 @@
  * Catalog lookups for commands. Objects created outside run_sql are not in the cached
  * catalog yet, so a miss re-reads the source's catalog once before giving up.
  */
-import type { PgFunction, PgIntrospection, PgTable, QualifiedName } from '../../backends/pg/catalog.js';
+import type { CatalogFunction, DatabaseCatalog, CatalogTable, QualifiedName } from '../catalog.js';
 import { sameTable } from '../names.js';
 import type { SourceMetadata } from '../types.js';
 import type { CommandContext } from './context.js';
 
-async function lookup<T>(ctx: CommandContext, source: SourceMetadata, find: (c: PgIntrospection) => T | undefined): Promise<T | undefined> {
+async function lookup<T>(ctx: CommandContext, source: SourceMetadata, find: (c: DatabaseCatalog) => T | undefined): Promise<T | undefined> {
   const cached = ctx.introspection(source.name);
   const found = cached && find(cached);
   if (found) return found;
@@ -16,8 +16,8 @@ async function lookup<T>(ctx: CommandContext, source: SourceMetadata, find: (c: 
   return fresh && find(fresh);
 }
 
-export const catalogTable = (ctx: CommandContext, source: SourceMetadata, table: QualifiedName): Promise<PgTable | undefined> =>
+export const catalogTable = (ctx: CommandContext, source: SourceMetadata, table: QualifiedName): Promise<CatalogTable | undefined> =>
   lookup(ctx, source, (c) => c.tables.find((t) => sameTable(t, table)));
 
-export const catalogFunction = (ctx: CommandContext, source: SourceMetadata, fn: QualifiedName): Promise<PgFunction | undefined> =>
+export const catalogFunction = (ctx: CommandContext, source: SourceMetadata, fn: QualifiedName): Promise<CatalogFunction | undefined> =>
   lookup(ctx, source, (c) => c.functions.find((f) => sameTable(f, fn)));

@@ -1,5 +1,5 @@
 /** pg_add_computed_field, pg_drop_computed_field (and their /v1/query forms). */
-import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { qualifiedKey } from '../catalog.js';
 import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
 import { computedFieldDefinition } from '../computed-fields.js';

@@ -3,12 +3,12 @@
  * metadata and their arguments; the few that touch a database (run_sql, reload) do so
  * through this context, inside the request's unit of work.
  */
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
-import type { RunSqlResponse } from '../../backends/pg/run-sql.js';
+import type { DatabaseCatalog } from '../catalog.js';
+import type { Backend, RunSqlResponse } from '../../backends/backend.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
 import type { ApiError } from '../../protocol/errors.js';
-import type { InconsistentObject, Metadata } from '../types.js';
+import type { BackendKind, InconsistentObject, Metadata } from '../types.js';
 
 export interface RunSqlOptions {
   source: string;
@@ -26,10 +26,12 @@ export interface CommandContext {
   readonly metadata: Metadata;
   readonly resourceVersion: number;
   /** Catalog of a source as this unit of work sees it (uncommitted DDL included); undefined if unreachable. */
-  introspection(source: string): PgIntrospection | undefined;
+  introspection(source: string): DatabaseCatalog | undefined;
   /** Why a source is unreachable, or undefined. */
   sourceError(source: string): string | undefined;
   inconsistencies(): InconsistentObject[];
+  /** The backend of a source kind; undefined for kinds this engine accepts but cannot connect to. */
+  backend(kind: BackendKind): Backend | undefined;
   runSql(opts: RunSqlOptions): Promise<RunSqlResponse>;
   /** Runs one parameterised statement in the source's transaction of this unit of work (the DML operations). */
   query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;

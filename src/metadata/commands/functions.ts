@@ -2,7 +2,7 @@
  * pg_track_function / pg_untrack_function, and the deprecated track_function /
  * untrack_function, which also take the function name alone as the arguments.
  */
-import type { QualifiedName } from '../../backends/pg/catalog.js';
+import type { QualifiedName } from '../catalog.js';
 import { badRequest, notExists } from '../../protocol/errors.js';
 import { ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { entryFunction, findTrackedFunction, functionConfiguration } from '../functions.js';

@@ -33,10 +33,10 @@ export const replaceMetadata =
       inconsistencyError: (objects: InconsistentObject[]) => new ApiError(400, 'unexpected', 'cannot continue due to inconsistent metadata', '$.args', objects),
     };
     if (!v2) {
-      return { metadata: parseMetadataDocument(args, path, ctx.metadata), response: SUCCESS, ...refuseInconsistent };
+      return { metadata: parseMetadataDocument(args, path, ctx.metadata, ctx.backend), response: SUCCESS, ...refuseInconsistent };
     }
     const allow = r.withDefault('allow_inconsistent_metadata', bool, false);
-    const metadata = r.required('metadata', (x, p) => parseMetadataDocument(x, p, ctx.metadata));
+    const metadata = r.required('metadata', (x, p) => parseMetadataDocument(x, p, ctx.metadata, ctx.backend));
     r.done();
     return {
       metadata,

@@ -4,7 +4,7 @@
  * expressions, columns and presets are checked here, so a mistake is reported with
  * its JSON path; the rest (e.g. the `admin` role) is found by resolution.
  */
-import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { qualifiedKey } from '../catalog.js';
 import { ApiError, badRequest } from '../../protocol/errors.js';
 import { nonEmptyStr, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
 import { showTable } from '../names.js';

@@ -2,7 +2,7 @@
  * pg_create_object_relationship, pg_create_array_relationship, pg_drop_relationship,
  * pg_set_relationship_comment, pg_rename_relationship (and their /v1/query forms).
  */
-import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { qualifiedKey } from '../catalog.js';
 import { notExists } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { cascadeDependents } from '../dependencies.js';

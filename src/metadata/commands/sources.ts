@@ -1,18 +1,24 @@
 /** pg_add_source, pg_update_source, pg_drop_source, rename_source. */
-import { pgSourceConfiguration } from '../../backends/pg/connection.js';
 import { alreadyExists, badRequest } from '../../protocol/errors.js';
 import { bool, nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { sourceCustomization } from '../customization.js';
 import { cascadeDependents, dependentsOfSource, dependencyError } from '../dependencies.js';
 import { findSource } from '../lookup.js';
 import type { BackendKind, SourceMetadata } from '../types.js';
-import { SUCCESS, type Command } from './context.js';
+import { SUCCESS, type Command, type CommandContext } from './context.js';
+
+/** The decoder of a source kind's `configuration`. */
+function configurationOf(ctx: CommandContext, kind: BackendKind) {
+  const backend = ctx.backend(kind);
+  if (!backend) throw badRequest('not-supported', `backend kind "${kind}" is not supported by this engine yet`);
+  return (v: unknown, path: string) => backend.decodeConfiguration(v, path);
+}
 
 export function addSource(kind: BackendKind): Command {
   return (ctx, args, path) => {
     const r = ObjectReader.of(args, path);
     const name = r.required('name', nonEmptyStr);
-    const configuration = r.required('configuration', pgSourceConfiguration);
+    const configuration = r.required('configuration', configurationOf(ctx, kind));
     const replace = r.withDefault('replace_configuration', bool, false);
     const customization = r.optional('customization', sourceCustomization);
     r.done();
@@ -32,17 +38,19 @@ export function addSource(kind: BackendKind): Command {
   };
 }
 
-export const updateSource: Command = (ctx, args, path) => {
-  const r = ObjectReader.of(args, path);
-  const name = r.required('name', nonEmptyStr);
-  const configuration = r.optional('configuration', pgSourceConfiguration);
-  const customization = r.optional('customization', sourceCustomization);
-  r.done();
-  const source = findSource(ctx.metadata, name, path);
-  if (configuration) source.configuration = configuration;
-  if (customization) source.customization = customization;
-  return { metadata: ctx.metadata, response: SUCCESS };
-};
+export function updateSource(kind: BackendKind): Command {
+  return (ctx, args, path) => {
+    const r = ObjectReader.of(args, path);
+    const name = r.required('name', nonEmptyStr);
+    const configuration = r.optional('configuration', configurationOf(ctx, kind));
+    const customization = r.optional('customization', sourceCustomization);
+    r.done();
+    const source = findSource(ctx.metadata, name, path);
+    if (configuration) source.configuration = configuration;
+    if (customization) source.customization = customization;
+    return { metadata: ctx.metadata, response: SUCCESS };
+  };
+}
 
 export const dropSource: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);

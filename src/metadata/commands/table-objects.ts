@@ -3,7 +3,7 @@
  * finding the tracked table, the resolved view of its source (for checks against the
  * catalog), name clashes, and keeping the stored lists in export order.
  */
-import type { QualifiedName } from '../../backends/pg/catalog.js';
+import type { QualifiedName } from '../catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import { str, type JsonObject, type ObjectReader } from '../../util/decode.js';
 import { unchanged } from '../../util/draft.js';
@@ -58,8 +58,8 @@ export async function refreshUnlessResolved(ctx: CommandContext, source: string,
 
 /** Whether the table has a column of that name, as the catalog has it. */
 export function hasColumn(ctx: CommandContext, target: TableTarget, name: string): boolean {
-  const pg = ctx.introspection(target.source.name)?.tables.find((t) => sameTable(t, target.table));
-  return pg?.columns.some((c) => c.name === name) ?? false;
+  const table = ctx.introspection(target.source.name)?.tables.find((t) => sameTable(t, target.table));
+  return table?.columns.some((c) => c.name === name) ?? false;
 }
 
 /** Whether the table has a relationship or computed field of that name. */

@@ -1,5 +1,5 @@
 /** pg_track_table, pg_untrack_table, pg_set_table_is_enum, pg_set_table_customization, pg_set_generic_federation_config. */
-import type { PgTable, QualifiedName } from '../../backends/pg/catalog.js';
+import type { CatalogTable, QualifiedName } from '../catalog.js';
 import { badRequest, notExists } from '../../protocol/errors.js';
 import { bool, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { tableConfiguration } from '../customization.js';
@@ -33,7 +33,7 @@ function federationConfig(v: unknown, path: string): JsonObject {
   return { enable };
 }
 
-function checkTrackable(pgTable: PgTable | undefined, table: QualifiedName, config: JsonObject, path: string): void {
+function checkTrackable(pgTable: CatalogTable | undefined, table: QualifiedName, config: JsonObject, path: string): void {
   if (!pgTable) throw notExists(`no such table/view exists in source: ${JSON.stringify(showTable(table))}`, path);
   const badConstraints = pgTable.constraintNames.filter((n) => !isGraphQLName(n));
   if (badConstraints.length > 0) {
@@ -86,7 +86,7 @@ export const untrackTable: Command = (ctx, args, path) => {
   return { metadata: ctx.metadata, response: SUCCESS, ...cascadeDependents(cascade, path) };
 };
 
-function checkEnum(pgTable: PgTable, table: QualifiedName, path: string): void {
+function checkEnum(pgTable: CatalogTable, table: QualifiedName, path: string): void {
   const problems = enumTableProblems(pgTable);
   if (problems.length > 0) {
     throw badRequest('constraint-violation', `the table ${JSON.stringify(showTable(table))} cannot be used as an enum ${reasonMessage(problems)}`, path);

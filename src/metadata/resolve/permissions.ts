@@ -8,7 +8,7 @@
  * the shape stays the same, a table entry that is the same object as last time resolves as it
  * did then and its permissions are not checked again.
  */
-import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { qualifiedKey } from '../catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../util/decode.js';
 import { sameJson } from '../../util/same-json.js';

@@ -1,5 +1,5 @@
 /** Stage 3: each relationship joins to a tracked table through a foreign key or a manual mapping. */
-import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { qualifiedKey } from '../catalog.js';
 import { isGraphQLName } from '../names.js';
 import { RelationshipError, resolveRelationship, type RelationshipScope } from '../relationships.js';
 import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
@@ -10,7 +10,7 @@ const LISTS = { object: 'object_relationships', array: 'array_relationships' } a
 export function resolveRelationships(source: ResolvedSource): Inconsistency[] {
   const out: Inconsistency[] = [];
   for (const table of source.tables.values()) {
-    const scope: RelationshipScope = { source: source.name, table: table.pg, tracked: (t) => source.tables.get(qualifiedKey(t))?.pg };
+    const scope: RelationshipScope = { source: source.name, table: table.catalog, tracked: (t) => source.tables.get(qualifiedKey(t))?.catalog };
     for (const kind of ['object', 'array'] as const) {
       for (const stored of table.entry[LISTS[kind]] ?? []) {
         const problem = addRelationship(table, kind, stored, scope);

@@ -1,12 +1,12 @@
 /** Stage 1: each source is connected and its catalog read, else the source is inconsistent. */
-import type { PgIntrospection } from '../../backends/pg/catalog.js';
+import type { DatabaseCatalog } from '../catalog.js';
 import type { Json } from '../../util/decode.js';
 import type { Metadata, SourceMetadata } from '../types.js';
 import type { Inconsistency, SourceCatalog } from './types.js';
 
 export interface ConnectedSource {
   metadata: SourceMetadata;
-  introspection: PgIntrospection;
+  introspection: DatabaseCatalog;
 }
 
 export function resolveSources(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): { connected: ConnectedSource[]; inconsistencies: Inconsistency[] } {

@@ -1,5 +1,5 @@
 /** Stage 2: each tracked table exists in its source's catalog, else it is inconsistent (with everything on it). */
-import { qualifiedKey } from '../../backends/pg/catalog.js';
+import { qualifiedKey } from '../catalog.js';
 import type { Json } from '../../util/decode.js';
 import { ApiError } from '../../protocol/errors.js';
 import { tableConfiguration } from '../customization.js';
@@ -25,9 +25,9 @@ export function resolveTables({ metadata: s, introspection }: ConnectedSource): 
   const inconsistencies: Inconsistency[] = [];
   for (const entry of s.tables) {
     const key = qualifiedKey(entry.table);
-    const pg = byKey.get(key);
-    const problem = pg ? configurationProblem(entry) : `no such table/view exists in source: ${JSON.stringify(showTable(entry.table))}`;
-    if (!pg || problem) {
+    const table = byKey.get(key);
+    const problem = table ? configurationProblem(entry) : `no such table/view exists in source: ${JSON.stringify(showTable(entry.table))}`;
+    if (!table || problem) {
       inconsistencies.push({
         object: {
           type: 'table',
@@ -44,9 +44,9 @@ export function resolveTables({ metadata: s, introspection }: ConnectedSource): 
     }
     tables.set(key, {
       name: entry.table,
-      pg,
+      catalog: table,
       entry,
-      columns: new Map(pg.columns.map((c) => [c.name, c])),
+      columns: new Map(table.columns.map((c) => [c.name, c])),
       relationships: new Map(),
       computedFields: new Map(),
       permissions: NO_PERMISSIONS,

@@ -4,13 +4,13 @@
  * inconsistencies for those that did not. Later stages read earlier stages' output,
  * so an object that depends on an inconsistent one is itself inconsistent.
  */
-import type { PgColumn, PgFunction, PgIntrospection, PgTable, PgType, QualifiedName } from '../../backends/pg/catalog.js';
+import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType, QualifiedName } from '../catalog.js';
 import type { BoolExp } from '../../ir/boolexp.js';
 import type { Json } from '../../util/decode.js';
 import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../types.js';
 
 export interface SourceCatalog {
-  introspection: PgIntrospection | null;
+  introspection: DatabaseCatalog | null;
   error: string | null;
 }
 
@@ -38,18 +38,18 @@ export interface ResolvedRelationship {
   comment: string | null;
 }
 
-export type ComputedFieldReturn = { kind: 'scalar'; type: PgType } | { kind: 'table'; table: QualifiedName };
+export type ComputedFieldReturn = { kind: 'scalar'; type: CatalogType } | { kind: 'table'; table: QualifiedName };
 
 export interface ResolvedComputedField {
   name: string;
-  function: PgFunction;
+  function: CatalogFunction;
   returns: ComputedFieldReturn;
   /** Index of the row argument among the function's arguments. */
   tableArgument: number;
   /** Index of the JSON session argument, if any. */
   sessionArgument: number | null;
   /** Arguments the caller supplies (all but the row and session ones). */
-  inputArguments: PgFunction['args'];
+  inputArguments: CatalogFunction['args'];
   /** The field's comment, else the function's, else a generated one (spec "Computed field"). */
   description: string;
 }
@@ -79,9 +79,9 @@ export interface ResolvedPermission {
 
 export interface ResolvedTable {
   name: QualifiedName;
-  pg: PgTable;
+  catalog: CatalogTable;
   entry: TableMetadata;
-  columns: Map<string, PgColumn>;
+  columns: Map<string, CatalogColumn>;
   relationships: Map<string, ResolvedRelationship>;
   computedFields: Map<string, ResolvedComputedField>;
   permissions: Record<PermissionKind, Map<string, ResolvedPermission>>;
@@ -90,7 +90,7 @@ export interface ResolvedTable {
 export interface ResolvedSource {
   name: string;
   metadata: SourceMetadata;
-  introspection: PgIntrospection;
+  introspection: DatabaseCatalog;
   /** Consistent tracked tables by `schema.name`. */
   tables: Map<string, ResolvedTable>;
 }

@@ -6,7 +6,7 @@
 import { badRequest, parseFailed } from '../../../protocol/errors.js';
 import { arrayOf, keyPath, ObjectReader, oneOf, str, type JsonObject } from '../../../util/decode.js';
 import { ident, join, raw, sql, type Sql } from '../../../sql/fragment.js';
-import type { PgColumn } from '../catalog.js';
+import type { CatalogColumn } from '../../../metadata/catalog.js';
 import { aliasedTable, column, tableSql, type DmlTarget } from './target.js';
 import { columnValue } from './values.js';
 import { whereClause } from './select.js';
@@ -23,7 +23,7 @@ const returningColumns = (target: DmlTarget, r: ObjectReader) =>
   r.optional('returning', arrayOf((v, p) => ident(column(target, str(v, p), p).name)));
 
 /** `ON CONFLICT`: `{constraint, action: ignore|update}` (update sets the inserted columns). */
-function onConflict(target: DmlTarget, v: unknown, path: string, inserted: PgColumn[]): Sql {
+function onConflict(target: DmlTarget, v: unknown, path: string, inserted: CatalogColumn[]): Sql {
   const r = ObjectReader.of(v, path);
   const constraint = r.required('constraint', str);
   const action = r.withDefault('action', oneOf(['ignore', 'update'] as const, 'on_conflict action'), 'ignore');
@@ -61,7 +61,7 @@ export function insertStatement(target: DmlTarget, r: ObjectReader): Sql {
 /** `$set`, `$inc`, `$mul` (column → value) and `$default` (columns) of an update. */
 function assignments(target: DmlTarget, r: ObjectReader): Sql[] {
   const out: Sql[] = [];
-  const each = (key: string, make: (c: PgColumn, value: unknown) => Sql) =>
+  const each = (key: string, make: (c: CatalogColumn, value: unknown) => Sql) =>
     r.optional(key, (v, p) => {
       const o = ObjectReader.of(v, p);
       for (const [name, value] of Object.entries(o.value)) out.push(sql`${ident(name)} = ${make(column(target, name, o.at(name)), value)}`);

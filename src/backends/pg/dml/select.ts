@@ -4,7 +4,7 @@
  */
 import { badRequest } from '../../../protocol/errors.js';
 import { arrayOf, int, isObject, ObjectReader, oneOf, str } from '../../../util/decode.js';
-import { ident, join, param, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { ident, join, literal, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { aliasedTable, column, type DmlTarget } from './target.js';
 
 /** `["id", "name"]` or `"*"` items; relationship objects are not supported here. */
@@ -53,8 +53,8 @@ export function selectStatement(target: DmlTarget, r: ObjectReader): Sql {
   r.done();
   const tail = [
     order && order.length > 0 ? sql` ORDER BY ${join(order, ', ')}` : raw(''),
-    limit !== undefined ? sql` LIMIT ${param(limit)}` : raw(''),
-    offset !== undefined ? sql` OFFSET ${param(offset)}` : raw(''),
+    limit !== undefined ? sql` LIMIT ${literal(limit)}` : raw(''),
+    offset !== undefined ? sql` OFFSET ${literal(offset)}` : raw(''),
   ];
   const rows = sql`SELECT ${join(columns, ', ')} FROM ${aliasedTable(target)}${where}${join(tail, '')}`;
   return sql`SELECT coalesce(json_agg(row_to_json("r")), '[]'::json) AS "rows" FROM (${rows}) AS "r"`;

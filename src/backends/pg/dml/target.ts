@@ -1,11 +1,11 @@
 /** The table a deprecated DML operation works on, as the catalog describes it. */
-import type { PgColumn, PgTable } from '../catalog.js';
+import type { CatalogColumn, CatalogTable } from '../../../metadata/catalog.js';
 import { notExists } from '../../../protocol/errors.js';
 import { qualified, sql, type Sql } from '../../../sql/fragment.js';
 import type { Scope } from '../translate/context.js';
 
 export interface DmlTarget {
-  table: PgTable;
+  table: CatalogTable;
   /** The table under its alias, which `where` conditions refer to. */
   scope: Scope;
   /** A `where` argument as a condition on `scope` (checked against the metadata by the caller). */
@@ -18,7 +18,7 @@ export const tableSql = (target: DmlTarget): Sql => qualified(target.table.schem
 /** `"schema"."table" AS alias`, for FROM, UPDATE and DELETE. */
 export const aliasedTable = (target: DmlTarget): Sql => sql`${tableSql(target)} AS ${target.scope.alias}`;
 
-export function column(target: DmlTarget, name: string, path: string): PgColumn {
+export function column(target: DmlTarget, name: string, path: string): CatalogColumn {
   const c = target.table.columns.find((x) => x.name === name);
   if (!c) throw notExists(`column ${JSON.stringify(name)} does not exist`, path);
   return c;

@@ -3,16 +3,16 @@
  * table's row type (`json_populate_record`), so every type it can read from JSON works
  * (arrays, json/jsonb, enums, domains) without a type map of our own.
  */
-import type { PgColumn } from '../catalog.js';
-import { ident, param, sql, type Sql } from '../../../sql/fragment.js';
+import type { CatalogColumn } from '../../../metadata/catalog.js';
+import { ident, literal, sql, type Sql } from '../../../sql/fragment.js';
 import { tableSql, type DmlTarget } from './target.js';
 
-export function columnValue(target: DmlTarget, c: PgColumn, value: unknown): Sql {
-  return sql`(json_populate_record(NULL::${tableSql(target)}, ${param(JSON.stringify({ [c.name]: value }))}::json)).${ident(c.name)}`;
+export function columnValue(target: DmlTarget, c: CatalogColumn, value: unknown): Sql {
+  return sql`(json_populate_record(NULL::${tableSql(target)}, ${literal(JSON.stringify({ [c.name]: value }))}::json)).${ident(c.name)}`;
 }
 
 /** An array of the column's type, for `IN`-style comparisons. */
-export function columnValues(target: DmlTarget, c: PgColumn, values: unknown[]): Sql {
+export function columnValues(target: DmlTarget, c: CatalogColumn, values: unknown[]): Sql {
   const rows = JSON.stringify(values.map((v) => ({ [c.name]: v })));
-  return sql`ARRAY(SELECT "r".${ident(c.name)} FROM json_populate_recordset(NULL::${tableSql(target)}, ${param(rows)}::json) AS "r")`;
+  return sql`ARRAY(SELECT "r".${ident(c.name)} FROM json_populate_recordset(NULL::${tableSql(target)}, ${literal(rows)}::json) AS "r")`;
 }

@@ -3,11 +3,12 @@
  * parameters cast to the column's type; session variables are read from the one
  * session parameter (so a plan does not depend on them).
  */
-import type { PgType } from '../../../backends/pg/catalog.js';
+import type { CatalogType } from '../../../metadata/catalog.js';
 import type { BoolExp, ComparisonOp, Value } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
-import { castType, col, type Aliases, type Scope, type TranslateContext } from './context.js';
+import { castType, col, type Aliases, type Scope } from './context.js';
+import type { TranslateContext } from '../../backend.js';
 
 export interface BoolExpEnv {
   ctx: TranslateContext;
@@ -76,7 +77,7 @@ export function encodeLiteral(v: unknown): unknown {
   return JSON.stringify(v);
 }
 
-function listSql(v: Value, elementType: PgType, scope: Scope, env: BoolExpEnv): Sql {
+function listSql(v: Value, elementType: CatalogType, scope: Scope, env: BoolExpEnv): Sql {
   const arrayType = raw(`${elementType.display}[]`);
   if (v.kind === 'literal' && Array.isArray(v.value)) {
     return sql`(${paramFrom({ kind: 'literal', value: v.value.map(encodeLiteral) })})::${arrayType}`;
@@ -85,7 +86,7 @@ function listSql(v: Value, elementType: PgType, scope: Scope, env: BoolExpEnv): 
   return valueSql(v, arrayType, scope, env);
 }
 
-function comparison(lhs: Sql, type: PgType, op: ComparisonOp, scope: Scope, env: BoolExpEnv): Sql {
+function comparison(lhs: Sql, type: CatalogType, op: ComparisonOp, scope: Scope, env: BoolExpEnv): Sql {
   if (op.op.startsWith('_st_')) {
     const geo = geoComparison(lhs, type, op.op, op.value, env);
     if (geo) return geo;
@@ -124,9 +125,9 @@ function comparison(lhs: Sql, type: PgType, op: ComparisonOp, scope: Scope, env:
   throw new Error(`unsupported comparison operator ${op.op}`);
 }
 
-const TEXT: PgType = { schema: 'pg_catalog', name: 'text', display: 'text', kind: 'b', category: 'S', element: null };
+const TEXT: CatalogType = { schema: 'pg_catalog', name: 'text', display: 'text', kind: 'b', category: 'S', element: null };
 
-function columnOps(lhs: Sql, type: PgType, ops: ComparisonOp[], scope: Scope, env: BoolExpEnv): Sql {
+function columnOps(lhs: Sql, type: CatalogType, ops: ComparisonOp[], scope: Scope, env: BoolExpEnv): Sql {
   const parts = ops.map((op) => {
     // `_cast: {String: {...}}` compares the column cast to another type.
     if (op.op === '_cast' && op.value.kind === 'literal' && op.value.value && typeof op.value.value === 'object') {

@@ -1,22 +1,12 @@
-/** What SQL translation needs to know about tables beyond the IR (types, joins, permissions). */
-import type { PgType, QualifiedName } from '../../../backends/pg/catalog.js';
-import type { BoolExp } from '../../../ir/boolexp.js';
-import type { Join } from '../../../ir/select.js';
+/** Helpers shared by the PostgreSQL translators: output values, scopes and aliases, casts. */
+import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
 import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
-
-export interface TranslateContext {
-  columnType(table: QualifiedName, column: string): PgType;
-  /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
-  relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
-  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: PgType; sessionArgument: string | null };
-  /** Output bigint, numeric and double precision as JSON strings. */
-  stringifyNumeric: boolean;
-}
+import type { TranslateContext } from '../../backend.js';
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 
 /** A value for the JSON answer: PostGIS values as GeoJSON, wide numbers as text when configured. */
-export function outputValue(value: Sql, type: PgType, ctx: TranslateContext): Sql {
+export function outputValue(value: Sql, type: CatalogType, ctx: TranslateContext): Sql {
     // 15 digits and the long CRS name, as the well-known engine writes GeoJSON.
   if (type.name === 'geometry' || type.name === 'geography') return sql`ST_AsGeoJSON(${value}, 15, 4)::json`;
   return ctx.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
@@ -39,4 +29,4 @@ export class Aliases {
 export const col = (scope: Scope, column: string): Sql => raw(`${scope.alias.parts[0] as string}.${ident(column).parts[0] as string}`);
 
 /** A type name usable in a cast: format_type's text, which is schema-qualified when needed. */
-export const castType = (t: PgType): Sql => raw(t.display);
+export const castType = (t: CatalogType): Sql => raw(t.display);

@@ -3,7 +3,7 @@
  * variable, or a session variable holding the text) and enter SQL through
  * ST_GeomFromGeoJSON; geography columns compare with geography values.
  */
-import type { PgType } from '../catalog.js';
+import type { CatalogType } from '../../../metadata/catalog.js';
 import type { Value } from '../../../ir/boolexp.js';
 import { literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { BoolExpEnv } from './boolexp.js';
@@ -20,7 +20,7 @@ const FUNCTIONS: Record<string, string> = {
 };
 
 /** GeoJSON text as a geometry (or geography) value. */
-function shape(text: Sql, type: PgType): Sql {
+function shape(text: Sql, type: CatalogType): Sql {
   const geometry = sql`ST_GeomFromGeoJSON(${text})`;
   return type.name === 'geography' ? sql`(${geometry})::geography` : geometry;
 }
@@ -40,7 +40,7 @@ function geoJsonText(v: unknown | Value, env: BoolExpEnv): Sql {
   return sql`(${paramFrom({ kind: 'literal', value: typeof v === 'string' ? v : JSON.stringify(v) })})::text`;
 }
 
-export function geoComparison(lhs: Sql, type: PgType, op: string, value: Value, env: BoolExpEnv): Sql | null {
+export function geoComparison(lhs: Sql, type: CatalogType, op: string, value: Value, env: BoolExpEnv): Sql | null {
   const fn = FUNCTIONS[op];
   if (fn) return sql`${raw(fn)}(${lhs}, ${shape(geoJsonText(value, env), type)})`;
   if (op !== '_st_d_within' && op !== '_st_3d_d_within') return null;

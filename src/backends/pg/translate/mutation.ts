@@ -7,9 +7,11 @@
 import { TRUE, isTrue, type BoolExp } from '../../../ir/boolexp.js';
 import type { Delete, Insert, MutationField, MutationOutput, Update } from '../../../ir/mutation.js';
 import type { RowSource } from '../../../ir/select.js';
-import { ident, join, literal, paramFrom, qualified, raw, render, sql, type Sql } from '../../../sql/fragment.js';
+import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { renderPg } from '../dialect.js';
 import { and, boolExpSql, valueSql } from './boolexp.js';
-import { castType, type Scope, type TranslateContext } from './context.js';
+import { castType, type Scope } from './context.js';
+import type { TranslateContext, TranslatedMutation } from '../../backend.js';
 import { readsRow, ROW, Translator, type RowFrom } from './select.js';
 
 export interface TranslatedOp {
@@ -173,7 +175,7 @@ function program(t: MutationTranslator, ins: Insert, ops: TranslatedOp[], fkFrom
   return own;
 }
 
-export function translateMutation(field: MutationField, ctx: TranslateContext): { ops: { text: string; params: ReturnType<typeof render>['params']; final: boolean }[]; sessionVariables: string[] } {
+export function translateMutation(field: MutationField, ctx: TranslateContext): TranslatedMutation {
   const fields = field.output.kind === 'row' ? field.output.fields : field.output.items.flatMap((i) => (i.kind === 'returning' ? i.fields : []));
   const t = new MutationTranslator(ctx, readsRow(fields));
   const ops: TranslatedOp[] = [];
@@ -211,10 +213,7 @@ export function translateMutation(field: MutationField, ctx: TranslateContext): 
       break;
   }
   return {
-    ops: ops.map((o) => {
-      const r = render(o.sql);
-      return { text: r.text, params: r.params, final: o.final };
-    }),
+    ops: ops.map((o) => ({ ...renderPg(o.sql), final: o.final })),
     sessionVariables: [...t.sessionVariables],
   };
 }

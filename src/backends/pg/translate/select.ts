@@ -6,9 +6,11 @@
 import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { renderPg } from '../dialect.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
-import { Aliases, castType, col, outputValue, type Scope, type TranslateContext } from './context.js';
-import type { PgType } from '../catalog.js';
+import { Aliases, castType, col, outputValue, type Scope } from './context.js';
+import type { TranslateContext, TranslatedField } from '../../backend.js';
+import type { CatalogType } from '../../../metadata/catalog.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
 interface Base {
@@ -231,7 +233,7 @@ export class Translator {
           return sql`${k}, count(${f.distinct ? raw('DISTINCT ') : raw('')}${target})`;
         }
         // sum of bigint is numeric, avg and the variance family are numeric or double: all wide.
-        const resultType = (t: PgType): PgType => (f.fn === 'max' || f.fn === 'min' ? t : f.fn === 'sum' && (t.name === 'int2' || t.name === 'int4') ? { ...t, name: 'int8' } : { ...t, name: 'numeric' });
+        const resultType = (t: CatalogType): CatalogType => (f.fn === 'max' || f.fn === 'min' ? t : f.fn === 'sum' && (t.name === 'int2' || t.name === 'int4') ? { ...t, name: 'int8' } : { ...t, name: 'numeric' });
         const inner = f.columns.map((c) =>
           'typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${outputValue(sql`${raw(f.fn)}(${shown(c.column, c.visibleWhen)})`, resultType(c.type), this.ctx)}`,
         );
@@ -257,7 +259,7 @@ function jsonObject(pairs: Sql[]): Sql {
 }
 
 /** The statement for one root field; its single row's single column is the field's JSON. */
-export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): { sql: Sql; sessionVariables: string[] } {
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): TranslatedField {
   const t = new Translator(ctx);
   let text: Sql;
   switch (field.kind) {
@@ -272,5 +274,5 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
   }
-  return { sql: text, sessionVariables: [...t.sessionVariables] };
+  return { ...renderPg(text), sessionVariables: [...t.sessionVariables] };
 }

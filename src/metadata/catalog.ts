@@ -1,14 +1,22 @@
 /**
- * What one catalog query tells about a PostgreSQL database (see introspect.ts).
- * Plain data only: it crosses threads inside metadata snapshots (msgpack).
+ * What a backend's introspection tells about a source database: its tables, functions
+ * and enum types, in one vocabulary for every backend. Plain data only: it crosses
+ * threads inside metadata snapshots and is stored as JSON, so its shape is fixed.
+ * PostgreSQL came first, so type kinds and categories use its codes (pg_type.typtype,
+ * typcategory); another backend maps its own types onto them.
  */
 
+/**
+ * A schema-qualified object name. Backends with another level of naming map onto it:
+ * BigQuery's dataset is the schema, SQL Server's schema is the schema.
+ */
 export interface QualifiedName {
   schema: string;
   name: string;
 }
 
-export interface PgType {
+/** A column's, argument's or function result's type. */
+export interface CatalogType {
   schema: string;
   /** pg_type.typname, e.g. `int4`, `text`, `_int4` for arrays, a user enum's name. */
   name: string;
@@ -22,11 +30,11 @@ export interface PgType {
   element: QualifiedName | null;
 }
 
-export interface PgColumn {
+export interface CatalogColumn {
   name: string;
   /** 1-based attnum. */
   position: number;
-  type: PgType;
+  type: CatalogType;
   nullable: boolean;
   /** pg_get_expr of the default, or null. */
   default: string | null;
@@ -35,12 +43,12 @@ export interface PgColumn {
   comment: string | null;
 }
 
-export interface PgConstraint {
+export interface CatalogConstraint {
   name: string;
   columns: string[];
 }
 
-export interface PgForeignKey {
+export interface CatalogForeignKey {
   name: string;
   /** Columns of this table, in constraint order. */
   columns: string[];
@@ -49,19 +57,19 @@ export interface PgForeignKey {
   refColumns: string[];
 }
 
-export type PgRelationKind = 'table' | 'view' | 'materialized_view' | 'foreign_table' | 'partitioned_table';
+export type RelationKind = 'table' | 'view' | 'materialized_view' | 'foreign_table' | 'partitioned_table';
 
-export interface PgTable {
-  /** pg_class oid: follows a table through renames (run_sql DDL). */
+export interface CatalogTable {
+  /** The database's object id (pg_class oid): follows a table through renames (run_sql DDL). */
   oid: number;
   schema: string;
   name: string;
-  kind: PgRelationKind;
+  kind: RelationKind;
   comment: string | null;
-  columns: PgColumn[];
-  primaryKey: PgConstraint | null;
-  uniqueConstraints: PgConstraint[];
-  foreignKeys: PgForeignKey[];
+  columns: CatalogColumn[];
+  primaryKey: CatalogConstraint | null;
+  uniqueConstraints: CatalogConstraint[];
+  foreignKeys: CatalogForeignKey[];
   /** Every constraint name of the table (pk, unique, fk, check, exclusion): they must be GraphQL names to track it. */
   constraintNames: string[];
   /** For views: whether INSERT/UPDATE/DELETE are possible (information_schema semantics). */
@@ -70,14 +78,14 @@ export interface PgTable {
   deletable: boolean;
 }
 
-export interface PgFunctionArg {
+export interface CatalogFunctionArg {
   /** Null for an unnamed argument. */
   name: string | null;
-  type: PgType;
+  type: CatalogType;
   hasDefault: boolean;
 }
 
-export interface PgFunction {
+export interface CatalogFunction {
   schema: string;
   name: string;
   /** Several rows share schema+name when the function is overloaded. */
@@ -85,9 +93,9 @@ export interface PgFunction {
   comment: string | null;
   volatility: 'immutable' | 'stable' | 'volatile';
   returnsSet: boolean;
-  returnType: PgType;
+  returnType: CatalogType;
   /** Input arguments only (IN / INOUT / VARIADIC), in order. */
-  args: PgFunctionArg[];
+  args: CatalogFunctionArg[];
   language: string;
   /** For aggregate/window functions `true`; they can't be tracked. */
   isAggregate: boolean;
@@ -95,18 +103,19 @@ export interface PgFunction {
   hasVariadic: boolean;
 }
 
-export interface PgEnumType {
+export interface CatalogEnumType {
   schema: string;
   name: string;
   values: string[];
 }
 
-export interface PgIntrospection {
-  /** server_version_num, e.g. 150018. */
+/** The whole introspected catalog of one source. */
+export interface DatabaseCatalog {
+  /** The server's version as a number (PostgreSQL: server_version_num, e.g. 150018). */
   serverVersion: number;
-  tables: PgTable[];
-  functions: PgFunction[];
-  enumTypes: PgEnumType[];
+  tables: CatalogTable[];
+  functions: CatalogFunction[];
+  enumTypes: CatalogEnumType[];
 }
 
 export function qualifiedKey(q: QualifiedName): string {

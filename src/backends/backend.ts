@@ -1,0 +1,140 @@
+/**
+ * What every backend (a kind of source database) provides, so that nothing outside
+ * `backends/` depends on one dialect: reading its configuration, introspection into
+ * the neutral catalog (`metadata/catalog.ts`), IR -> statement translation, execution
+ * on the front thread, the administration side the metadata actor uses (run_sql, the
+ * deprecated DML operations, transactions), and its database errors as API errors.
+ * Modules get a backend from `registry.ts` by the source's kind, or receive it.
+ */
+import type { DatabaseCatalog, CatalogType, QualifiedName } from '../metadata/catalog.js';
+import type { BoolExp } from '../ir/boolexp.js';
+import type { MutationField } from '../ir/mutation.js';
+import type { Join, RootField } from '../ir/select.js';
+import type { ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
+import type { ApiError } from '../protocol/errors.js';
+import type { Rendered } from '../sql/fragment.js';
+import type { JsonObject, ObjectReader } from '../util/decode.js';
+
+export interface Backend {
+  /** The backend's name (`postgres`); several metadata source kinds may share one (citus). */
+  readonly kind: string;
+  readonly capabilities: Capabilities;
+
+  /** Validates a source's `configuration` and returns it in stored form (defaults filled in). */
+  decodeConfiguration(v: unknown, path: string): JsonObject;
+  /** Whether compiled statements of this source run as named prepared statements. */
+  usesPreparedStatements(configuration: JsonObject): boolean;
+
+  /** The statement of one query root field; its single row's single column is the field's JSON. */
+  translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): TranslatedField;
+  /** The statements of one mutation root field, run in order; `final` ones answer the field. */
+  translateMutation(field: MutationField, ctx: TranslateContext): TranslatedMutation;
+
+  /** A connection pool for running compiled statements (the front thread). */
+  connect(configuration: JsonObject): SourceConnection;
+  /** A connection pool for the metadata actor: introspection, run_sql, transactions. */
+  connectAdmin(configuration: JsonObject): AdminConnection;
+
+  /** The deprecated `/v1/query` and `/v2/query` data operations as one statement (run as admin). */
+  dmlStatement(kind: DmlKind, request: DmlRequest): Rendered;
+
+  /** A database error met while running a statement (a query, a mutation, a DML operation), as the API reports it. */
+  dataError(e: unknown, statement: string, path?: string): ApiError;
+  /** Whether `e` is a mutation's permission check failing inside its statement (see `translateMutation`). */
+  isCheckViolation(e: unknown): boolean;
+  /** A database error of this backend met by an administration request, or null when `e` is not one. */
+  adminError(e: unknown): ApiError | null;
+}
+
+/** What a backend supports, for schema generation to offer; PostgreSQL supports all of it. */
+export interface Capabilities {
+  aggregates: boolean;
+  distinctOn: boolean;
+  returning: boolean;
+  nestedInserts: boolean;
+  upsert: boolean;
+  eventTriggers: boolean;
+  subscriptions: boolean;
+  streaming: boolean;
+}
+
+/** What SQL translation needs to know about tables beyond the IR (types, joins, permissions). */
+export interface TranslateContext {
+  columnType(table: QualifiedName, column: string): CatalogType;
+  /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
+  relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
+  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: CatalogType; sessionArgument: string | null };
+  /** Output bigint, numeric and double precision as JSON strings. */
+  stringifyNumeric: boolean;
+}
+
+export interface TranslatedField extends Rendered {
+  /** Session variables the statement reads (a request must carry them). */
+  sessionVariables: string[];
+}
+
+export interface TranslatedMutation {
+  ops: (Rendered & { final: boolean })[];
+  sessionVariables: string[];
+}
+
+/** Runs a statement: its text, bound values, and a prepared statement name (null: unnamed). */
+export type RunStatement = (text: string, values: unknown[], statement: string | null) => Promise<Record<string, string | null>[]>;
+
+/** A source's connection pool on the front thread. */
+export interface SourceConnection {
+  /** Runs one statement whose single row's first column is JSON; that JSON's text, or 'null'. */
+  json(text: string, values: unknown[], statement: string | null): Promise<string>;
+  /** Runs one statement on its own (autocommit); every value as text. */
+  rows: RunStatement;
+  /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
+  transaction<T>(fn: (run: RunStatement) => Promise<T>): Promise<T>;
+  /** The database's plan of a statement, one line per entry. */
+  explain(text: string, values: unknown[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export type RunSqlResponse = { result_type: 'TuplesOk'; result: (string | null)[][] } | { result_type: 'CommandOk'; result: null };
+
+/** Rows of the tracked enum tables (`is_enum`) by `schema.name`. */
+export type EnumValues = Record<string, { value: string; comment: string | null }[]>;
+
+/** A source's connection pool in the metadata actor. */
+export interface AdminConnection {
+  introspect(): Promise<DatabaseCatalog>;
+  loadEnumValues(catalog: DatabaseCatalog, tables: QualifiedName[]): Promise<EnumValues>;
+  /**
+   * Opens a transaction that an administration request's commands share until commit or
+   * rollback; `configuration` is the source's as the request sees it (its isolation level).
+   */
+  begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction>;
+  close(): Promise<void>;
+}
+
+/**
+ * One administration request's transaction on a source. A failed step leaves the
+ * earlier ones in effect (the steps of a bulk are separate; the request rolls back
+ * as a whole when it fails).
+ */
+export interface AdminTransaction {
+  /** `run_sql`: raw SQL, answered in the well-known engine's row format. */
+  runSql(sql: string): Promise<RunSqlResponse>;
+  /** Whether `sql` may change the catalog (so that it is read again afterwards). */
+  mayChangeCatalog(sql: string): boolean;
+  /** One parameterised statement (the DML operations); rows as the driver returns them. */
+  query(text: string, values: unknown[]): Promise<Record<string, unknown>[]>;
+  /** The catalog as this transaction sees it (uncommitted DDL included). */
+  introspect(): Promise<DatabaseCatalog>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+export type DmlKind = 'select' | 'count' | 'insert' | 'update' | 'delete';
+
+/** A DML operation's table, its arguments, and how a `where` argument reads (checked against the metadata). */
+export interface DmlRequest {
+  source: ResolvedSource;
+  table: ResolvedTable;
+  args: ObjectReader;
+  where(v: unknown, path: string): BoolExp;
+}

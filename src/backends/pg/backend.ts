@@ -1,0 +1,34 @@
+/** PostgreSQL (and Citus, a flavour of it) as a `Backend`. */
+import type { Backend } from '../backend.js';
+import { PgAdminConnection } from './admin.js';
+import { connectionInfo, pgSourceConfiguration } from './connection.js';
+import { dataError, isCheckViolation } from './data-errors.js';
+import { dmlStatement } from './dml/statement.js';
+import { PgSourceConnection } from './execute.js';
+import { isPgError, postgresError } from './run-sql.js';
+import { translateMutation } from './translate/mutation.js';
+import { translateRootField } from './translate/select.js';
+
+export const postgres: Backend = {
+  kind: 'postgres',
+  capabilities: {
+    aggregates: true,
+    distinctOn: true,
+    returning: true,
+    nestedInserts: true,
+    upsert: true,
+    eventTriggers: true,
+    subscriptions: true,
+    streaming: true,
+  },
+  decodeConfiguration: pgSourceConfiguration,
+  usesPreparedStatements: (configuration) => connectionInfo(configuration).use_prepared_statements,
+  translateRootField,
+  translateMutation,
+  connect: (configuration) => new PgSourceConnection(configuration),
+  connectAdmin: (configuration) => new PgAdminConnection(configuration),
+  dmlStatement,
+  dataError,
+  isCheckViolation,
+  adminError: (e) => (isPgError(e) ? postgresError(e, '') : null),
+};

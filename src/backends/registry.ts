@@ -1,0 +1,25 @@
+/**
+ * The backend of each metadata source kind. `postgres` and `citus` (a flavour of
+ * PostgreSQL) share one; `mssql` and `bigquery` sources are accepted in the metadata
+ * but have no backend yet (they are reported as inconsistent).
+ */
+import type { ApiError } from '../protocol/errors.js';
+import type { BackendKind } from '../metadata/types.js';
+import type { Backend } from './backend.js';
+import { postgres } from './pg/backend.js';
+
+const BACKENDS: Partial<Record<BackendKind, Backend>> = { postgres, citus: postgres };
+
+/** The backend of a source kind, or undefined when this engine has none for it. */
+export function backendFor(kind: string): Backend | undefined {
+  return Object.hasOwn(BACKENDS, kind) ? BACKENDS[kind as BackendKind] : undefined;
+}
+
+/** A database error of any backend met by an administration request, or null when `e` is none. */
+export function adminError(e: unknown): ApiError | null {
+  for (const backend of new Set(Object.values(BACKENDS))) {
+    const error = backend.adminError(e);
+    if (error) return error;
+  }
+  return null;
+}
