@@ -16,6 +16,7 @@ import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/do
 import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
+import { sameJson } from '../util/same-json.js';
 
 export interface SourceSnapshot {
   kind: string;
@@ -117,7 +118,10 @@ export class SnapshotReader {
       // Map order is the document's: an upsert keeps an entry's place, a new key goes last (as in the store).
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(entries.get(t.source));
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
-      for (const e of t.kind === 'all' ? t.entries : t.upserts) m.set(tableEntryKey(e), deepFreeze(e));
+      for (const e of t.kind === 'all' ? t.entries : t.upserts) {
+        const key = tableEntryKey(e);
+        m.set(key, deepFreeze(sharingWith(m.get(key), e)));
+      }
       entries.set(t.source, m);
     }
     const source = (s: SourceMetadata): SourceMetadata => {
@@ -131,4 +135,16 @@ export class SnapshotReader {
     this.state = { snapshot, skeleton, entries, tables };
     return snapshot;
   }
+}
+
+/**
+ * A changed entry that keeps its previous version's parts where they are equal: what is
+ * derived from an entry's parts (its resolved fields, resolve.ts) is kept while they are the same
+ * objects, as it is on the metadata actor's side, where a change drafts over the entry.
+ */
+function sharingWith(previous: TableMetadata | undefined, next: TableMetadata): TableMetadata {
+  if (!previous) return next;
+  const out = { ...next };
+  for (const k of Object.keys(out)) if (sameJson(previous[k], out[k])) out[k] = previous[k];
+  return out;
 }

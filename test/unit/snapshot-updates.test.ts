@@ -73,6 +73,9 @@ describe('snapshot updates', () => {
     const second = reader.apply(update(2, doc, next, 1));
     expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(next));
     expect(second.metadata.sources[0]!.tables[1]).toBe(first.metadata.sources[0]!.tables[2]);
+    // The changed entry keeps its unchanged parts (what resolution keeps its work by).
+    expect(second.metadata.sources[0]!.tables[0]!.table).toBe(first.metadata.sources[0]!.tables[0]!.table);
+    expect(second.metadata.sources[0]!.tables[0]!.select_permissions).toBe(first.metadata.sources[0]!.tables[0]!.select_permissions);
     expect(second.sources).toBe(first.sources);
 
     // Nothing changed in the document (a catalog reload, say): the source is the same object.
