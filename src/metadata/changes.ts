@@ -59,3 +59,27 @@ function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
   for (const k of keys) if (k !== 'tables' && a[k] !== b[k]) return false;
   return true;
 }
+
+const PERMISSION_LISTS = new Set(['insert_permissions', 'select_permissions', 'update_permissions', 'delete_permissions']);
+
+/**
+ * Whether `after` differs from `before` in the tables' permission lists only: every other part
+ * is the same object (the same tables in the same places, settings, catalogs aside). Then what
+ * does not depend on permissions (a role's schema of an unchanged shape, say) still holds.
+ */
+export function onlyPermissionsChanged(before: Metadata, after: Metadata): boolean {
+  if (before === after) return true;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const k of keys) if (k !== 'sources' && before[k] !== after[k]) return false;
+  if (before.sources.length !== after.sources.length) return false;
+  return after.sources.every((s, i) => {
+    const prev = before.sources[i]!;
+    if (prev.name !== s.name || !sameSettings(prev, s) || prev.tables.length !== s.tables.length) return false;
+    return s.tables.every((t, j) => {
+      const p = prev.tables[j]!;
+      if (p === t) return true;
+      const fields = new Set([...Object.keys(p), ...Object.keys(t)]);
+      return [...fields].every((f) => PERMISSION_LISTS.has(f) || p[f] === t[f]);
+    });
+  });
+}

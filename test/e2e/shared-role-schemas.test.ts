@@ -43,4 +43,16 @@ describe('roles of the same schema shape', () => {
     const r = await gql(fx.engine, '{ note { body } }', undefined, as('narrow'));
     expect(r.errors[0].message).toBe("field 'body' not found in type: 'note'");
   });
+
+  it('keep their schema across a permission change that leaves its shape, and compile from the new permissions', async () => {
+    // Same columns, another filter: the shape is the same, the rows are not.
+    await meta('pg_drop_select_permission', { table: 'note', role: 'first' });
+    await meta('pg_create_select_permission', { table: 'note', role: 'first', permission: { columns: ['id', 'body'], filter: { owner_id: { _eq: 2 } } } });
+    expect(await gql(fx.engine, '{ note(where: {body: {_in: ["one", "two"]}}) { body } }', undefined, as('first'))).toEqual({ data: { note: [{ body: 'two' }] } });
+    // A change of shape: the column is gone from the schema.
+    await meta('pg_drop_select_permission', { table: 'note', role: 'first' });
+    await meta('pg_create_select_permission', { table: 'note', role: 'first', permission: { columns: ['id'], filter: {} } });
+    const r = await gql(fx.engine, '{ note { body } }', undefined, as('first'));
+    expect(r.errors[0].message).toBe("field 'body' not found in type: 'note'");
+  });
 });

@@ -1,10 +1,12 @@
 /**
- * Per-role schemas of the current snapshot, built lazily on first use of a role and
- * dropped when the snapshot changes (keyed by snapshot generation). The snapshot is
- * resolved once (the metadata layer's resolution, the only one); its tracked tables and the
- * types that do not depend on a role are built once and shared by every role's schema; roles
- * whose schemas have the same shape share one schema, built once (schema-shape.ts).
+ * Per-role schemas of the current snapshot, built lazily on first use of a role (keyed by
+ * snapshot generation). The snapshot is resolved once (the metadata layer's resolution, the
+ * only one); its tracked tables and the types that do not depend on a role are built once and
+ * shared by every role's schema; roles whose schemas have the same shape share one schema,
+ * built once (schema-shape.ts). A new snapshot that changed permissions only keeps the built
+ * schemas by shape: a role whose shape the change left as it was gets the same schema again.
  */
+import { onlyPermissionsChanged } from '../../metadata/changes.js';
 import { resolveMetadata } from '../../metadata/resolve.js';
 import { buildRoleSchema, type RoleSchema } from '../../schema/build.js';
 import { buildRoleModel } from '../../schema/model.js';
@@ -15,6 +17,7 @@ import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 
 interface Generation {
   generation: number;
+  snapshot: MetadataSnapshot;
   tracked: TrackedTables;
   shared: SharedTypes;
   schemas: Map<string, RoleSchema>;
@@ -27,15 +30,24 @@ function resolveSnapshot(snapshot: MetadataSnapshot): TrackedTables {
   return new TrackedTables(snapshot, resolveMetadata(snapshot.metadata, catalogs));
 }
 
+/** How many built schemas (the latest) a permission change keeps. */
+const KEPT_SHAPES = 32;
+
 export class RoleSchemas {
   private current: Generation | null = null;
 
   use(generation: number, load: () => MetadataSnapshot): TrackedTables {
-    if (this.current?.generation !== generation) {
-      const tracked = resolveSnapshot(load());
-      this.current = { generation, tracked, shared: new SharedTypes(tracked), schemas: new Map(), shapes: new Map() };
-    }
+    if (this.current?.generation !== generation) this.current = this.next(generation, load());
     return this.current.tracked;
+  }
+
+  private next(generation: number, snapshot: MetadataSnapshot): Generation {
+    const tracked = resolveSnapshot(snapshot);
+    const before = this.current;
+    if (before && before.snapshot.sources === snapshot.sources && onlyPermissionsChanged(before.snapshot.metadata, snapshot.metadata)) {
+      return { generation, snapshot, tracked, shared: before.shared, schemas: new Map(), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
+    }
+    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), schemas: new Map(), shapes: new Map() };
   }
 
   get(role: string, backendOnly: boolean): RoleSchema {
