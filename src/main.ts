@@ -7,6 +7,7 @@ import { log, setLogLevel } from './log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
 import { startHttp } from './http/server.js';
 import { CompilerPool } from './actors/compiler/pool.js';
+import { SnapshotBus } from './actors/snapshot-bus.js';
 import { GraphQLService } from './graphql/service.js';
 import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
@@ -74,11 +75,10 @@ async function main(): Promise<void> {
 
   let http: { port: number; close(): void } | undefined;
   const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
-  const graphql = new GraphQLService(compiler);
+  const snapshots = new SnapshotBus();
+  snapshots.follow(metadata);
+  const graphql = new GraphQLService(compiler, snapshots);
   const live = new LiveQueries(config.liveQueryIntervalMs);
-  metadata.onEvent((e, encoded) => {
-    if (e.type === 'snapshot' && encoded) graphql.setSnapshot({ ...e.snapshot, encoded });
-  });
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);
