@@ -17,11 +17,6 @@ export class SnapshotBus {
   private latest: PublishedSnapshot | null = null;
   private readonly listeners = new Set<SnapshotListener>();
 
-  /** The snapshot published last, if any. */
-  get current(): PublishedSnapshot | null {
-    return this.latest;
-  }
-
   /** Publishes every snapshot the metadata actor announces (its encoded bytes come as the event's attachment). */
   follow(source: SnapshotSource): void {
     source.onEvent((e, encoded) => {
