@@ -15,6 +15,11 @@ export async function runGraph(steps: PlanStep[], run: StepRunner): Promise<stri
     // The common case (independent root fields): nothing to wait for, nothing to parse.
     return Promise.all(steps.map((s) => run(s, null)));
   }
+  // Checked before anything starts: a step left running would fail unobserved.
+  steps.forEach((step, i) => {
+    const parent = step.output.kind === 'join' ? [step.output.join.parent] : [];
+    if (step.id !== i || [...step.dependsOn, ...parent].some((d) => d >= i || d < 0)) throw new Error(`plan step ${step.id} is out of order`);
+  });
   // Parsed values of the steps a join reads; undefined until parsed.
   const parsed: unknown[] = [];
   const joined: { targets: JoinTargets; join: StepJoin }[] = [];
@@ -35,11 +40,6 @@ export async function runGraph(steps: PlanStep[], run: StepRunner): Promise<stri
     return text;
   };
 
-  // Checked before anything starts: a step left running would fail unobserved.
-  steps.forEach((step, i) => {
-    const parent = step.output.kind === 'join' ? [step.output.join.parent] : [];
-    if (step.id !== i || [...step.dependsOn, ...parent].some((d) => d >= i || d < 0)) throw new Error(`plan step ${step.id} is out of order`);
-  });
   for (const step of steps) {
     const output = step.output;
     results.push(
