@@ -7,6 +7,7 @@ import { log, setLogLevel } from './log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
 import { startHttp } from './http/server.js';
 import { CompilerPool } from './actors/compiler/pool.js';
+import { SnapshotBus } from './actors/snapshot-bus.js';
 import { GraphQLService } from './graphql/service.js';
 import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
@@ -74,14 +75,12 @@ async function main(): Promise<void> {
 
   let http: { port: number; close(): void } | undefined;
   const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
-  const graphql = new GraphQLService(compiler);
+  const snapshots = new SnapshotBus();
+  snapshots.follow(metadata);
+  // First: a compile for a snapshot finds its update in the pool's chain.
+  snapshots.subscribe((s) => compiler.publish(s));
+  const graphql = new GraphQLService(compiler, snapshots);
   const live = new LiveQueries(config.liveQueryIntervalMs);
-  metadata.onEvent((e, update) => {
-    if (e.type !== 'snapshot' || !update) return;
-    const snapshot = { ...e.snapshot, update };
-    compiler.publish(snapshot);
-    graphql.setSnapshot(snapshot);
-  });
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);

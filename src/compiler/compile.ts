@@ -1,7 +1,8 @@
 /**
  * A GraphQL request to a Plan for one role: parse, pick the operation, validate,
- * then one SQL statement per root field (introspection fields are answered at
- * compile time: they depend only on the role's schema).
+ * then one step per root field: an SQL statement, a mutation field's statements, or
+ * constant JSON (introspection fields are answered at compile time: they depend only on
+ * the role's schema). No step joins another's rows yet.
  */
 import {
   execute,
@@ -21,7 +22,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { Backend, TranslateContext } from '../backends/backend.js';
 import type { RootField } from '../ir/select.js';
-import type { Plan, PlanStep, VariableSpec } from '../protocol/plan.js';
+import type { Plan, PlanStep, StepRun, VariableSpec } from '../protocol/plan.js';
 import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
@@ -102,17 +103,24 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
   const mutations = new MutationCompiler(selection);
 
   const steps: PlanStep[] = [];
+  // Mutation fields run in request order: each depends on the one before.
+  let lastMutation: number | null = null;
+  const addStep = (run: StepRun, path: string[]): void => {
+    const id = steps.length;
+    steps.push({ id, dependsOn: run.kind === 'mutation' && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
+    if (run.kind === 'mutation') lastMutation = id;
+  };
   const sessionVariables = new Set<string>();
   const reads = { everything: false, sources: new Set<string>(), tables: new Set<string>() };
   const compileRoot = (typeName: string, f: CollectedField, path: string[]): void => {
     const p = `$.selectionSet.${[...path, f.alias].join('.selectionSet.')}`;
     if (f.name === '__typename') {
-      steps.push({ kind: 'static', alias: [...path, f.alias].join('.'), json: JSON.stringify(typeName) });
+      addStep({ kind: 'constant', json: JSON.stringify(typeName) }, [...path, f.alias]);
       return;
     }
     if (f.name === '__schema' || f.name === '__type') {
       reads.everything = true;
-      steps.push({ kind: 'static', alias: [...path, f.alias].join('.'), json: introspect(rs, doc, op, f, inputs) });
+      addStep({ kind: 'constant', json: introspect(rs, doc, op, f, inputs) }, [...path, f.alias]);
       return;
     }
     const info = rs.fields.get(fieldKey(typeName, f.name));
@@ -128,15 +136,17 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
       addTablesRead(field, info.mtable.source.name, reads.tables);
       const translated = opts.backend(info.mtable.source.name).translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
       for (const name of translated.sessionVariables) sessionVariables.add(name);
-      steps.push({
-        kind: 'mutation',
-        alias: [...path, f.alias].join('.'),
-        source: info.mtable.source.name,
-        path: p,
-        ops: translated.ops.map((o) => ({ ...o, statement: preparedName(opts, info.mtable.source.name, o.text) })),
-        list: field.kind === 'update' && field.many,
-        check: field.kind,
-      });
+      addStep(
+        {
+          kind: 'mutation',
+          source: info.mtable.source.name,
+          errorPath: p,
+          ops: translated.ops.map((o) => ({ ...o, statement: preparedName(opts, info.mtable.source.name, o.text) })),
+          list: field.kind === 'update' && field.many,
+          check: field.kind,
+        },
+        [...path, f.alias],
+      );
       return;
     }
     let root: RootField;
@@ -188,14 +198,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     addTablesRead(root, source, reads.tables);
     const translated = opts.backend(source).translateRootField(root, opts.translateContext(rs, source));
     for (const name of translated.sessionVariables) sessionVariables.add(name);
-    steps.push({
-      kind: 'sql',
-      alias: [...path, f.alias].join('.'),
-      source,
-      text: translated.text,
-      params: translated.params,
-      statement: preparedName(opts, source, translated.text),
-    });
+    addStep({ kind: 'sql', source, text: translated.text, params: translated.params, statement: preparedName(opts, source, translated.text) }, [...path, f.alias]);
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
   return {

@@ -1,4 +1,5 @@
 /** Every message an actor accepts or emits. */
+import type { GraphQLErrorBody, Plan } from './plan.js';
 import type { PublishedSnapshot } from './snapshot.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */
@@ -39,4 +40,31 @@ export type MetadataActorEvent = { type: 'snapshot'; snapshot: Omit<PublishedSna
 /** What every worker gets at start. */
 export interface ActorBootData {
   config: import('../config.js').Config;
+}
+
+/** The compiler pool's task (msgpack-encoded across the thread boundary). */
+/** The snapshot updates from the last whole one to the current one (`PublishedSnapshot.update`, in shared memory). */
+export interface SnapshotChain {
+  generations: number[];
+  updates: SharedArrayBuffer[];
+}
+
+export interface CompileTask {
+  /** The snapshot generation the plan is for, and how to get there. */
+  generation: number;
+  chain: SnapshotChain;
+  role: string;
+  /** The request may use `backend_only` mutation permissions. */
+  backendOnly: boolean;
+  query: string;
+  operationName: string | null;
+  variables: Record<string, unknown>;
+}
+
+/** The compiler pool's answer (msgpack-encoded). */
+export type CompileAnswer = { ok: true; plan: Plan } | { ok: false; errors: GraphQLErrorBody[] };
+
+/** Settings every compiler thread starts with (piscina `workerData`). */
+export interface CompilerOptions {
+  stringifyNumericTypes: boolean;
 }

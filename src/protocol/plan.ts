@@ -1,16 +1,29 @@
 /**
- * A compiled GraphQL operation: what the front thread needs to answer it without
- * the schema: one SQL statement per root field (or a constant JSON text), the
- * parameters to bind, and how to check the request's variables.
+ * A compiled GraphQL operation: what the front thread needs to answer it without the
+ * schema. A plan is a graph of steps (one per root field today), the parameters to
+ * bind, and how to check the request's variables.
  */
 import type { ParamSource } from '../sql/fragment.js';
 
-export type PlanStep =
+/**
+ * One unit of work. `id` is the step's index in `Plan.steps`, and a step depends only on
+ * steps before it, so the array order is an order the steps may run in.
+ */
+export interface PlanStep {
+  id: number;
+  /** Steps that must finish first: a join's parent, the previous field of a mutation. */
+  dependsOn: number[];
+  run: StepRun;
+  output: StepOutput;
+}
+
+/** What a step does; each gives JSON text. */
+export type StepRun =
   /** JSON text known at compile time (`__typename`, introspection). */
-  | { kind: 'static'; alias: string; json: string }
+  | { kind: 'constant'; json: string }
+  /** One statement returning at most one row whose first column is the JSON text. */
   | {
       kind: 'sql';
-      alias: string;
       source: string;
       text: string;
       params: ParamSource[];
@@ -22,7 +35,42 @@ export type PlanStep =
    * Each returns rows; a false `__check` column means a permission check failed. The
    * `root` column of the `final` statements is the field's JSON (several: a list).
    */
-  | { kind: 'mutation'; alias: string; source: string; path: string; ops: MutationOp[]; list: boolean; check: 'insert' | 'update' | 'delete' };
+  | {
+      kind: 'mutation';
+      source: string;
+      /** The field's JSON path in the request (`$.selectionSet.insert_author`), for errors. */
+      errorPath: string;
+      ops: MutationOp[];
+      list: boolean;
+      check: 'insert' | 'update' | 'delete';
+    };
+
+/** Where a step's JSON goes. */
+export type StepOutput =
+  /** Under `data`, at these response keys (`["ns", "authors"]` for a field inside a namespace). */
+  | { kind: 'response'; path: string[] }
+  /** Into the objects of another step's result (a remote relationship, a cross-source join). */
+  | { kind: 'join'; join: StepJoin };
+
+/**
+ * How a step's results attach to its parent's rows. The executor collects the distinct
+ * key tuples from the parent's objects, passes them to the step as one JSON array of
+ * `{<child key>: value}` objects (`ParamSource` `join-keys` for SQL), and expects back a
+ * JSON array with one value per tuple, in the same order. A parent object with a null key
+ * gets null.
+ */
+export interface StepJoin {
+  /** The parent step's id (also in `dependsOn`). */
+  parent: number;
+  /** Keys from the parent's JSON down to the objects that get the field; lists on the way are walked element by element. */
+  at: string[];
+  /** The response key the step's value is written under, in each of those objects. */
+  field: string;
+  /** Parent object keys holding the join values → the child's key argument names. */
+  keys: { parent: string; child: string }[];
+  /** Parent object keys selected only for the join, removed from the response once joined. */
+  hidden: string[];
+}
 
 export interface MutationOp {
   text: string;

@@ -24,7 +24,9 @@ export type ParamSource =
   /** Mutations: that column of every row returned by the given statements, as an array. */
   | { kind: 'collect'; ops: number[]; column: string }
   /** Mutations: how many rows the earlier statements of the field returned. */
-  | { kind: 'affected' };
+  | { kind: 'affected' }
+  /** Joins: the key tuples collected from the parent step's rows, as one JSON array (see `StepJoin`). */
+  | { kind: 'join-keys' };
 
 /** How a variable's JSON value becomes a parameter. */
 export type VariableCoercion = 'scalar' | 'json' | 'array';

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
 import { decode } from '../../protocol/codec.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
-import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from './messages.js';
+import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from '../../protocol/messages.js';
 
 export class CompilerPool {
   private readonly pool: Piscina;

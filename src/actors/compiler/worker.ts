@@ -5,7 +5,7 @@ import { compile } from '../../compiler/compile.js';
 import { RequestError } from '../../compiler/errors.js';
 import { createTranslateContext } from '../../compiler/translate-context.js';
 import { backendFor } from '../../backends/registry.js';
-import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from './messages.js';
+import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from '../../protocol/messages.js';
 import { workerData } from 'piscina';
 import { RoleSchemas } from './role-schemas.js';
 

@@ -70,21 +70,35 @@ export interface MutationRows {
   affected: number;
 }
 
-export function bindParams(params: ParamSource[], variables: Record<string, unknown>, sessionJson: string, earlier?: MutationRows): unknown[] {
+/** What a step's parameters are bound from. */
+export interface BindContext {
+  /** The request's variables, checked, defaults applied. */
+  variables: Record<string, unknown>;
+  /** The session variables as one JSON text. */
+  sessionJson: string;
+  /** A mutation field's earlier statements. */
+  earlier?: MutationRows;
+  /** A join step's key tuples as one JSON text. */
+  joinKeys?: string;
+}
+
+export function bindParams(params: ParamSource[], ctx: BindContext): unknown[] {
   return params.map((p) => {
     switch (p.kind) {
       case 'ref':
-        return earlier?.rows[p.op]?.[p.row]?.[p.column] ?? null;
+        return ctx.earlier?.rows[p.op]?.[p.row]?.[p.column] ?? null;
       case 'collect':
-        return p.ops.flatMap((op) => (earlier?.rows[op] ?? []).map((r) => r[p.column] ?? null));
+        return p.ops.flatMap((op) => (ctx.earlier?.rows[op] ?? []).map((r) => r[p.column] ?? null));
       case 'affected':
-        return String(earlier?.affected ?? 0);
+        return String(ctx.earlier?.affected ?? 0);
+      case 'join-keys':
+        return ctx.joinKeys ?? '[]';
       case 'literal':
         return p.value;
       case 'session':
-        return sessionJson;
+        return ctx.sessionJson;
       case 'variable': {
-        const v = at(variables[p.name], p.path);
+        const v = at(ctx.variables[p.name], p.path);
         if (p.coerce === 'array') return Array.isArray(v) ? v.map(encodeScalar) : v === null || v === undefined ? null : [encodeScalar(v)];
         return p.coerce === 'json' ? JSON.stringify(v ?? null) : encodeScalar(v);
       }

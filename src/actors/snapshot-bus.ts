@@ -1,0 +1,38 @@
+/**
+ * The one way metadata snapshots reach the front thread's consumers (plan cache, source
+ * connections; later compiler pools, subscriptions, trigger delivery): the metadata
+ * actor's snapshot events are published here once, and every consumer subscribes.
+ */
+import type { MetadataActorEvent } from '../protocol/messages.js';
+import type { PublishedSnapshot } from '../protocol/snapshot.js';
+
+export type SnapshotListener = (snapshot: PublishedSnapshot) => void;
+
+/** What the bus needs from the metadata actor (`Actor.onEvent`). */
+export interface SnapshotSource {
+  onEvent(listener: (e: MetadataActorEvent, attachment: Uint8Array | undefined) => void): void;
+}
+
+export class SnapshotBus {
+  private latest: PublishedSnapshot | null = null;
+  private readonly listeners = new Set<SnapshotListener>();
+
+  /** Publishes every snapshot the metadata actor announces (its update's bytes come as the event's attachment). */
+  follow(source: SnapshotSource): void {
+    source.onEvent((e, update) => {
+      if (e.type === 'snapshot' && update) this.publish({ ...e.snapshot, update });
+    });
+  }
+
+  publish(snapshot: PublishedSnapshot): void {
+    this.latest = snapshot;
+    for (const listener of this.listeners) listener(snapshot);
+  }
+
+  /** A listener gets the current snapshot at once (a consumer started late misses nothing), then every new one. */
+  subscribe(listener: SnapshotListener): () => void {
+    this.listeners.add(listener);
+    if (this.latest) listener(this.latest);
+    return () => this.listeners.delete(listener);
+  }
+}

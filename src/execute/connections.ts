@@ -1,0 +1,13 @@
+/** What the executor needs of the sources a plan runs on. */
+import type { Backend, SourceConnection } from '../backends/backend.js';
+
+/** A source's open connection, and its backend (which reads the errors the connection raises). */
+export interface ConnectedSource {
+  connection: SourceConnection;
+  backend: Backend;
+}
+
+/** The connected sources, by name (a `Map` will do). */
+export interface SourceConnections {
+  get(source: string): ConnectedSource | undefined;
+}

@@ -1,0 +1,14 @@
+/** The one place the executor reads a database error: through the backend of the source that raised it. */
+import type { Backend } from '../backends/backend.js';
+import type { ApiError } from '../protocol/errors.js';
+
+export interface StatementFailure {
+  /** The error as the request reports it. */
+  error: ApiError;
+  /** A mutation's permission check raised it (its statement makes the database fail on purpose). */
+  checkViolation: boolean;
+}
+
+export function statementFailure(backend: Backend, e: unknown, statement: string): StatementFailure {
+  return { error: backend.dataError(e, statement), checkViolation: backend.isCheckViolation(e) };
+}

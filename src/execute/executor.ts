@@ -1,0 +1,48 @@
+/**
+ * Running a plan for one request, independent of HTTP and of threads: variables checked,
+ * parameters bound, steps run in dependency order on the sources' connections, and the
+ * database's JSON text spliced into `{"data": ...}` (parsed only where a join needs it).
+ */
+import { RequestError } from '../compiler/errors.js';
+import type { Plan, PlanStep } from '../protocol/plan.js';
+import { bindParams, checkSession, checkVariables, type BindContext } from './bind.js';
+import type { SourceConnections } from './connections.js';
+import { statementFailure } from './database-errors.js';
+import { ExecutionError } from './errors.js';
+import { runGraph } from './graph.js';
+import { runMutationOperation } from './mutations.js';
+import { assembleData } from './response.js';
+
+export interface ExecuteRequest {
+  variables: Record<string, unknown>;
+  /** Session variables (lower-case names). */
+  session: Record<string, string>;
+}
+
+/**
+ * The response text. Throws `RequestError` (a bad request), `ExecutionError` (the
+ * database refused a query) or `ApiError` (a mutation failed).
+ */
+export async function execute(plan: Plan, request: ExecuteRequest, connections: SourceConnections): Promise<string> {
+  const variables = checkVariables(plan.variables, request.variables);
+  checkSession(plan, request.session);
+  const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
+  const texts =
+    plan.operation === 'mutation'
+      ? await runMutationOperation(plan.steps, bind, connections)
+      : await runGraph(plan.steps, (step, joinKeys) => runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections));
+  return `{"data":${assembleData(plan.steps, texts)}}`;
+}
+
+async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections): Promise<string> {
+  const run = step.run;
+  if (run.kind === 'constant') return run.json;
+  if (run.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
+  const source = connections.get(run.source);
+  if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
+  try {
+    return await source.connection.json(run.text, bindParams(run.params, bind), run.statement);
+  } catch (e) {
+    throw new ExecutionError(statementFailure(source.backend, e, run.text).error);
+  }
+}

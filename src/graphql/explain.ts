@@ -1,0 +1,68 @@
+/**
+ * `/v1/graphql/explain`: `{query: {query, operationName, variables}, user: {x-service-role, ...}}`.
+ * Admin only: the caller has checked the admin secret; the query is planned as `user` says
+ * and each SQL step explained by its source.
+ */
+import type { Session } from '../auth/session.js';
+import { RequestError } from '../compiler/errors.js';
+import { bindParams, checkVariables } from '../execute/bind.js';
+import type { SourceConnections } from '../execute/connections.js';
+import { statementFailure } from '../execute/database-errors.js';
+import { ApiError } from '../protocol/errors.js';
+import type { Plan } from '../protocol/plan.js';
+import { isObject } from '../util/decode.js';
+import type { PlanLookup } from './plan-lookup.js';
+import { readRequest, type GraphQLRequest } from './request.js';
+
+export async function explainRequest(body: Uint8Array, plans: PlanLookup, connections: SourceConnections): Promise<{ status: number; body: string }> {
+  const fail = (status: number, path: string, error: string, code: string) => ({ status, body: JSON.stringify({ path, error, code }) });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch {
+    return fail(400, '$', 'the request body is not valid JSON', 'invalid-json');
+  }
+  if (!isObject(parsed)) return fail(400, '$', 'expected an object with "query"', 'parse-failed');
+  const user = isObject(parsed.user) ? parsed.user : {};
+  const variables: Record<string, string> = {};
+  for (const [k, v] of Object.entries(user)) if (typeof v === 'string') variables[k.toLowerCase()] = v;
+  const as: Session = { role: variables['x-service-role'] ?? 'admin', variables, isAdmin: true, useBackendOnlyPermissions: false };
+  try {
+    const req = readRequest(parsed.query, '$.query');
+    const plan = await plans.plan(as, req);
+    const fields = await explainSteps(plan, as, req, connections);
+    if (plan.operation !== 'subscription') return { status: 200, body: JSON.stringify(fields) };
+    // A subscription is explained as one statement, with the variables it is run with.
+    const first = fields[0];
+    const body = { sql: first?.sql ?? '', plan: first?.plan ?? [], variables: { synthetic: [], query: req.variables, session: variables } };
+    return { status: 200, body: JSON.stringify(body) };
+  } catch (e) {
+    if (e instanceof RequestError) return fail(400, e.path, e.message, e.code);
+    if (e instanceof ApiError) return fail(e.status, e.path, e.message, e.code);
+    throw e;
+  }
+}
+
+/** Each SQL step's text and its source's plan for it, with the request's parameters bound. */
+function explainSteps(plan: Plan, session: Session, req: GraphQLRequest, connections: SourceConnections): Promise<{ field: string; sql: string; plan: string[] }[]> {
+  const bind = { variables: checkVariables(plan.variables, req.variables), sessionJson: JSON.stringify(session.variables) };
+  return Promise.all(
+    plan.steps.flatMap((step) => {
+      const run = step.run;
+      if (run.kind !== 'sql') return [];
+      const field = step.output.kind === 'response' ? step.output.path.join('.') : step.output.join.field;
+      return [
+        (async () => {
+          const source = connections.get(run.source);
+          if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
+          try {
+            return { field, sql: run.text, plan: await source.connection.explain(run.text, bindParams(run.params, bind)) };
+          } catch (e) {
+            // The database refusing the statement (a bad regular expression, say) is the request's fault, as when it runs.
+            throw statementFailure(source.backend, e, run.text).error;
+          }
+        })(),
+      ];
+    }),
+  );
+}

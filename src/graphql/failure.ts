@@ -1,0 +1,20 @@
+/** A failed GraphQL request's response text, and its status under `application/graphql-response+json`. */
+import { RequestError } from '../compiler/errors.js';
+import { ExecutionError } from '../execute/errors.js';
+import { log } from '../log.js';
+import { ApiError } from '../protocol/errors.js';
+import type { GraphQLErrorBody } from '../protocol/plan.js';
+
+/** A mutation or subscription over GET (GraphQL over HTTP: GET is for queries only). */
+export class MethodNotAllowed extends RequestError {}
+
+const errorsBody = (errors: GraphQLErrorBody[]) => JSON.stringify({ errors });
+
+export function failure(e: unknown): { body: string; status: number } {
+  if (e instanceof MethodNotAllowed) return { body: errorsBody([e.body()]), status: 405 };
+  if (e instanceof RequestError) return { body: errorsBody([e.body()]), status: 400 };
+  if (e instanceof ExecutionError) return { body: JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] }), status: 200 };
+  if (e instanceof ApiError) return { body: errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]), status: e.status >= 400 ? e.status : 400 };
+  log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  return { body: errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]), status: 500 };
+}

@@ -1,0 +1,45 @@
+/**
+ * Finding a request's plan: the plan cache by (role, operation name, query text) and the
+ * values of the variables that shaped it; on a miss, the compiler pool. A new snapshot
+ * evicts the plans that read what it changed.
+ */
+import type { CompilerPool } from '../actors/compiler/pool.js';
+import type { SnapshotBus } from '../actors/snapshot-bus.js';
+import type { Session } from '../auth/session.js';
+import { RequestError } from '../compiler/errors.js';
+import type { Plan } from '../protocol/plan.js';
+import type { PublishedSnapshot } from '../protocol/snapshot.js';
+import { PlanCache } from './plan-cache.js';
+import type { GraphQLRequest } from './request.js';
+
+export class PlanLookup {
+  private snapshot: PublishedSnapshot | null = null;
+  private readonly cache: PlanCache;
+
+  constructor(
+    private readonly compiler: CompilerPool,
+    snapshots: SnapshotBus,
+    cacheSize: number,
+  ) {
+    this.cache = new PlanCache(cacheSize);
+    snapshots.subscribe((s) => {
+      this.snapshot = s;
+      this.cache.evict(s.changes);
+    });
+  }
+
+  async plan(session: Session, req: GraphQLRequest): Promise<Plan> {
+    const snapshot = this.snapshot;
+    if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
+    // backend_only permissions: only with the admin secret and the request's header.
+    const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
+    const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
+    const hit = this.cache.get(key, req.variables);
+    if (hit) return hit;
+    const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables });
+    if (!answer.ok) throw new RequestError(answer.errors[0]!.message, answer.errors[0]!.extensions.path, answer.errors[0]!.extensions.code);
+    // A plan compiled against a snapshot that has since been replaced may read what changed.
+    if (this.snapshot === snapshot) this.cache.set(key, req.variables, answer.plan);
+    return answer.plan;
+  }
+}

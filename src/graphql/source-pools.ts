@@ -1,0 +1,49 @@
+/**
+ * The front thread's connections to the sources plans run on: one pool per connected
+ * source (from its kind's backend), replaced when its connection settings change, closed
+ * when it goes.
+ */
+import type { SnapshotBus } from '../actors/snapshot-bus.js';
+import { backendFor } from '../backends/registry.js';
+import type { ConnectedSource, SourceConnections } from '../execute/connections.js';
+import { log } from '../log.js';
+import type { PublishedSnapshot } from '../protocol/snapshot.js';
+
+export class SourcePools implements SourceConnections {
+  private readonly runners = new Map<string, { key: string; source: ConnectedSource }>();
+
+  constructor(snapshots: SnapshotBus) {
+    snapshots.subscribe((s) => this.follow(s));
+  }
+
+  get(source: string): ConnectedSource | undefined {
+    return this.runners.get(source)?.source;
+  }
+
+  private follow(s: PublishedSnapshot): void {
+    const wanted = new Set<string>();
+    for (const src of s.connected) {
+      wanted.add(src.name);
+      const key = JSON.stringify(src.configuration);
+      if (this.runners.get(src.name)?.key === key) continue;
+      void this.runners.get(src.name)?.source.connection.close().catch(() => {});
+      try {
+        const backend = backendFor(src.kind);
+        if (!backend) throw new Error(`backend kind "${src.kind}" is not supported`);
+        this.runners.set(src.name, { key, source: { backend, connection: backend.connect(src.configuration) } });
+      } catch (e) {
+        log.warn('cannot connect to source for queries', { source: src.name, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    for (const [name, r] of this.runners) {
+      if (!wanted.has(name)) {
+        void r.source.connection.close().catch(() => {});
+        this.runners.delete(name);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.source.connection.close().catch(() => {})));
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { SnapshotBus, type SnapshotSource } from '../../src/actors/snapshot-bus.js';
+import type { MetadataActorEvent } from '../../src/protocol/messages.js';
+import type { PublishedSnapshot } from '../../src/protocol/snapshot.js';
+
+const header = (generation: number): Omit<PublishedSnapshot, 'update'> => ({ version: generation, generation, base: null, changes: { everything: true, sources: [], tables: [] }, connected: [] });
+
+/** The metadata actor as the bus sees it: events with an attachment. */
+function fakeActor(): SnapshotSource & { emit(e: MetadataActorEvent, attachment?: Uint8Array): void } {
+  const listeners: ((e: MetadataActorEvent, attachment: Uint8Array | undefined) => void)[] = [];
+  return { onEvent: (l) => listeners.push(l), emit: (e, a) => listeners.forEach((l) => l(e, a)) };
+}
+
+describe('SnapshotBus', () => {
+  it("delivers the metadata actor's snapshots, with their update's bytes, to every subscriber", () => {
+    const bus = new SnapshotBus();
+    const actor = fakeActor();
+    bus.follow(actor);
+    const seen: [string, number][] = [];
+    bus.subscribe((s) => seen.push(['a', s.generation]));
+    bus.subscribe((s) => seen.push(['b', s.update.byteLength]));
+    actor.emit({ type: 'snapshot', snapshot: header(1) }, new Uint8Array(3));
+    // An event without its bytes is not a snapshot anyone can use.
+    actor.emit({ type: 'snapshot', snapshot: header(2) });
+    expect(seen).toEqual([
+      ['a', 1],
+      ['b', 3],
+    ]);
+  });
+
+  it('gives a late subscriber the current snapshot at once, and stops after unsubscribing', () => {
+    const bus = new SnapshotBus();
+    bus.publish({ ...header(1), update: new Uint8Array() });
+    const seen: number[] = [];
+    const stop = bus.subscribe((s) => seen.push(s.generation));
+    bus.publish({ ...header(2), update: new Uint8Array() });
+    stop();
+    bus.publish({ ...header(3), update: new Uint8Array() });
+    expect(seen).toEqual([1, 2]);
+  });
+});
