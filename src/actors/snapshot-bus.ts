@@ -5,6 +5,7 @@
  */
 import type { MetadataActorEvent } from '../protocol/messages.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
+import { log } from '../log.js';
 
 export type SnapshotListener = (snapshot: PublishedSnapshot) => void;
 
@@ -26,7 +27,14 @@ export class SnapshotBus {
 
   publish(snapshot: PublishedSnapshot): void {
     this.latest = snapshot;
-    for (const listener of this.listeners) listener(snapshot);
+    for (const listener of this.listeners) {
+      // One consumer's failure (a bug) must not keep the snapshot from the others, nor reach the actor runtime.
+      try {
+        listener(snapshot);
+      } catch (e) {
+        log.error('a snapshot consumer failed', { generation: snapshot.generation, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      }
+    }
   }
 
   /** A listener gets the current snapshot at once (a consumer started late misses nothing), then every new one. */

@@ -38,4 +38,15 @@ describe('SnapshotBus', () => {
     bus.publish({ ...header(3), update: new Uint8Array() });
     expect(seen).toEqual([1, 2]);
   });
+
+  it('keeps delivering to the other subscribers when one of them throws', () => {
+    const bus = new SnapshotBus();
+    const seen: number[] = [];
+    bus.subscribe(() => {
+      throw new Error('a bug');
+    });
+    bus.subscribe((s) => seen.push(s.generation));
+    expect(() => bus.publish({ ...header(1), update: new Uint8Array() })).not.toThrow();
+    expect(seen).toEqual([1]);
+  });
 });
