@@ -44,6 +44,21 @@ describe('the metadata store', () => {
     expect(await entryRows()).toEqual(after);
   });
 
+  it('a change outside the tables (an inherited role) leaves the table rows as they are, across a restart', async () => {
+    for (const role of ['user', 'other']) {
+      expect((await fx.engine.metadata({ type: 'pg_create_select_permission', args: { table: 'c', role, permission: { columns: ['id'], filter: {} } } })).status).toBe(200);
+    }
+    const before = await entryRows();
+    const added = await fx.engine.metadata({ type: 'add_inherited_role', args: { role_name: 'both', role_set: ['user', 'other'] } });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(await entryRows()).toEqual(before);
+    expect(await fx.engine.stop()).toBe(0);
+    fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url });
+    expect(await exportTables()).toEqual(['a', 'b', 'c']);
+    expect((await fx.engine.metadata({ type: 'drop_inherited_role', args: { role_name: 'both' } })).status).toBe(200);
+    expect(await entryRows()).toEqual(before);
+  });
+
   it('untracking removes the row; tracking again appends it', async () => {
     expect((await fx.engine.metadata({ type: 'pg_untrack_table', args: { table: 'a' } })).status).toBe(200);
     expect((await entryRows()).map((r) => r.name)).toEqual(['b', 'c']);

@@ -75,7 +75,7 @@ export class MetadataStore {
       if (r.rows[0]) return this.document(c, r.rows[0]);
       const stored = { metadata: initial(), version: 1, inRows: true };
       await c.query('INSERT INTO service_catalog.metadata (id, resource_version) VALUES (1, 1)');
-      await this.write(c, diffDocuments(null, stored.metadata)!, 1);
+      await this.write(c, diffDocuments(null, stored.metadata)!, 1, true);
       return stored;
     });
   }
@@ -114,7 +114,7 @@ export class MetadataStore {
       let stored = current;
       if (next && diff) {
         stored = { metadata: next, version: current.version + 1, inRows: true };
-        await this.write(c, diff, stored.version);
+        await this.write(c, diff, stored.version, !current.inRows);
         await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
       }
       return { stored, result };
@@ -152,9 +152,8 @@ export class MetadataStore {
     return { metadata: { ...skeleton, sources }, version, inRows: true };
   }
 
-  /** Writes what `diff` says changed; a diff from nothing (`inRows` false) replaces every row. */
-  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number): Promise<void> {
-    const whole = diff.tables.every((t) => t.kind === 'all') && diff.skeleton !== null;
+  /** Writes what `diff` says changed; `whole` (a diff from nothing: the rows may hold another document) replaces every row. */
+  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<void> {
     if (whole) await c.query('DELETE FROM service_catalog.metadata_tables');
     await c.query('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
     for (const t of diff.tables) {
