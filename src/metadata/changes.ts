@@ -7,6 +7,7 @@
  * stale plan, so anything not understood counts as everything.
  */
 import { qualifiedKey } from './catalog.js';
+import { sameTablePlaces } from './document-parts.js';
 import type { Metadata, SourceMetadata } from './types.js';
 
 export interface MetadataChanges {
@@ -36,8 +37,7 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
       continue;
     }
     if (prev.tables === s.tables) continue;
-    // The usual change: the same tables in the same places, one or a few of them changed.
-    if (prev.tables.length === s.tables.length && prev.tables.every((t, i) => t.table === s.tables[i]!.table)) {
+    if (sameTablePlaces(prev.tables, s.tables)) {
       s.tables.forEach((t, i) => t !== prev.tables[i] && tables.push(`${s.name}\u0000${qualifiedKey(t.table)}`));
       continue;
     }
@@ -74,7 +74,7 @@ export function onlyPermissionsChanged(before: Metadata, after: Metadata): boole
   if (before.sources.length !== after.sources.length) return false;
   return after.sources.every((s, i) => {
     const prev = before.sources[i]!;
-    if (prev.name !== s.name || !sameSettings(prev, s) || prev.tables.length !== s.tables.length) return false;
+    if (prev.name !== s.name || !sameSettings(prev, s) || !sameTablePlaces(prev.tables, s.tables)) return false;
     return s.tables.every((t, j) => {
       const p = prev.tables[j]!;
       if (p === t) return true;

@@ -71,10 +71,16 @@ export function diffDocuments(prev: Metadata | null, next: Metadata): DocumentDi
 /** Whether `next` holds an entry `prev` does not (text compared only when the objects differ). */
 const changedEntry = (prev: TableMetadata | undefined, next: TableMetadata) => prev !== next && (prev === undefined || tableEntryJson(prev) !== tableEntryJson(next));
 
+/**
+ * The usual change: the same tables in the same places (their names the same shared objects),
+ * one or a few of their entries changed. Callers then compare entries place by place.
+ */
+export const sameTablePlaces = (prev: readonly TableMetadata[], next: readonly TableMetadata[]): boolean =>
+  prev.length === next.length && prev.every((t, i) => t.table === next[i]!.table);
+
 function diffTables(prev: SourceMetadata, next: SourceMetadata): SourceTablesChange | null {
   if (prev.tables === next.tables) return null;
-  // The usual change: the same tables in the same places, one or a few of them changed.
-  if (prev.tables.length === next.tables.length && prev.tables.every((t, i) => t.table === next.tables[i]!.table)) {
+  if (sameTablePlaces(prev.tables, next.tables)) {
     const upserts = next.tables.filter((t, i) => changedEntry(prev.tables[i], t));
     return upserts.length === 0 ? null : { source: next.name, kind: 'some', upserts, deletes: [] };
   }
