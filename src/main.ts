@@ -6,7 +6,9 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, setLogLevel } from './log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
 import { startHttp } from './http/server.js';
-import { CompilerPool } from './actors/compiler/pool.js';
+import { CompilerPools } from './actors/compiler/pool.js';
+import { PlanCompiler } from './actors/compiler/compile-plan.js';
+import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { GraphQLService } from './graphql/service.js';
 import { LiveQueries } from './graphql/live-queries.js';
@@ -74,11 +76,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let http: { port: number; close(): void } | undefined;
-  const compiler = new CompilerPool({ stringifyNumericTypes: config.stringifyNumericTypes });
+  const schemaBuilder = new SchemaBuilder();
+  const compiler = new PlanCompiler(schemaBuilder, new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes }));
   const snapshots = new SnapshotBus();
   snapshots.follow(metadata);
-  // First: a compile for a snapshot finds its update in the pool's chain.
-  snapshots.subscribe((s) => compiler.publish(s));
+  // First: a compile for a snapshot finds its update in the schema builder's chain.
+  snapshots.subscribe((s) => schemaBuilder.publish(s));
   const graphql = new GraphQLService(compiler, snapshots);
   const live = new LiveQueries(config.liveQueryIntervalMs);
   let authenticator: Authenticator | undefined;

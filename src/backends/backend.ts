@@ -26,9 +26,9 @@ export interface Backend {
   usesPreparedStatements(configuration: JsonObject): boolean;
 
   /** The statement of one query root field; its single row's single column is the field's JSON. */
-  translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): TranslatedField;
+  translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField;
   /** The statements of one mutation root field, run in order; `final` ones answer the field. */
-  translateMutation(field: MutationField, ctx: TranslateContext): TranslatedMutation;
+  translateMutation(field: MutationField, options: TranslateOptions): TranslatedMutation;
 
   /** A connection pool for running compiled statements (the front thread). */
   connect(configuration: JsonObject): SourceConnection;
@@ -58,12 +58,8 @@ export interface Capabilities {
   streaming: boolean;
 }
 
-/** What SQL translation needs to know about tables beyond the IR (types, joins, permissions). */
-export interface TranslateContext {
-  columnType(table: QualifiedName, column: string): CatalogType;
-  /** A relationship by name; `permission` is the target's select filter for the role (null: no access). */
-  relationship(table: QualifiedName, name: string): { join: Join; permission: BoolExp | null };
-  computedField(table: QualifiedName, name: string): { fn: QualifiedName; returnType: CatalogType; sessionArgument: string | null };
+/** How SQL is written, beyond the IR (which carries every type, join and permission it needs). */
+export interface TranslateOptions {
   /** Output bigint, numeric and double precision as JSON strings. */
   stringifyNumeric: boolean;
 }

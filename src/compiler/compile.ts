@@ -1,8 +1,9 @@
 /**
- * A GraphQL request to a Plan for one role: parse, pick the operation, validate,
- * then one step per root field: an SQL statement, a mutation field's statements, or
- * constant JSON (introspection fields are answered at compile time: they depend only on
- * the role's schema). No step joins another's rows yet.
+ * A GraphQL request analysed for one role (the schema builder's part of compiling): parse,
+ * pick the operation, validate, then one step per root field: the IR of a query or
+ * mutation field, for the source's backend to translate (actors/compiler), or constant
+ * JSON (introspection fields are answered here: they depend only on the role's schema).
+ * No step joins another's rows yet.
  */
 import {
   execute,
@@ -19,10 +20,9 @@ import {
   type OperationDefinitionNode,
   type VariableDefinitionNode,
 } from 'graphql';
-import { createHash } from 'node:crypto';
-import type { Backend, TranslateContext } from '../backends/backend.js';
 import type { RootField } from '../ir/select.js';
-import type { Plan, PlanStep, StepRun, VariableSpec } from '../protocol/plan.js';
+import type { VariableSpec } from '../protocol/plan.js';
+import type { AnalyzedPlan, AnalyzedRun, AnalyzedStep } from '../protocol/messages.js';
 import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
@@ -41,12 +41,9 @@ export interface CompileRequest {
   variables: Record<string, unknown>;
 }
 
-export interface CompileOptions {
-  translateContext(rs: RoleSchema, source: string): TranslateContext;
-  /** The backend of a source. */
-  backend(source: string): Backend;
-  /** Whether a source uses prepared statements. */
-  prepared(source: string): boolean;
+export interface AnalyzeOptions {
+  /** A source's kind (which backend translates its fields) and whether its statements are prepared. */
+  source(name: string): { kind: string; prepared: boolean };
 }
 
 function pickOperation(doc: DocumentNode, name: string | null): OperationDefinitionNode {
@@ -79,13 +76,7 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
 /** graphql-js's rules, less one the well-known engine does not apply (unused variables are fine), one made cheaper. */
 const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === GraphQLKnownTypeNamesRule ? KnownTypeNamesRule : r));
 
-/** A prepared statement's name: a hash of its text (each connection keeps a bounded set, see PreparedStatements). */
-function preparedName(opts: CompileOptions, source: string, text: string): string | null {
-  if (!opts.prepared(source)) return null;
-  return 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
-}
-
-export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOptions): Plan {
+export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): AnalyzedPlan {
   const doc = parseDocument(req.query);
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
@@ -102,15 +93,19 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
   const rootType = op.operation === 'subscription' ? 'subscription_root' : op.operation === 'mutation' ? 'mutation_root' : 'query_root';
   const mutations = new MutationCompiler(selection);
 
-  const steps: PlanStep[] = [];
+  const steps: AnalyzedStep[] = [];
   // Mutation fields run in request order: each depends on the one before.
   let lastMutation: number | null = null;
-  const addStep = (run: StepRun, path: string[]): void => {
+  const addStep = (run: AnalyzedRun, path: string[]): void => {
     const id = steps.length;
-    steps.push({ id, dependsOn: run.kind === 'mutation' && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
-    if (run.kind === 'mutation') lastMutation = id;
+    const mutation = run.kind === 'translate' && run.field.kind === 'mutation';
+    steps.push({ id, dependsOn: mutation && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
+    if (mutation) lastMutation = id;
   };
-  const sessionVariables = new Set<string>();
+  const translate = (source: string, field: Extract<AnalyzedRun, { kind: 'translate' }>['field']): AnalyzedRun => {
+    const { kind, prepared } = opts.source(source);
+    return { kind: 'translate', source, sourceKind: kind, prepared, field };
+  };
   const reads = { everything: false, sources: new Set<string>(), tables: new Set<string>() };
   const compileRoot = (typeName: string, f: CollectedField, path: string[]): void => {
     const p = `$.selectionSet.${[...path, f.alias].join('.selectionSet.')}`;
@@ -132,24 +127,13 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     }
     if ('mtable' in info) {
       const field = mutations.compile(info, f, p);
-      reads.sources.add(info.mtable.source.name);
-      addTablesRead(field, info.mtable.source.name, reads.tables);
-      const translated = opts.backend(info.mtable.source.name).translateMutation(field, opts.translateContext(rs, info.mtable.source.name));
-      for (const name of translated.sessionVariables) sessionVariables.add(name);
-      addStep(
-        {
-          kind: 'mutation',
-          source: info.mtable.source.name,
-          errorPath: p,
-          ops: translated.ops.map((o) => ({ ...o, statement: preparedName(opts, info.mtable.source.name, o.text) })),
-          list: field.kind === 'update' && field.many,
-          check: field.kind,
-        },
-        [...path, f.alias],
-      );
+      const source = info.mtable.source.name;
+      reads.sources.add(source);
+      addTablesRead(field, source, reads.tables);
+      addStep(translate(source, { kind: 'mutation', mutation: field, errorPath: p, list: field.kind === 'update' && field.many }), [...path, f.alias]);
       return;
     }
-    let root: RootField;
+    let root: Exclude<RootField, { kind: 'typename' }>;
     // The field table may be shared by roles of the same schema shape: the table as this role sees it.
     const t = 'table' in info ? (rs.model.tables.get(info.table.key) ?? null) : null;
     if (!t) throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
@@ -180,7 +164,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
           const col = t.columns.find((x) => x.column.name === c)!;
           const v = inputs.scalar(args.get(col.fieldName) ?? null);
           if (!v) throw new RequestError(`missing required field ${JSON.stringify(col.fieldName)}`, `${p}.args`);
-          return { kind: 'column' as const, column: c, ops: [{ op: '_eq', value: v }] };
+          return { kind: 'column' as const, column: c, type: col.column.type, ops: [{ op: '_eq', value: v }] };
         });
         root = {
           kind: 'select_one',
@@ -196,9 +180,7 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     }
     reads.sources.add(source);
     addTablesRead(root, source, reads.tables);
-    const translated = opts.backend(source).translateRootField(root, opts.translateContext(rs, source));
-    for (const name of translated.sessionVariables) sessionVariables.add(name);
-    addStep({ kind: 'sql', source, text: translated.text, params: translated.params, statement: preparedName(opts, source, translated.text) }, [...path, f.alias]);
+    addStep(translate(source, { kind: 'query', root }), [...path, f.alias]);
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
   return {
@@ -206,7 +188,6 @@ export function compile(rs: RoleSchema, req: CompileRequest, opts: CompileOption
     steps,
     variables: specs,
     shape: inputs.shapeVariables(),
-    sessionVariables: [...sessionVariables].sort(),
     reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
   };
 }

@@ -44,9 +44,9 @@ export class MutationCompiler {
     const perm = m.insert!;
     return {
       table: { schema: m.catalog.schema, name: m.catalog.name },
-      columnTypes: new Map(m.catalog.columns.map((c) => [c.name, c.type])),
+      columnTypes: m.catalog.columns.map((c) => [c.name, c.type]),
       rows: objects.map((o, i) => this.insertRow(m, o, `${path}[${i}]`)),
-      presets: perm.set,
+      presets: [...perm.set],
       check: perm.check,
       onConflict: onConflict === undefined ? null : this.onConflict(m, onConflict, path.replace(/\.args\.\w+$/, '.args.on_conflict')),
     };
@@ -54,14 +54,15 @@ export class MutationCompiler {
 
   private insertRow(m: MutableTableInfo, tree: InputTree, path: string): InsertRow {
     const obj = this.inputs.object(tree, path) ?? {};
-    const row: InsertRow = { values: new Map(), parents: [], children: [] };
+    const values = new Map<string, Value>();
+    const row: InsertRow = { values: [], parents: [], children: [] };
     const relPaths = new Map<object, string>();
     for (const [key, raw] of Object.entries(obj)) {
       const p = `${path}.${key}`;
       const col = this.column(m, key);
       if (col && m.insert!.columns.has(col.column.name) && !m.insert!.set.has(col.column.name)) {
         const v = this.inputs.scalar(raw);
-        row.values.set(col.column.name, v ?? { kind: 'literal', value: null });
+        values.set(col.column.name, v ?? { kind: 'literal', value: null });
         continue;
       }
       const rel = m.relationships.find((r) => r.fieldName === key);
@@ -81,18 +82,20 @@ export class MutationCompiler {
       }
     }
     for (const parent of row.parents) {
-      const taken = parent.join.mapping.map(([mine]) => mine).filter((c) => row.values.has(c));
+      const taken = parent.join.mapping.map(([mine]) => mine).filter((c) => values.has(c));
       // The well-known engine's wording, typo included: clients match on it.
       if (taken.length) throw new RequestError(`cannot insert object relation ship ${JSON.stringify(m.relationships.find((r) => r.join === parent.join)!.name)} as ${taken.map((c) => JSON.stringify(c)).join(', ')} column values are already determined`, relPaths.get(parent.join)!);
     }
     for (const child of row.children) {
       const theirs = child.join.mapping.map(([, t]) => t);
-      const at = child.insert.rows.findIndex((r) => theirs.some((c) => r.values.has(c)));
+      const given = (r: InsertRow, c: string) => r.values.some(([column]) => column === c);
+      const at = child.insert.rows.findIndex((r) => theirs.some((c) => given(r, c)));
       if (at >= 0) {
-        const taken = theirs.filter((c) => child.insert.rows[at]!.values.has(c));
+        const taken = theirs.filter((c) => given(child.insert.rows[at]!, c));
         throw new RequestError(`cannot insert ${taken.map((c) => JSON.stringify(c)).join(', ')} columns as their values are already being determined by parent insert`, `${relPaths.get(child.join)!}.data[${at}]`);
       }
     }
+    row.values = [...values];
     return row;
   }
 
@@ -114,7 +117,7 @@ export class MutationCompiler {
       constraint,
       updateColumns: ignore ? [] : columns,
       where: { kind: 'and', items: [where, m.update?.filter ?? TRUE] },
-      presets: ignore ? new Map() : (m.update?.set ?? new Map()),
+      presets: ignore ? [] : [...(m.update?.set ?? [])],
     };
   }
 
@@ -152,7 +155,7 @@ export class MutationCompiler {
       const col = m.columns.find((x) => x.column.name === c)!;
       const v: Value | null = this.inputs.scalar(get(col.fieldName) ?? null);
       if (!v) throw new RequestError(`missing required field ${JSON.stringify(col.fieldName)}`, path);
-      return { kind: 'column', column: c, ops: [{ op: '_eq', value: v }] };
+      return { kind: 'column', column: c, type: col.column.type, ops: [{ op: '_eq', value: v }] };
     });
     return { kind: 'and', items };
   }

@@ -74,24 +74,24 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
       const ops = comparisonOps(value, inputs, p);
       if (column.column.type.name === 'ltree') checkLabelPaths(ops, p);
       const visibleWhen = table.permission.columns.get(column.column.name);
-      if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, ops, ...(visibleWhen ? { visibleWhen } : {}) });
+      if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, type: column.column.type, ops, ...(visibleWhen ? { visibleWhen } : {}) });
       continue;
     }
     const rel = table.relationships.find((r) => r.fieldName === key);
     if (rel) {
       const target = model.tables.get(rel.targetKey)!;
-      items.push({ kind: 'relationship', relationship: rel.name, where: parseWhere(model, target, value, inputs, p) });
+      items.push({ kind: 'relationship', relationship: rel.name, join: rel.join, where: parseWhere(model, target, value, inputs, p), permission: target.permission.filter });
       continue;
     }
     const cf = table.computedFields.find((c) => c.fieldName === key);
     if (cf && !cf.returnsTable) {
       const ops = comparisonOps(value, inputs, p);
-      if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, ops });
+      if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, call: cf.call, ops });
       continue;
     }
     const target = cf?.returnsTable ? model.tables.get(cf.returnsTable) : undefined;
     if (cf && target) {
-      items.push({ kind: 'computed_rows', field: cf.name, table: { schema: target.catalog.schema, name: target.catalog.name }, where: parseWhere(model, target, value, inputs, p) });
+      items.push({ kind: 'computed_rows', field: cf.name, call: cf.call, table: { schema: target.catalog.schema, name: target.catalog.name }, where: parseWhere(model, target, value, inputs, p) });
       continue;
     }
     throw new RequestError(`field ${JSON.stringify(key)} not found in type: '${table.naming.typeName(table.identifier + '_bool_exp')}'`, p);

@@ -1,9 +1,10 @@
 /**
  * Finding a request's plan: the plan cache by (role, operation name, query text) and the
- * values of the variables that shaped it; on a miss, the compiler pool. A new snapshot
+ * values of the variables that shaped it; on a miss, the plan compiler (schema builder,
+ * then the backend's compiler pool). A new snapshot
  * evicts the plans that read what it changed.
  */
-import type { CompilerPool } from '../actors/compiler/pool.js';
+import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { RequestError } from '../compiler/errors.js';
@@ -17,7 +18,7 @@ export class PlanLookup {
   private readonly cache: PlanCache;
 
   constructor(
-    private readonly compiler: CompilerPool,
+    private readonly compiler: PlanCompiler,
     snapshots: SnapshotBus,
     cacheSize: number,
   ) {

@@ -1,10 +1,10 @@
 /**
  * `/v1/graphql` on the front thread, the facade HTTP and WebSocket handlers call: a
  * request is read (`request.ts`), its plan looked up (`plan-lookup.ts`: a cache hit runs
- * with no thread hop, a miss asks the compiler pool), then run by the executor
+ * with no thread hop, a miss asks the plan compiler), then run by the executor
  * (`execute/`) on the sources' pools (`source-pools.ts`).
  */
-import type { CompilerPool } from '../actors/compiler/pool.js';
+import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { execute } from '../execute/executor.js';
@@ -28,7 +28,7 @@ export class GraphQLService {
   private readonly plans: PlanLookup;
   private readonly sources: SourcePools;
 
-  constructor(compiler: CompilerPool, snapshots: SnapshotBus, cacheSize = 10_000) {
+  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, cacheSize = 10_000) {
     this.plans = new PlanLookup(compiler, snapshots, cacheSize);
     this.sources = new SourcePools(snapshots);
   }

@@ -1,10 +1,31 @@
 /**
  * Boolean expressions, backend-neutral: what a permission `filter`/`check` and a
  * GraphQL `where` argument both become. Values are literals, session variables or
- * columns; the SQL layer turns them into parameters and quoted identifiers.
+ * columns; the SQL layer turns them into parameters and quoted identifiers. A node
+ * carries everything its translation needs (column types, joins, functions, the
+ * target's permission), so translating is a function of the IR alone.
  */
-import type { QualifiedName } from '../metadata/catalog.js';
+import type { CatalogFunction, CatalogType, QualifiedName } from '../metadata/catalog.js';
 import type { Json } from '../util/decode.js';
+
+/** A join from the current table's rows to a related table's rows. */
+export interface Join {
+  target: QualifiedName;
+  /** [column of the current table, column of the target]. */
+  mapping: [string, string][];
+}
+
+/** A computed field's function as a row's value: called with the row and, if it takes one, the session as JSON. */
+export interface ComputedCall {
+  fn: QualifiedName;
+  returnType: CatalogType;
+  /** Name of the JSON session argument, if any. */
+  sessionArgument: string | null;
+}
+
+export function computedCall(fn: CatalogFunction, sessionArgument: number | null): ComputedCall {
+  return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType, sessionArgument: sessionArgument === null ? null : (fn.args[sessionArgument]?.name ?? null) };
+}
 
 export type BoolExp =
   | { kind: 'and'; items: BoolExp[] }
@@ -17,13 +38,18 @@ export type BoolExp =
    * (inherited roles, a request's `where`): the column reads as NULL where it does not hold,
    * as the selection shows it, so filtering cannot reveal a hidden value (spec rule 3).
    */
-  | { kind: 'column'; column: string; ops: ComparisonOp[]; visibleWhen?: BoolExp }
-  /** Through a relationship of the current table: some related row matches `where`. */
-  | { kind: 'relationship'; relationship: string; where: BoolExp }
+  | { kind: 'column'; column: string; type: CatalogType; ops: ComparisonOp[]; visibleWhen?: BoolExp }
+  /**
+   * Through a relationship of the current table: some related row matches `where`.
+   * `permission`: the target's select filter for the role, also required of that row (a
+   * request's `where`); absent where relationships are not permission-checked (permissions
+   * themselves, admin operations).
+   */
+  | { kind: 'relationship'; relationship: string; join: Join; where: BoolExp; permission?: BoolExp }
   /** A scalar computed field compared like a column. */
-  | { kind: 'computed'; field: string; ops: ComparisonOp[] }
+  | { kind: 'computed'; field: string; call: ComputedCall; ops: ComparisonOp[] }
   /** A computed field returning rows of `table`: some row it returns matches `where`. */
-  | { kind: 'computed_rows'; field: string; table: QualifiedName; where: BoolExp };
+  | { kind: 'computed_rows'; field: string; call: ComputedCall; table: QualifiedName; where: BoolExp };
 
 export interface ComparisonOp {
   /** Canonical operator name: `_eq`, `_neq`, `_in`, `_is_null`, `_ceq`, `_contains`, `_st_d_within`, ... (`$neq`/`_ne` are normalised). */

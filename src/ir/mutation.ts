@@ -1,7 +1,13 @@
-/** Mutations as the SQL layer needs them: permission checks and presets already folded in. */
+/**
+ * Mutations as the SQL layer needs them: permission checks and presets already folded in.
+ * Plain data (it crosses threads as msgpack): per-column values are lists of pairs.
+ */
 import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
 import type { BoolExp, Value } from './boolexp.js';
 import type { Field, Join } from './select.js';
+
+/** [column, what it gets], in order. */
+export type PerColumn<T> = [column: string, value: T][];
 
 export interface OnConflict {
   constraint: string;
@@ -10,12 +16,12 @@ export interface OnConflict {
   /** The upsert's `where` and the role's update filter, on the existing row. */
   where: BoolExp;
   /** The update permission's presets, applied when the upsert updates. */
-  presets: Map<string, Value>;
+  presets: PerColumn<Value>;
 }
 
 export interface InsertRow {
   /** Column values given in the input (presets added by the translator). */
-  values: Map<string, Value>;
+  values: PerColumn<Value>;
   /** Parents inserted first; their columns fill this row's foreign key. */
   parents: { join: Join; insert: Insert }[];
   /** Children inserted after, with this row's columns in their foreign key. */
@@ -24,9 +30,9 @@ export interface InsertRow {
 
 export interface Insert {
   table: QualifiedName;
-  columnTypes: Map<string, CatalogType>;
+  columnTypes: PerColumn<CatalogType>;
   rows: InsertRow[];
-  presets: Map<string, Value>;
+  presets: PerColumn<Value>;
   check: BoolExp;
   onConflict: OnConflict | null;
 }

@@ -4,14 +4,9 @@
  * them, nested through relationships and aggregates.
  */
 import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
-import type { BoolExp, Value } from './boolexp.js';
+import type { BoolExp, Join, Value } from './boolexp.js';
 
-/** A join from the current table's rows to a related table's rows. */
-export interface Join {
-  target: QualifiedName;
-  /** [column of the current table, column of the target]. */
-  mapping: [string, string][];
-}
+export type { Join } from './boolexp.js';
 
 export interface OrderByItem {
   /** Object relationships to follow first (each with the target's permission filter). */

@@ -8,19 +8,19 @@
  * Errors carry the JSON path of the offending key.
  */
 import type { CatalogColumn, QualifiedName } from './catalog.js';
-import type { BoolExp } from '../ir/boolexp.js';
+import { computedCall, type BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
 import { parseComparisons, type Operand } from './boolexp-operators.js';
 import { showTable, tableName } from './names.js';
-import type { ComputedFieldReturn } from './resolve/types.js';
+import type { ResolvedComputedField, ResolvedRelationship } from './resolve/types.js';
 
 /** What an expression on a table may refer to (a resolved table fits). */
 export interface BoolExpTable {
   name: QualifiedName;
   columns: ReadonlyMap<string, CatalogColumn>;
-  relationships: ReadonlyMap<string, { target: QualifiedName }>;
-  computedFields: ReadonlyMap<string, { returns: ComputedFieldReturn; inputArguments: readonly unknown[] }>;
+  relationships: ReadonlyMap<string, Pick<ResolvedRelationship, 'target' | 'mapping'>>;
+  computedFields: ReadonlyMap<string, Pick<ResolvedComputedField, 'returns' | 'inputArguments' | 'function' | 'sessionArgument'>>;
 }
 
 /** The tracked tables of the source, for relationship targets and `_exists`. */
@@ -92,13 +92,13 @@ function field(key: string, v: Json, table: BoolExpTable, w: Walk, path: string)
   const column = table.columns.get(key);
   if (column) {
     if (column.type.name === 'json') throw badRequest('unexpected-payload', 'JSON column can not be part of boolean expression', path);
-    return { kind: 'column', column: key, ops: parseComparisons(operand(key, column, table, w), v, path, opPath) };
+    return { kind: 'column', column: key, type: column.type, ops: parseComparisons(operand(key, column, table, w), v, path, opPath) };
   }
   const rel = table.relationships.get(key);
   if (rel) {
     const target = w.scope.table(rel.target);
     if (!target) throw badRequest('not-exists', `table ${JSON.stringify(showTable(rel.target))} is not tracked`, path);
-    return { kind: 'relationship', relationship: key, where: expression(v, target, w, path) };
+    return { kind: 'relationship', relationship: key, join: { target: rel.target, mapping: rel.mapping }, where: expression(v, target, w, path) };
   }
   const computed = table.computedFields.get(key);
   if (computed) {
@@ -108,9 +108,9 @@ function field(key: string, v: Json, table: BoolExpTable, w: Walk, path: string)
     if (computed.returns.kind === 'table') {
       const target = w.scope.table(computed.returns.table);
       if (!target) throw badRequest('not-exists', `table ${JSON.stringify(showTable(computed.returns.table))} is not tracked`, path);
-      return { kind: 'computed_rows', field: key, table: computed.returns.table, where: expression(v, target, w, path) };
+      return { kind: 'computed_rows', field: key, call: computedCall(computed.function, computed.sessionArgument), table: computed.returns.table, where: expression(v, target, w, path) };
     }
-    return { kind: 'computed', field: key, ops: parseComparisons(operand(key, { type: computed.returns.type }, table, w), v, path, opPath) };
+    return { kind: 'computed', field: key, call: computedCall(computed.function, computed.sessionArgument), ops: parseComparisons(operand(key, { type: computed.returns.type }, table, w), v, path, opPath) };
   }
   throw badRequest('not-exists', `${JSON.stringify(key)} does not exist`, path);
 }

@@ -1,5 +1,7 @@
 /** Every message an actor accepts or emits. */
-import type { GraphQLErrorBody, Plan } from './plan.js';
+import type { MutationField } from '../ir/mutation.js';
+import type { RootField } from '../ir/select.js';
+import type { GraphQLErrorBody, Plan, PlanStep, StepRun } from './plan.js';
 import type { PublishedSnapshot } from './snapshot.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */
@@ -42,17 +44,16 @@ export interface ActorBootData {
   config: import('../config.js').Config;
 }
 
-/** The compiler pool's task (msgpack-encoded across the thread boundary). */
 /** The snapshot updates from the last whole one to the current one (`PublishedSnapshot.update`, in shared memory). */
 export interface SnapshotChain {
   generations: number[];
   updates: SharedArrayBuffer[];
 }
 
-export interface CompileTask {
-  /** The snapshot generation the plan is for, and how to get there. */
-  generation: number;
-  chain: SnapshotChain;
+/** What the schema builder is asked: bring its model up to a snapshot and, unless only that, analyse a request. */
+export type SchemaBuilderTask = { kind: 'follow'; generation: number; chain: SnapshotChain } | ({ kind: 'analyze'; generation: number; chain: SnapshotChain } & AnalyzeRequest);
+
+export interface AnalyzeRequest {
   role: string;
   /** The request may use `backend_only` mutation permissions. */
   backendOnly: boolean;
@@ -61,10 +62,44 @@ export interface CompileTask {
   variables: Record<string, unknown>;
 }
 
-/** The compiler pool's answer (msgpack-encoded). */
+/** A field for a backend's compiler pool to translate into statements. */
+export type FieldToTranslate =
+  | { kind: 'query'; root: Exclude<RootField, { kind: 'typename' }> }
+  /** `errorPath`: the field's JSON path in the request, for errors; `list`: the answer is a list (update_many). */
+  | { kind: 'mutation'; mutation: MutationField; errorPath: string; list: boolean };
+
+/** A plan step as analysis leaves it: constant JSON, or a field still to translate. */
+export type AnalyzedRun = Extract<StepRun, { kind: 'constant' }> | { kind: 'translate'; source: string; sourceKind: string; prepared: boolean; field: FieldToTranslate };
+
+export type AnalyzedStep = Omit<PlanStep, 'run'> & { run: AnalyzedRun };
+
+/** A plan whose statements are not written yet (their session variables neither). */
+export interface AnalyzedPlan extends Omit<Plan, 'steps' | 'sessionVariables'> {
+  steps: AnalyzedStep[];
+}
+
+/** The schema builder's answer (msgpack-encoded): the analysed plan, or the request's errors. */
+export type AnalyzeAnswer = { ok: true; plan: AnalyzedPlan } | { ok: false; errors: GraphQLErrorBody[] };
+
+/** A backend compiler pool's task: one field of a source of that backend. */
+export interface TranslateTask {
+  sourceKind: string;
+  /** Name statements for preparing (the source prepares statements). */
+  prepared: boolean;
+  source: string;
+  field: FieldToTranslate;
+}
+
+/** A translated field: its step, and the session variables its statements read. */
+export interface TranslateAnswer {
+  run: Extract<StepRun, { kind: 'sql' | 'mutation' }>;
+  sessionVariables: string[];
+}
+
+/** What compiling a request gives: a plan, or the request's errors. */
 export type CompileAnswer = { ok: true; plan: Plan } | { ok: false; errors: GraphQLErrorBody[] };
 
-/** Settings every compiler thread starts with (piscina `workerData`). */
+/** Settings every backend compiler thread starts with (piscina `workerData`). */
 export interface CompilerOptions {
   stringifyNumericTypes: boolean;
 }

@@ -5,7 +5,7 @@
  */
 import type { CatalogColumn, CatalogFunction, CatalogTable, QualifiedName } from '../metadata/catalog.js';
 import { qualifiedKey } from '../metadata/catalog.js';
-import type { Join } from '../ir/select.js';
+import type { ComputedCall, Join } from '../ir/boolexp.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
@@ -36,6 +36,8 @@ export interface ComputedFieldInfo {
   extraArgs: CatalogFunction['args'];
   /** The argument that receives the session variables as JSON, if any. */
   sessionArgument: string | null;
+  /** How a boolean expression calls it on a row. */
+  call: ComputedCall;
   /** Index of the argument that receives the row. */
   tableArgument: number;
   /** The table key (`tableKey`) of the rows a set-returning field gives, else null (scalar). */

@@ -5,6 +5,7 @@
  * permissions allow, so no role holds its own copy of catalog data.
  */
 import type { DatabaseCatalog } from '../metadata/catalog.js';
+import { computedCall } from '../ir/boolexp.js';
 import { qualifiedKey } from '../metadata/catalog.js';
 import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
 import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
@@ -41,6 +42,7 @@ function computedFields(source: string, naming: SourceNaming, t: ResolvedTable):
     fn: cf.function,
     extraArgs: cf.inputArguments,
     sessionArgument: cf.sessionArgument === null ? null : cf.function.args[cf.sessionArgument]!.name,
+    call: computedCall(cf.function, cf.sessionArgument),
     tableArgument: cf.tableArgument,
     returnsTable: cf.returns.kind === 'table' ? tableKey(source, cf.returns.table) : null,
     description: cf.description,

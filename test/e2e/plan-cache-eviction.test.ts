@@ -49,6 +49,15 @@ describe('cached plans after a metadata change', () => {
     expect(await gql(fx.engine, articles, undefined, user)).toEqual({ data: { article: [{ title: 'A1', author: null }] } });
   });
 
+  it("follow a change to the permission of a table a request's where reaches through a relationship", async () => {
+    // The where applies the target's select filter, now `owner_id = 0`: no author matches.
+    const byAuthor = '{ article(where: {author: {name: {_eq: "Ada"}}}) { title } }';
+    expect(await gql(fx.engine, byAuthor, undefined, user)).toEqual({ data: { article: [] } });
+    await meta('pg_drop_select_permission', { table: 'author', role: 'user' });
+    await meta('pg_create_select_permission', { table: 'author', role: 'user', permission: { columns: ['id', 'name'], filter: {} } });
+    expect(await gql(fx.engine, byAuthor, undefined, user)).toEqual({ data: { article: [{ title: 'A1' }] } });
+  });
+
   it('keep answering queries of tables the change did not touch, with the same answers', async () => {
     const others = '{ other { label } }';
     expect(await gql(fx.engine, others, undefined, user)).toEqual({ data: { other: [{ label: 'x' }] } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogColumn, CatalogType, QualifiedName } from '../../src/metadata/catalog.js';
+import type { CatalogColumn, CatalogFunction, CatalogType, QualifiedName } from '../../src/metadata/catalog.js';
 import { TRUE } from '../../src/ir/boolexp.js';
 import { parseBoolExp, type BoolExpScope, type BoolExpTable } from '../../src/metadata/boolexp.js';
 import { ApiError } from '../../src/protocol/errors.js';
@@ -22,16 +22,18 @@ function table(name: string, columns: CatalogColumn[], extra: Partial<BoolExpTab
   return { name: { schema: 'public', name }, columns: new Map(columns.map((c) => [c.name, c])), relationships: new Map(), computedFields: new Map(), ...extra };
 }
 
+const fn = (name: string, returnType: CatalogType): CatalogFunction => ({ schema: 'public', name, oid: 0, comment: null, volatility: 'stable', returnsSet: false, returnType, args: [], language: 'sql', isAggregate: false, hasVariadic: false });
+
 const author = table('author', [column('id', INT), column('name', TEXT), column('rating', INT)], {
   computedFields: new Map([
-    ['full_name', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [] }],
-    ['search', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [{}] }],
+    ['full_name', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [], function: fn('author_full_name', TEXT), sessionArgument: null }],
+    ['search', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [{ name: 'q', type: TEXT, hasDefault: false }], function: fn('author_search', TEXT), sessionArgument: null }],
   ]),
 });
 const article = table(
   'article',
   [column('id', INT), column('title', TEXT), column('author_id', INT), column('meta', type('jsonb')), column('raw', type('json')), column('tags', type('_text', 'A', { schema: 'pg_catalog', name: 'text' }))],
-  { relationships: new Map([['author', { target: { schema: 'public', name: 'author' } }]]) },
+  { relationships: new Map([['author', { target: { schema: 'public', name: 'author' }, mapping: [['author_id', 'id']] as [string, string][] }]]) },
 );
 const scope: BoolExpScope = { source: 'default', table: (q) => [author, article].find((t) => t.name.name === q.name && q.schema === 'public') };
 
@@ -56,14 +58,14 @@ describe('structure', () => {
     expect(parse({ id: 1, title: 'x' })).toEqual({
       kind: 'and',
       items: [
-        { kind: 'column', column: 'id', ops: [{ op: '_eq', value: { kind: 'literal', value: 1 } }] },
-        { kind: 'column', column: 'title', ops: [{ op: '_eq', value: { kind: 'literal', value: 'x' } }] },
+        { kind: 'column', column: 'id', type: INT, ops: [{ op: '_eq', value: { kind: 'literal', value: 1 } }] },
+        { kind: 'column', column: 'title', type: TEXT, ops: [{ op: '_eq', value: { kind: 'literal', value: 'x' } }] },
       ],
     });
   });
 
   it('reads _and, _or, _not and their $ aliases', () => {
-    const id1 = { kind: 'column', column: 'id', ops: [{ op: '_eq', value: { kind: 'literal', value: 1 } }] };
+    const id1 = { kind: 'column', column: 'id', type: INT, ops: [{ op: '_eq', value: { kind: 'literal', value: 1 } }] };
     expect(parse({ _and: [{ id: 1 }] })).toEqual({ kind: 'and', items: [id1] });
     expect(parse({ $or: [{ id: 1 }, {}] })).toEqual({ kind: 'or', items: [id1, TRUE] });
     expect(parse({ _not: { id: 1 } })).toEqual({ kind: 'not', item: id1 });
@@ -74,7 +76,8 @@ describe('structure', () => {
     expect(parse({ author: { name: { _eq: 'Ann' } } })).toEqual({
       kind: 'relationship',
       relationship: 'author',
-      where: { kind: 'column', column: 'name', ops: [{ op: '_eq', value: { kind: 'literal', value: 'Ann' } }] },
+      join: { target: { schema: 'public', name: 'author' }, mapping: [['author_id', 'id']] },
+      where: { kind: 'column', column: 'name', type: TEXT, ops: [{ op: '_eq', value: { kind: 'literal', value: 'Ann' } }] },
     });
   });
 
@@ -82,12 +85,12 @@ describe('structure', () => {
     expect(parse({ _exists: { _table: 'author', _where: { id: { _eq: 'X-Service-User-Id' } } } })).toEqual({
       kind: 'exists',
       table: { schema: 'public', name: 'author' },
-      where: { kind: 'column', column: 'id', ops: [{ op: '_eq', value: { kind: 'session', name: 'x-service-user-id' } }] },
+      where: { kind: 'column', column: 'id', type: INT, ops: [{ op: '_eq', value: { kind: 'session', name: 'x-service-user-id' } }] },
     });
   });
 
   it('compares a scalar computed field like a column', () => {
-    expect(parse({ full_name: { _ilike: '%a%' } }, author)).toEqual({ kind: 'computed', field: 'full_name', ops: [{ op: '_ilike', value: { kind: 'literal', value: '%a%' } }] });
+    expect(parse({ full_name: { _ilike: '%a%' } }, author)).toEqual({ kind: 'computed', field: 'full_name', call: { fn: { schema: 'public', name: 'author_full_name' }, returnType: TEXT, sessionArgument: null }, ops: [{ op: '_ilike', value: { kind: 'literal', value: '%a%' } }] });
   });
 });
 
@@ -96,6 +99,7 @@ describe('operators', () => {
     expect(parse({ id: { _ne: 1, $neq: 2, $gt: 0 } })).toEqual({
       kind: 'column',
       column: 'id',
+      type: INT,
       ops: [
         { op: '_neq', value: { kind: 'literal', value: 1 } },
         { op: '_neq', value: { kind: 'literal', value: 2 } },
@@ -105,13 +109,14 @@ describe('operators', () => {
   });
 
   it('takes session variables in any case, lower-cased', () => {
-    expect(parse({ author_id: 'X-SERVICE-USER-ID' })).toEqual({ kind: 'column', column: 'author_id', ops: [{ op: '_eq', value: { kind: 'session', name: 'x-service-user-id' } }] });
+    expect(parse({ author_id: 'X-SERVICE-USER-ID' })).toEqual({ kind: 'column', column: 'author_id', type: INT, ops: [{ op: '_eq', value: { kind: 'session', name: 'x-service-user-id' } }] });
   });
 
   it('reads lists for _in and _nin, or a session variable holding one', () => {
     expect(parse({ id: { _in: [1, 2], _nin: 'x-service-ids' } })).toEqual({
       kind: 'column',
       column: 'id',
+      type: INT,
       ops: [
         { op: '_in', value: { kind: 'literal', value: [1, 2] } },
         { op: '_nin', value: { kind: 'session', name: 'x-service-ids' } },
@@ -134,9 +139,11 @@ describe('operators', () => {
     expect(parse({ author: { id: { _ceq: ['$', 'author_id'], _cne: 'rating', _cgt: ['rating'] } } })).toEqual({
       kind: 'relationship',
       relationship: 'author',
+      join: { target: { schema: 'public', name: 'author' }, mapping: [['author_id', 'id']] },
       where: {
         kind: 'column',
         column: 'id',
+        type: INT,
         ops: [
           { op: '_ceq', value: { kind: 'column', column: 'author_id', root: true } },
           { op: '_cne', value: { kind: 'column', column: 'rating', root: false } },

@@ -1,48 +1,41 @@
-/** The main-thread side of the compiler pool (piscina): runs a compile off the front thread. */
+/**
+ * The main-thread side of the compiler pools (piscina), one per backend: each translates
+ * fields of its backend's sources into statements, off the front thread. A pool starts on
+ * the first field of its backend.
+ */
 import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
+import { backendFor } from '../../backends/registry.js';
 import { decode } from '../../protocol/codec.js';
-import type { PublishedSnapshot } from '../../protocol/snapshot.js';
-import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from '../../protocol/messages.js';
+import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
 
-export class CompilerPool {
-  private readonly pool: Piscina;
-  /**
-   * The snapshot updates since the last whole one, each copied once into shared memory and
-   * read by every compiler thread: a thread applies those it has not seen yet.
-   */
-  private chain: SnapshotChain = { generations: [], updates: [] };
+export class CompilerPools {
+  private readonly pools = new Map<string, Piscina>();
 
-  constructor(options: CompilerOptions) {
-    this.pool = new Piscina({
-      filename: new URL('./worker.js', import.meta.url).href,
-      minThreads: 1,
-      maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
-      workerData: options,
-    });
+  constructor(private readonly options: CompilerOptions) {}
+
+  async translate(task: TranslateTask): Promise<TranslateAnswer> {
+    const bytes = (await this.pool(task.sourceKind).run(task)) as Uint8Array;
+    return decode<TranslateAnswer>(bytes);
   }
 
-  /** Every published snapshot, in order: an update is only readable after those before it. */
-  publish(snapshot: PublishedSnapshot): void {
-    const buffer = new SharedArrayBuffer(snapshot.update.byteLength);
-    new Uint8Array(buffer).set(snapshot.update);
-    const last = this.chain.generations.at(-1);
-    if (snapshot.base === null || snapshot.base !== last) {
-      if (snapshot.base !== null) throw new Error(`snapshot ${snapshot.generation} follows ${snapshot.base}, not ${String(last)}`);
-      this.chain = { generations: [], updates: [] };
+  /** The pool of a source kind's backend (sources of kinds sharing a backend share its pool). */
+  private pool(sourceKind: string): Piscina {
+    const backend = backendFor(sourceKind)?.kind ?? sourceKind;
+    let pool = this.pools.get(backend);
+    if (!pool) {
+      pool = new Piscina({
+        filename: new URL('./worker.js', import.meta.url).href,
+        minThreads: 1,
+        maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+        workerData: this.options,
+      });
+      this.pools.set(backend, pool);
     }
-    // A new chain object: tasks already sent keep the one they were given.
-    this.chain = { generations: [...this.chain.generations, snapshot.generation], updates: [...this.chain.updates, buffer] };
-  }
-
-  async compile(snapshot: PublishedSnapshot, req: Omit<CompileTask, 'generation' | 'chain'>): Promise<CompileAnswer> {
-    if (this.chain.generations.at(-1) !== snapshot.generation) throw new Error(`snapshot ${snapshot.generation} was not published to the compiler pool`);
-    const task: CompileTask = { ...req, generation: snapshot.generation, chain: this.chain };
-    const bytes = (await this.pool.run(task)) as Uint8Array;
-    return decode<CompileAnswer>(bytes);
+    return pool;
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await Promise.all([...this.pools.values()].map((p) => p.destroy()));
   }
 }

@@ -1,48 +1,40 @@
-/** A compiler pool thread (piscina): a request and a role in, a Plan or GraphQL errors out. */
-import { encode } from '../../protocol/codec.js';
-import { SnapshotReader } from '../../protocol/snapshot.js';
-import { compile } from '../../compiler/compile.js';
-import { RequestError } from '../../compiler/errors.js';
-import { createTranslateContext } from '../../compiler/translate-context.js';
-import { backendFor } from '../../backends/registry.js';
-import type { CompileAnswer, CompileTask, CompilerOptions, SnapshotChain } from '../../protocol/messages.js';
+/**
+ * A backend compiler thread (piscina; one pool per backend): a field's IR in, its
+ * statements out. It holds no metadata: the IR carries all translation reads (ir/).
+ */
+import { createHash } from 'node:crypto';
 import { workerData } from 'piscina';
-import { RoleSchemas } from './role-schemas.js';
+import { backendFor } from '../../backends/registry.js';
+import { encode } from '../../protocol/codec.js';
+import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
 
-const schemas = new RoleSchemas();
-const options = workerData as CompilerOptions;
-const reader = new SnapshotReader();
+const options = { stringifyNumeric: (workerData as CompilerOptions).stringifyNumericTypes };
 
-/** The chain's last snapshot: the updates after the one this thread holds (all of them when it holds none of the chain). */
-function follow(chain: SnapshotChain) {
-  // Each read from a private copy: text decoding reads plain memory.
-  for (let i = chain.generations.indexOf(reader.generation ?? -1) + 1; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!).slice());
-  return reader.snapshot;
-}
+/** A prepared statement's name: a hash of its text (each connection keeps a bounded set, see PreparedStatements). */
+const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20) : null);
 
-export default function compileTask(task: CompileTask): Uint8Array {
-  const tracked = schemas.use(task.generation, () => follow(task.chain));
-  let answer: CompileAnswer;
-  try {
-    const rs = schemas.get(task.role, task.backendOnly);
-    const sourceOf = (name: string) => tracked.snapshot.metadata.sources.find((x) => x.name === name);
-    const plan = compile(rs, task, {
-      translateContext: (r, source) => createTranslateContext(tracked, r, source, options.stringifyNumericTypes),
-      backend: (source) => {
-        const backend = backendFor(sourceOf(source)?.kind ?? '');
-        // Schemas hold only tables of sources that were introspected, which needs a backend.
-        if (!backend) throw new Error(`source ${JSON.stringify(source)} has no backend`);
-        return backend;
+export default function translateTask(task: TranslateTask): Uint8Array {
+  const backend = backendFor(task.sourceKind);
+  // Analysis only sends fields of sources that were introspected, which needs a backend.
+  if (!backend) throw new Error(`source ${JSON.stringify(task.source)} has no backend`);
+  const { field } = task;
+  let answer: TranslateAnswer;
+  if (field.kind === 'query') {
+    const t = backend.translateRootField(field.root, options);
+    answer = { run: { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) }, sessionVariables: t.sessionVariables };
+  } else {
+    const t = backend.translateMutation(field.mutation, options);
+    answer = {
+      run: {
+        kind: 'mutation',
+        source: task.source,
+        errorPath: field.errorPath,
+        ops: t.ops.map((o) => ({ ...o, statement: preparedName(task, o.text) })),
+        list: field.list,
+        check: field.mutation.kind,
       },
-      prepared: (source) => {
-        const s = sourceOf(source);
-        return s ? (backendFor(s.kind)?.usesPreparedStatements(s.configuration) ?? false) : false;
-      },
-    });
-    answer = { ok: true, plan };
-  } catch (e) {
-    if (!(e instanceof RequestError)) throw e;
-    answer = { ok: false, errors: [e.body()] };
+      sessionVariables: t.sessionVariables,
+    };
   }
   return encode(answer);
 }

@@ -8,15 +8,11 @@ import type { BoolExp, ComparisonOp, Value } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
 import { castType, col, type Aliases, type Scope } from './context.js';
-import type { TranslateContext } from '../../backend.js';
 
 export interface BoolExpEnv {
-  ctx: TranslateContext;
   aliases: Aliases;
   /** The outermost table (`["$", "col"]` column references). */
   root: Scope;
-  /** Whether relationships in the expression apply the target's select permission (a query's `where`). */
-  applyPermissions: boolean;
   /** Session variables the statement reads (a request must carry them). */
   sessionVariables: Set<string>;
 }
@@ -157,7 +153,7 @@ export function joinCondition(outer: Scope, inner: Scope, mapping: [string, stri
 
 /** Inherited roles: a value some parents grant is NULL where none of their filters hold (spec rule 3). */
 export function redacted(condition: BoolExp, scope: Scope, value: Sql, env: BoolExpEnv): Sql {
-  return sql`CASE WHEN ${boolExpSql(condition, scope, { ...env, applyPermissions: false })} THEN ${value} ELSE NULL END`;
+  return sql`CASE WHEN ${boolExpSql(condition, scope, env)} THEN ${value} ELSE NULL END`;
 }
 
 export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
@@ -170,26 +166,24 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       return sql`(NOT ${boolExpSql(b.item, scope, env)})`;
     case 'column': {
       const value = b.visibleWhen ? redacted(b.visibleWhen, scope, col(scope, b.column), env) : col(scope, b.column);
-      return columnOps(value, env.ctx.columnType(scope.table, b.column), b.ops, scope, env);
+      return columnOps(value, b.type, b.ops, scope, env);
     }
     case 'computed': {
-      const cf = env.ctx.computedField(scope.table, b.field);
-      const session = cf.sessionArgument ? sql`, ${ident(cf.sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
-      const call = sql`${qualified(cf.fn.schema, cf.fn.name)}(${scope.alias}${session})`;
-      return columnOps(call, cf.returnType, b.ops, scope, env);
+      const { fn, sessionArgument, returnType } = b.call;
+      const session = sessionArgument ? sql`, ${ident(sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
+      const call = sql`${qualified(fn.schema, fn.name)}(${scope.alias}${session})`;
+      return columnOps(call, returnType, b.ops, scope, env);
     }
     case 'relationship': {
-      const rel = env.ctx.relationship(scope.table, b.relationship);
-      if (env.applyPermissions && rel.permission === null) return FALSE_SQL;
-      const inner: Scope = { alias: env.aliases.next(), table: rel.join.target };
-      const conds = [joinCondition(scope, inner, rel.join.mapping), boolExpSql(b.where, inner, env)];
-      if (env.applyPermissions && rel.permission) conds.push(boolExpSql(rel.permission, inner, { ...env, applyPermissions: false }));
+      const inner: Scope = { alias: env.aliases.next(), table: b.join.target };
+      const conds = [joinCondition(scope, inner, b.join.mapping), boolExpSql(b.where, inner, env)];
+      if (b.permission) conds.push(boolExpSql(b.permission, inner, env));
       return sql`EXISTS (SELECT 1 FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
     }
     case 'computed_rows': {
-      const cf = env.ctx.computedField(scope.table, b.field);
+      const { fn } = b.call;
       const inner: Scope = { alias: env.aliases.next(), table: b.table };
-      return sql`EXISTS (SELECT 1 FROM ${qualified(cf.fn.schema, cf.fn.name)}(${scope.alias}) AS ${inner.alias} WHERE ${boolExpSql(b.where, inner, env)})`;
+      return sql`EXISTS (SELECT 1 FROM ${qualified(fn.schema, fn.name)}(${scope.alias}) AS ${inner.alias} WHERE ${boolExpSql(b.where, inner, env)})`;
     }
     case 'exists': {
       const inner: Scope = { alias: env.aliases.next(), table: b.table };

@@ -1,15 +1,15 @@
 /** Helpers shared by the PostgreSQL translators: output values, scopes and aliases, casts. */
 import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
 import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
-import type { TranslateContext } from '../../backend.js';
+import type { TranslateOptions } from '../../backend.js';
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 
 /** A value for the JSON answer: PostGIS values as GeoJSON, wide numbers as text when configured. */
-export function outputValue(value: Sql, type: CatalogType, ctx: TranslateContext): Sql {
+export function outputValue(value: Sql, type: CatalogType, options: TranslateOptions): Sql {
     // 15 digits and the long CRS name, as the well-known engine writes GeoJSON.
   if (type.name === 'geometry' || type.name === 'geography') return sql`ST_AsGeoJSON(${value}, 15, 4)::json`;
-  return ctx.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
+  return options.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
 }
 
 /** A table alias in scope and the table it ranges over. */

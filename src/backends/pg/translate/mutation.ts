@@ -11,7 +11,7 @@ import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '
 import { renderPg } from '../dialect.js';
 import { and, boolExpSql, valueSql } from './boolexp.js';
 import { castType, type Scope } from './context.js';
-import type { TranslateContext, TranslatedMutation } from '../../backend.js';
+import type { TranslateOptions, TranslatedMutation } from '../../backend.js';
 import { readsRow, ROW, Translator, type RowFrom } from './select.js';
 
 export interface TranslatedOp {
@@ -27,10 +27,10 @@ const CHECK = ident('__check');
 class MutationTranslator extends Translator {
   /** Whether the answer reads the typed row (computed fields): only then do statements return it. */
   constructor(
-    ctx: TranslateContext,
+    options: TranslateOptions,
     private readonly needRow: boolean,
   ) {
-    super(ctx);
+    super(options);
   }
 
   rowColumn(scope: Scope): Sql {
@@ -58,7 +58,7 @@ class MutationTranslator extends Translator {
   }
 
   private check(check: BoolExp, scope: Scope): Sql {
-    return isTrue(check) ? raw('true') : boolExpSql(check, scope, this.env(scope, false));
+    return isTrue(check) ? raw('true') : boolExpSql(check, scope, this.env(scope));
   }
 
   /** No rows at all: the answer of a mutation that changes nothing. */
@@ -71,16 +71,19 @@ class MutationTranslator extends Translator {
   insertStatement(ins: Insert, rows: Insert['rows'], fk: Map<string, Sql>[]): Sql {
     if (rows.length === 0) return this.nothing(ins.table);
     const scope: Scope = { alias: this.aliases.next(), table: ins.table };
-    const columns = [...new Set([...ins.presets.keys(), ...rows.flatMap((r, i) => [...r.values.keys(), ...(fk[i]?.keys() ?? [])])])];
-    const typeOf = (c: string) => castType(ins.columnTypes.get(c)!);
-    const values = rows.map((r, i) => {
+    const presets = new Map(ins.presets);
+    const given = rows.map((r) => new Map(r.values));
+    const columns = [...new Set([...presets.keys(), ...given.flatMap((v, i) => [...v.keys(), ...(fk[i]?.keys() ?? [])])])];
+    const types = new Map(ins.columnTypes);
+    const typeOf = (c: string) => castType(types.get(c)!);
+    const values = rows.map((_, i) => {
       const cells = columns.map((c) => {
-        const preset = ins.presets.get(c);
-        if (preset) return valueSql(preset, typeOf(c), scope, this.env(scope, false));
+        const preset = presets.get(c);
+        if (preset) return valueSql(preset, typeOf(c), scope, this.env(scope));
         const fromParent = fk[i]?.get(c);
         if (fromParent) return sql`(${fromParent})::${typeOf(c)}`;
-        const v = r.values.get(c);
-        return v ? valueSql(v, typeOf(c), scope, this.env(scope, false)) : raw('DEFAULT');
+        const v = given[i]!.get(c);
+        return v ? valueSql(v, typeOf(c), scope, this.env(scope)) : raw('DEFAULT');
       });
       return sql`(${join(cells, ', ')})`;
     });
@@ -94,10 +97,10 @@ class MutationTranslator extends Translator {
         conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO NOTHING`;
       } else {
         const sets = [
-          ...oc.updateColumns.filter((c) => !oc.presets.has(c)).map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`),
-          ...[...oc.presets].map(([c, v]) => sql`${ident(c)} = ${valueSql(v, typeOf(c), scope, this.env(scope, false))}`),
+          ...oc.updateColumns.filter((c) => !oc.presets.some(([p]) => p === c)).map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`),
+          ...oc.presets.map(([c, v]) => sql`${ident(c)} = ${valueSql(v, typeOf(c), scope, this.env(scope))}`),
         ];
-        const where = isTrue(oc.where) ? raw('') : sql` WHERE ${boolExpSql(oc.where, scope, this.env(scope, true))}`;
+        const where = isTrue(oc.where) ? raw('') : sql` WHERE ${boolExpSql(oc.where, scope, this.env(scope))}`;
         conflict = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)} DO UPDATE SET ${join(sets, ', ')}${where}`;
       }
     }
@@ -107,7 +110,7 @@ class MutationTranslator extends Translator {
   updateStatement(u: Update): Sql {
     if (u.operations.length === 0) return this.nothing(u.table);
     const scope: Scope = { alias: this.aliases.next(), table: u.table };
-    const env = this.env(scope, false);
+    const env = this.env(scope);
     const sets = u.operations.map((o) => {
       const c = sql`${scope.alias}.${ident(o.column)}`;
       const t = castType(o.type);
@@ -128,13 +131,13 @@ class MutationTranslator extends Translator {
           return sql`${ident(o.column)} = ${valueSql(o.value, t, scope, env)}`;
       }
     });
-    const where = and([boolExpSql(u.permission, scope, env), boolExpSql(u.where, scope, this.env(scope, true))]);
+    const where = and([boolExpSql(u.permission, scope, env), boolExpSql(u.where, scope, this.env(scope))]);
     return sql`UPDATE ${qualified(u.table.schema, u.table.name)} AS ${scope.alias} SET ${join(sets, ', ')} WHERE ${where} RETURNING ${scope.alias}.*${this.rowColumn(scope)}, ${this.check(u.check, scope)} AS ${CHECK}`;
   }
 
   deleteStatement(d: Delete): Sql {
     const scope: Scope = { alias: this.aliases.next(), table: d.table };
-    const where = and([boolExpSql(d.permission, scope, this.env(scope, false)), boolExpSql(d.where, scope, this.env(scope, true))]);
+    const where = and([boolExpSql(d.permission, scope, this.env(scope)), boolExpSql(d.where, scope, this.env(scope))]);
     return sql`DELETE FROM ${qualified(d.table.schema, d.table.name)} AS ${scope.alias} WHERE ${where} RETURNING ${scope.alias}.*${this.rowColumn(scope)}, true AS ${CHECK}`;
   }
 
@@ -175,9 +178,9 @@ function program(t: MutationTranslator, ins: Insert, ops: TranslatedOp[], fkFrom
   return own;
 }
 
-export function translateMutation(field: MutationField, ctx: TranslateContext): TranslatedMutation {
+export function translateMutation(field: MutationField, options: TranslateOptions): TranslatedMutation {
   const fields = field.output.kind === 'row' ? field.output.fields : field.output.items.flatMap((i) => (i.kind === 'returning' ? i.fields : []));
-  const t = new MutationTranslator(ctx, readsRow(fields));
+  const t = new MutationTranslator(options, readsRow(fields));
   const ops: TranslatedOp[] = [];
   switch (field.kind) {
     case 'insert': {
@@ -189,7 +192,7 @@ export function translateMutation(field: MutationField, ctx: TranslateContext): 
       const own = program(t, ins, ops, null);
       const pk = field.primaryKey!;
       const k: Scope = { alias: ident('_k'), table: ins.table };
-      const keys = pk.map((c) => sql`${k.alias}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.get(c)!)}[])`);
+      const keys = pk.map((c) => sql`${k.alias}.${ident(c)} = ANY((${paramFrom({ kind: 'collect', ops: own, column: c })})::${castType(ins.columnTypes.find(([name]) => name === c)![1])}[])`);
       const from: RowFrom = { kind: 'cte', sql: sql`(SELECT ${k.alias}.*${t.rowColumn(k)} FROM ${qualified(ins.table.schema, ins.table.name)} AS ${k.alias} WHERE ${join(keys, ' AND ')})` };
       const rows: RowSource = {
         table: ins.table,

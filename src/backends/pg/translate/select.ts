@@ -9,7 +9,7 @@ import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '
 import { renderPg } from '../dialect.js';
 import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope } from './context.js';
-import type { TranslateContext, TranslatedField } from '../../backend.js';
+import type { TranslateOptions, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
@@ -31,10 +31,10 @@ export type RowFrom = { kind: 'function'; sql: Sql } | { kind: 'cte'; sql: Sql }
 export class Translator {
   readonly aliases = new Aliases();
   readonly sessionVariables = new Set<string>();
-  constructor(readonly ctx: TranslateContext) {}
+  constructor(readonly options: TranslateOptions) {}
 
-  env(root: Scope, applyPermissions: boolean): BoolExpEnv {
-    return { ctx: this.ctx, aliases: this.aliases, root, applyPermissions, sessionVariables: this.sessionVariables };
+  env(root: Scope): BoolExpEnv {
+    return { aliases: this.aliases, root, sessionVariables: this.sessionVariables };
   }
 
   private numberValue(v: Value | null, cap: number | null): Sql | null {
@@ -55,14 +55,14 @@ export class Translator {
     let current = scope;
     for (const hop of item.path) {
       const next: Scope = { alias: this.aliases.next(), table: hop.join.target };
-      const conds = [joinCondition(current, next, hop.join.mapping), boolExpSql(hop.permission, next, this.env(next, false))];
+      const conds = [joinCondition(current, next, hop.join.mapping), boolExpSql(hop.permission, next, this.env(next))];
       joins.push(sql`LEFT JOIN LATERAL (SELECT * FROM ${qualified(next.table.schema, next.table.name)} AS ${next.alias} WHERE ${and(conds)} LIMIT 1) AS ${next.alias} ON true`);
       current = next;
     }
     const t = item.target;
     if (t.kind === 'column') return t.visibleWhen ? this.visible(t.visibleWhen, current, col(current, t.column)) : col(current, t.column);
     const inner: Scope = { alias: this.aliases.next(), table: t.join.target };
-    const conds = [joinCondition(current, inner, t.join.mapping), boolExpSql(t.permission, inner, this.env(inner, false))];
+    const conds = [joinCondition(current, inner, t.join.mapping), boolExpSql(t.permission, inner, this.env(inner))];
     const value = () => (t.visibleWhen ? this.visible(t.visibleWhen, inner, col(inner, t.column!)) : col(inner, t.column!));
     const agg = t.fn === 'count' ? raw('count(*)') : sql`${raw(t.fn)}(${value()})`;
     return sql`(SELECT ${agg} FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
@@ -83,8 +83,8 @@ export class Translator {
     }));
     const conds: Sql[] = [];
     if (outer) conds.push(joinCondition(outer.scope, scope, outer.join.mapping));
-    if (!isTrue(rows.permission)) conds.push(boolExpSql(rows.permission, scope, this.env(scope, false)));
-    if (!isTrue(rows.where)) conds.push(boolExpSql(rows.where, scope, this.env(scope, true)));
+    if (!isTrue(rows.permission)) conds.push(boolExpSql(rows.permission, scope, this.env(scope)));
+    if (!isTrue(rows.where)) conds.push(boolExpSql(rows.where, scope, this.env(scope)));
     const distinct = rows.distinctOn.length > 0 ? sql`DISTINCT ON (${join(rows.distinctOn.map((c) => col(scope, c)), ', ')}) ` : raw('');
     // DISTINCT ON needs its columns first in ORDER BY.
     const order = [
@@ -110,13 +110,13 @@ export class Translator {
         case 'typename':
           return sql`${key}, ${literal(f.typename)}`;
         case 'column': {
-          let v = outputValue(col(scope, f.column), f.type, this.ctx);
+          let v = outputValue(col(scope, f.column), f.type, this.options);
           if (f.jsonPath) v = sql`(${v} #> (${this.pathParam(f.jsonPath)})::text[])`;
           if (f.visibleWhen) v = this.visible(f.visibleWhen, scope, v);
           return sql`${key}, ${v}`;
         }
         case 'computed_scalar': {
-          let v = outputValue(this.call(f.call, scope), f.returnType, this.ctx);
+          let v = outputValue(this.call(f.call, scope), f.returnType, this.options);
           if (f.visibleWhen) v = this.visible(f.visibleWhen, scope, v);
           return sql`${key}, ${v}`;
         }
@@ -150,7 +150,7 @@ export class Translator {
 
   /** Inherited roles: a column some parents grant is null where none of their filters hold (spec rule 3). */
   protected visible(condition: BoolExp, scope: Scope, value: Sql): Sql {
-    return redacted(condition, scope, value, this.env(scope, false));
+    return redacted(condition, scope, value, this.env(scope));
   }
 
   /** `fn(<row>, ($1)::type, (<session>)::json, ...)` in the function's argument order. */
@@ -235,7 +235,7 @@ export class Translator {
         // sum of bigint is numeric, avg and the variance family are numeric or double: all wide.
         const resultType = (t: CatalogType): CatalogType => (f.fn === 'max' || f.fn === 'min' ? t : f.fn === 'sum' && (t.name === 'int2' || t.name === 'int4') ? { ...t, name: 'int8' } : { ...t, name: 'numeric' });
         const inner = f.columns.map((c) =>
-          'typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${outputValue(sql`${raw(f.fn)}(${shown(c.column, c.visibleWhen)})`, resultType(c.type), this.ctx)}`,
+          'typename' in c ? sql`${literal(c.alias)}, ${literal(c.typename)}` : sql`${literal(c.alias)}, ${outputValue(sql`${raw(f.fn)}(${shown(c.column, c.visibleWhen)})`, resultType(c.type), this.options)}`,
         );
         return sql`${k}, ${jsonObject(inner)}`;
       });
@@ -259,8 +259,8 @@ function jsonObject(pairs: Sql[]): Sql {
 }
 
 /** The statement for one root field; its single row's single column is the field's JSON. */
-export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, ctx: TranslateContext): TranslatedField {
-  const t = new Translator(ctx);
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
+  const t = new Translator(options);
   let text: Sql;
   switch (field.kind) {
     case 'select':

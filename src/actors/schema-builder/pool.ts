@@ -1,0 +1,70 @@
+/**
+ * The main-thread side of the schema-builder actor: one thread (piscina keeps it and
+ * replaces it if it dies) that owns the role schemas. Snapshot updates reach it through
+ * shared memory; after each new snapshot it is asked to catch up while no request
+ * waits, so that the first request after a change finds the snapshot resolved.
+ */
+import { Piscina } from 'piscina';
+import { decode } from '../../protocol/codec.js';
+import { log } from '../../log.js';
+import type { PublishedSnapshot } from '../../protocol/snapshot.js';
+import type { AnalyzeAnswer, AnalyzeRequest, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
+
+export class SchemaBuilder {
+  private readonly pool = new Piscina({
+    filename: new URL('./worker.js', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Number.MAX_SAFE_INTEGER,
+  });
+  /**
+   * The snapshot updates since the last whole one, each copied once into shared memory:
+   * the thread applies those it has not seen yet (a restarted one, all of them).
+   */
+  private chain: SnapshotChain = { generations: [], updates: [] };
+  /** A catch-up task is queued or running; `again`: a snapshot came since it was queued. */
+  private following = false;
+  private again = false;
+
+  /** Every published snapshot, in order: an update is only readable after those before it. */
+  publish(snapshot: PublishedSnapshot): void {
+    const buffer = new SharedArrayBuffer(snapshot.update.byteLength);
+    new Uint8Array(buffer).set(snapshot.update);
+    const last = this.chain.generations.at(-1);
+    if (snapshot.base === null || snapshot.base !== last) {
+      if (snapshot.base !== null) throw new Error(`snapshot ${snapshot.generation} follows ${snapshot.base}, not ${String(last)}`);
+      this.chain = { generations: [], updates: [] };
+    }
+    // A new chain object: tasks already sent keep the one they were given.
+    this.chain = { generations: [...this.chain.generations, snapshot.generation], updates: [...this.chain.updates, buffer] };
+    this.catchUp();
+  }
+
+  /** One catch-up at a time, to the latest snapshot: a burst of changes costs one resolution. */
+  private catchUp(): void {
+    if (this.following) {
+      this.again = true;
+      return;
+    }
+    this.following = true;
+    this.again = false;
+    const task: SchemaBuilderTask = { kind: 'follow', generation: this.chain.generations.at(-1)!, chain: this.chain };
+    this.pool
+      .run(task)
+      .catch((e: unknown) => log.error('the schema builder failed to follow a snapshot', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }))
+      .finally(() => {
+        this.following = false;
+        if (this.again) this.catchUp();
+      });
+  }
+
+  async analyze(snapshot: PublishedSnapshot, req: AnalyzeRequest): Promise<AnalyzeAnswer> {
+    if (this.chain.generations.at(-1) !== snapshot.generation) throw new Error(`snapshot ${snapshot.generation} was not published to the schema builder`);
+    const task: SchemaBuilderTask = { kind: 'analyze', ...req, generation: snapshot.generation, chain: this.chain };
+    return decode<AnalyzeAnswer>((await this.pool.run(task)) as Uint8Array);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

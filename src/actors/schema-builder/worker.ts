@@ -1,0 +1,44 @@
+/**
+ * The schema builder's thread: it follows the metadata snapshots, resolves each one (the
+ * metadata layer's resolution, the only one), owns every role's schema (role-schemas.ts)
+ * and analyses requests against them into plans whose fields are IR (compiler/compile.ts).
+ * Statements are written by the backends' compiler pools.
+ */
+import { encode } from '../../protocol/codec.js';
+import { SnapshotReader } from '../../protocol/snapshot.js';
+import { analyze } from '../../compiler/compile.js';
+import { RequestError } from '../../compiler/errors.js';
+import { backendFor } from '../../backends/registry.js';
+import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
+import { RoleSchemas } from './role-schemas.js';
+
+const schemas = new RoleSchemas();
+const reader = new SnapshotReader();
+
+/** The chain's last snapshot: the updates after the one this thread holds (all of them when it holds none of the chain). */
+function follow(chain: SnapshotChain) {
+  // Each read from a private copy: text decoding reads plain memory.
+  for (let i = chain.generations.indexOf(reader.generation ?? -1) + 1; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!).slice());
+  return reader.snapshot;
+}
+
+export default function schemaBuilderTask(task: SchemaBuilderTask): Uint8Array | null {
+  const tracked = schemas.use(task.generation, () => follow(task.chain));
+  if (task.kind === 'follow') return null;
+  let answer: AnalyzeAnswer;
+  try {
+    const rs = schemas.get(task.role, task.backendOnly);
+    const plan = analyze(rs, task, {
+      source: (name) => {
+        const s = tracked.snapshot.metadata.sources.find((x) => x.name === name);
+        const backend = s && backendFor(s.kind);
+        return { kind: s?.kind ?? '', prepared: s && backend ? backend.usesPreparedStatements(s.configuration) : false };
+      },
+    });
+    answer = { ok: true, plan };
+  } catch (e) {
+    if (!(e instanceof RequestError)) throw e;
+    answer = { ok: false, errors: [e.body()] };
+  }
+  return encode(answer);
+}
