@@ -3,6 +3,7 @@
  * source (from its kind's backend), replaced when its connection settings change, closed
  * when it goes.
  */
+import { canonicalJson } from '../util/canonical-json.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import { backendFor } from '../backends/registry.js';
 import type { ConnectedSource, SourceConnections } from '../execute/connections.js';
@@ -24,7 +25,7 @@ export class SourcePools implements SourceConnections {
     const wanted = new Set<string>();
     for (const src of s.connected) {
       wanted.add(src.name);
-      const key = JSON.stringify(src.configuration);
+      const key = canonicalJson([src.kind, src.configuration]);
       if (this.runners.get(src.name)?.key === key) continue;
       void this.runners.get(src.name)?.source.connection.close().catch(() => {});
       try {

@@ -9,6 +9,7 @@ import type { DatabaseCatalog } from '../../metadata/catalog.js';
 import type { Metadata } from '../../metadata/types.js';
 import type { SourceCatalog } from '../../metadata/resolve.js';
 import { log } from '../../log.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 
 interface Entry {
   configKey: string;
@@ -30,7 +31,8 @@ export class SourceManager {
     }
     await Promise.all(
       m.sources.map(async (s) => {
-        const configKey = JSON.stringify([s.kind, s.configuration]);
+        // Key order does not matter: a replaced document's settings equal to the stored ones keep the connection and catalog.
+        const configKey = canonicalJson([s.kind, s.configuration]);
         const e = this.entries.get(s.name);
         if (e && e.configKey === configKey) {
           if (refresh === true || refresh.has(s.name)) e.catalog = await this.read(s.name, e.connection);
