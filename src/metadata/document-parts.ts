@@ -98,3 +98,11 @@ function diffTables(prev: SourceMetadata, next: SourceMetadata): SourceTablesCha
   const deletes = [...old.keys()].filter((k) => !present.has(k));
   return upserts.length === 0 && deletes.length === 0 ? null : { source: next.name, kind: 'some', upserts, deletes };
 }
+
+/** Whether a diff changes (adds, replaces or removes) more table entries than half of those `next` has. */
+export function changesMostTables(diff: DocumentDiff | null, next: Metadata): boolean {
+  if (!diff) return false;
+  const total = next.sources.reduce((n, s) => n + s.tables.length, 0);
+  const changed = diff.tables.reduce((n, t) => n + (t.kind === 'all' ? t.entries.length : t.kind === 'some' ? t.upserts.length + t.deletes.length : 0), 0);
+  return changed * 2 > total;
+}

@@ -104,6 +104,8 @@ export class SnapshotReader {
   apply(bytes: Uint8Array): MetadataSnapshot {
     const u = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as SnapshotUpdate;
     const prev = u.base === null ? null : this.state;
+    // What a whole update repeats of the last snapshot is kept as the same objects too: what was derived from it stays valid.
+    const last = this.state;
     if (u.base !== null && prev?.snapshot.generation !== u.base) throw new Error(`snapshot update for generation ${u.base} cannot follow generation ${String(this.generation)}`);
     const skeleton = u.document ? deepFreeze(u.document) : prev?.skeleton;
     if (!skeleton) throw new Error('a whole snapshot update without its document');
@@ -116,11 +118,12 @@ export class SnapshotReader {
         continue;
       }
       // Map order is the document's: an upsert keeps an entry's place, a new key goes last (as in the store).
+      const old = prev ? entries.get(t.source) : last?.entries.get(t.source);
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(entries.get(t.source));
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (const e of t.kind === 'all' ? t.entries : t.upserts) {
         const key = tableEntryKey(e);
-        m.set(key, deepFreeze(sharingWith(m.get(key), e)));
+        m.set(key, deepFreeze(sharingWith(old?.get(key), e)));
       }
       entries.set(t.source, m);
     }
@@ -131,7 +134,8 @@ export class SnapshotReader {
       return before && skeleton === prev!.skeleton && before.tables === list ? before : Object.freeze({ ...s, tables: list as TableMetadata[] });
     };
     const metadata = Object.freeze({ ...skeleton, sources: Object.freeze(skeleton.sources.map(source)) as SourceMetadata[] });
-    const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources: u.sources ?? prev!.snapshot.sources, inconsistencies: u.inconsistencies };
+    const sources = u.sources && last && sameJson(last.snapshot.sources, u.sources) ? last.snapshot.sources : (u.sources ?? prev!.snapshot.sources);
+    const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies };
     this.state = { snapshot, skeleton, entries, tables };
     return snapshot;
   }

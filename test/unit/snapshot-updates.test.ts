@@ -83,6 +83,17 @@ describe('snapshot updates', () => {
     expect(third.metadata.sources[0]).toBe(second.metadata.sources[0]);
   });
 
+  it('a whole update keeps what it repeats of the last snapshot: the catalogs and the parts of each entry', () => {
+    const reader = new SnapshotReader();
+    const first = reader.apply(update(1, null, doc, null));
+    const next = produce(doc, (d) => void (d.sources[0]!.tables[0]!.comment = 'x'));
+    const second = reader.apply(update(2, null, next, null));
+    expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(next));
+    expect(second.sources).toBe(first.sources);
+    expect(second.metadata.sources[0]!.tables[0]!.select_permissions).toBe(first.metadata.sources[0]!.tables[0]!.select_permissions);
+    expect(second.metadata.sources[0]!.tables[2]!.table).toBe(first.metadata.sources[0]!.tables[2]!.table);
+  });
+
   it('refuses an update that does not follow the generation it holds', () => {
     const reader = new SnapshotReader();
     reader.apply(update(1, null, doc, null));

@@ -19,7 +19,7 @@ import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
-import { diffDocuments } from '../../metadata/document-parts.js';
+import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -176,12 +176,14 @@ export class MetadataService {
     // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
     const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
     const { updates, bytes, wholeBytes } = this.sinceWhole;
-    const whole = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2;
+    const patch = before && diffDocuments(before.metadata, this.stored.metadata);
+    // A change to most of the tables (replace_metadata) goes whole: as big, and it starts a new chain.
+    const whole = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2 || changesMostTables(patch, this.stored.metadata);
     const update = encodeSnapshotUpdate({
       version: this.stored.version,
       generation: this.generation,
       base: whole ? null : before.generation,
-      diff: diffDocuments(whole ? null : before.metadata, this.stored.metadata),
+      diff: whole ? diffDocuments(null, this.stored.metadata) : patch,
       sourcesJson: whole || !sameCatalogs ? JSON.stringify(sources) : null,
       inconsistencies: this.inconsistencies.map((i) => i.object),
     });
