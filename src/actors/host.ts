@@ -8,8 +8,8 @@ const port = parentPort!;
 function post(value: unknown, attachment?: Uint8Array): void {
   const bytes = encode(value);
   const transfer = [bytes.buffer as ArrayBuffer];
-  // Only bytes that own their whole buffer can be handed over.
-  if (attachment && attachment.byteOffset === 0 && attachment.byteLength === attachment.buffer.byteLength) transfer.push(attachment.buffer as ArrayBuffer);
+  // Only bytes that own their whole buffer can be handed over; shared memory is shared, not moved.
+  if (attachment && attachment.buffer instanceof ArrayBuffer && attachment.byteOffset === 0 && attachment.byteLength === attachment.buffer.byteLength) transfer.push(attachment.buffer);
   const frame: Frame = attachment ? { envelope: bytes, attachment } : bytes;
   port.postMessage(frame, transfer);
 }

@@ -21,7 +21,9 @@ export class SnapshotBus {
   /** Publishes every snapshot the metadata actor announces (its update's bytes come as the event's attachment). */
   follow(source: SnapshotSource): void {
     source.onEvent((e, update) => {
-      if (e.type === 'snapshot' && update) this.publish({ ...e.snapshot, update });
+      if (e.type !== 'snapshot') return;
+      if (update?.buffer instanceof SharedArrayBuffer) this.publish({ ...e.snapshot, update: update as Uint8Array<SharedArrayBuffer> });
+      else log.error('a snapshot event came without its update in shared memory', { generation: e.snapshot.generation });
     });
   }
 

@@ -169,5 +169,6 @@ export function resolvePermission(
     queryRootFields: (body.query_root_fields as string[] | undefined) ?? null,
     subscriptionRootFields: (body.subscription_root_fields as string[] | undefined) ?? null,
     backendOnly: body.backend_only === true,
+    origin: {},
   };
 }

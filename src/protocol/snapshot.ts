@@ -45,8 +45,11 @@ export interface PublishedSnapshot {
   changes: MetadataChanges;
   /** The sources whose catalog could be read, with their kind and configuration (the front thread's connection pools). */
   connected: { name: string; kind: BackendKind; configuration: JsonObject }[];
-  /** The update as UTF-8 JSON text (`SnapshotUpdate`). */
-  update: Uint8Array;
+  /**
+   * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
+   * metadata actor and read by the threads that follow snapshots, never copied on the way.
+   */
+  update: Uint8Array<SharedArrayBuffer>;
 }
 
 /** One source's table entries in an update (compare `SourceTablesChange`). */
@@ -75,7 +78,7 @@ export function encodeSnapshotUpdate(parts: {
   diff: DocumentDiff | null;
   sourcesJson: string | null;
   inconsistencies: InconsistentObject[];
-}): Uint8Array {
+}): Uint8Array<SharedArrayBuffer> {
   const list = (entries: readonly TableMetadata[]) => `[${entries.map(tableEntryJson).join(',')}]`;
   const tables = (parts.diff?.tables ?? []).map((t) => {
     const head = `{"source":${JSON.stringify(t.source)},"kind":"${t.kind}"`;
@@ -84,8 +87,9 @@ export function encodeSnapshotUpdate(parts: {
     return `${head}}`;
   });
   const text = `{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[${tables.join(',')}],"sources":${parts.sourcesJson ?? 'null'},"inconsistencies":${JSON.stringify(parts.inconsistencies)}}`;
-  // Bytes of its own (not a slice of Buffer's pool), so that they can be transferred to another thread.
-  return new TextEncoder().encode(text);
+  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)));
+  new TextEncoder().encodeInto(text, bytes);
+  return bytes;
 }
 
 /** Follows the published snapshots by applying their updates in order. */

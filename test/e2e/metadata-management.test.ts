@@ -177,3 +177,14 @@ describe('access without an admin secret', () => {
     expect(r).toEqual({ status: 400, body: { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' } });
   });
 });
+
+describe('replace_metadata after DDL outside the engine', () => {
+  it('sees a table created in the database since the engine last read its catalog', async () => {
+    const { metadata } = await exportV2();
+    await fx.db.sql('CREATE TABLE created_outside (id serial PRIMARY KEY)');
+    metadata.sources[0].tables = [{ table: { schema: 'public', name: 'created_outside' } }];
+    const r = await fx.engine.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await fx.engine.metadata({ type: 'get_inconsistent_metadata', args: {} })).body.is_consistent).toBe(true);
+  });
+});

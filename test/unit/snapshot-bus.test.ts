@@ -3,6 +3,7 @@ import { SnapshotBus, type SnapshotSource } from '../../src/actors/snapshot-bus.
 import type { MetadataActorEvent } from '../../src/protocol/messages.js';
 import type { PublishedSnapshot } from '../../src/protocol/snapshot.js';
 
+const shared = (n = 0) => new Uint8Array(new SharedArrayBuffer(n));
 const header = (generation: number): Omit<PublishedSnapshot, 'update'> => ({ version: generation, generation, base: null, changes: { everything: true, sources: [], tables: [] }, connected: [] });
 
 /** The metadata actor as the bus sees it: events with an attachment. */
@@ -19,9 +20,10 @@ describe('SnapshotBus', () => {
     const seen: [string, number][] = [];
     bus.subscribe((s) => seen.push(['a', s.generation]));
     bus.subscribe((s) => seen.push(['b', s.update.byteLength]));
-    actor.emit({ type: 'snapshot', snapshot: header(1) }, new Uint8Array(3));
-    // An event without its bytes is not a snapshot anyone can use.
+    actor.emit({ type: 'snapshot', snapshot: header(1) }, shared(3));
+    // An event without its bytes in shared memory is not a snapshot anyone can use.
     actor.emit({ type: 'snapshot', snapshot: header(2) });
+    actor.emit({ type: 'snapshot', snapshot: header(3) }, new Uint8Array(3));
     expect(seen).toEqual([
       ['a', 1],
       ['b', 3],
@@ -30,12 +32,12 @@ describe('SnapshotBus', () => {
 
   it('gives a late subscriber the current snapshot at once, and stops after unsubscribing', () => {
     const bus = new SnapshotBus();
-    bus.publish({ ...header(1), update: new Uint8Array() });
+    bus.publish({ ...header(1), update: shared() });
     const seen: number[] = [];
     const stop = bus.subscribe((s) => seen.push(s.generation));
-    bus.publish({ ...header(2), update: new Uint8Array() });
+    bus.publish({ ...header(2), update: shared() });
     stop();
-    bus.publish({ ...header(3), update: new Uint8Array() });
+    bus.publish({ ...header(3), update: shared() });
     expect(seen).toEqual([1, 2]);
   });
 
@@ -46,7 +48,7 @@ describe('SnapshotBus', () => {
       throw new Error('a bug');
     });
     bus.subscribe((s) => seen.push(s.generation));
-    expect(() => bus.publish({ ...header(1), update: new Uint8Array() })).not.toThrow();
+    expect(() => bus.publish({ ...header(1), update: shared() })).not.toThrow();
     expect(seen).toEqual([1]);
   });
 });

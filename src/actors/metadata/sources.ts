@@ -35,7 +35,8 @@ export class SourceManager {
         const configKey = canonicalJson([s.kind, s.configuration]);
         const e = this.entries.get(s.name);
         if (e && e.configKey === configKey) {
-          if (refresh === true || refresh.has(s.name)) e.catalog = await this.read(s.name, e.connection);
+          // A source that could not even be connected (its settings) keeps the reason.
+          if ((refresh === true || refresh.has(s.name)) && e.connection) e.catalog = await this.read(s.name, e.connection);
           return;
         }
         void e?.connection?.close().catch(() => {});

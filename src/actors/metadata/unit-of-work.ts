@@ -59,6 +59,16 @@ export class UnitOfWork {
     const newlyBroken = (list: Inconsistency[]) => list.filter((i) => !i.informational && !before.has(inconsistencyKey(i.object)));
     let after = resolveInconsistencies(next, this.catalogs);
     let added = newlyBroken(after);
+    // The databases may have changed since their catalogs were read (DDL outside the engine, then
+    // replace_metadata): what does not resolve is checked once more against fresh catalogs. Not
+    // those of sources with a transaction open here: this request's own view of them is current.
+    const stale = changed ? changed.sources.map((x) => x.name).filter((name) => !this.transactions.has(name)) : [];
+    if (added.length > 0 && stale.length > 0) {
+      await this.sources.sync(changed!, new Set(stale));
+      this.refreshCatalogs();
+      after = resolveInconsistencies(next, this.catalogs);
+      added = newlyBroken(after);
+    }
     // `cascade`: what the change broke is removed, and what that removal breaks in turn.
     for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
       const broken = added;

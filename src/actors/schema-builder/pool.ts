@@ -18,8 +18,8 @@ export class SchemaBuilder {
     idleTimeout: Number.MAX_SAFE_INTEGER,
   });
   /**
-   * The snapshot updates since the last whole one, each copied once into shared memory:
-   * the thread applies those it has not seen yet (a restarted one, all of them).
+   * The snapshot updates since the last whole one (in the shared memory the metadata actor
+   * wrote them into): the thread applies those it has not seen yet (a restarted one, all of them).
    */
   private chain: SnapshotChain = { generations: [], updates: [] };
   /** A catch-up task is queued or running; `again`: a snapshot came since it was queued. */
@@ -28,8 +28,7 @@ export class SchemaBuilder {
 
   /** Every published snapshot, in order: an update is only readable after those before it. */
   publish(snapshot: PublishedSnapshot): void {
-    const buffer = new SharedArrayBuffer(snapshot.update.byteLength);
-    new Uint8Array(buffer).set(snapshot.update);
+    const { buffer } = snapshot.update;
     const last = this.chain.generations.at(-1);
     if (snapshot.base === null || snapshot.base !== last) {
       if (snapshot.base !== null) throw new Error(`snapshot ${snapshot.generation} follows ${snapshot.base}, not ${String(last)}`);

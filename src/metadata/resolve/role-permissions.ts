@@ -48,6 +48,18 @@ export function presetValue(v: Json): Value {
   return { kind: 'literal', value: v };
 }
 
+/**
+ * A role's own permission in the form the schema reads, made once per `origin`: roles with the
+ * same permission on a table share it, and it is kept across snapshots while the table's
+ * resolved permissions are (at 5,000 tables × 11 roles, most of a role model's size and time).
+ */
+const derived = new WeakMap<object, SelectPermission | InsertPermission | UpdatePermission | DeletePermission>();
+function once<T extends SelectPermission | InsertPermission | UpdatePermission | DeletePermission>(p: ResolvedPermission, make: (p: ResolvedPermission) => T): T {
+  let d = derived.get(p.origin) as T | undefined;
+  if (!d) derived.set(p.origin, (d = make(p)));
+  return d;
+}
+
 const or = (items: BoolExp[]): BoolExp => (items.some((b) => b.kind === 'and' && b.items.length === 0) ? TRUE : items.length === 1 ? items[0]! : { kind: 'or', items });
 const rootFields = (v: string[] | null) => (v === null ? null : new Set(v));
 const presets = (set: Record<string, Json>) => new Map(Object.entries(set).map(([k, v]) => [k, presetValue(v)]));
@@ -106,26 +118,26 @@ export class RolePermissions {
     }
     return this.inherit(role, new Set(), (r) => {
       const own = t.permissions.select.get(r);
-      return own ? ownSelect(own) : null;
+      return own ? once(own, ownSelect) : null;
     }, combineSelect);
   }
 
   insert(t: ResolvedTable, role: string): InsertPermission | null {
     if (role === 'admin') return { columns: new Set(t.columns.keys()), check: TRUE, set: new Map(), backendOnly: false };
     const p = this.mutation(t, 'insert', role);
-    return p && { columns: new Set(p.columns), check: p.check ?? TRUE, set: presets(p.set), backendOnly: p.backendOnly };
+    return p && once(p, (q): InsertPermission => ({ columns: new Set(q.columns), check: q.check ?? TRUE, set: presets(q.set), backendOnly: q.backendOnly }));
   }
 
   update(t: ResolvedTable, role: string): UpdatePermission | null {
     if (role === 'admin') return { columns: new Set(t.columns.keys()), filter: TRUE, check: TRUE, set: new Map(), backendOnly: false };
     const p = this.mutation(t, 'update', role);
-    return p && { columns: new Set(p.columns), filter: p.filter ?? TRUE, check: p.check ?? TRUE, set: presets(p.set), backendOnly: p.backendOnly };
+    return p && once(p, (q): UpdatePermission => ({ columns: new Set(q.columns), filter: q.filter ?? TRUE, check: q.check ?? TRUE, set: presets(q.set), backendOnly: q.backendOnly }));
   }
 
   delete(t: ResolvedTable, role: string): DeletePermission | null {
     if (role === 'admin') return { filter: TRUE, backendOnly: false };
     const p = this.mutation(t, 'delete', role);
-    return p && { filter: p.filter ?? TRUE, backendOnly: p.backendOnly };
+    return p && once(p, (q): DeletePermission => ({ filter: q.filter ?? TRUE, backendOnly: q.backendOnly }));
   }
 
   /** Rule 5: an inherited role gets a mutation permission only when every parent that has one has the same. */

@@ -75,6 +75,12 @@ export interface ResolvedPermission {
   queryRootFields: string[] | null;
   subscriptionRootFields: string[] | null;
   backendOnly: boolean;
+  /**
+   * The same object for the permissions of a table resolved from one body (roles with the same
+   * permission word for word share every part but `role`): what is derived from a permission
+   * is kept by it (role-permissions.ts).
+   */
+  origin: object;
 }
 
 export interface ResolvedTable {
