@@ -1,6 +1,6 @@
 /**
- * The one way metadata snapshots reach the front thread's consumers (plan cache, source
- * connections; later compiler pools, subscriptions, trigger delivery): the metadata
+ * The one way metadata snapshots reach the front thread's consumers (the schema builder, plan
+ * cache, source connections; later subscriptions, trigger delivery): the metadata
  * actor's snapshot events are published here once, and every consumer subscribes.
  */
 import type { MetadataActorEvent } from '../protocol/messages.js';
