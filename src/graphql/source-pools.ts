@@ -28,6 +28,8 @@ export class SourcePools implements SourceConnections {
       const key = canonicalJson([src.kind, src.configuration]);
       if (this.runners.get(src.name)?.key === key) continue;
       void this.runners.get(src.name)?.source.connection.close().catch(() => {});
+      // Never left holding the closed pool, should the new one fail.
+      this.runners.delete(src.name);
       try {
         const backend = backendFor(src.kind);
         if (!backend) throw new Error(`backend kind "${src.kind}" is not supported`);
