@@ -6,11 +6,11 @@
  * deprecated DML operations, transactions), and its database errors as API errors.
  * Modules get a backend from `registry.ts` by the source's kind, or receive it.
  */
-import type { DatabaseCatalog, CatalogType, QualifiedName } from '../metadata/catalog.js';
+import type { DatabaseCatalog, QualifiedName } from '../metadata/catalog.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import type { MutationField } from '../ir/mutation.js';
-import type { Join, RootField } from '../ir/select.js';
-import type { ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
+import type { RootField } from '../ir/select.js';
+import type { ResolvedTable } from '../metadata/resolve/types.js';
 import type { ApiError } from '../protocol/errors.js';
 import type { Rendered } from '../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../util/decode.js';
@@ -129,7 +129,6 @@ export type DmlKind = 'select' | 'count' | 'insert' | 'update' | 'delete';
 
 /** A DML operation's table, its arguments, and how a `where` argument reads (checked against the metadata). */
 export interface DmlRequest {
-  source: ResolvedSource;
   table: ResolvedTable;
   args: ObjectReader;
   where(v: unknown, path: string): BoolExp;

@@ -47,7 +47,6 @@ function sameFieldParts(c: ConnectedSource, kept: KeptFields): boolean {
   );
 }
 
-
 /**
  * A source's tables with their relationships and computed fields: what boolean expressions
  * may refer to. Committed metadata is frozen and a change shares what it does not touch:

@@ -51,7 +51,7 @@ export class SchemaBuilder {
     readonly shared: SharedTypes,
   ) {}
 
-  target(t: TableInfo, key: string): TableInfo {
+  target(key: string): TableInfo {
     return this.model.tables.get(key)!;
   }
 
@@ -67,7 +67,7 @@ export class SchemaBuilder {
           _or: { type: inputList(b!) },
         };
         for (const c of t.columns) f[c.fieldName] = { type: this.shared.columnComparison(t, c.column), description: c.description ?? undefined };
-        for (const r of t.relationships) f[r.fieldName] = { type: this.boolExp(this.target(t, r.targetKey)) };
+        for (const r of t.relationships) f[r.fieldName] = { type: this.boolExp(this.target(r.targetKey)) };
         for (const cf of t.computedFields) {
           // Computed fields that need arguments cannot be filtered on.
           if (cf.extraArgs.length > 0) continue;
@@ -95,7 +95,7 @@ export class SchemaBuilder {
         const f: GraphQLInputFieldConfigMap = {};
         for (const c of t.columns) if (isComparable(c.column.type) || c.column.type.name === 'bool') f[c.fieldName] = { type: orderBy };
         for (const r of t.relationships) {
-          const target = this.target(t, r.targetKey);
+          const target = this.target(r.targetKey);
           if (r.kind === 'object') f[r.fieldName] = { type: this.orderBy(target) };
           else if (target.permission.allowAggregations) f[`${r.fieldName}_aggregate`] = { type: aggregateOrderByType(this.shared, target) };
         }
@@ -147,7 +147,7 @@ export class SchemaBuilder {
           this.fields.set(fieldKey(name, c.fieldName), { kind: 'column', table: t, column: c });
         }
         for (const r of t.relationships) {
-          const target = this.target(t, r.targetKey);
+          const target = this.target(r.targetKey);
           if (r.kind === 'object') {
             const required = r.join.mapping.every(([local]) => t.catalog.columns.find((c) => c.name === local)?.nullable === false) && isForeignKeyOf(t, r.join.mapping);
             f[r.fieldName] = { type: required ? new GraphQLNonNull(this.object(target)) : this.object(target), description: r.description ?? 'An object relationship' };

@@ -32,7 +32,6 @@ function dmlCommand(kind: DmlKind, answer: (row: Row) => Json): Command {
 
     const boolExpScope = { source: source.name, table: (t: QualifiedName) => resolved.tables.get(qualifiedKey(t)) };
     const { text, params } = backend.dmlStatement(kind, {
-      source: resolved,
       table: resolvedTable,
       args: r,
       where: (v, p) => parseBoolExp(v, resolvedTable, boolExpScope, p),

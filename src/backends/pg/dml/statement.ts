@@ -2,8 +2,6 @@
  * The statement of one deprecated DML operation. It runs as admin: every relationship
  * is usable and no permission filter applies; `where` is translated like a GraphQL one.
  */
-import { qualifiedKey, type QualifiedName } from '../../../metadata/catalog.js';
-import type { ResolvedSource } from '../../../metadata/resolve/types.js';
 import type { ObjectReader } from '../../../util/decode.js';
 import { type Rendered, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';

@@ -88,7 +88,7 @@ export class Translator {
     const distinct = rows.distinctOn.length > 0 ? sql`DISTINCT ON (${join(rows.distinctOn.map((c) => col(scope, c)), ', ')}) ` : raw('');
     // DISTINCT ON needs its columns first in ORDER BY.
     const order = [
-      ...rows.distinctOn.filter((c, i) => !orderKeys[i] || rows.orderBy[i]?.target.kind !== 'column').map((c) => sql`${col(scope, c)}`),
+      ...rows.distinctOn.filter((_, i) => !orderKeys[i] || rows.orderBy[i]?.target.kind !== 'column').map((c) => sql`${col(scope, c)}`),
       ...orderKeys.map((k) => sql`${k.key} ${k.direction}`),
     ];
     const limit = this.numberValue(rows.limit, rows.limitCap);
