@@ -12,7 +12,8 @@ import { ObjectReader, str, type Json } from '../../util/decode.js';
 import { parseBoolExp } from '../boolexp.js';
 import { findSource } from '../lookup.js';
 import { showTable, tableName } from '../names.js';
-import { resolveMetadata } from '../resolve.js';
+import { resolveSourceFields } from '../resolve.js';
+import { unchanged } from '../../util/draft.js';
 import type { Command } from './context.js';
 
 type Row = Record<string, unknown>;
@@ -24,7 +25,9 @@ function dmlCommand(kind: DmlKind, answer: (row: Row) => Json): Command {
     const source = findSource(ctx.metadata, ctx.endpoint === 'v2/query' ? r.withDefault('source', str, 'default') : 'default', r.at('source'));
     const table = r.required('table', tableName);
     const catalog = ctx.introspection(source.name);
-    const resolved = catalog && resolveMetadata(ctx.metadata, new Map([[source.name, { introspection: catalog, error: null }]])).sources.get(source.name);
+    // Admin needs the source's tables up to their fields, not the whole document resolved (its
+    // committed, frozen form keeps that work between requests).
+    const resolved = catalog && resolveSourceFields(unchanged(source), catalog);
     const resolvedTable = resolved?.tables.get(qualifiedKey(table));
     // A source with a catalog has a backend: it was introspected through it.
     const backend = ctx.backend(source.kind);
