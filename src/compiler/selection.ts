@@ -157,7 +157,7 @@ export class SelectionCompiler {
           const cf = info.computed;
           const given = this.args(f.node).get('args');
           const argObj = given === undefined ? {} : (this.inputs.object(given, `${p}.args.args`) ?? {});
-          const call = this.functionCall(cf.fn, argObj, (a, i) => (i === cf.tableArgument ? 'row' : a.name === cf.sessionArgument ? 'session' : null));
+          const call = this.functionCall(cf.fn, argObj, (a, i) => (i === cf.tableArgument ? 'row' : a.name !== null && a.name === cf.call.sessionArgument ? 'session' : null));
           if (cf.returnsTable) {
             const target = this.rs.model.tables.get(cf.returnsTable)!;
             const rows = this.rows(target, f.node, p);

@@ -34,9 +34,7 @@ export interface ComputedFieldInfo {
   fn: CatalogFunction;
   /** Arguments after the row (and session) argument, exposed as `args`. */
   extraArgs: CatalogFunction['args'];
-  /** The argument that receives the session variables as JSON, if any. */
-  sessionArgument: string | null;
-  /** How a boolean expression calls it on a row. */
+  /** How a boolean expression calls it on a row; names the argument that receives the session variables as JSON, if any. */
   call: ComputedCall;
   /** Index of the argument that receives the row. */
   tableArgument: number;

@@ -41,7 +41,6 @@ function computedFields(source: string, naming: SourceNaming, t: ResolvedTable):
     fieldName: naming.fieldName(cf.name),
     fn: cf.function,
     extraArgs: cf.inputArguments,
-    sessionArgument: cf.sessionArgument === null ? null : cf.function.args[cf.sessionArgument]!.name,
     call: computedCall(cf.function, cf.sessionArgument),
     tableArgument: cf.tableArgument,
     returnsTable: cf.returns.kind === 'table' ? tableKey(source, cf.returns.table) : null,
