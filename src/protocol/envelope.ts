@@ -18,7 +18,7 @@ export type Envelope = RequestEnvelope | ReplyEnvelope | EventEnvelope;
 
 /**
  * What crosses a thread boundary: the msgpack-encoded envelope, and for an event that carries
- * bulk bytes (an encoded snapshot: 40 MiB at 5,000 tables), those bytes beside it, transferred
- * rather than copied into the envelope.
+ * bulk bytes (an encoded snapshot: 40 MiB at 5,000 tables), those bytes beside it rather than
+ * copied into the envelope: transferred, or shared when they are in shared memory.
  */
 export type Frame = Uint8Array | { envelope: Uint8Array; attachment: Uint8Array };

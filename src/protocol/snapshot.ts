@@ -5,7 +5,7 @@
  * It travels as updates (`PublishedSnapshot.update`, UTF-8 JSON): the whole snapshot, or what
  * changed since the previous one (the document's parts a change touched, document-parts.ts;
  * the catalogs only when they changed). The front thread reads the small header beside it and
- * never decodes an update; the readers that need the whole snapshot (compiler threads) apply
+ * never decodes an update; the readers that need the whole snapshot (the schema builder) apply
  * the updates in order with `SnapshotReader`, which keeps every unchanged part the same
  * (frozen) object, so that what they derive from it can be kept per part too. At 5,000 tables
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
@@ -122,8 +122,8 @@ export class SnapshotReader {
         continue;
       }
       // Map order is the document's: an upsert keeps an entry's place, a new key goes last (as in the store).
-      const old = prev ? entries.get(t.source) : last?.entries.get(t.source);
-      const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(entries.get(t.source));
+      const old = last?.entries.get(t.source);
+      const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(old);
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (const e of t.kind === 'all' ? t.entries : t.upserts) {
         const key = tableEntryKey(e);

@@ -176,9 +176,10 @@ export class MetadataService {
     // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
     const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
     const { updates, bytes, wholeBytes } = this.sinceWhole;
-    const patch = before && diffDocuments(before.metadata, this.stored.metadata);
+    const due = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2;
+    const patch = due ? null : diffDocuments(before.metadata, this.stored.metadata);
     // A change to most of the tables (replace_metadata) goes whole: as big, and it starts a new chain.
-    const whole = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2 || changesMostTables(patch, this.stored.metadata);
+    const whole = due || changesMostTables(patch, this.stored.metadata);
     const update = encodeSnapshotUpdate({
       version: this.stored.version,
       generation: this.generation,
