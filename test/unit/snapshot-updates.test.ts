@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffDocuments } from '../../src/metadata/document-parts.js';
+import { changesMostTables, diffDocuments } from '../../src/metadata/document-parts.js';
 import type { Metadata, TableMetadata } from '../../src/metadata/types.js';
 import { encodeSnapshotUpdate, SnapshotReader } from '../../src/protocol/snapshot.js';
 import { deepFreeze, produce } from '../../src/util/draft.js';
@@ -51,6 +51,16 @@ describe('diffDocuments', () => {
     const diff = diffDocuments(doc, next)!;
     expect(JSON.parse(diff.skeleton!)).toEqual({ ...next, sources: [{ ...next.sources[0], tables: [] }] });
     expect(diff.tables.map((t) => [t.source, t.kind])).toEqual([['other', 'all'], ['default', 'gone']]);
+  });
+});
+
+describe('changesMostTables (a change that goes as a whole snapshot update)', () => {
+  it('is true when more than half of the entries are added, changed or removed', () => {
+    const one = produce(doc, (d) => void (d.sources[0]!.tables[0]!.comment = 'x'));
+    expect(changesMostTables(diffDocuments(doc, one), one)).toBe(false);
+    const two = produce(doc, (d) => d.sources[0]!.tables.slice(0, 2).forEach((t) => (t.comment = 'x')));
+    expect(changesMostTables(diffDocuments(doc, two), two)).toBe(true);
+    expect(changesMostTables(diffDocuments(doc, doc), doc)).toBe(false);
   });
 });
 
