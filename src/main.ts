@@ -10,6 +10,7 @@ import { CompilerPools } from './actors/compiler/pool.js';
 import { PlanCompiler } from './actors/compiler/compile-plan.js';
 import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
+import { allowGarbageCollection, collectGarbageIfGrown } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
 import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   // start. Unless NODE_ENV says production, graphql-js checks every failed instanceof test
   // for a second copy of itself: a fifth of a role schema's build time at 5,000 tables.
   process.env.NODE_ENV ??= 'production';
+  allowGarbageCollection();
   let config: Config;
   try {
     config = loadConfig(process.argv.slice(2), process.env);
@@ -82,6 +84,8 @@ async function main(): Promise<void> {
   snapshots.follow(metadata);
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
+  // The front thread's garbage of a big change: the request's body, the previous whole update.
+  snapshots.subscribe(() => setImmediate(collectGarbageIfGrown));
   const graphql = new GraphQLService(compiler, snapshots);
   const live = new LiveQueries(config.liveQueryIntervalMs);
   let authenticator: Authenticator | undefined;
@@ -102,7 +106,7 @@ async function main(): Promise<void> {
 
   http = await startHttp(
     {
-      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]),
+      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]).finally(() => setImmediate(collectGarbageIfGrown)),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
         authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),
