@@ -11,7 +11,6 @@ import { PlanCompiler } from './actors/compiler/compile-plan.js';
 import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { GraphQLService } from './graphql/service.js';
-import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -65,7 +64,6 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     http?.close();
     await metadata.stop().catch(() => {});
-    live.close();
     await graphql.close();
     await compiler.close().catch(() => {});
     authenticator?.close();
@@ -82,8 +80,7 @@ async function main(): Promise<void> {
   snapshots.follow(metadata);
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
-  const graphql = new GraphQLService(compiler, snapshots);
-  const live = new LiveQueries(config.liveQueryIntervalMs);
+  const graphql = new GraphQLService(compiler, snapshots, { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize });
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);
@@ -115,7 +112,7 @@ async function main(): Promise<void> {
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
-        live,
+        subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
         keepAliveMs: config.websocketKeepAliveMs,
       }),
     },

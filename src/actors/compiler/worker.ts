@@ -20,8 +20,11 @@ export default function translateTask(task: TranslateTask): Uint8Array {
   const { field } = task;
   let answer: TranslateAnswer;
   if (field.kind === 'query') {
-    const t = backend.translateRootField(field.root, options);
-    answer = { run: { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) }, sessionVariables: t.sessionVariables };
+    const live = task.live && backend.translateLiveField ? backend.translateLiveField(field.root, options) : null;
+    const t = live ?? backend.translateRootField(field.root, options);
+    const run: TranslateAnswer['run'] = { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) };
+    if (live) run.multiplexed = { text: live.multiplexed, statement: preparedName(task, live.multiplexed) };
+    answer = { run, sessionVariables: t.sessionVariables, wholeSession: t.wholeSession };
   } else {
     const t = backend.translateMutation(field.mutation, options);
     answer = {
@@ -34,6 +37,7 @@ export default function translateTask(task: TranslateTask): Uint8Array {
         check: field.mutation.kind,
       },
       sessionVariables: t.sessionVariables,
+      wholeSession: t.wholeSession,
     };
   }
   return encode(answer);

@@ -15,6 +15,8 @@ export interface BoolExpEnv {
   root: Scope;
   /** Session variables the statement reads (a request must carry them). */
   sessionVariables: Set<string>;
+  /** Set when a function gets the whole session as its argument (then a live query's cohort keeps every session variable). */
+  wholeSession: { read: boolean };
 }
 
 const TRUE_SQL = raw('true');
@@ -52,7 +54,9 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
       // A PostgreSQL array parameter goes as a list (node-postgres writes the array literal); json as JSON text.
       const isArray = typeof type.parts[0] === 'string' && type.parts[0].endsWith('[]') && Array.isArray(v.value);
       const value = isJsonType(type) ? JSON.stringify(v.value) : isArray ? (v.value as unknown[]).map(encodeLiteral) : encodeLiteral(v.value);
-      return sql`(${paramFrom({ kind: 'literal', value })})::${type}`;
+      // Only a scalar of the query may be lifted into a synthetic variable (one text value).
+      const lift = v.query && !isArray && typeof value === 'string' ? { query: true as const } : {};
+      return sql`(${paramFrom({ kind: 'literal', value, ...lift })})::${type}`;
     }
     case 'session':
       env.sessionVariables.add(v.name);
@@ -170,6 +174,7 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
     }
     case 'computed': {
       const { fn, sessionArgument, returnType } = b.call;
+      if (sessionArgument) env.wholeSession.read = true;
       const session = sessionArgument ? sql`, ${ident(sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
       const call = sql`${qualified(fn.schema, fn.name)}(${scope.alias}${session})`;
       return columnOps(call, returnType, b.ops, scope, env);
