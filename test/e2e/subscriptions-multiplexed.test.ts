@@ -15,6 +15,7 @@ const INTERVAL_MS = 100;
 const fx = useEngine({
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
   SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+  SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: '2',
 });
 
 beforeAll(async () => {
@@ -171,6 +172,35 @@ describe('multiplexed live queries', () => {
     const from = await settledLog();
     await sleep(3 * INTERVAL_MS);
     expect(logged('live query refetched', from).every((l) => l.cohorts === 2)).toBe(true);
+  });
+
+  it('runs one statement per batch of cohorts', async () => {
+    const subs = ['u1', 'u2', 'u3'].map((id) => subscribe(connect(user(id)), NOTES));
+    for (const s of subs) await s.next();
+    const from = await settledLog();
+    await sleep(4 * INTERVAL_MS);
+    const sizes = logged('live query refetched', from).map((l) => l.cohorts);
+    // Batches of 2 (SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE): each refetch runs one of 2 cohorts and one of 1.
+    expect(sizes.length).toBeGreaterThanOrEqual(4);
+    expect(sizes.filter((n) => n === 2).length - sizes.filter((n) => n === 1).length).toBeLessThanOrEqual(1);
+    expect(sizes.every((n) => n === 1 || n === 2)).toBe(true);
+  });
+
+  it('plans a running subscription again when its permission changes', async () => {
+    const s = subscribe(connect(user('u1')), NOTES);
+    expect(await s.next()).toEqual({ data: { note: [{ id: 1, title: 'a' }, { id: 3, title: 'c' }] } });
+    const permission = (filter: unknown) => ({
+      type: 'bulk',
+      args: [
+        { type: 'pg_drop_select_permission', args: { table: 'note', role: 'user' } },
+        { type: 'pg_create_select_permission', args: { table: 'note', role: 'user', permission: { columns: ['id', 'title', 'score'], filter } } },
+      ],
+    });
+    const own = { owner: { _eq: 'X-Service-User-Id' } };
+    expect((await fx.engine.metadata(permission({ _and: [own, { title: { _neq: 'c' } }] }))).status).toBe(200);
+    expect(await s.next()).toEqual({ data: { note: [{ id: 1, title: 'a' }] } });
+    expect((await fx.engine.metadata(permission(own))).status).toBe(200);
+    expect(await s.next()).toEqual({ data: { note: [{ id: 1, title: 'a' }, { id: 3, title: 'c' }] } });
   });
 
   it('leaves no cohort behind when subscribers stop or disconnect', async () => {

@@ -11,7 +11,8 @@ import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../prot
 const options = { stringifyNumeric: (workerData as CompilerOptions).stringifyNumericTypes };
 
 /** A prepared statement's name: a hash of its text (each connection keeps a bounded set, see PreparedStatements). */
-const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20) : null);
+const statementName = (text: string): string => 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
+const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? statementName(text) : null);
 
 export default function translateTask(task: TranslateTask): Uint8Array {
   const backend = backendFor(task.sourceKind);
@@ -23,7 +24,8 @@ export default function translateTask(task: TranslateTask): Uint8Array {
     const live = task.live && backend.translateLiveField ? backend.translateLiveField(field.root, options) : null;
     const t = live ?? backend.translateRootField(field.root, options);
     const run: TranslateAnswer['run'] = { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) };
-    if (live) run.multiplexed = { text: live.multiplexed, statement: preparedName(task, live.multiplexed) };
+    // Prepared whatever the source says (as upstream does): the same text runs every refetch interval.
+    if (live) run.multiplexed = { text: live.multiplexed, statement: statementName(live.multiplexed) };
     answer = { run, sessionVariables: t.sessionVariables, wholeSession: t.wholeSession };
   } else {
     const t = backend.translateMutation(field.mutation, options);
