@@ -20,7 +20,8 @@ const fx = useEngine({
 
 beforeAll(async () => {
   await fx.db.sql(`CREATE TABLE note (id serial PRIMARY KEY, owner text NOT NULL, title text NOT NULL, score int NOT NULL DEFAULT 0);
-    INSERT INTO note (owner, title, score) VALUES ('u1', 'a', 1), ('u2', 'b', 2), ('u1', 'c', 3);`);
+    INSERT INTO note (owner, title, score) VALUES ('u1', 'a', 1), ('u2', 'b', 2), ('u1', 'c', 3);
+    CREATE FUNCTION my_notes(session json) RETURNS SETOF note AS $$ SELECT * FROM note WHERE owner = session->>'x-service-user-id' $$ LANGUAGE sql STABLE;`);
   await replaceTables(fx.engine, [
     {
       table: { schema: 'public', name: 'note' },
@@ -29,7 +30,7 @@ beforeAll(async () => {
         { role: 'reader', permission: { columns: ['id', 'title'], filter: {} } },
       ],
     },
-  ]);
+  ], { source: { functions: [{ function: { schema: 'public', name: 'my_notes' }, configuration: { session_argument: 'session' } }] } });
 });
 
 const clients: Client[] = [];
@@ -160,6 +161,17 @@ describe('multiplexed live queries', () => {
     const statements = logged('live query refetched', from);
     expect(statements.length).toBeGreaterThanOrEqual(2);
     expect(statements.every((l) => l.cohorts === 1)).toBe(true);
+  });
+
+  it('keeps every session variable in the cohort when a function gets the whole session', async () => {
+    const query = 'subscription { my_notes(order_by: {id: asc}) { id } }';
+    const one = subscribe(connect({ 'x-service-role': 'reader', 'x-service-user-id': 'u1' }), query);
+    const two = subscribe(connect({ 'x-service-role': 'reader', 'x-service-user-id': 'u2' }), query);
+    expect(await one.next()).toEqual({ data: { my_notes: [{ id: 1 }, { id: 3 }] } });
+    expect(await two.next()).toEqual({ data: { my_notes: [{ id: 2 }] } });
+    const from = await settledLog();
+    await sleep(3 * INTERVAL_MS);
+    expect(logged('live query refetched', from).every((l) => l.cohorts === 2)).toBe(true);
   });
 
   it('keeps subscribers with different variables in their own cohorts of one statement', async () => {
