@@ -55,8 +55,17 @@ interface MultiplexedQuery {
   soon: boolean;
 }
 
+/** Keys by plan: a cached plan's subscribers (thousands, connecting at once) compute it once. */
+const keys = new WeakMap<PlanStep[], string>();
+
 /** The statements that identify a multiplexed query: requests differing only in lifted literals write the same. */
 function stepsKey(steps: PlanStep[]): string {
+  let key = keys.get(steps);
+  if (key === undefined) keys.set(steps, (key = writeStepsKey(steps)));
+  return key;
+}
+
+function writeStepsKey(steps: PlanStep[]): string {
   return JSON.stringify(
     steps.map(({ run, output }) => {
       if (run.kind === 'constant') return [run.json, output];
