@@ -54,9 +54,7 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
       // A PostgreSQL array parameter goes as a list (node-postgres writes the array literal); json as JSON text.
       const isArray = typeof type.parts[0] === 'string' && type.parts[0].endsWith('[]') && Array.isArray(v.value);
       const value = isJsonType(type) ? JSON.stringify(v.value) : isArray ? (v.value as unknown[]).map(encodeLiteral) : encodeLiteral(v.value);
-      // Only a scalar of the query may be lifted into a synthetic variable (one text value).
-      const lift = v.query && !isArray && typeof value === 'string' ? { query: true as const } : {};
-      return sql`(${paramFrom({ kind: 'literal', value, ...lift })})::${type}`;
+      return sql`(${literalParam(v, value)})::${type}`;
     }
     case 'session':
       env.sessionVariables.add(v.name);
@@ -66,6 +64,14 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
     case 'column':
       return col(v.root ? env.root : scope, v.column);
   }
+}
+
+/**
+ * A literal's value as a parameter, marked as written in the query when it is (a subscription
+ * lifts it into a synthetic variable: only a scalar, which the cohort's JSON holds as text).
+ */
+export function literalParam(v: Extract<Value, { kind: 'literal' }>, value: unknown): Sql {
+  return paramFrom({ kind: 'literal', value, ...(v.query && typeof value === 'string' ? { query: true as const } : {}) });
 }
 
 const isJsonType = (type: Sql) => type.parts[0] === 'json' || type.parts[0] === 'jsonb';

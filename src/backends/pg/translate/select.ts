@@ -7,7 +7,7 @@ import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
-import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
+import { and, boolExpSql, encodeLiteral, joinCondition, literalParam, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope } from './context.js';
 import type { TranslateOptions, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
@@ -168,10 +168,7 @@ export class Translator {
   }
 
   private argSql(v: Value): Sql {
-    if (v.kind === 'literal') {
-      const value = encodeLiteral(v.value);
-      return paramFrom({ kind: 'literal', value, ...(v.query && typeof value === 'string' ? { query: true as const } : {}) });
-    }
+    if (v.kind === 'literal') return literalParam(v, encodeLiteral(v.value));
     if (v.kind === 'variable') return paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' });
     if (v.kind === 'session') {
       this.sessionVariables.add(v.name);
