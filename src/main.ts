@@ -12,7 +12,6 @@ import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { allowGarbageCollection, collectGarbageIfGrown } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
-import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -67,7 +66,6 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     http?.close();
     await metadata.stop().catch(() => {});
-    live.close();
     await graphql.close();
     await compiler.close().catch(() => {});
     authenticator?.close();
@@ -86,8 +84,7 @@ async function main(): Promise<void> {
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(() => setImmediate(collectGarbageIfGrown));
-  const graphql = new GraphQLService(compiler, snapshots);
-  const live = new LiveQueries(config.liveQueryIntervalMs);
+  const graphql = new GraphQLService(compiler, snapshots, { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize });
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);
@@ -119,7 +116,7 @@ async function main(): Promise<void> {
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
-        live,
+        subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
         keepAliveMs: config.websocketKeepAliveMs,
       }),
     },

@@ -7,7 +7,7 @@
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { isObject } from '../util/decode.js';
-import type { LiveQueries } from './live-queries.js';
+import type { Subscriber } from './live-queries.js';
 
 export type WsProtocol = 'graphql-ws' | 'graphql-transport-ws';
 
@@ -20,7 +20,8 @@ export interface WsBackend {
   authenticate(payload: unknown): Promise<Session | AuthFailure>;
   operation(session: Session, request: unknown): Promise<'query' | 'mutation' | 'subscription' | { error: string }>;
   execute(session: Session, request: unknown): Promise<string>;
-  live: LiveQueries;
+  /** Starts a subscription; returns how to stop it. */
+  subscribe(session: Session, request: unknown, deliver: Subscriber): Promise<() => void>;
   keepAliveMs: number;
 }
 
@@ -125,12 +126,9 @@ export class GraphQLWsConnection {
       this.send({ id, type: 'complete' });
       return;
     }
-    const key = JSON.stringify([session.role, session.variables, request]);
-    const unsubscribe = this.backend.live.subscribe(
-      key,
-      () => this.backend.execute(session, request),
-      (text) => this.sendResult(id, data, text),
-    );
+    const unsubscribe = await this.backend.subscribe(session, request, (text) => this.sendResult(id, data, text));
+    // Stopped (or the connection closed) while it started.
+    if (!this.operations.has(id)) return unsubscribe();
     this.operations.set(id, unsubscribe);
   }
 
