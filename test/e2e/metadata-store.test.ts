@@ -90,4 +90,17 @@ describe('the metadata store', () => {
     fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url });
     expect(await exportTables()).toEqual(['c', 'a', 'd']);
   });
+
+  it('stores a document of thousands of tables (written in several statements) in its order, across a restart', async () => {
+    const doc = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
+    // Tables the database does not have: kept as inconsistent objects, stored all the same.
+    const names = Array.from({ length: 4500 }, (_, i) => `missing_${(i * 7919) % 4500}`);
+    doc.sources[0].tables = names.map((name) => ({ table: { schema: 'public', name } }));
+    const replaced = await fx.engine.metadata({ type: 'replace_metadata', args: { metadata: doc, allow_inconsistent_metadata: true } });
+    expect(replaced.status).toBe(200);
+    expect((await entryRows()).map((r) => r.name)).toEqual(names);
+    expect(await fx.engine.stop()).toBe(0);
+    fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url });
+    expect(await exportTables()).toEqual(names);
+  });
 });

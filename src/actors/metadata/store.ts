@@ -49,17 +49,31 @@ interface VersionRow {
   resource_version: string;
 }
 
-/** `[{"key": ..., "entry": ...}, ...]` as one JSON parameter, the entries' texts reused. */
-const entriesParam = (entries: readonly TableMetadata[]) => `[${entries.map((t) => `{"key":${JSON.stringify(tableEntryKey(t))},"entry":${tableEntryJson(t)}}`).join(',')}]`;
-
 const READ_VERSION_ROW = 'SELECT metadata, skeleton, resource_version FROM service_catalog.metadata WHERE id = 1';
 
-const INSERT_ENTRIES = `
+/** Entries per INSERT: two parameters each, well under the protocol's 65,535. */
+const ENTRIES_PER_INSERT = 2000;
+
+/**
+ * One INSERT of entries (appended after the source's last position; an entry already stored
+ * keeps its place), each entry's stored text its own parameter: the server reads each once.
+ * One JSON array of them all made the server parse 33 MiB several times at 5,000 tables
+ * (1.2-1.6 s against 0.6-0.8 s).
+ */
+function insertEntries(source: string, entries: readonly TableMetadata[]): { text: string; values: string[] } {
+  const values = [source];
+  const rows = entries.map((t, i) => {
+    values.push(tableEntryKey(t), tableEntryJson(t));
+    return `($${values.length - 1}, ${i}, $${values.length}::json)`;
+  });
+  const text = `
 INSERT INTO service_catalog.metadata_tables (source, key, position, entry)
-SELECT $1, x.e->>'key', base.p + x.ord, x.e->'entry'
-FROM json_array_elements($2::json) WITH ORDINALITY AS x(e, ord),
+SELECT $1, x.key, base.p + 1 + x.n, x.entry
+FROM (VALUES ${rows.join(',')}) AS x(key, n, entry),
      (SELECT coalesce(max(position), -1) AS p FROM service_catalog.metadata_tables WHERE source = $1) AS base
 ON CONFLICT (source, key) DO UPDATE SET entry = EXCLUDED.entry`;
+  return { text, values };
+}
 
 export class MetadataStore {
   private listener: ChangeListener | null = null;
@@ -160,7 +174,10 @@ export class MetadataStore {
       if (t.kind !== 'some' && !whole) await c.query('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
       if (t.kind === 'some' && t.deletes.length > 0) await c.query('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);
       const entries = t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : [];
-      if (entries.length > 0) await c.query(INSERT_ENTRIES, [t.source, entriesParam(entries)]);
+      for (let from = 0; from < entries.length; from += ENTRIES_PER_INSERT) {
+        const { text, values } = insertEntries(t.source, entries.slice(from, from + ENTRIES_PER_INSERT));
+        await c.query(text, values);
+      }
     }
   }
 
