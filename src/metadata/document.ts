@@ -11,9 +11,10 @@ import { sourceCustomization, tableConfiguration } from './customization.js';
 import { remoteRelationshipEntry } from './relationships.js';
 import { functionEntry } from './functions.js';
 import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
-import { sameTable, showTable, tableName } from './names.js';
+import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
+import { firstRepeat } from '../util/first-repeat.js';
 
 const KINDS: readonly BackendKind[] = ['postgres', 'citus', 'mssql', 'bigquery'];
 
@@ -29,11 +30,9 @@ function table(v: unknown, path: string): TableMetadata {
 
 function tables(v: unknown, path: string): TableMetadata[] {
   const list = arrayOf(table)(v, path);
-  list.forEach((t, i) => {
-    if (list.findIndex((u) => sameTable(u.table, t.table)) !== i) {
-      throw badRequest('already-exists', `table ${JSON.stringify(showTable(t.table))} is listed more than once`, `${path}[${i}]`);
-    }
-  });
+  // The key of `sameTable`: schema and name.
+  const i = firstRepeat(list, (t) => JSON.stringify([t.table.schema, t.table.name]));
+  if (i >= 0) throw badRequest('already-exists', `table ${JSON.stringify(showTable(list[i]!.table))} is listed more than once`, `${path}[${i}]`);
   return list;
 }
 
@@ -62,11 +61,8 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   const version = r.withDefault('version', int, r.has('sources') ? 3 : 1);
   if (version === 3) {
     const sources = r.withDefault('sources', arrayOf(source(backendOf)), []);
-    sources.forEach((s, i) => {
-      if (sources.findIndex((x) => x.name === s.name) !== i) {
-        throw badRequest('already-exists', `source with name ${JSON.stringify(s.name)} is listed more than once`, `${path}.sources[${i}]`);
-      }
-    });
+    const i = firstRepeat(sources, (s) => s.name);
+    if (i >= 0) throw badRequest('already-exists', `source with name ${JSON.stringify(sources[i]!.name)} is listed more than once`, `${path}.sources[${i}]`);
     return withInheritedRoles({ ...(r.value as JsonObject), version: 3, sources }, r);
   }
   if (version !== 1 && version !== 2) throw badRequest('parse-failed', `unexpected metadata version ${version}`, `${path}.version`);

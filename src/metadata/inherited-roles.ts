@@ -5,6 +5,7 @@
 import { badRequest } from '../protocol/errors.js';
 import { arrayOf, isObject, nonEmptyStr, ObjectReader, type Json, type JsonObject } from '../util/decode.js';
 import type { Metadata } from './types.js';
+import { firstRepeat } from '../util/first-repeat.js';
 
 export interface InheritedRole {
   role_name: string;
@@ -25,11 +26,8 @@ export function inheritedRole(v: unknown, path: string): InheritedRole {
 /** The `inherited_roles` section of a document (replace_metadata input), checked for duplicates and cycles. */
 export function inheritedRoleList(v: unknown, path: string): InheritedRole[] {
   const list = arrayOf(inheritedRole)(v, path);
-  list.forEach((role, i) => {
-    if (list.findIndex((x) => x.role_name === role.role_name) !== i) {
-      throw badRequest('already-exists', `inherited role ${JSON.stringify(role.role_name)} is listed more than once`, `${path}[${i}]`);
-    }
-  });
+  const i = firstRepeat(list, (role) => role.role_name);
+  if (i >= 0) throw badRequest('already-exists', `inherited role ${JSON.stringify(list[i]!.role_name)} is listed more than once`, `${path}[${i}]`);
   checkRoleCycles(list, path);
   return list;
 }

@@ -10,6 +10,7 @@ import { permissionEntry } from './permissions.js';
 import { relationshipEntry } from './relationships.js';
 import { TABLE_OBJECT_LISTS, type TableObjectList } from './resolve/objects.js';
 import type { TableMetadata } from './types.js';
+import { firstRepeat } from '../util/first-repeat.js';
 
 const DECODERS: Record<TableObjectList, (v: unknown, path: string) => JsonObject> = {
   object_relationships: relationshipEntry('object'),
@@ -27,11 +28,8 @@ export function tableObjects(r: ObjectReader): Partial<TableMetadata> {
     const items = r.optional(list, arrayOf(DECODERS[list]));
     if (!items) continue;
     const key = TABLE_OBJECT_LISTS[list];
-    items.forEach((item, i) => {
-      if (items.findIndex((x) => x[key] === item[key]) !== i) {
-        throw badRequest('already-exists', `${list} has more than one entry for ${JSON.stringify(item[key])}`, `${r.at(list)}[${i}]`);
-      }
-    });
+    const i = firstRepeat(items, (item) => item[key]);
+    if (i >= 0) throw badRequest('already-exists', `${list} has more than one entry for ${JSON.stringify(items[i]![key])}`, `${r.at(list)}[${i}]`);
     out[list] = items.sort((a, b) => (String(a[key]) < String(b[key]) ? -1 : 1));
   }
   return out;

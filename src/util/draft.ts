@@ -141,14 +141,23 @@ function finalize(value: unknown): unknown {
     if (!state.modified) return (state.result = state.base);
     const copy = state.copy!;
     state.result = copy;
-    for (const k of Object.keys(copy)) copy[k] = finalize(copy[k]);
+    finalizeFields(copy);
     return Object.freeze(copy);
   }
   // A frozen value holds no drafts; a new one (made by the command) may.
   if (!isDraftable(value) || Object.isFrozen(value)) return value;
   const obj = value as Record<string, unknown>;
-  for (const k of Object.keys(obj)) obj[k] = finalize(obj[k]);
+  finalizeFields(obj);
   return Object.freeze(obj);
+}
+
+/** Each field finalized; written back only where it changed (a replaced document is millions of fields). */
+function finalizeFields(obj: Record<PropertyKey, unknown>): void {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    const done = finalize(v);
+    if (done !== v) obj[k] = done;
+  }
 }
 
 /** `recipe` applied to a draft of frozen `base`; the result shares what the recipe did not touch. */
