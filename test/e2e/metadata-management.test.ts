@@ -86,6 +86,31 @@ describe('replace_metadata', () => {
     expect(r.body.code).toBe('parse-failed');
     expect(r.body.path).toMatch(/^\$\.args\.sources\[0\]/);
   });
+
+  it('refuses a document that lists a table, a source, an inherited role or a role\'s permission twice, changing nothing', async () => {
+    const before = await exportV2();
+    const doc = () => structuredClone(before.metadata);
+    const table = (name: string, extra = {}) => ({ table: { schema: 'public', name }, ...extra });
+    const refused = async (metadata: any) => {
+      const r = await fx.engine.metadata({ type: 'replace_metadata', args: metadata });
+      expect(r.status).toBe(400);
+      return r.body;
+    };
+    const tables = doc();
+    tables.sources[0].tables = [table('author'), table('article'), table('author')];
+    expect(await refused(tables)).toEqual({ code: 'already-exists', error: 'table "author" is listed more than once', path: '$.args.sources[0].tables[2]' });
+    const sources = doc();
+    sources.sources.push(structuredClone(sources.sources[0]));
+    expect(await refused(sources)).toMatchObject({ error: 'source with name "default" is listed more than once', path: '$.args.sources[1]' });
+    const roles = doc();
+    roles.inherited_roles = [{ role_name: 'staff', role_set: ['a', 'b'] }, { role_name: 'staff', role_set: ['c', 'd'] }];
+    expect(await refused(roles)).toMatchObject({ error: 'inherited role "staff" is listed more than once', path: '$.args.inherited_roles[1]' });
+    const permissions = doc();
+    const perm = (role: string) => ({ role, permission: { columns: ['id'], filter: {} } });
+    permissions.sources[0].tables = [table('author', { select_permissions: [perm('a'), perm('b'), perm('a')] })];
+    expect(await refused(permissions)).toMatchObject({ error: 'select_permissions has more than one entry for "a"', path: '$.args.sources[0].tables[0].select_permissions[2]' });
+    expect(await exportV2()).toEqual(before);
+  });
 });
 
 describe('get_inconsistent_metadata and drop_inconsistent_metadata', () => {
