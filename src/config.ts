@@ -50,8 +50,10 @@ export interface Config {
   stringifyNumericTypes: boolean;
   /** How often subscriptions (live queries) are re-run, in ms. */
   liveQueryIntervalMs: number;
-  /** How often the legacy `graphql-ws` protocol sends `ka`, in ms (configured in seconds). */
+  /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
+  /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
+  websocketInitTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +92,7 @@ const OPTIONS = {
   stringifyNumericTypes: opt('stringify-numeric-types', 'STRINGIFY_NUMERIC_TYPES'),
   liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
   websocketKeepAliveMs: opt('websocket-keepalive', 'WEBSOCKET_KEEPALIVE'),
+  websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
 function parseFlags(argv: string[]): Map<string, string> {
@@ -237,6 +240,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
     liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
+    websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),
   };
 }

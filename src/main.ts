@@ -117,6 +117,7 @@ async function main(): Promise<void> {
         execute: (session, request) => graphql.single(session, request, '$'),
         live,
         keepAliveMs: config.websocketKeepAliveMs,
+        initTimeoutMs: config.websocketInitTimeoutMs,
       }),
     },
     {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
-import { connectWs, type WsClient } from '../support/ws-client.js';
+import { connectWs, nextOf, type WsClient } from '../support/ws-client.js';
 import { bearer, inSeconds, serviceClaims, sign, signingKey } from '../auth/tokens.js';
 
 const key = signingKey('HS256');
@@ -26,15 +26,6 @@ async function open(protocol: string, headers: Record<string, string>): Promise<
   const ws = await connectWs(fx.engine.url.replace('http', 'ws') + '/v1/graphql', protocol);
   ws.send({ type: 'connection_init', payload: { headers } });
   return ws;
-}
-
-async function nextOf(ws: WsClient, type: string, timeoutMs = 5000): Promise<any> {
-  for (;;) {
-    const m = await ws.next(timeoutMs);
-    if (m.type === 'ka') continue;
-    if (m.type === type || m.closed) return m;
-    throw new Error(`expected ${type}, got ${JSON.stringify(m)}`);
-  }
 }
 
 describe('graphql-ws (legacy protocol)', () => {
@@ -62,11 +53,12 @@ describe('graphql-ws (legacy protocol)', () => {
     ws.close();
   });
 
-  it('reports errors as data and refuses a bad credential', async () => {
+  it('answers a request that does not compile with error and complete, and refuses a bad credential', async () => {
     const ws = await open('graphql-ws', admin);
     await nextOf(ws, 'connection_ack');
     ws.send({ id: '2', type: 'start', payload: { query: '{ nope { id } }' } });
-    expect((await nextOf(ws, 'data')).payload.errors[0].message).toBe("field 'nope' not found in type: 'query_root'");
+    expect((await nextOf(ws, 'error')).payload.errors[0].message).toBe("field 'nope' not found in type: 'query_root'");
+    expect(await nextOf(ws, 'complete')).toEqual({ id: '2', type: 'complete' });
     ws.close();
     const bad = await open('graphql-ws', { 'x-service-admin-secret': 'wrong' });
     expect((await nextOf(bad, 'connection_error')).type).toBe('connection_error');
