@@ -131,6 +131,10 @@ describe('graphql-transport-ws with the graphql-ws client', () => {
     const invalid = await raw('graphql-transport-ws');
     invalid.send({ type: 'start', id: '1', payload: { query: '{ item { name } }' } });
     expect(await nextOf(invalid, 'none')).toEqual({ closed: 4400, reason: 'unexpected message type "start"' });
+    // A close frame holds 123 bytes of reason.
+    const long = await raw('graphql-transport-ws');
+    long.send({ type: 'é'.repeat(100) });
+    expect(await nextOf(long, 'none')).toEqual({ closed: 4400, reason: `unexpected message type "${'é'.repeat(47)}...` });
   });
 });
 
@@ -221,5 +225,26 @@ describe('a client that stops reading', () => {
     expect(seen.length).toBeLessThan(25);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     await expect(nextOf(ws, 'next', 500)).rejects.toThrow(/no message/);
+  }, 30_000);
+
+  it('is closed with 1008 once the answers it does not read pass the byte bound', async () => {
+    const ws = await raw('graphql-transport-ws');
+    ws.pause();
+    // Query results must all arrive, so they are not merged: 20 of 1 MB pass the 4 MiB bound.
+    for (let i = 0; i < 20; i++) ws.send({ id: `q${i}`, type: 'subscribe', payload: { query: '{ big_by_pk(id: 1) { pad } }' } });
+    const closedLog = () => fx.engine.logs.some((l) => l.includes('the client is not reading fast enough'));
+    for (let i = 0; i < 200 && !closedLog(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(closedLog()).toBe(true);
+    ws.resume();
+    let results = 0;
+    for (;;) {
+      const m = await ws.next(10_000);
+      if (m.closed) {
+        expect(m).toEqual({ closed: 1008, reason: 'client is not reading fast enough' });
+        break;
+      }
+      if (m.type === 'next') results++;
+    }
+    expect(results).toBeLessThan(20);
   }, 30_000);
 });
