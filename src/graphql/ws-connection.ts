@@ -154,9 +154,12 @@ export class GraphQLWsConnection {
     if (result.expiresAt !== undefined) this.expireAt(result.expiresAt);
   }
 
-  /** No keep-alive piles up behind results the client has not read. */
+  /**
+   * Written even behind results the client has not read yet: a legacy client that reads slowly
+   * closes itself when no `ka` comes for 30 s, and a client that never reads meets the byte bound.
+   */
   private keepAlive(): void {
-    if (!this.outbox.isCongested) this.write(this.vocabulary.keepAlive);
+    this.write(this.vocabulary.keepAlive);
   }
 
   private expireAt(time: number): void {

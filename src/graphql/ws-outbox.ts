@@ -31,11 +31,6 @@ export class Outbox {
     private readonly overflow: () => void,
   ) {}
 
-  /** Whether the client has not taken everything written so far. */
-  get isCongested(): boolean {
-    return this.congested;
-  }
-
   /** A message that must arrive. */
   send(text: string): void {
     if (this.peer.bufferedBytes() + this.latestBytes > this.maxBufferedBytes) return this.overflow();
