@@ -43,10 +43,14 @@ export const VOCABULARY: Record<WsProtocol, ProtocolVocabulary> = {
   },
 };
 
-/** Offered sub-protocols (the `Sec-WebSocket-Protocol` header) -> the one spoken, the newer preferred. */
-export function chooseProtocol(header: string): WsProtocol | null {
+/**
+ * Offered sub-protocols (the `Sec-WebSocket-Protocol` header) -> the one spoken, and the one named
+ * in the answer: `graphql-transport-ws` when offered, else the legacy protocol (upstream's
+ * fallback), named only when the client offered it (a client must fail a handshake whose
+ * answer names a protocol it did not offer).
+ */
+export function chooseProtocol(header: string): { protocol: WsProtocol; answer: string } {
   const offered = header.split(',').map((s) => s.trim());
-  if (offered.includes('graphql-transport-ws')) return 'graphql-transport-ws';
-  if (offered.includes('graphql-ws')) return 'graphql-ws';
-  return null;
+  if (offered.includes('graphql-transport-ws')) return { protocol: 'graphql-transport-ws', answer: 'graphql-transport-ws' };
+  return { protocol: 'graphql-ws', answer: offered.includes('graphql-ws') ? 'graphql-ws' : '' };
 }

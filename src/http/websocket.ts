@@ -1,6 +1,6 @@
 /**
  * GraphQL over WebSocket on `/v1/graphql` (uWebSockets.js): the sub-protocol is chosen
- * at upgrade (`graphql-transport-ws` or the legacy `graphql-ws`), the upgrade
+ * at upgrade (`graphql-transport-ws`, else the legacy `graphql-ws`), the upgrade
  * request's headers are kept for authentication at `connection_init` (without the cookie
  * when the page's origin may not use it).
  */
@@ -49,14 +49,10 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
     maxBackpressure: 0,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       const headers = readHeaders(req);
-      const protocol = chooseProtocol(req.getHeader('sec-websocket-protocol'));
-      if (!protocol) {
-        res.writeStatus('400 Bad Request').end('expected the graphql-transport-ws or graphql-ws sub-protocol');
-        return;
-      }
+      const { protocol, answer } = chooseProtocol(req.getHeader('sec-websocket-protocol'));
       // A browser sends the cookies of the engine's site whatever page opens the socket.
       if (!webSocketMayReadCookie(opts.cors, headers.origin)) delete headers.cookie;
-      res.upgrade<Connection>({ headers, protocol }, req.getHeader('sec-websocket-key'), protocol, req.getHeader('sec-websocket-extensions'), context);
+      res.upgrade<Connection>({ headers, protocol }, req.getHeader('sec-websocket-key'), answer, req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws: WebSocket<Connection>) => {
       const data = ws.getUserData();

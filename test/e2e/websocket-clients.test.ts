@@ -138,6 +138,18 @@ describe('graphql-transport-ws with the graphql-ws client', () => {
   });
 });
 
+describe('sub-protocol', () => {
+  it('is graphql-transport-ws when offered, else the legacy one, named only when offered', async () => {
+    const both = await raw('graphql-ws, graphql-transport-ws', false);
+    expect(both.protocol).toBe('graphql-transport-ws');
+    const other = await raw('mqtt', false);
+    expect(other.protocol).toBeUndefined();
+    other.send({ type: 'connection_init', payload: { headers: admin } });
+    expect(await other.next()).toEqual({ type: 'connection_ack' });
+    expect(await other.next()).toEqual({ type: 'ka' });
+  });
+});
+
 describe('graphql-ws (legacy) with the subscriptions-transport-ws client', () => {
   function legacyClient(headers: Record<string, string>): { client: SubscriptionClient; connection: Promise<unknown>; closed: Promise<number> } {
     let connected!: (error: unknown) => void;
