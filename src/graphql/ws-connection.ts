@@ -37,6 +37,8 @@ const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r 
 
 export class GraphQLWsConnection {
   private state: State = 'waiting';
+  /** The first `connection_init`'s authentication. */
+  private initialising: Promise<void> = Promise.resolve();
   private session: Session | null = null;
   private readonly operations = new Map<string, Operation>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -64,6 +66,9 @@ export class GraphQLWsConnection {
   async onMessage(text: string): Promise<void> {
     if (this.closed) return;
     try {
+      // Messages after connection_init wait for its answer, in order: Apollo clients send `start`
+      // right behind it, and upstream takes a connection's messages one at a time.
+      if (this.state === 'initialising') await this.initialising;
       await this.dispatch(text);
     } catch (e) {
       log.error('websocket message failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
@@ -95,7 +100,8 @@ export class GraphQLWsConnection {
     const { start, stop } = this.vocabulary;
     switch (m.type) {
       case 'connection_init':
-        return this.init(m.payload);
+        this.initialising = this.init(m.payload);
+        return this.initialising;
       case 'ping':
         return this.send(m.payload === undefined ? { type: 'pong' } : { type: 'pong', payload: m.payload });
       case 'pong':

@@ -66,6 +66,18 @@ describe('graphql-ws (legacy protocol)', () => {
   });
 });
 
+describe('authentication that takes time (JWT)', () => {
+  it('takes a legacy start written right behind connection_init once the connection is acknowledged', async () => {
+    const token = await sign(key, serviceClaims(['user'], 'user', { 'x-service-user-id': 'u1' }));
+    const ws = await connectWs(fx.engine.url.replace('http', 'ws') + '/v1/graphql', 'graphql-ws');
+    ws.send({ type: 'connection_init', payload: { headers: bearer(token) } });
+    ws.send({ id: '1', type: 'start', payload: { query: '{ item_by_pk(id: 1) { name } }' } });
+    expect(await nextOf(ws, 'connection_ack')).toEqual({ type: 'connection_ack' });
+    expect(await nextOf(ws, 'data')).toEqual({ id: '1', type: 'data', payload: { data: { item_by_pk: { name: 'a' } } } });
+    ws.close();
+  });
+});
+
 describe('graphql-transport-ws', () => {
   it('subscribes with next/complete and answers pings', async () => {
     const ws = await open('graphql-transport-ws', admin);

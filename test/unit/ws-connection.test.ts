@@ -181,6 +181,18 @@ describe('graphql-ws (legacy)', () => {
     expect(peer.take()).toEqual([{ id: '1', type: 'data', payload: { data: { x: 1 } } }, { id: '1', type: 'complete' }]);
   });
 
+  it('takes a start sent right behind connection_init once the connection is acknowledged', async () => {
+    let admit!: (s: Session) => void;
+    const { peer, say } = connect('graphql-ws', backend({ authenticate: () => new Promise((resolve) => (admit = resolve)) }));
+    const init = say({ type: 'connection_init' });
+    const start = say({ id: '1', type: 'start', payload: { query: '{ x }' } });
+    const stop = say({ id: '1', type: 'stop' });
+    const again = say({ id: '2', type: 'start', payload: { query: '{ x }' } });
+    admit(session);
+    await Promise.all([init, start, stop, again]);
+    expect(peer.take()).toEqual([{ type: 'connection_ack' }, { type: 'ka' }, { id: '2', type: 'data', payload: { data: { x: 1 } } }, { id: '2', type: 'complete' }]);
+  });
+
   it('sends ka at the acknowledgement and every interval', async () => {
     const { peer, say } = connect('graphql-ws');
     await say({ type: 'connection_init', payload: {} });
