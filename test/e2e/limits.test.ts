@@ -1,7 +1,8 @@
 /**
  * Limits that fit the route: a large metadata document goes through the admin routes (their own
- * body limit) and the metadata actor; a WebSocket client that does not read is closed before
- * the engine's memory grows without bound.
+ * body limit) and the metadata actor; a WebSocket client that does not read holds only the
+ * newest result of each subscription, and is closed past the byte bound when what it does not
+ * read must all arrive (query answers): the engine's memory never grows without bound.
  */
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
