@@ -48,8 +48,8 @@ export async function freshDatabase(serverUrl, template = null) {
   };
 }
 
-/** Starts `dist/main.js`; resolves when it logs "server ready", with the time that took. */
-export function startEngine(env) {
+/** Starts `dist/main.js`; resolves when it logs "server ready", with the time that took. `onLog` gets every log entry. */
+export function startEngine(env, onLog = () => {}) {
   const started = performance.now();
   // SERVICE_BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the engine under a bench.
   const nodeArgs = process.env.SERVICE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -61,6 +61,7 @@ export function startEngine(env) {
     child.once('exit', (code) => reject(new Error(`engine exited with code ${code}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
       const entry = JSON.parse(line);
+      onLog(entry);
       if (entry.message !== 'server ready') return;
       const url = `http://127.0.0.1:${entry.port}`;
       resolve({

@@ -10,8 +10,8 @@ import { CompilerPools } from './actors/compiler/pool.js';
 import { PlanCompiler } from './actors/compiler/compile-plan.js';
 import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
+import { allowGarbageCollection, collectGarbageIfGrown } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
-import { LiveQueries } from './graphql/live-queries.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   // start. Unless NODE_ENV says production, graphql-js checks every failed instanceof test
   // for a second copy of itself: a fifth of a role schema's build time at 5,000 tables.
   process.env.NODE_ENV ??= 'production';
+  allowGarbageCollection();
   let config: Config;
   try {
     config = loadConfig(process.argv.slice(2), process.env);
@@ -65,7 +66,6 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     http?.close();
     await metadata.stop().catch(() => {});
-    live.close();
     await graphql.close();
     await compiler.close().catch(() => {});
     authenticator?.close();
@@ -82,8 +82,9 @@ async function main(): Promise<void> {
   snapshots.follow(metadata);
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
-  const graphql = new GraphQLService(compiler, snapshots);
-  const live = new LiveQueries(config.liveQueryIntervalMs);
+  // The front thread's garbage of a big change: the request's body, the previous whole update.
+  snapshots.subscribe(() => setImmediate(collectGarbageIfGrown));
+  const graphql = new GraphQLService(compiler, snapshots, { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize });
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
 
   http = await startHttp(
     {
-      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]),
+      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]).finally(() => setImmediate(collectGarbageIfGrown)),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
         authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
-        live,
+        subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
         keepAliveMs: config.websocketKeepAliveMs,
         initTimeoutMs: config.websocketInitTimeoutMs,
       }),

@@ -2,6 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
 import type { EventEnvelope, Frame, ReplyEnvelope, RequestEnvelope } from '../protocol/envelope.js';
+import { collectGarbageIfGrown } from '../util/collect-garbage.js';
 
 const port = parentPort!;
 
@@ -34,14 +35,21 @@ export function serveActor<Req>(opts: {
       if (env.body.type === 'shutdown') void opts.shutdown().finally(() => process.exit(0));
       return;
     }
-    opts.handle(env.body).then(
-      (body) => post({ kind: 'reply', id: env.id, ok: true, body } satisfies ReplyEnvelope),
-      (err: unknown) =>
-        post({ kind: 'reply', id: env.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ReplyEnvelope),
-    );
+    opts
+      .handle(env.body)
+      .then(
+        (body) => post({ kind: 'reply', id: env.id, ok: true, body } satisfies ReplyEnvelope),
+        (err: unknown) =>
+          post({ kind: 'reply', id: env.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ReplyEnvelope),
+      )
+      // Once the reply is on its way: a request that replaced the document leaves it behind as garbage.
+      .finally(() => setImmediate(collectGarbageIfGrown));
   });
   opts.boot().then(
-    () => post({ kind: 'ready' }),
+    () => {
+      post({ kind: 'ready' });
+      setImmediate(collectGarbageIfGrown);
+    },
     (err: unknown) => {
       post({ kind: 'fatal', error: err instanceof Error ? err.message : String(err) });
       setTimeout(() => process.exit(1), 50);

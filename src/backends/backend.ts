@@ -27,6 +27,13 @@ export interface Backend {
 
   /** The statement of one query root field; its single row's single column is the field's JSON. */
   translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField;
+  /**
+   * Subscriptions (optional; a backend without it runs each cohort's statement on its own):
+   * a query root field as a live query. Its statement binds the query's own literals
+   * (synthetic variables), and `multiplexed` answers a batch of cohorts in one statement (see
+   * `TranslatedLiveField`).
+   */
+  translateLiveField?(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedLiveField;
   /** The statements of one mutation root field, run in order; `final` ones answer the field. */
   translateMutation(field: MutationField, options: TranslateOptions): TranslatedMutation;
 
@@ -67,11 +74,25 @@ export interface TranslateOptions {
 export interface TranslatedField extends Rendered {
   /** Session variables the statement reads (a request must carry them). */
   sessionVariables: string[];
+  /** Whether a function gets the whole session as its argument (so it may read any session variable). */
+  wholeSession: boolean;
+}
+
+/**
+ * A live query's field. `multiplexed` has one parameter, the cohorts' values as an array of
+ * JSON texts `{"query": {<variables>}, "session": {<session variables>}, "synthetic":
+ * [<lifted literals, in the order of the statement's literal parameters>]}` (see
+ * `execute/cohort.ts`), and returns a row per cohort: `result_id`, the cohort's 1-based
+ * position in that array, and `result`, the field's JSON text (NULL: no row, `null`).
+ */
+export interface TranslatedLiveField extends TranslatedField {
+  multiplexed: string;
 }
 
 export interface TranslatedMutation {
   ops: (Rendered & { final: boolean })[];
   sessionVariables: string[];
+  wholeSession: boolean;
 }
 
 /** Runs a statement: its text, bound values, and a prepared statement name (null: unnamed). */

@@ -92,7 +92,7 @@ export class Inputs {
       return { kind: 'variable', name: t.name, path: [] };
     }
     const v = this.resolve(t);
-    return v === null ? null : { kind: 'literal', value: v as never };
+    return v === null ? null : { kind: 'literal', value: v as never, query: true };
   }
 
   shapeVariables(): ShapeVariable[] {

@@ -6,6 +6,7 @@
 import type { Session } from '../auth/session.js';
 import { RequestError } from '../compiler/errors.js';
 import { bindParams, checkVariables } from '../execute/bind.js';
+import { bindCohort, cohortValues, type CohortValues } from '../execute/cohort.js';
 import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
 import { ApiError } from '../protocol/errors.js';
@@ -30,12 +31,8 @@ export async function explainRequest(body: Uint8Array, plans: PlanLookup, connec
   try {
     const req = readRequest(parsed.query, '$.query');
     const plan = await plans.plan(as, req);
-    const fields = await explainSteps(plan, as, req, connections);
-    if (plan.operation !== 'subscription') return { status: 200, body: JSON.stringify(fields) };
-    // A subscription is explained as one statement, with the variables it is run with.
-    const first = fields[0];
-    const body = { sql: first?.sql ?? '', plan: first?.plan ?? [], variables: { synthetic: [], query: req.variables, session: variables } };
-    return { status: 200, body: JSON.stringify(body) };
+    if (plan.operation === 'subscription') return { status: 200, body: JSON.stringify(await explainLiveQuery(plan, as, req, connections)) };
+    return { status: 200, body: JSON.stringify(await explainSteps(plan, as, req, connections)) };
   } catch (e) {
     if (e instanceof RequestError) return fail(400, e.path, e.message, e.code);
     if (e instanceof ApiError) return fail(e.status, e.path, e.message, e.code);
@@ -51,18 +48,32 @@ function explainSteps(plan: Plan, session: Session, req: GraphQLRequest, connect
       const run = step.run;
       if (run.kind !== 'sql') return [];
       const field = step.output.kind === 'response' ? step.output.path.join('.') : step.output.join.field;
-      return [
-        (async () => {
-          const source = connections.get(run.source);
-          if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
-          try {
-            return { field, sql: run.text, plan: await source.connection.explain(run.text, bindParams(run.params, bind)) };
-          } catch (e) {
-            // The database refusing the statement (a bad regular expression, say) is the request's fault, as when it runs.
-            throw statementFailure(source.backend, e, run.text).error;
-          }
-        })(),
-      ];
+      return [explainStatement(connections, run.source, run.text, bindParams(run.params, bind)).then((p) => ({ field, sql: run.text, plan: p }))];
     }),
   );
+}
+
+/**
+ * A subscription: its (first) field's multiplexed statement, as it runs for a batch of this one
+ * cohort, and the cohort's values (the session variables the statement reads only).
+ */
+async function explainLiveQuery(plan: Plan, session: Session, req: GraphQLRequest, connections: SourceConnections): Promise<{ sql: string; plan: string[]; variables: CohortValues }> {
+  const values = cohortValues(plan, { variables: req.variables, session: session.variables });
+  const i = plan.steps.findIndex((s) => s.run.kind === 'sql');
+  const run = plan.steps[i]?.run;
+  if (!run || run.kind !== 'sql') return { sql: '', plan: [], variables: { synthetic: [], query: req.variables, session: {} } };
+  const step = values[i]!;
+  const [text, params] = run.multiplexed ? [run.multiplexed.text, [[JSON.stringify(step)]]] : [run.text, bindCohort(run.params, step)];
+  return { sql: text, plan: await explainStatement(connections, run.source, text, params), variables: step };
+}
+
+async function explainStatement(connections: SourceConnections, name: string, text: string, params: unknown[]): Promise<string[]> {
+  const source = connections.get(name);
+  if (!source) throw new RequestError(`source ${JSON.stringify(name)} is not available`, '$', 'unexpected');
+  try {
+    return await source.connection.explain(text, params);
+  } catch (e) {
+    // The database refusing the statement (a bad regular expression, say) is the request's fault, as when it runs.
+    throw statementFailure(source.backend, e, text).error;
+  }
 }

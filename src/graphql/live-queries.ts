@@ -1,67 +1,200 @@
 /**
- * Subscriptions as live queries: every subscriber of the same request (role, session,
- * query, variables) shares one cohort, polled once per interval; a result is pushed
- * to the cohort's subscribers only when its text changed.
+ * Subscriptions as multiplexed live queries (spec "Explain API"; issue 11 item 1), as the
+ * well-known engine runs them. Subscribers whose plans have the same role and statements
+ * share a multiplexed query: requests differing only in the literals of the query do too,
+ * as those are lifted into synthetic variables. Subscribers with the same cohort values
+ * (variables, the session variables the plan reads, synthetic variables:
+ * `execute/cohort.ts`) share a cohort. Every refetch interval a multiplexed query runs one
+ * statement per SQL field for each batch of up to `batchSize` cohorts, and a cohort's
+ * subscribers get its result only when it changed (a hash of the JSON text, which is spliced
+ * unparsed). A new subscriber gets the current result from a refetch of its cohort on the
+ * next turn of the event loop.
+ *
+ * Plain data in (plan steps, cohort values as JSON text), text out (`Subscriber`), so that
+ * the multiplexer can move to a worker thread.
  */
+import { createHash } from 'node:crypto';
+import { RequestError } from '../compiler/errors.js';
+import { bindCohort, type CohortValues } from '../execute/cohort.js';
+import type { SourceConnections } from '../execute/connections.js';
+import { statementFailure } from '../execute/database-errors.js';
+import { ExecutionError } from '../execute/errors.js';
+import { assembleData } from '../execute/response.js';
+import { log } from '../log.js';
+import type { PlanStep } from '../protocol/plan.js';
+import { failure } from './failure.js';
+
+/** Receives a subscription's response text (`{"data": ...}` or `{"errors": ...}`). */
 export type Subscriber = (text: string) => void;
 
+export interface LiveQueryOptions {
+  /** `SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL`. */
+  intervalMs: number;
+  /** `SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE`: cohorts per statement. */
+  batchSize: number;
+}
+
 interface Cohort {
-  poll: () => Promise<string>;
+  /** Each step's values (null: no SQL). */
+  values: (CohortValues | null)[];
+  /** The same as the multiplexed statements read them: JSON text. */
+  texts: (string | null)[];
   subscribers: Set<Subscriber>;
-  last: string | null;
+  /** Subscribers that have had no result yet. */
+  fresh: Set<Subscriber>;
+  /** Hash of the last result sent. */
+  hash: string | null;
+}
+
+interface MultiplexedQuery {
+  key: string;
+  steps: PlanStep[];
+  cohorts: Map<string, Cohort>;
   running: boolean;
+  /** A refetch for fresh subscribers is due on the next turn of the event loop. */
+  soon: boolean;
+}
+
+/** Keys by plan: a cached plan's subscribers (thousands, connecting at once) compute it once. */
+const keys = new WeakMap<PlanStep[], string>();
+
+/** The statements that identify a multiplexed query: requests differing only in lifted literals write the same. */
+function stepsKey(steps: PlanStep[]): string {
+  let key = keys.get(steps);
+  if (key === undefined) keys.set(steps, (key = writeStepsKey(steps)));
+  return key;
+}
+
+function writeStepsKey(steps: PlanStep[]): string {
+  return JSON.stringify(
+    steps.map(({ run, output }) => {
+      if (run.kind === 'constant') return [run.json, output];
+      if (run.kind !== 'sql') throw new RequestError('a subscription cannot run a mutation', '$', 'validation-failed');
+      // Without a multiplexed statement each cohort runs `text` with these parameters (inlined literals included).
+      return [run.source, run.multiplexed?.text ?? [run.text, run.params], output];
+    }),
+  );
 }
 
 export class LiveQueries {
-  private readonly cohorts = new Map<string, Cohort>();
+  private readonly queries = new Map<string, MultiplexedQuery>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(intervalMs: number) {
-    this.timer = setInterval(() => this.tick(), intervalMs);
+  constructor(
+    private readonly sources: SourceConnections,
+    private readonly options: LiveQueryOptions,
+  ) {
+    this.timer = setInterval(() => this.tick(), options.intervalMs);
     this.timer.unref();
   }
 
-  /** Adds a subscriber; it gets the current result at once. Returns how to unsubscribe. */
-  subscribe(key: string, poll: () => Promise<string>, subscriber: Subscriber): () => void {
-    let cohort = this.cohorts.get(key);
+  /** Adds a subscriber of a subscription plan's steps under `role`, with its cohort values. Returns how to unsubscribe. */
+  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber): () => void {
+    const key = `${role}\u0000${stepsKey(steps)}`;
+    let query = this.queries.get(key);
+    if (!query) {
+      query = { key, steps, cohorts: new Map(), running: false, soon: false };
+      this.queries.set(key, query);
+      log.debug('live query started', { role, statements: steps.filter((s) => s.run.kind === 'sql').length });
+    }
+    const texts = values.map((v) => (v === null ? null : JSON.stringify(v)));
+    const cohortKey = JSON.stringify(texts);
+    let cohort = query.cohorts.get(cohortKey);
     if (!cohort) {
-      cohort = { poll, subscribers: new Set(), last: null, running: false };
-      this.cohorts.set(key, cohort);
+      cohort = { values, texts, subscribers: new Set(), fresh: new Set(), hash: null };
+      query.cohorts.set(cohortKey, cohort);
     }
     cohort.subscribers.add(subscriber);
-    if (cohort.last !== null) subscriber(cohort.last);
-    else void this.refresh(cohort);
+    cohort.fresh.add(subscriber);
+    this.soon(query);
+    const [q, c] = [query, cohort];
     return () => {
-      cohort!.subscribers.delete(subscriber);
-      if (cohort!.subscribers.size === 0) this.cohorts.delete(key);
+      c.subscribers.delete(subscriber);
+      c.fresh.delete(subscriber);
+      if (c.subscribers.size > 0 || q.cohorts.get(cohortKey) !== c) return;
+      q.cohorts.delete(cohortKey);
+      if (q.cohorts.size > 0 || this.queries.get(key) !== q) return;
+      this.queries.delete(key);
+      log.debug('live query stopped', { role });
     };
   }
 
-  get size(): number {
-    return this.cohorts.size;
+  /** Multiplexed queries and their cohorts now running. */
+  get counts(): { queries: number; cohorts: number } {
+    let cohorts = 0;
+    for (const q of this.queries.values()) cohorts += q.cohorts.size;
+    return { queries: this.queries.size, cohorts };
   }
 
   private tick(): void {
-    for (const cohort of this.cohorts.values()) void this.refresh(cohort);
+    for (const query of this.queries.values()) void this.refetch(query, false);
   }
 
-  private async refresh(cohort: Cohort): Promise<void> {
-    // A slow poll is not started again before it finishes.
-    if (cohort.running) return;
-    cohort.running = true;
+  private soon(query: MultiplexedQuery): void {
+    if (query.soon) return;
+    query.soon = true;
+    setImmediate(() => {
+      query.soon = false;
+      void this.refetch(query, true);
+    });
+  }
+
+  /** Runs the query for every cohort (`freshOnly`: the cohorts with a subscriber waiting for its first result). */
+  private async refetch(query: MultiplexedQuery, freshOnly: boolean): Promise<void> {
+    // A slow refetch is not started again before it finishes; subscribers that arrived meanwhile are served right after.
+    if (query.running) return;
+    query.running = true;
     try {
-      const text = await cohort.poll();
-      if (text !== cohort.last) {
-        cohort.last = text;
-        for (const s of cohort.subscribers) s(text);
-      }
+      const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
+      const batches: Cohort[][] = [];
+      for (let i = 0; i < cohorts.length; i += this.options.batchSize) batches.push(cohorts.slice(i, i + this.options.batchSize));
+      await Promise.all(batches.map((batch) => this.runBatch(query.steps, batch)));
     } finally {
-      cohort.running = false;
+      query.running = false;
+    }
+    if (this.queries.get(query.key) === query && [...query.cohorts.values()].some((c) => c.fresh.size > 0)) this.soon(query);
+  }
+
+  private async runBatch(steps: PlanStep[], cohorts: Cohort[]): Promise<void> {
+    let answers: string[];
+    try {
+      const texts = await Promise.all(steps.map((step, i) => this.runStep(step, i, cohorts)));
+      answers = cohorts.map((_, c) => `{"data":${assembleData(steps, texts.map((t) => t[c]!))}}`);
+    } catch (e) {
+      answers = cohorts.map(() => failure(e).body);
+    }
+    cohorts.forEach((cohort, c) => {
+      const text = answers[c]!;
+      const hash = createHash('sha1').update(text).digest('base64');
+      const to = hash === cohort.hash ? cohort.fresh : cohort.subscribers;
+      cohort.hash = hash;
+      for (const s of [...to]) s(text);
+      cohort.fresh.clear();
+    });
+  }
+
+  /** One step's JSON text for each cohort of the batch. */
+  private async runStep(step: PlanStep, i: number, cohorts: Cohort[]): Promise<string[]> {
+    const run = step.run;
+    if (run.kind === 'constant') return cohorts.map(() => run.json);
+    if (run.kind !== 'sql') throw new Error('a subscription plan has only queries');
+    const source = this.sources.get(run.source);
+    if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
+    const multiplexed = run.multiplexed;
+    try {
+      if (!multiplexed) return await Promise.all(cohorts.map((c) => source.connection.json(run.text, bindCohort(run.params, c.values[i]!), run.statement)));
+      const rows = await source.connection.rows(multiplexed.text, [cohorts.map((c) => c.texts[i])], multiplexed.statement);
+      log.debug('live query refetched', { source: run.source, cohorts: cohorts.length, rows: rows.length });
+      const out = cohorts.map(() => 'null');
+      for (const row of rows) out[Number(row.result_id) - 1] = row.result ?? 'null';
+      return out;
+    } catch (e) {
+      throw new ExecutionError(statementFailure(source.backend, e, multiplexed?.text ?? run.text).error);
     }
   }
 
   close(): void {
     clearInterval(this.timer);
-    this.cohorts.clear();
+    this.queries.clear();
   }
 }

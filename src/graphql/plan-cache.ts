@@ -55,12 +55,18 @@ export class PlanCache {
   evict(changes: MetadataChanges): void {
     if (changes.everything) return this.entries.clear();
     if (changes.sources.length === 0 && changes.tables.length === 0) return;
-    const sources = new Set(changes.sources);
-    const tables = new Set(changes.tables);
-    const stale = (p: Plan) => p.reads.everything || p.reads.sources.some((s) => sources.has(s)) || p.reads.tables.some((t) => tables.has(t));
+    const stale = staleness(changes);
     for (const [key, e] of this.entries) {
       for (const [shape, plan] of e.plans) if (stale(plan)) e.plans.delete(shape);
       if (e.plans.size === 0) this.entries.delete(key);
     }
   }
+}
+
+/** Whether a plan read something `changes` names. */
+export function staleness(changes: MetadataChanges): (plan: Plan) => boolean {
+  if (changes.everything) return () => true;
+  const sources = new Set(changes.sources);
+  const tables = new Set(changes.tables);
+  return (p) => p.reads.everything || p.reads.sources.some((s) => sources.has(s)) || p.reads.tables.some((t) => tables.has(t));
 }

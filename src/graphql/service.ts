@@ -14,6 +14,8 @@ import { failure, MethodNotAllowed } from './failure.js';
 import { PlanLookup } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { SourcePools } from './source-pools.js';
+import { Subscriptions } from './subscriptions.js';
+import type { LiveQueryOptions, Subscriber } from './live-queries.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -27,10 +29,12 @@ export interface GraphQLReply {
 export class GraphQLService {
   private readonly plans: PlanLookup;
   private readonly sources: SourcePools;
+  private readonly subscriptions: Subscriptions;
 
-  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, cacheSize = 10_000) {
+  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: LiveQueryOptions, cacheSize = 10_000) {
     this.plans = new PlanLookup(compiler, snapshots, cacheSize);
     this.sources = new SourcePools(snapshots);
+    this.subscriptions = new Subscriptions(this.plans, this.sources, snapshots, live);
   }
 
   /** A POST body: one request or a batch. */
@@ -51,7 +55,7 @@ export class GraphQLService {
     return this.answer(session, request, true);
   }
 
-  /** One request's response text (errors included): the unit of WebSocket operations and live-query polls. */
+  /** One request's response text (errors included): the unit of WebSocket operations. */
   async single(session: Session, raw: unknown, path: string): Promise<string> {
     try {
       return (await this.answer(session, readRequest(raw, path), false)).body;
@@ -79,12 +83,18 @@ export class GraphQLService {
     }
   }
 
+  /** Starts a subscription (a live query); `deliver` gets each changed result. Returns how to stop it. */
+  subscribe(session: Session, raw: unknown, deliver: Subscriber): Promise<() => void> {
+    return this.subscriptions.subscribe(session, raw, deliver);
+  }
+
   /** `/v1/graphql/explain` (admin only: the caller has checked the admin secret). */
   explainRequest(body: Uint8Array): Promise<{ status: number; body: string }> {
     return explainRequest(body, this.plans, this.sources);
   }
 
   close(): Promise<void> {
+    this.subscriptions.close();
     return this.sources.close();
   }
 }

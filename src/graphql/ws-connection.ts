@@ -10,7 +10,7 @@ import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { log } from '../log.js';
 import { isObject } from '../util/decode.js';
-import type { LiveQueries } from './live-queries.js';
+import type { Subscriber } from './live-queries.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 
@@ -18,7 +18,8 @@ export interface WsBackend {
   authenticate(payload: unknown): Promise<Session | AuthFailure>;
   operation(session: Session, request: unknown): Promise<'query' | 'mutation' | 'subscription' | { error: string }>;
   execute(session: Session, request: unknown): Promise<string>;
-  live: Pick<LiveQueries, 'subscribe'>;
+  /** Starts a subscription; returns how to stop it. */
+  subscribe(session: Session, request: unknown, deliver: Subscriber): Promise<() => void>;
   keepAliveMs: number;
   /** How long the socket may stay open without `connection_init`. */
   initTimeoutMs: number;
@@ -200,12 +201,11 @@ export class GraphQLWsConnection {
       this.write(this.resultFrame(id, text));
       return this.send({ id, type: 'complete' });
     }
-    const key = JSON.stringify([session.role, session.variables, request]);
-    const unsubscribe = this.backend.live.subscribe(
-      key,
-      () => this.backend.execute(session, request),
-      (text) => this.outbox.sendLatest(id, this.resultFrame(id, text)),
-    );
+    const unsubscribe = await this.backend.subscribe(session, request, (text) => {
+      if (this.operations.get(id) === op) this.outbox.sendLatest(id, this.resultFrame(id, text));
+    });
+    // Stopped (or the connection closed) while it started.
+    if (this.operations.get(id) !== op) return unsubscribe();
     op.stop = () => {
       unsubscribe();
       this.outbox.forget(id);

@@ -58,8 +58,12 @@ export interface ComparisonOp {
 }
 
 export type Value =
-  /** A literal from the metadata or the query; for `_in`/`_nin`/`_has_keys_*` an array. */
-  | { kind: 'literal'; value: Json }
+  /**
+   * A literal from the metadata or the query; for `_in`/`_nin`/`_has_keys_*` an array.
+   * `query`: written in the request (a subscription binds it as a synthetic variable, so
+   * requests differing only in such literals share one multiplexed statement).
+   */
+  | { kind: 'literal'; value: Json; query?: true }
   /** A session variable, lower-cased name (`x-service-user-id`), cast to the column type where used. */
   | { kind: 'session'; name: string }
   /** Column comparison (`_ceq` ...): a column of the current table, or of the root table (`["$", "col"]`). */

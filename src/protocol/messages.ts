@@ -74,7 +74,7 @@ export type AnalyzedRun = Extract<StepRun, { kind: 'constant' }> | { kind: 'tran
 export type AnalyzedStep = Omit<PlanStep, 'run'> & { run: AnalyzedRun };
 
 /** A plan whose statements are not written yet (their session variables neither). */
-export interface AnalyzedPlan extends Omit<Plan, 'steps' | 'sessionVariables'> {
+export interface AnalyzedPlan extends Omit<Plan, 'steps' | 'sessionVariables' | 'wholeSession'> {
   steps: AnalyzedStep[];
 }
 
@@ -88,12 +88,15 @@ export interface TranslateTask {
   prepared: boolean;
   source: string;
   field: FieldToTranslate;
+  /** A subscription's field: written as a live query (literals lifted, multiplexed when the backend can). */
+  live: boolean;
 }
 
 /** A translated field: its step, and the session variables its statements read. */
 export interface TranslateAnswer {
   run: Extract<StepRun, { kind: 'sql' | 'mutation' }>;
   sessionVariables: string[];
+  wholeSession: boolean;
 }
 
 /** What compiling a request gives: a plan, or the request's errors. */

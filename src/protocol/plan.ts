@@ -29,6 +29,12 @@ export type StepRun =
       params: ParamSource[];
       /** Name of the prepared statement (a hash of the text), when the source prepares statements. */
       statement: string | null;
+      /**
+       * A subscription's field on a backend that multiplexes live queries: the statement
+       * answering a batch of cohorts (`TranslatedLiveField` in backends/backend.ts). Absent,
+       * each cohort runs `text` on its own.
+       */
+      multiplexed?: { text: string; statement: string | null };
     }
   /**
    * One mutation field: statements run in order inside the request's transaction.
@@ -102,6 +108,8 @@ export interface Plan {
   shape: ShapeVariable[];
   /** Session variables the SQL reads; a request without one of them is refused. */
   sessionVariables: string[];
+  /** A function gets the whole session as its argument: it may read any session variable (a live query's cohort keeps them all). */
+  wholeSession?: true;
   /** What the plan was compiled from: a metadata change that touches none of it leaves the plan valid. */
   reads: PlanReads;
 }

@@ -13,8 +13,12 @@ export interface Sql {
 
 /** Where a parameter's value comes from when a plan is executed. */
 export type ParamSource =
-  /** Known at compile time (literals of the query or the metadata), as PostgreSQL text or JSON. */
-  | { kind: 'literal'; value: unknown }
+  /**
+   * Known at compile time (literals of the query or the metadata), as PostgreSQL text or JSON.
+   * `query`: a scalar written in the request, which a subscription's statement binds (a
+   * synthetic variable) rather than inlines; see `render`.
+   */
+  | { kind: 'literal'; value: unknown; query?: true }
   /** A GraphQL variable: `path` into it, coerced as `coerce` says. */
   | { kind: 'variable'; name: string; path: (string | number)[]; coerce: VariableCoercion }
   /** The request's session variables as one JSON object. */
@@ -92,15 +96,20 @@ export interface Dialect {
   literal(value: unknown): string;
 }
 
-/** Numbers placeholders in order; identical session params share one placeholder; literals are inlined. */
-export function render(s: Sql, dialect: Dialect): Rendered {
+/**
+ * Numbers placeholders in order; identical session params share one placeholder; literals are
+ * inlined, except, with `liftQueryLiterals` (subscriptions), the query's own scalars, which
+ * become parameters ("synthetic variables") so that requests differing only in them render
+ * the same text.
+ */
+export function render(s: Sql, dialect: Dialect, liftQueryLiterals = false): Rendered {
   let text = '';
   const params: ParamSource[] = [];
   let session = 0;
   for (const p of s.parts) {
     if (typeof p === 'string') {
       text += p;
-    } else if (p.param.kind === 'literal') {
+    } else if (p.param.kind === 'literal' && !(liftQueryLiterals && p.param.query)) {
       text += dialect.literal(p.param.value);
     } else if (p.param.kind === 'session') {
       if (!session) {

@@ -2,13 +2,16 @@
  * Golden cases: every folder beside this file (but `fixture`) is one GraphQL request run against
  * one engine over the fixture. A query's SQL (as `/v1/graphql/explain` reports it) and its answer
  * must equal `expected.sql` and `expected.json`; a mutation's answer must equal `expected.json`
- * and the rows `check.sql` reads afterwards `expected-rows.json` (mutations cannot be explained).
+ * and the rows `check.sql` reads afterwards `expected-rows.json` (mutations cannot be explained);
+ * a subscription's multiplexed SQL and its first result over WebSocket.
  * `SERVICE_GOLDEN_UPDATE=1` rewrites the expected files instead (see README.md).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
@@ -22,7 +25,7 @@ interface GoldenCase {
   query: string;
   variables: Record<string, unknown> | undefined;
   session: Record<string, string>;
-  mutation: boolean;
+  operation: 'query' | 'mutation' | 'subscription';
 }
 
 const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
@@ -31,15 +34,16 @@ const optionalJson = (path: string): any => (existsSync(path) ? readJson(path) :
 function loadCase(name: string): GoldenCase {
   const dir = join(ROOT, name);
   const query = readFileSync(join(dir, 'request.graphql'), 'utf8');
-  return { name, dir, query, variables: optionalJson(join(dir, 'variables.json')), session: optionalJson(join(dir, 'session.json')) ?? {}, mutation: isMutation(query) };
+  return { name, dir, query, variables: optionalJson(join(dir, 'variables.json')), session: optionalJson(join(dir, 'session.json')) ?? {}, operation: operationOf(query) };
 }
 
 /** A request that does not parse is a query case (its expected answer is the engine's syntax error). */
-function isMutation(query: string): boolean {
+function operationOf(query: string): GoldenCase['operation'] {
   try {
-    return parse(query).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && (d as OperationDefinitionNode).operation === 'mutation');
+    const op = parse(query).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode | undefined;
+    return op?.operation ?? 'query';
   } catch {
-    return false;
+    return 'query';
   }
 }
 
@@ -86,11 +90,27 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Explain's SQL per root field, or its error (an invalid request is not explainable). */
+/**
+ * Explain's SQL per root field, or its error (an invalid request is not explainable). A
+ * subscription's: its multiplexed statement, after the cohort values it is explained with.
+ */
 async function explained(c: GoldenCase): Promise<string> {
   const r = await engine.post('/v1/graphql/explain', { query: { query: c.query, variables: c.variables }, user: c.session });
   if (r.status !== 200) return `-- explain refused (${r.status}): ${JSON.stringify(r.body)}\n`;
+  if (c.operation === 'subscription') return `-- variables: ${JSON.stringify(r.body.variables)}\n${r.body.sql};\n`;
   return (r.body as { field: string; sql: string }[]).map((f) => `-- ${f.field}\n${f.sql};\n`).join('\n');
+}
+
+/** A subscription's first result over graphql-transport-ws (the multiplexed statement's answer). */
+async function firstResult(c: GoldenCase): Promise<unknown> {
+  const client = createClient({ url: engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers: c.session }, retryAttempts: 0 });
+  try {
+    return await new Promise((resolve, reject) => {
+      const stop = client.subscribe({ query: c.query, variables: c.variables }, { next: (v) => (stop(), resolve(v)), error: reject, complete: () => {} });
+    });
+  } finally {
+    await client.dispose();
+  }
 }
 
 describe('golden cases', () => {
@@ -98,11 +118,12 @@ describe('golden cases', () => {
 
   for (const c of cases) {
     it(c.name, async () => {
-      if (!c.mutation) golden(c, 'expected.sql', await explained(c));
+      if (c.operation !== 'mutation') golden(c, 'expected.sql', await explained(c));
+      if (c.operation === 'subscription') return golden(c, 'expected.json', await firstResult(c));
       const r = await engine.post('/v1/graphql', { query: c.query, variables: c.variables }, c.session);
       expect(r.status).toBe(200);
       golden(c, 'expected.json', r.body);
-      if (!c.mutation) return;
+      if (c.operation !== 'mutation') return;
       try {
         golden(c, 'expected-rows.json', JSON.parse(JSON.stringify((await db.sql(readFileSync(join(c.dir, 'check.sql'), 'utf8'))).rows)));
       } finally {

@@ -34,16 +34,16 @@ const session: Session = { role: 'user', variables: { 'x-service-role': 'user' }
 /** A backend whose live queries the test pushes results into. */
 function backend(overrides: Partial<WsBackend> = {}) {
   const subscribers = new Map<string, (text: string) => void>();
+  let subscriptions = 0;
   const b: WsBackend & { push(text: string): void; subscribers: typeof subscribers } = {
     authenticate: async (payload: any) => (payload?.headers?.token === 'bad' ? { status: 401, code: 'invalid-jwt', message: 'bad token' } : session),
     operation: async (_s, request: any) =>
       request.query.startsWith('subscription') ? 'subscription' : request.query.includes('nope') ? { error: '{"errors":[{"message":"no nope","extensions":{"path":"$","code":"validation-failed"}}]}' } : 'query',
     execute: async () => '{"data":{"x":1}}',
-    live: {
-      subscribe: (key, _poll, subscriber) => {
-        subscribers.set(key, subscriber);
-        return () => subscribers.delete(key);
-      },
+    subscribe: async (_session, _request, deliver) => {
+      const key = String(++subscriptions);
+      subscribers.set(key, deliver);
+      return () => void subscribers.delete(key);
     },
     keepAliveMs: 1000,
     initTimeoutMs: 3000,

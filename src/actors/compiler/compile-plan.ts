@@ -19,15 +19,18 @@ export class PlanCompiler {
     const analysis = await this.builder.analyze(snapshot, req);
     if (!analysis.ok) return analysis;
     const sessionVariables = new Set<string>();
+    let wholeSession = false;
+    const live = analysis.plan.operation === 'subscription';
     const steps = await Promise.all(
       analysis.plan.steps.map(async ({ run, ...step }): Promise<PlanStep> => {
         if (run.kind !== 'translate') return { ...step, run };
-        const translated = await this.compilers.translate({ sourceKind: run.sourceKind, prepared: run.prepared, source: run.source, field: run.field });
+        const translated = await this.compilers.translate({ sourceKind: run.sourceKind, prepared: run.prepared, source: run.source, field: run.field, live });
         for (const name of translated.sessionVariables) sessionVariables.add(name);
+        wholeSession ||= translated.wholeSession;
         return { ...step, run: translated.run };
       }),
     );
-    return { ok: true, plan: { ...analysis.plan, steps, sessionVariables: [...sessionVariables].sort() } };
+    return { ok: true, plan: { ...analysis.plan, steps, sessionVariables: [...sessionVariables].sort(), ...(wholeSession ? { wholeSession: true as const } : {}) } };
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,8 @@ import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../prot
 const options = { stringifyNumeric: (workerData as CompilerOptions).stringifyNumericTypes };
 
 /** A prepared statement's name: a hash of its text (each connection keeps a bounded set, see PreparedStatements). */
-const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20) : null);
+const statementName = (text: string): string => 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
+const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? statementName(text) : null);
 
 export default function translateTask(task: TranslateTask): Uint8Array {
   const backend = backendFor(task.sourceKind);
@@ -20,8 +21,12 @@ export default function translateTask(task: TranslateTask): Uint8Array {
   const { field } = task;
   let answer: TranslateAnswer;
   if (field.kind === 'query') {
-    const t = backend.translateRootField(field.root, options);
-    answer = { run: { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) }, sessionVariables: t.sessionVariables };
+    const live = task.live && backend.translateLiveField ? backend.translateLiveField(field.root, options) : null;
+    const t = live ?? backend.translateRootField(field.root, options);
+    const run: TranslateAnswer['run'] = { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) };
+    // Prepared whatever the source says (as upstream does): the same text runs every refetch interval.
+    if (live) run.multiplexed = { text: live.multiplexed, statement: statementName(live.multiplexed) };
+    answer = { run, sessionVariables: t.sessionVariables, wholeSession: t.wholeSession };
   } else {
     const t = backend.translateMutation(field.mutation, options);
     answer = {
@@ -34,6 +39,7 @@ export default function translateTask(task: TranslateTask): Uint8Array {
         check: field.mutation.kind,
       },
       sessionVariables: t.sessionVariables,
+      wholeSession: t.wholeSession,
     };
   }
   return encode(answer);

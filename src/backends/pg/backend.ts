@@ -7,6 +7,7 @@ import { dmlStatement } from './dml/statement.js';
 import { PgSourceConnection } from './execute.js';
 import { isPgError, postgresError } from './run-sql.js';
 import { translateMutation } from './translate/mutation.js';
+import { translateLiveField } from './translate/multiplexed.js';
 import { translateRootField } from './translate/select.js';
 
 export const postgres: Backend = {
@@ -24,6 +25,7 @@ export const postgres: Backend = {
   decodeConfiguration: pgSourceConfiguration,
   usesPreparedStatements: (configuration) => connectionInfo(configuration).use_prepared_statements,
   translateRootField,
+  translateLiveField,
   translateMutation,
   connect: (configuration) => new PgSourceConnection(configuration),
   connectAdmin: (configuration) => new PgAdminConnection(configuration),

@@ -23,7 +23,7 @@ const BUILDERS: Record<DmlKind, (target: DmlTarget, r: ObjectReader) => Sql> = {
 export function dmlStatement(kind: DmlKind, request: DmlRequest): Rendered {
   const aliases = new Aliases();
   const scope: Scope = { alias: aliases.next(), table: request.table.name };
-  const env = { aliases, root: scope, sessionVariables: new Set<string>() };
+  const env = { aliases, root: scope, sessionVariables: new Set<string>(), wholeSession: { read: false } };
   const target: DmlTarget = {
     table: request.table.catalog,
     scope,

@@ -15,6 +15,8 @@ export interface BoolExpEnv {
   root: Scope;
   /** Session variables the statement reads (a request must carry them). */
   sessionVariables: Set<string>;
+  /** Set when a function gets the whole session as its argument (then a live query's cohort keeps every session variable). */
+  wholeSession: { read: boolean };
 }
 
 const TRUE_SQL = raw('true');
@@ -52,7 +54,7 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
       // A PostgreSQL array parameter goes as a list (node-postgres writes the array literal); json as JSON text.
       const isArray = typeof type.parts[0] === 'string' && type.parts[0].endsWith('[]') && Array.isArray(v.value);
       const value = isJsonType(type) ? JSON.stringify(v.value) : isArray ? (v.value as unknown[]).map(encodeLiteral) : encodeLiteral(v.value);
-      return sql`(${paramFrom({ kind: 'literal', value })})::${type}`;
+      return sql`(${literalParam(v, value)})::${type}`;
     }
     case 'session':
       env.sessionVariables.add(v.name);
@@ -62,6 +64,14 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
     case 'column':
       return col(v.root ? env.root : scope, v.column);
   }
+}
+
+/**
+ * A literal's value as a parameter, marked as written in the query when it is (a subscription
+ * lifts it into a synthetic variable: only a scalar, which the cohort's JSON holds as text).
+ */
+export function literalParam(v: Extract<Value, { kind: 'literal' }>, value: unknown): Sql {
+  return paramFrom({ kind: 'literal', value, ...(v.query && typeof value === 'string' ? { query: true as const } : {}) });
 }
 
 const isJsonType = (type: Sql) => type.parts[0] === 'json' || type.parts[0] === 'jsonb';
@@ -170,6 +180,7 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
     }
     case 'computed': {
       const { fn, sessionArgument, returnType } = b.call;
+      if (sessionArgument) env.wholeSession.read = true;
       const session = sessionArgument ? sql`, ${ident(sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
       const call = sql`${qualified(fn.schema, fn.name)}(${scope.alias}${session})`;
       return columnOps(call, returnType, b.ops, scope, env);

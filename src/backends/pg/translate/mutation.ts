@@ -218,5 +218,6 @@ export function translateMutation(field: MutationField, options: TranslateOption
   return {
     ops: ops.map((o) => ({ ...renderPg(o.sql), final: o.final })),
     sessionVariables: [...t.sessionVariables],
+    wholeSession: t.wholeSession.read,
   };
 }

@@ -7,7 +7,7 @@ import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
-import { and, boolExpSql, encodeLiteral, joinCondition, redacted, type BoolExpEnv } from './boolexp.js';
+import { and, boolExpSql, encodeLiteral, joinCondition, literalParam, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope } from './context.js';
 import type { TranslateOptions, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
@@ -31,10 +31,11 @@ export type RowFrom = { kind: 'function'; sql: Sql } | { kind: 'cte'; sql: Sql }
 export class Translator {
   readonly aliases = new Aliases();
   readonly sessionVariables = new Set<string>();
+  readonly wholeSession = { read: false };
   constructor(readonly options: TranslateOptions) {}
 
   env(root: Scope): BoolExpEnv {
-    return { aliases: this.aliases, root, sessionVariables: this.sessionVariables };
+    return { aliases: this.aliases, root, sessionVariables: this.sessionVariables, wholeSession: this.wholeSession };
   }
 
   private numberValue(v: Value | null, cap: number | null): Sql | null {
@@ -157,14 +158,17 @@ export class Translator {
   call(c: FunctionCall, scope: Scope | null): Sql {
     const args = c.args.map((a) => {
       if (a.kind === 'row') return sql`${scope!.alias}.${ROW}`;
-      if (a.kind === 'session') return sql`(${paramFrom({ kind: 'session' })})::json`;
+      if (a.kind === 'session') {
+        this.wholeSession.read = true;
+        return sql`(${paramFrom({ kind: 'session' })})::json`;
+      }
       return sql`(${this.argSql(a.value)})::${castType(a.type)}`;
     });
     return sql`${qualified(c.fn.schema, c.fn.name)}(${join(args, ', ')})`;
   }
 
   private argSql(v: Value): Sql {
-    if (v.kind === 'literal') return paramFrom({ kind: 'literal', value: encodeLiteral(v.value) });
+    if (v.kind === 'literal') return literalParam(v, encodeLiteral(v.value));
     if (v.kind === 'variable') return paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' });
     if (v.kind === 'session') {
       this.sessionVariables.add(v.name);
@@ -258,8 +262,8 @@ function jsonObject(pairs: Sql[]): Sql {
   return sql`(${join(chunks, ' || ')})::json`;
 }
 
-/** The statement for one root field; its single row's single column is the field's JSON. */
-export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
+/** The statement for one root field, before rendering, and what it reads of the session. */
+export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): { text: Sql; sessionVariables: string[]; wholeSession: boolean } {
   const t = new Translator(options);
   let text: Sql;
   switch (field.kind) {
@@ -274,5 +278,11 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
   }
-  return { ...renderPg(text), sessionVariables: [...t.sessionVariables] };
+  return { text, sessionVariables: [...t.sessionVariables], wholeSession: t.wholeSession.read };
+}
+
+/** The statement for one root field; its single row's single column is the field's JSON. */
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
+  const { text, ...reads } = rootFieldSql(field, options);
+  return { ...renderPg(text), ...reads };
 }

@@ -1,0 +1,89 @@
+/**
+ * The front thread's subscriptions: a subscriber's request planned like any other
+ * (`plan-lookup.ts`), its cohort values bound (`execute/cohort.ts`), and handed to the live
+ * queries (`live-queries.ts`). A metadata change that touches what a subscription's plan read
+ * plans it again, so a changed permission applies to running subscriptions too.
+ */
+import type { SnapshotBus } from '../actors/snapshot-bus.js';
+import type { Session } from '../auth/session.js';
+import { cohortValues } from '../execute/cohort.js';
+import type { SourceConnections } from '../execute/connections.js';
+import type { Plan } from '../protocol/plan.js';
+import { failure } from './failure.js';
+import { LiveQueries, type LiveQueryOptions, type Subscriber } from './live-queries.js';
+import { staleness } from './plan-cache.js';
+import type { PlanLookup } from './plan-lookup.js';
+import { readRequest, type GraphQLRequest } from './request.js';
+
+interface Subscription {
+  session: Session;
+  request: GraphQLRequest;
+  deliver: Subscriber;
+  plan: Plan | null;
+  stop: () => void;
+  ended: boolean;
+  /** Counts plannings: a metadata change may plan it again before the previous planning is done. */
+  generation: number;
+}
+
+export class Subscriptions {
+  readonly live: LiveQueries;
+  private readonly running = new Set<Subscription>();
+
+  constructor(
+    private readonly plans: PlanLookup,
+    sources: SourceConnections,
+    snapshots: SnapshotBus,
+    options: LiveQueryOptions,
+  ) {
+    this.live = new LiveQueries(sources, options);
+    snapshots.subscribe((s) => {
+      const stale = staleness(s.changes);
+      for (const sub of this.running) if (sub.plan && stale(sub.plan)) void this.start(sub);
+    });
+  }
+
+  /**
+   * Starts a subscription; `deliver` gets each new result (or the request's error, once).
+   * Returns how to stop it.
+   */
+  async subscribe(session: Session, raw: unknown, deliver: Subscriber): Promise<() => void> {
+    let request: GraphQLRequest;
+    try {
+      request = readRequest(raw, '$');
+    } catch (e) {
+      deliver(failure(e).body);
+      return () => {};
+    }
+    const sub: Subscription = { session, request, deliver, plan: null, stop: () => {}, ended: false, generation: 0 };
+    this.running.add(sub);
+    await this.start(sub);
+    return () => {
+      sub.ended = true;
+      sub.stop();
+      this.running.delete(sub);
+    };
+  }
+
+  /** Plans the subscription (again) and moves it to the plan's multiplexed query. */
+  private async start(sub: Subscription): Promise<void> {
+    sub.stop();
+    sub.stop = () => {};
+    sub.plan = null;
+    const generation = ++sub.generation;
+    try {
+      const plan = await this.plans.plan(sub.session, sub.request);
+      if (sub.ended || sub.generation !== generation) return;
+      const values = cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables });
+      sub.plan = plan;
+      sub.stop = this.live.subscribe(sub.session.role, plan.steps, values, sub.deliver);
+    } catch (e) {
+      if (!sub.ended && sub.generation === generation) sub.deliver(failure(e).body);
+    }
+  }
+
+  close(): void {
+    this.live.close();
+    this.running.clear();
+  }
+}
