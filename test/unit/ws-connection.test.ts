@@ -156,6 +156,27 @@ describe('graphql-transport-ws', () => {
     expect(peer.closed).toEqual({ code: 4401, reason: 'credential expired' });
   });
 
+  it('stops a subscription completed while it was starting, and sends nothing for it', async () => {
+    let started!: () => void;
+    const slow = backend();
+    const subscribe = slow.subscribe;
+    slow.subscribe = async (session, request, deliver) => {
+      const stop = await subscribe(session, request, deliver);
+      await new Promise<void>((resolve) => (started = resolve));
+      // The first result comes as the subscription starts, after the client completed it.
+      deliver('{"data":{"x":0}}');
+      return stop;
+    };
+    const { peer, say } = await ready('graphql-transport-ws', slow);
+    const subscribing = say({ id: 's', type: 'subscribe', payload: { query: 'subscription { x }' } });
+    await vi.waitFor(() => expect(slow.subscribers.size).toBe(1));
+    await say({ id: 's', type: 'complete' });
+    started();
+    await subscribing;
+    expect(slow.subscribers.size).toBe(0);
+    expect(peer.take()).toEqual([]);
+  });
+
   it('stops a subscription on complete', async () => {
     const { peer, say, b } = await ready('graphql-transport-ws');
     await say({ id: 's', type: 'subscribe', payload: { query: 'subscription { x }' } });
