@@ -52,8 +52,10 @@ export interface Config {
   liveQueryIntervalMs: number;
   /** How many cohorts of a subscription one multiplexed statement serves. */
   liveQueryBatchSize: number;
-  /** How often the legacy `graphql-ws` protocol sends `ka`, in ms (configured in seconds). */
+  /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
+  /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
+  websocketInitTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,6 +95,7 @@ const OPTIONS = {
   liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
   liveQueryBatchSize: opt('live-queries-multiplexed-batch-size', 'LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'),
   websocketKeepAliveMs: opt('websocket-keepalive', 'WEBSOCKET_KEEPALIVE'),
+  websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
 function parseFlags(argv: string[]): Map<string, string> {
@@ -241,6 +244,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
     liveQueryBatchSize: integer(get(OPTIONS.liveQueryBatchSize) ?? '100', OPTIONS.liveQueryBatchSize, 1, 10_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
+    websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),
   };
 }

@@ -118,6 +118,7 @@ async function main(): Promise<void> {
         execute: (session, request) => graphql.single(session, request, '$'),
         subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
         keepAliveMs: config.websocketKeepAliveMs,
+        initTimeoutMs: config.websocketInitTimeoutMs,
       }),
     },
     {

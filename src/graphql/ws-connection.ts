@@ -1,20 +1,18 @@
 /**
- * One GraphQL WebSocket connection, in either sub-protocol: `graphql-ws` (the legacy
- * Apollo protocol the well-known engine's clients speak: start/data/stop/ka) or
- * `graphql-transport-ws` (subscribe/next/complete/ping). The session is decided at
- * `connection_init`; the connection closes when its credential expires.
+ * One GraphQL WebSocket connection, in either sub-protocol (`ws-protocol.ts`), as a state
+ * machine over a `WsPeer` (no socket here: `http/websocket.ts` is the uWebSockets.js side).
+ * The session is decided at `connection_init`; the connection closes when its credential
+ * expires, when `connection_init` does not come in time, and when the client does not read
+ * (`ws-outbox.ts`). Protocol choices where the spec is silent: docs/behaviour.md
+ * "WebSocket protocols".
  */
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
+import { log } from '../log.js';
 import { isObject } from '../util/decode.js';
 import type { Subscriber } from './live-queries.js';
-
-export type WsProtocol = 'graphql-ws' | 'graphql-transport-ws';
-
-export interface WsPeer {
-  send(text: string): void;
-  close(code: number, reason: string): void;
-}
+import { Outbox, type WsPeer } from './ws-outbox.js';
+import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 
 export interface WsBackend {
   authenticate(payload: unknown): Promise<Session | AuthFailure>;
@@ -23,126 +21,236 @@ export interface WsBackend {
   /** Starts a subscription; returns how to stop it. */
   subscribe(session: Session, request: unknown, deliver: Subscriber): Promise<() => void>;
   keepAliveMs: number;
+  /** How long the socket may stay open without `connection_init`. */
+  initTimeoutMs: number;
 }
+
+type State = 'waiting' | 'initialising' | 'ready';
+
+interface Operation {
+  stop(): void;
+}
+
+/** The longest delay a Node timer takes (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r && 'code' in r;
 
 export class GraphQLWsConnection {
+  private state: State = 'waiting';
+  /** The first `connection_init`'s authentication. */
+  private initialising: Promise<void> = Promise.resolve();
   private session: Session | null = null;
-  private readonly operations = new Map<string, () => void>();
-  private timers: NodeJS.Timeout[] = [];
+  private readonly operations = new Map<string, Operation>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly outbox: Outbox;
+  private readonly vocabulary: ProtocolVocabulary;
+  private readonly legacy: boolean;
   private closed = false;
 
   constructor(
     private readonly peer: WsPeer,
-    private readonly protocol: WsProtocol,
+    protocol: WsProtocol,
     private readonly backend: WsBackend,
-  ) {}
+    maxBufferedBytes: number,
+  ) {
+    this.vocabulary = VOCABULARY[protocol];
+    this.legacy = protocol === 'graphql-ws';
+    this.outbox = new Outbox(peer, maxBufferedBytes, () => this.slowClient());
+    this.timers.push(
+      setTimeout(() => {
+        if (this.state === 'waiting') this.close(CloseCode.InitTimeout, 'Connection initialisation timeout');
+      }, backend.initTimeoutMs),
+    );
+  }
 
-  private send(message: Record<string, unknown>): void {
-    if (!this.closed) this.peer.send(JSON.stringify(message));
+  async onMessage(text: string): Promise<void> {
+    if (this.closed) return;
+    try {
+      // Messages after connection_init wait for its answer, in order: Apollo clients send `start`
+      // right behind it, and upstream takes a connection's messages one at a time.
+      if (this.state === 'initialising') await this.initialising;
+      await this.dispatch(text);
+    } catch (e) {
+      log.error('websocket message failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      this.close(CloseCode.InternalError, 'Internal server error');
+    }
+  }
+
+  /** The socket wrote some of what it held. */
+  onDrain(): void {
+    if (!this.closed) this.outbox.drain();
+  }
+
+  onClose(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.length = 0;
+    for (const op of this.operations.values()) op.stop();
+    this.operations.clear();
+  }
+
+  private async dispatch(text: string): Promise<void> {
+    let m: unknown;
+    try {
+      m = JSON.parse(text);
+    } catch (e) {
+      return this.invalid(`invalid JSON: ${(e as Error).message}`);
+    }
+    if (!isObject(m) || typeof m.type !== 'string') return this.invalid('a message must be an object with a string "type"');
+    const { start, stop } = this.vocabulary;
+    switch (m.type) {
+      case 'connection_init':
+        this.initialising = this.init(m.payload);
+        return this.initialising;
+      case 'ping':
+        return this.send(m.payload === undefined ? { type: 'pong' } : { type: 'pong', payload: m.payload });
+      case 'pong':
+        return;
+      case start: {
+        const id = this.operationId(m);
+        if (id === null) return;
+        if (!isObject(m.payload) || typeof m.payload.query !== 'string') return this.invalid(`"${start}" needs a "payload" object with a string "query"`);
+        return this.start(id, m.payload);
+      }
+      case stop: {
+        const id = this.operationId(m);
+        if (id !== null) this.stop(id);
+        return;
+      }
+      case 'connection_terminate':
+        if (this.legacy) return this.close(CloseCode.Normal, 'connection_terminate received');
+    }
+    return this.invalid(`unexpected message type ${JSON.stringify(m.type)}`);
+  }
+
+  private operationId(m: Record<string, unknown>): string | null {
+    if (typeof m.id === 'string' && m.id !== '') return m.id;
+    this.invalid(`"${String(m.type)}" needs a non-empty string "id"`);
+    return null;
+  }
+
+  /** A message the protocol does not allow: the legacy protocol answers it and stays open. */
+  private invalid(message: string): void {
+    if (this.legacy) this.connectionError(message, 'parse-failed');
+    else this.close(CloseCode.BadRequest, message);
+  }
+
+  private connectionError(message: string, code: string): void {
+    this.send({ type: 'connection_error', payload: { message, extensions: { path: '$', code } } });
+  }
+
+  private async init(payload: unknown): Promise<void> {
+    if (this.state !== 'waiting') {
+      if (this.legacy) return this.connectionError('Too many initialisation requests', 'bad-request');
+      return this.close(CloseCode.TooManyInitRequests, 'Too many initialisation requests');
+    }
+    this.state = 'initialising';
+    const result = await this.backend.authenticate(payload);
+    if (this.closed) return;
+    if (isFailure(result)) {
+      if (this.legacy) this.connectionError(result.message, result.code);
+      return this.close(CloseCode.Forbidden, result.message);
+    }
+    this.session = result;
+    this.state = 'ready';
+    this.send({ type: 'connection_ack' });
+    if (this.vocabulary.keepAliveAtAck) this.keepAlive();
+    this.timers.push(setInterval(() => this.keepAlive(), this.backend.keepAliveMs));
+    // Spec "Authentication" 10: the connection lives as long as its credential.
+    if (result.expiresAt !== undefined) this.expireAt(result.expiresAt);
+  }
+
+  /**
+   * Written even behind results the client has not read yet: a legacy client that reads slowly
+   * closes itself when no `ka` comes for 30 s, and a client that never reads meets the byte bound.
+   */
+  private keepAlive(): void {
+    this.write(this.vocabulary.keepAlive);
+  }
+
+  private expireAt(time: number): void {
+    const wait = time - Date.now();
+    if (wait <= 0) return this.close(CloseCode.Unauthorized, 'credential expired');
+    this.timers.push(setTimeout(() => this.expireAt(time), Math.min(wait, MAX_TIMER_MS)));
+  }
+
+  private async start(id: string, request: Record<string, unknown>): Promise<void> {
+    if (this.state !== 'ready') {
+      if (this.legacy) return this.startFailed(id, 'start received before the connection is initialised');
+      return this.close(CloseCode.Unauthorized, 'Unauthorized');
+    }
+    if (this.operations.has(id)) {
+      if (this.legacy) return this.startFailed(id, `an operation already exists with this id: ${id}`);
+      return this.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
+    }
+    const session = this.session!;
+    const op: Operation = { stop: () => {} };
+    this.operations.set(id, op);
+    const kind = await this.backend.operation(session, request);
+    // Stopped meanwhile (or the connection closed).
+    if (this.operations.get(id) !== op) return;
+    if (typeof kind === 'object') {
+      this.operations.delete(id);
+      return this.operationError(id, kind.error);
+    }
+    if (kind !== 'subscription') {
+      const text = await this.backend.execute(session, request);
+      if (this.operations.get(id) !== op) return;
+      this.operations.delete(id);
+      this.write(this.resultFrame(id, text));
+      return this.send({ id, type: 'complete' });
+    }
+    const unsubscribe = await this.backend.subscribe(session, request, (text) => {
+      if (this.operations.get(id) === op) this.outbox.sendLatest(id, this.resultFrame(id, text));
+    });
+    // Stopped (or the connection closed) while it started.
+    if (this.operations.get(id) !== op) return unsubscribe();
+    op.stop = () => {
+      unsubscribe();
+      this.outbox.forget(id);
+    };
   }
 
   /** A result message around the response text, spliced unparsed (results can be large). */
-  private sendResult(id: string, type: string, text: string): void {
-    if (!this.closed) this.peer.send(`{"id":${JSON.stringify(id)},"type":"${type}","payload":${text}}`);
+  private resultFrame(id: string, text: string): string {
+    return `{"id":${JSON.stringify(id)},"type":"${this.vocabulary.result}","payload":${text}}`;
+  }
+
+  /** A request that does not compile: `error` (the legacy payload is the response, the new one its errors). */
+  private operationError(id: string, body: string): void {
+    if (!this.legacy) return this.send({ id, type: 'error', payload: (JSON.parse(body) as { errors: unknown[] }).errors });
+    this.write(`{"id":${JSON.stringify(id)},"type":"error","payload":${body}}`);
+    this.send({ id, type: 'complete' });
+  }
+
+  /** The legacy protocol's answer to a `start` it cannot take (upstream's `start-failed`). */
+  private startFailed(id: string, message: string): void {
+    this.operationError(id, JSON.stringify({ errors: [{ message, extensions: { path: '$', code: 'start-failed' } }] }));
+  }
+
+  private stop(id: string): void {
+    const op = this.operations.get(id);
+    this.operations.delete(id);
+    op?.stop();
+  }
+
+  private send(message: Record<string, unknown>): void {
+    this.write(JSON.stringify(message));
+  }
+
+  private write(text: string): void {
+    if (!this.closed) this.outbox.send(text);
+  }
+
+  private slowClient(): void {
+    log.warn('websocket closed: the client is not reading fast enough', { bufferedBytes: this.peer.bufferedBytes() });
+    this.close(CloseCode.SlowClient, 'client is not reading fast enough');
   }
 
   private close(code: number, reason: string): void {
     if (this.closed) return;
     this.onClose();
     this.peer.close(code, reason);
-  }
-
-  async onMessage(text: string): Promise<void> {
-    let m: unknown;
-    try {
-      m = JSON.parse(text);
-    } catch {
-      return this.close(4400, 'invalid JSON message');
-    }
-    if (!isObject(m) || typeof m.type !== 'string') return this.close(4400, 'a message needs a "type"');
-    const id = typeof m.id === 'string' || typeof m.id === 'number' ? String(m.id) : null;
-    switch (m.type) {
-      case 'connection_init':
-        return this.init(m.payload);
-      case 'start':
-      case 'subscribe':
-        if (!this.session) return this.close(4401, 'Unauthorized');
-        if (id === null) return this.close(4400, 'an operation needs an "id"');
-        return this.start(id, m.payload);
-      case 'stop':
-      case 'complete':
-        if (id !== null) this.stop(id);
-        return;
-      case 'ping':
-        return this.send({ type: 'pong' });
-      case 'pong':
-        return;
-      case 'connection_terminate':
-        return this.close(1000, 'terminated');
-      default:
-        return this.close(4400, `unknown message type ${JSON.stringify(m.type)}`);
-    }
-  }
-
-  private async init(payload: unknown): Promise<void> {
-    if (this.session) return this.close(4429, 'Too many initialisation requests');
-    const result = await this.backend.authenticate(payload);
-    if (isFailure(result)) {
-      if (this.protocol === 'graphql-ws') this.send({ type: 'connection_error', payload: { message: result.message, extensions: { code: result.code, path: '$' } } });
-      return this.close(4403, result.message);
-    }
-    this.session = result;
-    this.send({ type: 'connection_ack' });
-    if (this.protocol === 'graphql-ws') {
-      this.send({ type: 'ka' });
-      this.timers.push(setInterval(() => this.send({ type: 'ka' }), this.backend.keepAliveMs));
-    }
-    // Spec "Authentication" 10: the connection lives as long as its credential.
-    if (result.expiresAt !== undefined) {
-      this.timers.push(setTimeout(() => this.close(4401, 'credential expired'), Math.max(0, result.expiresAt - Date.now())));
-    }
-  }
-
-  private async start(id: string, request: unknown): Promise<void> {
-    if (this.operations.has(id)) return this.close(4409, `Subscriber for ${id} already exists`);
-    const session = this.session!;
-    this.operations.set(id, () => {});
-    const op = await this.backend.operation(session, request);
-    if (!this.operations.has(id)) return;
-    const data = this.protocol === 'graphql-ws' ? 'data' : 'next';
-    if (typeof op === 'object') {
-      this.operations.delete(id);
-      if (this.protocol === 'graphql-ws') this.send({ id, type: 'data', payload: JSON.parse(op.error) });
-      else this.send({ id, type: 'error', payload: (JSON.parse(op.error) as { errors: unknown[] }).errors });
-      this.send({ id, type: 'complete' });
-      return;
-    }
-    if (op !== 'subscription') {
-      const text = await this.backend.execute(session, request);
-      if (!this.operations.delete(id)) return;
-      this.sendResult(id, data, text);
-      this.send({ id, type: 'complete' });
-      return;
-    }
-    const unsubscribe = await this.backend.subscribe(session, request, (text) => this.sendResult(id, data, text));
-    // Stopped (or the connection closed) while it started.
-    if (!this.operations.has(id)) return unsubscribe();
-    this.operations.set(id, unsubscribe);
-  }
-
-  private stop(id: string): void {
-    const stop = this.operations.get(id);
-    this.operations.delete(id);
-    stop?.();
-  }
-
-  onClose(): void {
-    this.closed = true;
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
-    for (const stop of this.operations.values()) stop();
-    this.operations.clear();
   }
 }

@@ -1,19 +1,20 @@
 /**
  * GraphQL over WebSocket on `/v1/graphql` (uWebSockets.js): the sub-protocol is chosen
- * at upgrade (`graphql-transport-ws` or the legacy `graphql-ws`), the upgrade
+ * at upgrade (`graphql-transport-ws`, else the legacy `graphql-ws`), the upgrade
  * request's headers are kept for authentication at `connection_init` (without the cookie
  * when the page's origin may not use it).
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js';
-import { GraphQLWsConnection, type WsBackend, type WsProtocol } from '../graphql/ws-connection.js';
-import { log } from '../log.js';
+import { GraphQLWsConnection, type WsBackend } from '../graphql/ws-connection.js';
+import type { SendStatus } from '../graphql/ws-outbox.js';
+import { chooseProtocol, type WsProtocol } from '../graphql/ws-protocol.js';
 import { webSocketMayReadCookie, type CorsConfig } from './cors.js';
 import { readHeaders } from './graphql.js';
 
 export interface WebSocketOptions {
   cors: CorsConfig;
   maxMessageBytes: number;
-  /** Unsent bytes a connection may hold before it is closed. */
+  /** Unsent bytes (buffered, and live results kept for when it drains) a connection may hold before it is closed. */
   maxBufferedBytes: number;
 }
 
@@ -24,15 +25,13 @@ interface Connection {
   closed?: boolean;
 }
 
-/** Policy violation: the client does not read what it asked for. */
-const SLOW_CLIENT_CODE = 1008;
-const SLOW_CLIENT_REASON = 'client is not reading fast enough';
+/** uWS `send` results: 0 backpressure (part of the message is buffered), 1 sent, 2 dropped. */
+const SEND_STATUS: readonly SendStatus[] = ['buffered', 'sent', 'dropped'];
 
-function chooseProtocol(header: string): WsProtocol | null {
-  const offered = header.split(',').map((s) => s.trim());
-  if (offered.includes('graphql-transport-ws')) return 'graphql-transport-ws';
-  if (offered.includes('graphql-ws')) return 'graphql-ws';
-  return null;
+/** A close frame's reason holds at most 123 bytes. */
+function closeReason(reason: string): string {
+  const bytes = Buffer.from(reason);
+  return bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '') + '...';
 }
 
 export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHeaders: Record<string, string>) => WsBackend, opts: WebSocketOptions): void {
@@ -40,44 +39,41 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
     const data = ws.getUserData();
     if (data.closed) return;
     data.closed = true;
-    ws.end(code, reason);
+    ws.end(code, closeReason(reason));
   };
   app.ws<Connection>('/v1/graphql', {
     maxPayloadLength: opts.maxMessageBytes,
     // No idle timeout: the legacy protocol's keep-alives and the client's pings keep it open.
     idleTimeout: 0,
-    // No uWS limit (it would drop messages silently past 64 KiB): `send` below enforces ours.
+    // No uWS limit (it would drop messages silently past 64 KiB): the connection's outbox enforces ours.
     maxBackpressure: 0,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       const headers = readHeaders(req);
-      const protocol = chooseProtocol(req.getHeader('sec-websocket-protocol'));
-      if (!protocol) {
-        res.writeStatus('400 Bad Request').end('expected the graphql-transport-ws or graphql-ws sub-protocol');
-        return;
-      }
+      const { protocol, answer } = chooseProtocol(req.getHeader('sec-websocket-protocol'));
       // A browser sends the cookies of the engine's site whatever page opens the socket.
       if (!webSocketMayReadCookie(opts.cors, headers.origin)) delete headers.cookie;
-      res.upgrade<Connection>({ headers, protocol }, req.getHeader('sec-websocket-key'), protocol, req.getHeader('sec-websocket-extensions'), context);
+      res.upgrade<Connection>({ headers, protocol }, req.getHeader('sec-websocket-key'), answer, req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws: WebSocket<Connection>) => {
       const data = ws.getUserData();
       data.conn = new GraphQLWsConnection(
         {
-          send: (text) => {
-            if (data.closed) return;
-            ws.send(text, false);
-            // Unsent data piles up in memory when the client does not read: past the bound the
-            // connection is closed rather than messages lost or memory exhausted.
-            if (ws.getBufferedAmount() > opts.maxBufferedBytes) {
-              log.warn('websocket closed: the client is not reading fast enough', { bufferedBytes: ws.getBufferedAmount() });
-              end(ws, SLOW_CLIENT_CODE, SLOW_CLIENT_REASON);
-            }
-          },
+          send: (text) => (data.closed ? 'sent' : SEND_STATUS[ws.send(text, false)]!),
+          bufferedBytes: () => (data.closed ? 0 : ws.getBufferedAmount()),
           close: (code, reason) => end(ws, code, reason),
         },
         data.protocol,
         backend(data.headers),
+        opts.maxBufferedBytes,
       );
+    },
+    drain: (ws: WebSocket<Connection>) => {
+      // Not written from inside the drain handler: uWS does not watch for writability again after
+      // a write made there comes back partial, so the rest would never go (seen with uws-pack 20.0.8).
+      const data = ws.getUserData();
+      setImmediate(() => {
+        if (!data.closed) data.conn?.onDrain();
+      });
     },
     message: (ws: WebSocket<Connection>, message: ArrayBuffer) => {
       // uWS reuses the message memory after this call: decode it now.

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
-import { connectWs, type WsClient } from '../support/ws-client.js';
+import { connectWs, nextOf, type WsClient } from '../support/ws-client.js';
 import { bearer, inSeconds, serviceClaims, sign, signingKey } from '../auth/tokens.js';
 
 const key = signingKey('HS256');
@@ -26,15 +26,6 @@ async function open(protocol: string, headers: Record<string, string>): Promise<
   const ws = await connectWs(fx.engine.url.replace('http', 'ws') + '/v1/graphql', protocol);
   ws.send({ type: 'connection_init', payload: { headers } });
   return ws;
-}
-
-async function nextOf(ws: WsClient, type: string, timeoutMs = 5000): Promise<any> {
-  for (;;) {
-    const m = await ws.next(timeoutMs);
-    if (m.type === 'ka') continue;
-    if (m.type === type || m.closed) return m;
-    throw new Error(`expected ${type}, got ${JSON.stringify(m)}`);
-  }
 }
 
 describe('graphql-ws (legacy protocol)', () => {
@@ -62,15 +53,28 @@ describe('graphql-ws (legacy protocol)', () => {
     ws.close();
   });
 
-  it('reports errors as data and refuses a bad credential', async () => {
+  it('answers a request that does not compile with error and complete, and refuses a bad credential', async () => {
     const ws = await open('graphql-ws', admin);
     await nextOf(ws, 'connection_ack');
     ws.send({ id: '2', type: 'start', payload: { query: '{ nope { id } }' } });
-    expect((await nextOf(ws, 'data')).payload.errors[0].message).toBe("field 'nope' not found in type: 'query_root'");
+    expect((await nextOf(ws, 'error')).payload.errors[0].message).toBe("field 'nope' not found in type: 'query_root'");
+    expect(await nextOf(ws, 'complete')).toEqual({ id: '2', type: 'complete' });
     ws.close();
     const bad = await open('graphql-ws', { 'x-service-admin-secret': 'wrong' });
     expect((await nextOf(bad, 'connection_error')).type).toBe('connection_error');
     expect((await bad.next()).closed).toBe(4403);
+  });
+});
+
+describe('authentication that takes time (JWT)', () => {
+  it('takes a legacy start written right behind connection_init once the connection is acknowledged', async () => {
+    const token = await sign(key, serviceClaims(['user'], 'user', { 'x-service-user-id': 'u1' }));
+    const ws = await connectWs(fx.engine.url.replace('http', 'ws') + '/v1/graphql', 'graphql-ws');
+    ws.send({ type: 'connection_init', payload: { headers: bearer(token) } });
+    ws.send({ id: '1', type: 'start', payload: { query: '{ item_by_pk(id: 1) { name } }' } });
+    expect(await nextOf(ws, 'connection_ack')).toEqual({ type: 'connection_ack' });
+    expect(await nextOf(ws, 'data')).toEqual({ id: '1', type: 'data', payload: { data: { item_by_pk: { name: 'a' } } } });
+    ws.close();
   });
 });
 

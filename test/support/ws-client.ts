@@ -8,6 +8,9 @@ export interface WsClient {
   send(message: unknown): void;
   /** The next message (parsed JSON), or `{closed: code}` when the server closed. */
   next(timeoutMs?: number): Promise<any>;
+  /** Stops reading from the socket (a client that does not keep up), and reads again. */
+  pause(): void;
+  resume(): void;
   close(): void;
 }
 
@@ -73,6 +76,8 @@ export function connectWs(url: string, protocol: string, headers: Record<string,
                   ok(m);
                 });
               }),
+        pause: () => socket.pause(),
+        resume: () => socket.resume(),
         close: () => {
           try {
             frame(0x8, Buffer.from([0x03, 0xe8]));
@@ -85,4 +90,14 @@ export function connectWs(url: string, protocol: string, headers: Record<string,
     });
     req.end();
   });
+}
+
+/** The next message of a type (keep-alives skipped), or the close; anything else fails. */
+export async function nextOf(ws: WsClient, type: string, timeoutMs = 5000): Promise<any> {
+  for (;;) {
+    const m = await ws.next(timeoutMs);
+    if (m.type === 'ka' || m.type === 'ping') continue;
+    if (m.type === type || m.closed) return m;
+    throw new Error(`expected ${type}, got ${JSON.stringify(m).slice(0, 300)}`);
+  }
 }

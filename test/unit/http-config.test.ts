@@ -42,6 +42,15 @@ describe('limits', () => {
     expect(load({ SERVICE_GRAPHQL_ADMIN_MAX_BODY_SIZE: '1048576', SERVICE_GRAPHQL_WEBSOCKET_MAX_BUFFERED: '65536' })).toMatchObject({ adminMaxBodyBytes: 2 ** 20, websocketMaxBufferedBytes: 65536 });
     expect(refusal({ SERVICE_GRAPHQL_WEBSOCKET_MAX_BUFFERED: '100' })).toContain('expected an integer from 65536');
   });
+
+  it('has WebSocket keep-alive and connection_init timeouts in seconds (5 and 3 by default)', () => {
+    expect(load({})).toMatchObject({ websocketKeepAliveMs: 5000, websocketInitTimeoutMs: 3000 });
+    expect(load({ SERVICE_GRAPHQL_WEBSOCKET_KEEPALIVE: '20', SERVICE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT: '10' })).toMatchObject({ websocketKeepAliveMs: 20_000, websocketInitTimeoutMs: 10_000 });
+    expect(refusal({ SERVICE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT: '0' })).toBe(
+      'SERVICE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT / --websocket-connection-init-timeout: expected an integer from 1 to 3600, got "0"',
+    );
+    expect(refusal({ SERVICE_GRAPHQL_WEBSOCKET_KEEPALIVE: '1.5' })).toContain('SERVICE_GRAPHQL_WEBSOCKET_KEEPALIVE / --websocket-keepalive: expected an integer');
+  });
 });
 
 describe('media types', () => {
