@@ -3,7 +3,7 @@
 // Measures replace_metadata of the whole document, a permission change round trip, the first
 // query of a role (its schema built), an unchanged query after an unrelated permission change,
 // a new query (plan-cache miss) after a change,
-// boot to ready and the engine's RSS. SERVICE_BENCH_SCALE_TABLES / _ROLES shrink it.
+// boot to ready and the engine's RSS (right after the queries, and once idle threads collected their garbage). SERVICE_BENCH_SCALE_TABLES / _ROLES shrink it.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchServer, freshDatabase, percentiles, startEngine, timed } from './_support.mjs';
@@ -65,6 +65,9 @@ try {
   for (const role of roles.slice(0, Math.min(3, ROLES))) firstQueryMs.push(await timed(() => query(role, q)));
   for (const role of roles.slice(3)) await query(role, q);
   const rssAllRoles = rssMiB(engine.pid);
+  // Threads collect their garbage once idle for a second (util/collect-garbage.ts): RSS as it settles.
+  await new Promise((r) => setTimeout(r, 3000));
+  const rssSettled = rssMiB(engine.pid);
 
   const permission = { columns: ['id', 'title'], filter: { _and: [{ parent: { title: { _ilike: '%x%' } } }, own] } };
   const createMs = [];
@@ -95,6 +98,7 @@ try {
   console.log(fmt('a new query after a change', percentiles(newQueryAfterChangeMs)));
   console.log(`${'boot to ready'.padEnd(44)} ${bootMs.toFixed(0).padStart(12)} ms`);
   console.log(`${'engine RSS with every role queried'.padEnd(44)} ${rssAllRoles.toFixed(0).padStart(12)} MiB`);
+  console.log(`${'  the same, 3 s later (idle threads collected)'.padEnd(44)} ${rssSettled.toFixed(0).padStart(12)} MiB`);
 } finally {
   await engine?.stop();
   await db.drop();

@@ -10,7 +10,7 @@ import { CompilerPools } from './actors/compiler/pool.js';
 import { PlanCompiler } from './actors/compiler/compile-plan.js';
 import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
-import { allowGarbageCollection, collectGarbageIfGrown } from './util/collect-garbage.js';
+import { allowGarbageCollection, collectGarbageWhenIdle } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
-  snapshots.subscribe(() => setImmediate(collectGarbageIfGrown));
+  snapshots.subscribe(collectGarbageWhenIdle);
   const graphql = new GraphQLService(compiler, snapshots, { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize });
   let authenticator: Authenticator | undefined;
   try {
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
 
   http = await startHttp(
     {
-      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]).finally(() => setImmediate(collectGarbageIfGrown)),
+      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
         authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),

@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
 import type { EventEnvelope, Frame, ReplyEnvelope, RequestEnvelope } from '../protocol/envelope.js';
-import { collectGarbageIfGrown } from '../util/collect-garbage.js';
+import { collectGarbageWhenIdle } from '../util/collect-garbage.js';
 
 const port = parentPort!;
 
@@ -42,13 +42,13 @@ export function serveActor<Req>(opts: {
         (err: unknown) =>
           post({ kind: 'reply', id: env.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ReplyEnvelope),
       )
-      // Once the reply is on its way: a request that replaced the document leaves it behind as garbage.
-      .finally(() => setImmediate(collectGarbageIfGrown));
+      // A request that replaced the document leaves the old one behind as garbage.
+      .finally(collectGarbageWhenIdle);
   });
   opts.boot().then(
     () => {
       post({ kind: 'ready' });
-      setImmediate(collectGarbageIfGrown);
+      collectGarbageWhenIdle();
     },
     (err: unknown) => {
       post({ kind: 'fatal', error: err instanceof Error ? err.message : String(err) });

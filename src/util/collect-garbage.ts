@@ -1,9 +1,8 @@
 /**
- * Full garbage collections on demand, for a thread that just let go of a whole metadata
- * document. V8 collects an isolate's old space when allocation pushes it to, not when the
- * thread goes idle: after a replace_metadata at 5,000 tables the metadata actor kept 300 MiB
- * of the old document and its request as garbage for as long as it stayed quiet (issue 10:
- * RSS under 1 GiB at that scale).
+ * Full garbage collections when a thread goes idle after big work. V8 collects an isolate's
+ * old space when allocation pushes it to, not when the thread goes quiet: after a
+ * replace_metadata at 5,000 tables the metadata actor kept 300 MiB of the old document and its
+ * request as garbage for as long as it stayed quiet (issue 10: RSS under 1 GiB at that scale).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -28,11 +27,22 @@ const heapBytes = () => {
 };
 
 /**
- * A full collection when the heap grew by 64 MiB since the last one (a request or snapshot
- * that replaced much of the document): called where a thread has just finished such work.
- * Nothing when `allowGarbageCollection` did not run before this thread began.
+ * After work that may have left much garbage (a request or snapshot that replaced much of the
+ * document, role schemas built): once the thread has been idle for a second, a full collection
+ * if the heap grew by 64 MiB since the last one. Work that comes first postpones it, so a burst
+ * of requests never waits on it.
  */
-export function collectGarbageIfGrown(): void {
+export function collectGarbageWhenIdle(): void {
+  if (idle) clearTimeout(idle);
+  idle = setTimeout(collectIfGrown, IDLE_MS);
+  idle.unref();
+}
+
+const IDLE_MS = 1000;
+let idle: NodeJS.Timeout | null = null;
+
+function collectIfGrown(): void {
+  idle = null;
   const now = heapBytes();
   // V8's own collections lower the mark too.
   baseline = Math.min(baseline, now);

@@ -16,6 +16,8 @@ export class SchemaBuilder {
     minThreads: 1,
     maxThreads: 1,
     idleTimeout: Number.MAX_SAFE_INTEGER,
+    // Between tasks the thread runs its event loop (not a blocking wait): it collects its garbage when idle.
+    atomics: 'async',
   });
   /**
    * The snapshot updates since the last whole one (in the shared memory the metadata actor

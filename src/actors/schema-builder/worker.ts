@@ -11,33 +11,30 @@ import { RequestError } from '../../compiler/errors.js';
 import { backendFor } from '../../backends/registry.js';
 import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
 import { RoleSchemas } from './role-schemas.js';
-import { collectGarbageIfGrown } from '../../util/collect-garbage.js';
+import { collectGarbageWhenIdle } from '../../util/collect-garbage.js';
 
 const schemas = new RoleSchemas();
 const reader = new SnapshotReader();
 
 /** The chain's last snapshot: the updates after the one this thread holds (all of them when it holds none of the chain). */
 function follow(chain: SnapshotChain) {
-  const first = chain.generations.indexOf(reader.generation ?? -1) + 1;
   // Each read from a private copy: text decoding reads plain memory.
-  for (let i = first; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!).slice());
-  // A chain starts with a whole update.
-  if (first === 0) wholeApplied = true;
+  for (let i = chain.generations.indexOf(reader.generation ?? -1) + 1; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!).slice());
   return reader.snapshot;
 }
 
-/** A whole update was applied since the last catch-up task. */
-let wholeApplied = false;
-
 export default function schemaBuilderTask(task: SchemaBuilderTask): Uint8Array | null {
-  const tracked = schemas.use(task.generation, () => follow(task.chain));
-  if (task.kind === 'follow') {
-    // In a catch-up, which no request waits for, and inside the task (between tasks this thread
-    // waits without running timers): a whole update leaves the previous snapshot behind.
-    if (wholeApplied) collectGarbageIfGrown();
-    wholeApplied = false;
-    return null;
+  try {
+    return runTask(task);
+  } finally {
+    // A whole snapshot update leaves the previous snapshot behind; role schemas leave their builds'.
+    collectGarbageWhenIdle();
   }
+}
+
+function runTask(task: SchemaBuilderTask): Uint8Array | null {
+  const tracked = schemas.use(task.generation, () => follow(task.chain));
+  if (task.kind === 'follow') return null;
   let answer: AnalyzeAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
