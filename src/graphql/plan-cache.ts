@@ -57,16 +57,21 @@ export class PlanCache {
     if (changes.sources.length === 0 && changes.tables.length === 0) return;
     const stale = staleness(changes);
     for (const [key, e] of this.entries) {
-      for (const [shape, plan] of e.plans) if (stale(plan)) e.plans.delete(shape);
+      const role = key.slice(0, key.indexOf('\u0000'));
+      for (const [shape, plan] of e.plans) if (stale(plan, role)) e.plans.delete(shape);
       if (e.plans.size === 0) this.entries.delete(key);
     }
   }
 }
 
-/** Whether a plan read something `changes` names. */
-export function staleness(changes: MetadataChanges): (plan: Plan) => boolean {
+/** Whether a plan of a role read something `changes` names (a table: for that role). */
+export function staleness(changes: MetadataChanges): (plan: Plan, role: string) => boolean {
   if (changes.everything) return () => true;
   const sources = new Set(changes.sources);
-  const tables = new Set(changes.tables);
-  return (p) => p.reads.everything || p.reads.sources.some((s) => sources.has(s)) || p.reads.tables.some((t) => tables.has(t));
+  const tables = new Map(changes.tables.map((t) => [t.key, t.roles && new Set(t.roles)]));
+  const tableStale = (key: string, role: string) => {
+    const roles = tables.get(key);
+    return roles !== undefined && (roles === null || roles.has(role));
+  };
+  return (p, role) => p.reads.everything || p.reads.sources.some((s) => sources.has(s)) || p.reads.tables.some((t) => tableStale(t, role));
 }

@@ -11,6 +11,7 @@ import { RequestError } from '../compiler/errors.js';
 import type { Plan } from '../protocol/plan.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { PlanCache } from './plan-cache.js';
+import { log } from '../log.js';
 import type { GraphQLRequest } from './request.js';
 
 export class PlanLookup {
@@ -39,6 +40,8 @@ export class PlanLookup {
     if (hit) return hit;
     const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables });
     if (!answer.ok) throw new RequestError(answer.errors[0]!.message, answer.errors[0]!.extensions.path, answer.errors[0]!.extensions.code);
+    // Shows what a metadata change evicted (a plan compiled again), at debug level.
+    log.debug('plan compiled', { role: session.role, operationName: req.operationName });
     // A plan compiled against a snapshot that has since been replaced may read what changed.
     if (this.snapshot === snapshot) this.cache.set(key, req.variables, answer.plan);
     return answer.plan;

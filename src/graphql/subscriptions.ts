@@ -39,7 +39,7 @@ export class Subscriptions {
     this.live = new LiveQueries(sources, options);
     snapshots.subscribe((s) => {
       const stale = staleness(s.changes);
-      for (const sub of this.running) if (sub.plan && stale(sub.plan)) void this.start(sub);
+      for (const sub of this.running) if (sub.plan && stale(sub.plan, sub.session.role)) void this.start(sub);
     });
   }
 

@@ -8,14 +8,25 @@
  */
 import { qualifiedKey } from './catalog.js';
 import { sameTablePlaces } from './document-parts.js';
-import type { Metadata, SourceMetadata } from './types.js';
+import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 export interface MetadataChanges {
   everything: boolean;
   /** Sources whose configuration, customization, functions or catalog changed. */
   sources: string[];
-  /** Tables (`source \0 schema.name`) added, removed or changed. */
-  tables: string[];
+  /** Tables added, removed or changed. */
+  tables: TableChange[];
+}
+
+export interface TableChange {
+  /** `source \0 schema.name` */
+  key: string;
+  /**
+   * The roles whose permissions on the table changed, with the inherited roles built on them
+   * (a plan of another role, or admin's, is still valid); null when more than permissions
+   * changed: every role.
+   */
+  roles: string[] | null;
 }
 
 export const EVERYTHING: MetadataChanges = Object.freeze({ everything: true, sources: [], tables: [] }) as MetadataChanges;
@@ -27,7 +38,12 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   for (const k of keys) if (k !== 'sources' && before[k] !== after[k]) return EVERYTHING;
   const sources = new Set<string>();
-  const tables: string[] = [];
+  const tables: TableChange[] = [];
+  const withInheritors = inheritors(after);
+  const changed = (source: string, key: string, prev: TableMetadata | undefined, next: TableMetadata | undefined) => {
+    const roles = prev && next ? permissionRoles(prev, next) : null;
+    tables.push({ key: `${source}\u0000${key}`, roles: roles && withInheritors(roles) });
+  };
   const old = new Map(before.sources.map((s) => [s.name, s]));
   for (const s of after.sources) {
     const prev = old.get(s.name);
@@ -38,16 +54,17 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
     }
     if (prev.tables === s.tables) continue;
     if (sameTablePlaces(prev.tables, s.tables)) {
-      s.tables.forEach((t, i) => t !== prev.tables[i] && tables.push(`${s.name}\u0000${qualifiedKey(t.table)}`));
+      s.tables.forEach((t, i) => t !== prev.tables[i] && changed(s.name, qualifiedKey(t.table), prev.tables[i], t));
       continue;
     }
     const prevTables = new Map(prev.tables.map((t) => [qualifiedKey(t.table), t]));
     for (const t of s.tables) {
       const key = qualifiedKey(t.table);
-      if (prevTables.get(key) !== t) tables.push(`${s.name}\u0000${key}`);
+      const p = prevTables.get(key);
+      if (p !== t) changed(s.name, key, p, t);
       prevTables.delete(key);
     }
-    for (const key of prevTables.keys()) tables.push(`${s.name}\u0000${key}`);
+    for (const key of prevTables.keys()) changed(s.name, key, undefined, undefined);
   }
   for (const name of old.keys()) sources.add(name);
   return { everything: false, sources: [...sources], tables };
@@ -61,6 +78,39 @@ function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
 }
 
 const PERMISSION_LISTS = new Set(['insert_permissions', 'select_permissions', 'update_permissions', 'delete_permissions']);
+
+/**
+ * The roles whose permission entries differ between two versions of a table entry (entries are
+ * frozen and shared, so identity is the test), or null when anything but permissions differs.
+ */
+function permissionRoles(prev: TableMetadata, next: TableMetadata): string[] | null {
+  const roles = new Set<string>();
+  for (const f of new Set([...Object.keys(prev), ...Object.keys(next)])) {
+    if (prev[f] === next[f]) continue;
+    if (!PERMISSION_LISTS.has(f)) return null;
+    const items = (t: TableMetadata) => new Map(((t[f] ?? []) as { role: string }[]).map((p) => [p.role, p]));
+    const [a, b] = [items(prev), items(next)];
+    for (const role of new Set([...a.keys(), ...b.keys()])) if (a.get(role) !== b.get(role)) roles.add(role);
+  }
+  return [...roles];
+}
+
+/** Roles with every inherited role built on any of them, however deep (a role's plans read its parents' permissions). */
+function inheritors(m: Metadata): (roles: string[]) => string[] {
+  const list = (m.inherited_roles ?? []) as { role_name: string; role_set: string[] }[];
+  return (roles) => {
+    const out = new Set(roles);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const r of list) {
+        if (out.has(r.role_name) || !r.role_set.some((x) => out.has(x))) continue;
+        out.add(r.role_name);
+        grew = true;
+      }
+    }
+    return [...out];
+  };
+}
 
 /**
  * Whether `after` differs from `before` in the tables' permission lists only: every other part

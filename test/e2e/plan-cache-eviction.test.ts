@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { gql } from '../support/graphql.js';
 
-const fx = useEngine();
+// Debug logs: each plan compiled (a cache miss) is a line.
+const fx = useEngine({ SERVICE_GRAPHQL_LOG_LEVEL: 'debug' });
 const user = { 'x-service-role': 'user', 'x-service-user-id': '1' };
 const meta = async (type: string, args: unknown) => {
   const r = await fx.engine.metadata({ type, args });
@@ -34,7 +35,25 @@ beforeAll(async () => {
 const authors = '{ author(order_by: {id: asc}) { name } }';
 const articles = '{ article(order_by: {id: asc}) { title author { name } } }';
 
+/** How many plans were compiled for a role since the engine started. */
+const compiled = (role: string) => fx.engine.logs.filter((l) => l.includes('"plan compiled"') && l.includes(`"role":"${role}"`)).length;
+
 describe('cached plans after a metadata change', () => {
+  it("keep the plans of other roles (and admin's) when a role's permission on the table changes", async () => {
+    const reader = { 'x-service-role': 'reader', 'x-service-user-id': '1' };
+    await meta('pg_create_select_permission', { table: 'other', role: 'reader', permission: { columns: ['id', 'label'], filter: {} } });
+    const q = '{ other { label } }';
+    for (const headers of [user, reader, undefined]) expect(await gql(fx.engine, q, undefined, headers)).toEqual({ data: { other: [{ label: 'x' }] } });
+    const before = { user: compiled('user'), reader: compiled('reader'), admin: compiled('admin') };
+    await meta('pg_drop_select_permission', { table: 'other', role: 'user' });
+    await meta('pg_create_select_permission', { table: 'other', role: 'user', permission: { columns: ['id', 'label'], filter: { id: { _eq: -1 } } } });
+    expect(await gql(fx.engine, q, undefined, user)).toEqual({ data: { other: [] } });
+    for (const headers of [reader, undefined]) expect(await gql(fx.engine, q, undefined, headers)).toEqual({ data: { other: [{ label: 'x' }] } });
+    expect({ user: compiled('user'), reader: compiled('reader'), admin: compiled('admin') }).toEqual({ ...before, user: before.user + 1 });
+    await meta('pg_drop_select_permission', { table: 'other', role: 'user' });
+    await meta('pg_create_select_permission', { table: 'other', role: 'user', permission: { columns: ['id', 'label'], filter: {} } });
+  });
+
   it('follow a change to the permission of the table queried', async () => {
     expect(await gql(fx.engine, authors, undefined, user)).toEqual({ data: { author: [{ name: 'Ada' }, { name: 'Bob' }] } });
     await meta('pg_drop_select_permission', { table: 'author', role: 'user' });

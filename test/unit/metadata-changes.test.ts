@@ -20,7 +20,31 @@ describe('metadataChanges', () => {
     const after = produce(before, (d) => {
       d.sources[0]!.tables[1]!.select_permissions = [{ role: 'user', permission: { columns: '*', filter: {} } }];
     });
-    expect(metadataChanges(before, after, noCatalogChange)).toEqual({ everything: false, sources: [], tables: ['a\u0000public.t2'] });
+    expect(metadataChanges(before, after, noCatalogChange)).toEqual({ everything: false, sources: [], tables: [{ key: 'a\u0000public.t2', roles: ['user'] }] });
+  });
+
+  it('names the roles whose permissions changed, with the inherited roles built on them; any other change counts for every role', () => {
+    const perm = (role: string, columns: string[]) => ({ role, permission: { columns, filter: {} } });
+    const before = produce(doc(), (d) => {
+      d.inherited_roles = [
+        { role_name: 'staff', role_set: ['editor', 'viewer'] },
+        { role_name: 'everyone', role_set: ['staff', 'guest'] },
+        { role_name: 'other', role_set: ['guest', 'viewer'] },
+      ];
+      d.sources[0]!.tables[0]!.select_permissions = [perm('editor', ['id']), perm('guest', ['id'])];
+      d.sources[0]!.tables[0]!.update_permissions = [perm('guest', ['id'])];
+    });
+    const edited = produce(before, (d) => {
+      d.sources[0]!.tables[0]!.select_permissions![0] = perm('editor', ['id', 'name']);
+      d.sources[0]!.tables[0]!.delete_permissions = [{ role: 'viewer', permission: { filter: {} } }];
+    });
+    const [change] = metadataChanges(before, edited, noCatalogChange).tables;
+    expect(change!.key).toBe('a\u0000public.t1');
+    expect(change!.roles!.sort()).toEqual(['editor', 'everyone', 'other', 'staff', 'viewer']);
+    const renamed = produce(before, (d) => {
+      d.sources[0]!.tables[0]!.configuration = { custom_name: 'first' };
+    });
+    expect(metadataChanges(before, renamed, noCatalogChange).tables).toEqual([{ key: 'a\u0000public.t1', roles: null }]);
   });
 
   it('names added and removed tables', () => {
@@ -28,7 +52,10 @@ describe('metadataChanges', () => {
     const after = produce(before, (d) => {
       d.sources[1]!.tables = [{ table: { schema: 'public', name: 't4' } }];
     });
-    expect(metadataChanges(before, after, noCatalogChange).tables.sort()).toEqual(['b\u0000public.t3', 'b\u0000public.t4']);
+    expect(metadataChanges(before, after, noCatalogChange).tables.sort((x, y) => (x.key < y.key ? -1 : 1))).toEqual([
+      { key: 'b\u0000public.t3', roles: null },
+      { key: 'b\u0000public.t4', roles: null },
+    ]);
   });
 
   it('names a source whose settings or catalog changed, and a dropped source', () => {
