@@ -6,7 +6,7 @@
  */
 import { isObject, type Json, type JsonObject } from '../util/decode.js';
 import { AuthError, invalidClaims } from './failure.js';
-import { valueAt } from './json-path.js';
+import { valueAt } from '../util/json-path.js';
 import { ALLOWED_ROLES_CLAIM, DEFAULT_ROLE_CLAIM, type ClaimMapValue, type ClaimsMap, type JwtClaimsSource } from './jwt-config.js';
 import { isSessionVariable } from './session.js';
 

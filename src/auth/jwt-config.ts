@@ -6,7 +6,7 @@
  */
 import { parseFailed } from '../protocol/errors.js';
 import { arrayOf, isObject, nonEmptyStr, num, ObjectReader, oneOf, str } from '../util/decode.js';
-import { parseJsonPath, type JsonPath } from './json-path.js';
+import { parseJsonPath, type JsonPath } from '../util/json-path.js';
 import { importVerificationKey, JWT_KEY_TYPES, type JwtKeyType } from './jwt-keys.js';
 import { isSessionVariable } from './session.js';
 

@@ -11,6 +11,7 @@ import { collectFields } from './collect.js';
 import { RequestError } from './errors.js';
 import { VarRef, type InputTree, type Inputs } from './inputs.js';
 import { parseWhere } from './where.js';
+import { parseJsonPath } from '../util/json-path.js';
 
 export class SelectionCompiler {
   constructor(
@@ -193,17 +194,10 @@ export class SelectionCompiler {
   private jsonPath(v: unknown, path: string): Value | null {
     if (v === null) return null;
     if (typeof v !== 'string') throw new RequestError('expected a string for "path"', path);
-    const parts: string[] = [];
-    const re = /(?:^\$)|\.([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]|^([^.[\]$][^.[\]]*)/g;
-    let m: RegExpExecArray | null;
-    let consumed = 0;
-    while ((m = re.exec(v)) !== null) {
-      if (m.index !== consumed) break;
-      consumed = re.lastIndex;
-      const part = m[1] ?? m[2] ?? m[3] ?? m[4];
-      if (part !== undefined) parts.push(part);
-    }
-    if (consumed !== v.length) throw new RequestError(`invalid JSON path ${JSON.stringify(v)}`, path);
+    const parsed = parseJsonPath(v);
+    if (!parsed) throw new RequestError(`invalid JSON path ${JSON.stringify(v)}`, path);
+    // PostgreSQL's `#>` takes array indexes as text too.
+    const parts = parsed.map(String);
     return { kind: 'literal', value: parts };
   }
 

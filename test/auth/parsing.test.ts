@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExpiringCache } from '../../src/auth/expiring-cache.js';
 import { jwkSetExpiry, parseHttpDate, webhookExpiry } from '../../src/auth/expiry.js';
-import { parseJsonPath, valueAt } from '../../src/auth/json-path.js';
+import { parseJsonPath, valueAt } from '../../src/util/json-path.js';
 
 const NOW = Date.UTC(2024, 0, 1);
 

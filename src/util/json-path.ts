@@ -1,9 +1,10 @@
 /**
- * The JSON paths of the JWT configuration (`claims_namespace_path`, `claims_map` paths):
+ * JSON paths: the JWT configuration's (`claims_namespace_path`, `claims_map` paths) and a json
+ * column's `path` argument:
  * `$`, `$.a.b`, `$.roles[0]`, `$['https://x.io/claims']`. The leading `$` may be left out,
  * as the well-known engine allows.
  */
-import { isObject, type Json } from '../util/decode.js';
+import { isObject, type Json } from './decode.js';
 
 export type JsonPath = (string | number)[];
 
