@@ -11,6 +11,9 @@ export function setLogLevel(level: LogLevel): void {
 
 export type Fields = Record<string, unknown>;
 
+// Whoever reads the log may go away (a closed pipe: EPIPE): the lines are lost, the engine goes on.
+process.stdout.on('error', () => {});
+
 function write(level: LogLevel, message: string, fields?: Fields): void {
   if (RANK[level] < minimum) return;
   const line = JSON.stringify({ timestamp: new Date().toISOString(), level, thread: threadId, message, ...fields });
