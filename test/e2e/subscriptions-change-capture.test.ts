@@ -3,9 +3,10 @@
  * PostgreSQL: with a refetch interval of 5 s, a multiplexed query whose tables are captured
  * runs no statement while nothing is written, a write is pushed well within the interval, a
  * write to another table runs nothing, a write to a table a permission reads through a
- * relationship refetches, tracking installs and removes the trigger, a table the engine cannot
- * capture is polled, and a killed LISTEN connection comes back and refetches. Statements are
- * counted in the engine's debug log (`live query refetched`, one line per statement).
+ * relationship refetches, tracking installs and removes the trigger (also for replace_metadata),
+ * a renamed table stays captured, a table the engine cannot capture is polled, and a killed
+ * LISTEN connection comes back and refetches. Statements are counted in the engine's debug log
+ * (`live query refetched`, one line per statement).
  */
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -141,8 +142,9 @@ describe('change-aware refetch', () => {
     expect(logged('change capture listener disconnected; reconnecting (live queries are polled)')).toBe(true);
     for (let i = 0; i < 100 && !logged('change capture listener reconnected'); i++) await sleep(50);
     expect(logged('change capture listener reconnected')).toBe(true);
-    // After the refetch that follows the reconnect, the next write is not held back by coalescing.
-    await sleep(INTERVAL_MS);
+    // The refetch that follows the reconnect runs within an interval of it; a write an interval
+    // after that is not held back by coalescing.
+    await sleep(2 * INTERVAL_MS + 300);
     const start = Date.now();
     await fx.db.sql(`UPDATE item SET title = 'b' WHERE id = 2`);
     expect(await s.next(INTERVAL_MS)).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } });
@@ -173,4 +175,23 @@ describe('change-aware refetch', () => {
     await sleep(INTERVAL_MS + 500);
     expect(statementsSince(from, 'limited')).toBeGreaterThan(0);
   }, 30_000);
+
+  it('keeps capturing a table renamed through run_sql', async () => {
+    expect((await fx.engine.runSql('ALTER TABLE other RENAME TO renamed')).status).toBe(200);
+    expect(await triggers('renamed')).toBe(1);
+    const s = subscribe(connect(), 'subscription { renamed(order_by: {id: asc}) { id } }');
+    expect(await s.next()).toEqual({ data: { renamed: [{ id: 1 }] } });
+    await captureReady();
+    const start = Date.now();
+    await fx.db.sql('INSERT INTO renamed VALUES (2)');
+    expect(await s.next(INTERVAL_MS)).toEqual({ data: { renamed: [{ id: 1 }, { id: 2 }] } });
+    expect(Date.now() - start).toBeLessThan(1000);
+  });
+
+  it('removes the triggers of the tables replace_metadata leaves out', async () => {
+    await replaceTables(fx.engine, [{ table: { schema: 'public', name: 'owner' } }]);
+    expect(await triggers('renamed')).toBe(0);
+    expect(await triggers('item')).toBe(0);
+    expect(await triggers('owner')).toBe(1);
+  });
 });

@@ -14,13 +14,12 @@ import type pg from 'pg';
 import { PgListener } from '../../db/listener.js';
 import { log } from '../../log.js';
 import { qualifiedKey, type QualifiedName } from '../../metadata/catalog.js';
-import { qualified } from '../../sql/fragment.js';
 import type { ChangeFeed, ChangeFeedHandlers } from '../backend.js';
-import { renderPg } from './dialect.js';
 
 const CHANNEL = 'service_table_changes';
 const TRIGGER = 'service_change_capture';
 const FUNCTION = 'service_catalog.notify_table_change()';
+const SYNC_FUNCTION = 'service_catalog.sync_change_capture';
 /** Names the listening connection in `pg_stat_activity`. */
 export const CHANGE_LISTENER_APPLICATION_NAME = 'service-graphql-change-capture';
 
@@ -32,6 +31,29 @@ BEGIN
   PERFORM pg_notify('${CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text);
   RETURN NULL;
 END
+$body$;
+-- Installs (\`install\`) or removes the trigger of each table, each in a subtransaction: the
+-- tables it failed on come back with the error. One statement for many tables.
+CREATE OR REPLACE FUNCTION ${SYNC_FUNCTION}(tables json) RETURNS TABLE (table_schema text, table_name text, installing boolean, error text)
+LANGUAGE plpgsql AS $body$
+DECLARE t record;
+BEGIN
+  FOR t IN SELECT * FROM json_to_recordset(tables) AS x(s text, n text, install boolean) LOOP
+    BEGIN
+      IF t.install THEN
+        EXECUTE format('CREATE TRIGGER ${TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %I.%I FOR EACH STATEMENT EXECUTE FUNCTION ${FUNCTION}', t.s, t.n);
+      ELSE
+        EXECUTE format('DROP TRIGGER IF EXISTS ${TRIGGER} ON %I.%I', t.s, t.n);
+      END IF;
+    EXCEPTION
+      -- Another instance made it meanwhile.
+      WHEN duplicate_object THEN NULL;
+      WHEN others THEN
+        table_schema := t.s; table_name := t.n; installing := t.install; error := SQLERRM;
+        RETURN NEXT;
+    END;
+  END LOOP;
+END
 $body$`;
 
 /** The tables with the trigger (`captured`), and the wanted ones (`$1`) that can get one. */
@@ -39,7 +61,7 @@ const CAPTURE_STATE = `
 SELECT n.nspname AS schema, c.relname AS name,
   (w.schema IS NOT NULL AND c.relkind = 'r') AS wanted,
   EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = '${TRIGGER}') AS captured,
-  EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace pn ON pn.oid = p.pronamespace WHERE pn.nspname = 'service_catalog' AND p.proname = 'notify_table_change') AS function
+  EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace pn ON pn.oid = p.pronamespace WHERE pn.nspname = 'service_catalog' AND p.proname = 'sync_change_capture') AS function
 FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 LEFT JOIN json_to_recordset($1::json) AS w(schema text, name text) ON w.schema = n.nspname AND w.name = c.relname
@@ -57,7 +79,8 @@ WHERE t.typrelid = 0
   -- pg_catalog's casts share their types' names; no function from there is tracked.
   AND (n.nspname = 'pg_catalog' OR NOT EXISTS (SELECT 1 FROM pg_proc p WHERE p.pronamespace = t.typnamespace AND p.proname = t.typname))`;
 
-const DUPLICATE_OBJECT = '42710';
+/** Tables per statement: each holds a lock on its table until the statement's transaction ends. */
+const TABLES_PER_STATEMENT = 200;
 
 interface StateRow {
   schema: string;
@@ -69,8 +92,9 @@ interface StateRow {
 
 /**
  * Gives `tables` a trigger and takes it from the others that have one, except `keep` (tables
- * another source on the same database may track). Each statement on its own: a table whose
- * trigger cannot be made (no privilege) is logged and polled, never an error.
+ * another source on the same database may track). One statement per 200 tables, each table in
+ * a subtransaction: a table whose trigger cannot be made (no privilege) is logged and polled,
+ * never an error.
  */
 export async function syncChangeCapture(pool: pg.Pool, source: string, tables: readonly QualifiedName[], keep: readonly QualifiedName[]): Promise<void> {
   let rows: StateRow[];
@@ -83,7 +107,7 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
   const kept = new Set(keep.map(qualifiedKey));
   const install = rows.filter((r) => r.wanted && !r.captured);
   const remove = rows.filter((r) => r.captured && !r.wanted && !kept.has(qualifiedKey(r)));
-  if (install.length > 0 && !rows[0]!.function) {
+  if ((install.length > 0 || remove.length > 0) && !rows[0]!.function) {
     try {
       await pool.query(CREATE_FUNCTION);
     } catch (e) {
@@ -91,17 +115,20 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
       return;
     }
   }
-  for (const t of install) {
-    await pool.query(`CREATE TRIGGER ${TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table(t)} FOR EACH STATEMENT EXECUTE FUNCTION ${FUNCTION}`).catch((e) => {
-      // Another instance made it meanwhile.
-      if ((e as { code?: string }).code === DUPLICATE_OBJECT) return;
-      log.warn('change capture cannot be installed on a table; its live queries are polled', { source, table: qualifiedKey(t), error: message(e) });
-    });
-  }
-  for (const t of remove) {
-    await pool.query(`DROP TRIGGER IF EXISTS ${TRIGGER} ON ${table(t)}`).catch((e) => {
-      log.warn('change capture cannot be removed from a table', { source, table: qualifiedKey(t), error: message(e) });
-    });
+  const changes = [...install.map((t) => ({ s: t.schema, n: t.name, install: true })), ...remove.map((t) => ({ s: t.schema, n: t.name, install: false }))];
+  for (let from = 0; from < changes.length; from += TABLES_PER_STATEMENT) {
+    const batch = changes.slice(from, from + TABLES_PER_STATEMENT);
+    let failed: { table_schema: string; table_name: string; installing: boolean; error: string }[];
+    try {
+      failed = (await pool.query(`SELECT * FROM ${SYNC_FUNCTION}($1::json)`, [JSON.stringify(batch)])).rows;
+    } catch (e) {
+      failed = batch.map((t) => ({ table_schema: t.s, table_name: t.n, installing: t.install, error: message(e) }));
+    }
+    for (const f of failed) {
+      const table = qualifiedKey({ schema: f.table_schema, name: f.table_name });
+      if (f.installing) log.warn('change capture cannot be installed on a table; its live queries are polled', { source, table, error: f.error });
+      else log.warn('change capture cannot be removed from a table', { source, table, error: f.error });
+    }
   }
 }
 
@@ -153,5 +180,4 @@ function parseTable(payload: string): QualifiedName | null {
   return null;
 }
 
-const table = (t: QualifiedName) => renderPg(qualified(t.schema, t.name)).text;
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
