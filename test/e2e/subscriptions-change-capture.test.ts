@@ -3,7 +3,8 @@
  * PostgreSQL: with a refetch interval of 5 s, a multiplexed query whose tables are captured
  * runs no statement while nothing is written, a write is pushed well within the interval, a
  * write to another table runs nothing, a write to a table a permission reads through a
- * relationship refetches, tracking installs and removes the trigger (also for replace_metadata),
+ * relationship refetches, tracking installs and removes the trigger (also for replace_metadata
+ * and a removed source),
  * a renamed table stays captured, a table the engine cannot capture is polled, and a killed
  * LISTEN connection comes back and refetches. Statements are counted in the engine's debug log
  * (`live query refetched`, one line per statement).
@@ -192,6 +193,23 @@ describe('change-aware refetch', () => {
     await replaceTables(fx.engine, [{ table: { schema: 'public', name: 'owner' } }]);
     expect(await triggers('renamed')).toBe(0);
     expect(await triggers('item')).toBe(0);
+    expect(await triggers('owner')).toBe(1);
+  });
+
+  it('removes the triggers of a removed source, except on the tables another source tracks', async () => {
+    await fx.db.sql('CREATE TABLE extra (id int PRIMARY KEY)');
+    const added = await fx.engine.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'pg_add_source', args: { name: 'second', configuration: { connection_info: { database_url: fx.db.url } }, customization: { root_fields: { namespace: 'second' } } } },
+        { type: 'pg_track_table', args: { source: 'second', table: 'extra' } },
+        { type: 'pg_track_table', args: { source: 'second', table: 'owner' } },
+      ],
+    });
+    expect(added.status).toBe(200);
+    expect(await triggers('extra')).toBe(1);
+    expect((await fx.engine.metadata({ type: 'pg_drop_source', args: { name: 'second' } })).status).toBe(200);
+    expect(await triggers('extra')).toBe(0);
     expect(await triggers('owner')).toBe(1);
   });
 });
