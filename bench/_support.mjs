@@ -88,7 +88,7 @@ export function startEngine(env, onLog = () => {}) {
 export function percentiles(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  return { p50: at(50), p95: at(95), n: sorted.length };
+  return { p50: at(50), p95: at(95), p99: at(99), n: sorted.length };
 }
 
 export async function timed(fn) {

@@ -52,6 +52,8 @@ export interface Config {
   liveQueryIntervalMs: number;
   /** How many cohorts of a subscription one multiplexed statement serves. */
   liveQueryBatchSize: number;
+  /** Whether live queries are re-run only when a table they read may have changed (triggers + LISTEN), else polled. */
+  liveQueryChangeCapture: boolean;
   /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
@@ -94,6 +96,7 @@ const OPTIONS = {
   stringifyNumericTypes: opt('stringify-numeric-types', 'STRINGIFY_NUMERIC_TYPES'),
   liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
   liveQueryBatchSize: opt('live-queries-multiplexed-batch-size', 'LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'),
+  liveQueryChangeCapture: opt('live-queries-change-capture', 'LIVE_QUERIES_CHANGE_CAPTURE'),
   websocketKeepAliveMs: opt('websocket-keepalive', 'WEBSOCKET_KEEPALIVE'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
@@ -243,6 +246,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
     liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
     liveQueryBatchSize: integer(get(OPTIONS.liveQueryBatchSize) ?? '100', OPTIONS.liveQueryBatchSize, 1, 10_000),
+    liveQueryChangeCapture: boolean(get(OPTIONS.liveQueryChangeCapture) ?? 'true', OPTIONS.liveQueryChangeCapture),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),

@@ -41,6 +41,11 @@ export interface Backend {
   connect(configuration: JsonObject): SourceConnection;
   /** A connection pool for the metadata actor: introspection, run_sql, transactions. */
   connectAdmin(configuration: JsonObject): AdminConnection;
+  /**
+   * Change capture (optional; without it every live query of the source is polled): listens
+   * for the writes to the source's tables that `AdminConnection.syncChangeCapture` set up.
+   */
+  listenChanges?(configuration: JsonObject, handlers: ChangeFeedHandlers): ChangeFeed;
 
   /** The deprecated `/v1/query` and `/v2/query` data operations as one statement (run as admin). */
   dmlStatement(kind: DmlKind, request: DmlRequest): Rendered;
@@ -125,6 +130,33 @@ export interface AdminConnection {
    * rollback; `configuration` is the source's as the request sees it (its isolation level).
    */
   begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction>;
+  /**
+   * Change capture (with `Backend.listenChanges`): makes the writes to `tables` (`source`'s
+   * tracked tables) notify, and stops it for the other tables of the database except `keep`
+   * (tracked by another source, maybe on the same database). Never fails: a table it cannot
+   * capture is logged, and its live queries are polled.
+   */
+  syncChangeCapture?(source: string, tables: readonly QualifiedName[], keep: readonly QualifiedName[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What a change feed reports (`Backend.listenChanges`). */
+export interface ChangeFeedHandlers {
+  /**
+   * The tables whose writes are reported from now on: after (re)connecting and after each
+   * `refresh`. Writes before it may have been missed. `types`: names that are only types (no
+   * table, view or function): a query mentioning them reads no rows through them.
+   */
+  captured(tables: QualifiedName[], types: QualifiedName[]): void;
+  /** A write to `table` was committed. */
+  changed(table: QualifiedName): void;
+  /** The feed is down (reconnecting): nothing is reported until the next `captured`. */
+  lost(): void;
+}
+
+export interface ChangeFeed {
+  /** Reads again which tables are captured (after a metadata change), then calls `captured`. */
+  refresh(): void;
   close(): Promise<void>;
 }
 

@@ -8,7 +8,8 @@
  * statement per SQL field for each batch of up to `batchSize` cohorts, and a cohort's
  * subscribers get its result only when it changed (a hash of the JSON text, which is spliced
  * unparsed). A new subscriber gets the current result from a refetch of its cohort on the
- * next turn of the event loop.
+ * next turn of the event loop. With change capture, a query whose tables are all captured runs
+ * only after a write to one of them (`refetch-schedule.ts`).
  *
  * Plain data in (plan steps, cohort values as JSON text), text out (`Subscriber`), so that
  * the multiplexer can move to a worker thread.
@@ -22,7 +23,9 @@ import { ExecutionError } from '../execute/errors.js';
 import { assembleData } from '../execute/response.js';
 import { log } from '../log.js';
 import type { PlanStep } from '../protocol/plan.js';
+import type { ChangeCapture } from './change-capture.js';
 import { failure } from './failure.js';
+import { RefetchSchedule } from './refetch-schedule.js';
 
 /** Receives a subscription's response text (`{"data": ...}` or `{"errors": ...}`). */
 export type Subscriber = (text: string) => void;
@@ -79,22 +82,29 @@ function writeStepsKey(steps: PlanStep[]): string {
 export class LiveQueries {
   private readonly queries = new Map<string, MultiplexedQuery>();
   private readonly timer: NodeJS.Timeout;
+  private readonly schedule: RefetchSchedule<MultiplexedQuery>;
 
   constructor(
     private readonly sources: SourceConnections,
     private readonly options: LiveQueryOptions,
+    capture: ChangeCapture | null = null,
   ) {
+    this.schedule = new RefetchSchedule(capture, options.intervalMs, (q) => void this.refetch(q, false));
     this.timer = setInterval(() => this.tick(), options.intervalMs);
     this.timer.unref();
   }
 
-  /** Adds a subscriber of a subscription plan's steps under `role`, with its cohort values. Returns how to unsubscribe. */
-  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber): () => void {
+  /**
+   * Adds a subscriber of a subscription plan's steps under `role`, with its cohort values and
+   * the tables the plan reads (`PlanReads.tables`). Returns how to unsubscribe.
+   */
+  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber, reads: readonly string[]): () => void {
     const key = `${role}\u0000${stepsKey(steps)}`;
     let query = this.queries.get(key);
     if (!query) {
       query = { key, steps, cohorts: new Map(), running: false, soon: false };
       this.queries.set(key, query);
+      this.schedule.add(query, reads);
       log.debug('live query started', { role, statements: steps.filter((s) => s.run.kind === 'sql').length });
     }
     const texts = values.map((v) => (v === null ? null : JSON.stringify(v)));
@@ -115,6 +125,7 @@ export class LiveQueries {
       q.cohorts.delete(cohortKey);
       if (q.cohorts.size > 0 || this.queries.get(key) !== q) return;
       this.queries.delete(key);
+      this.schedule.remove(q);
       log.debug('live query stopped', { role });
     };
   }
@@ -127,7 +138,7 @@ export class LiveQueries {
   }
 
   private tick(): void {
-    for (const query of this.queries.values()) void this.refetch(query, false);
+    for (const query of this.queries.values()) if (this.schedule.polled(query)) void this.refetch(query, false);
   }
 
   private soon(query: MultiplexedQuery): void {
@@ -144,6 +155,7 @@ export class LiveQueries {
     // A slow refetch is not started again before it finishes; subscribers that arrived meanwhile are served right after.
     if (query.running) return;
     query.running = true;
+    if (!freshOnly) this.schedule.started(query);
     try {
       const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
       const batches: Cohort[][] = [];
@@ -152,6 +164,7 @@ export class LiveQueries {
     } finally {
       query.running = false;
     }
+    this.schedule.finished(query);
     if (this.queries.get(query.key) === query && [...query.cohorts.values()].some((c) => c.fresh.size > 0)) this.soon(query);
   }
 
@@ -195,6 +208,7 @@ export class LiveQueries {
 
   close(): void {
     clearInterval(this.timer);
+    this.schedule.close();
     this.queries.clear();
   }
 }

@@ -14,8 +14,8 @@ import { failure, MethodNotAllowed } from './failure.js';
 import { PlanLookup } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { SourcePools } from './source-pools.js';
-import { Subscriptions } from './subscriptions.js';
-import type { LiveQueryOptions, Subscriber } from './live-queries.js';
+import { Subscriptions, type SubscriptionOptions } from './subscriptions.js';
+import type { Subscriber } from './live-queries.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -31,7 +31,7 @@ export class GraphQLService {
   private readonly sources: SourcePools;
   private readonly subscriptions: Subscriptions;
 
-  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: LiveQueryOptions, cacheSize = 10_000) {
+  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: SubscriptionOptions, cacheSize = 10_000) {
     this.plans = new PlanLookup(compiler, snapshots, cacheSize);
     this.sources = new SourcePools(snapshots);
     this.subscriptions = new Subscriptions(this.plans, this.sources, snapshots, live);

@@ -9,8 +9,14 @@ import type { Session } from '../auth/session.js';
 import { cohortValues } from '../execute/cohort.js';
 import type { SourceConnections } from '../execute/connections.js';
 import type { Plan } from '../protocol/plan.js';
+import { ChangeCapture } from './change-capture.js';
 import { failure } from './failure.js';
 import { LiveQueries, type LiveQueryOptions, type Subscriber } from './live-queries.js';
+
+export interface SubscriptionOptions extends LiveQueryOptions {
+  /** `SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE`: refetch on captured writes (else poll only). */
+  changeCapture: boolean;
+}
 import { staleness } from './plan-cache.js';
 import type { PlanLookup } from './plan-lookup.js';
 import { readRequest, type GraphQLRequest } from './request.js';
@@ -28,15 +34,17 @@ interface Subscription {
 
 export class Subscriptions {
   readonly live: LiveQueries;
+  private readonly capture: ChangeCapture | null;
   private readonly running = new Set<Subscription>();
 
   constructor(
     private readonly plans: PlanLookup,
     sources: SourceConnections,
     snapshots: SnapshotBus,
-    options: LiveQueryOptions,
+    options: SubscriptionOptions,
   ) {
-    this.live = new LiveQueries(sources, options);
+    this.capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
+    this.live = new LiveQueries(sources, options, this.capture);
     snapshots.subscribe((s) => {
       const stale = staleness(s.changes);
       for (const sub of this.running) if (sub.plan && stale(sub.plan, sub.session.role)) void this.start(sub);
@@ -76,7 +84,7 @@ export class Subscriptions {
       if (sub.ended || sub.generation !== generation) return;
       const values = cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables });
       sub.plan = plan;
-      sub.stop = this.live.subscribe(sub.session.role, plan.steps, values, sub.deliver);
+      sub.stop = this.live.subscribe(sub.session.role, plan.steps, values, sub.deliver, plan.reads.tables);
     } catch (e) {
       if (!sub.ended && sub.generation === generation) sub.deliver(failure(e).body);
     }
@@ -84,6 +92,7 @@ export class Subscriptions {
 
   close(): void {
     this.live.close();
+    void this.capture?.close();
     this.running.clear();
   }
 }

@@ -10,12 +10,15 @@ import WebSocket from 'ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
+import { loggedSince, subscribe } from '../support/live-results.js';
 
 const INTERVAL_MS = 100;
 const fx = useEngine({
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
   SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: '2',
+  // Polling only: these tests count the statements of every interval (change capture: subscriptions-change-capture.test.ts).
+  SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE: 'false',
 });
 
 beforeAll(async () => {
@@ -45,52 +48,10 @@ function connect(headers: Record<string, string> = {}): Client {
   return c;
 }
 
-interface Results {
-  /** The next result (`{data}` or `{errors}`), or a rejection after `timeoutMs`. */
-  next(timeoutMs?: number): Promise<any>;
-  stop(): void;
-}
-
-function subscribe(client: Client, query: string, variables?: Record<string, unknown>): Results {
-  const queue: any[] = [];
-  const waiters: ((v: any) => void)[] = [];
-  const push = (v: any) => (waiters.length ? waiters.shift()!(v) : queue.push(v));
-  const stop = client.subscribe({ query, variables }, { next: push, error: (e) => push({ failed: e }), complete: () => {} });
-  return {
-    next: (timeoutMs = 5000) =>
-      queue.length
-        ? Promise.resolve(queue.shift())
-        : new Promise((resolve, reject) => {
-            const timer = setTimeout(() => {
-              waiters.splice(waiters.indexOf(done), 1);
-              reject(new Error('no result'));
-            }, timeoutMs);
-            const done = (v: any) => {
-              clearTimeout(timer);
-              resolve(v);
-            };
-            waiters.push(done);
-          }),
-    stop,
-  };
-}
-
 const user = (id: string) => ({ 'x-service-role': 'user', 'x-service-user-id': id });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The engine's log lines from `from` on with this message. */
-function logged(message: string, from: number): any[] {
-  return fx.engine.logs
-    .slice(from)
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    })
-    .filter((l) => l.message === message);
-}
+const logged = (message: string, from: number) => loggedSince(fx.engine, message, from);
 
 /**
  * The cohort count of each multiplexed statement the engine runs during `intervals` refetch

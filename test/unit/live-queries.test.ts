@@ -57,8 +57,8 @@ describe('live queries', () => {
     });
     live = new LiveQueries(sources, { intervalMs: 10_000, batchSize: 10 });
     const got: Record<string, string[]> = { a: [], b: [], c: [] };
-    live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.a!.push(t));
-    live.subscribe('user', p.steps, values(p, '2', 5), (t) => got.b!.push(t));
+    live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.a!.push(t), p.reads.tables);
+    live.subscribe('user', p.steps, values(p, '2', 5), (t) => got.b!.push(t), p.reads.tables);
     await tick();
     expect(got.a).toEqual(['{"data":{"f":{"x-service-user-id":"1"}}}']);
     expect(got.b).toEqual(['{"data":{"f":{"x-service-user-id":"2"}}}']);
@@ -67,7 +67,7 @@ describe('live queries', () => {
     // The session variable the plan does not read is not in the cohort values.
     expect(JSON.parse((last.values[0] as string[])[0]!)).toEqual({ query: { x: 5 }, session: { 'x-service-user-id': '1' }, synthetic: ['L'] });
     // A subscriber joining a cohort whose result has not changed gets it; the others get nothing again.
-    live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.c!.push(t));
+    live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.c!.push(t), p.reads.tables);
     await tick();
     expect(got).toEqual({ a: ['{"data":{"f":{"x-service-user-id":"1"}}}'], b: ['{"data":{"f":{"x-service-user-id":"2"}}}'], c: ['{"data":{"f":{"x-service-user-id":"1"}}}'] });
     expect(live.counts).toEqual({ queries: 1, cohorts: 2 });
@@ -78,8 +78,8 @@ describe('live queries', () => {
     const { ran, sources } = fakeSource({ json: (v) => JSON.stringify(v) });
     live = new LiveQueries(sources, { intervalMs: 10_000, batchSize: 10 });
     const got: string[] = [];
-    const stop = live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.push(t));
-    live.subscribe('user', p.steps, values(p, '2', 6), (t) => got.push(t));
+    const stop = live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.push(t), p.reads.tables);
+    live.subscribe('user', p.steps, values(p, '2', 6), (t) => got.push(t), p.reads.tables);
     await tick();
     expect(ran.map((r) => r.values)).toEqual([
       ['{"x-service-user-id":"1"}', '5', 'L'],

@@ -20,6 +20,7 @@ import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
+import { ChangeCaptureSync } from './change-capture.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -69,7 +70,8 @@ const MAX_UPDATES_SINCE_WHOLE = 100;
 
 export class MetadataService {
   private store!: MetadataStore;
-  private readonly sources = new SourceManager();
+  private readonly capture: ChangeCaptureSync;
+  private readonly sources: SourceManager;
   private stored!: StoredMetadata;
   private inconsistencies: Inconsistency[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -83,7 +85,11 @@ export class MetadataService {
   constructor(
     private readonly config: Config,
     private readonly publish: (s: PublishedSnapshot) => void,
-  ) {}
+  ) {
+    const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
+    this.capture = capture;
+    this.sources = new SourceManager((name, connection, m) => capture.removed(name, connection, m));
+  }
 
   async boot(): Promise<void> {
     const pool = new pg.Pool({ connectionString: this.config.metadataDatabaseUrl, max: 4 });
@@ -149,6 +155,7 @@ export class MetadataService {
     deepFreeze(stored.metadata);
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
+    await this.capture.sync(stored.metadata, (name) => this.sources.connection(name), this.sources.catalogs());
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }

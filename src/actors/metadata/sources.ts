@@ -20,15 +20,21 @@ interface Entry {
 export class SourceManager {
   private readonly entries = new Map<string, Entry>();
 
+  /** `removing`: what to do on a source's database before its connection to a removed source closes. */
+  constructor(private readonly removing: (source: string, connection: AdminConnection, m: Metadata) => Promise<void>) {}
+
   /** Connects sources that are new or whose configuration changed; forgets removed ones. */
   async sync(m: Metadata, refresh: ReadonlySet<string> | true = new Set()): Promise<void> {
     const wanted = new Set(m.sources.map((s) => s.name));
+    const removed: Promise<void>[] = [];
     for (const [name, e] of this.entries) {
       if (!wanted.has(name)) {
         this.entries.delete(name);
-        void e.connection?.close().catch(() => {});
+        const connection = e.connection;
+        if (connection) removed.push(this.removing(name, connection, m).catch(() => {}).then(() => connection.close().catch(() => {})));
       }
     }
+    await Promise.all(removed);
     await Promise.all(
       m.sources.map(async (s) => {
         // Key order does not matter: a replaced document's settings equal to the stored ones keep the connection and catalog.

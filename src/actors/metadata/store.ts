@@ -10,7 +10,8 @@
 import pg from 'pg';
 import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
 import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
-import { ChangeListener } from './listener.js';
+import type { PgListener } from '../../db/listener.js';
+import { metadataListener } from './listener.js';
 
 export interface StoredMetadata {
   metadata: Metadata;
@@ -76,7 +77,7 @@ ON CONFLICT (source, key) DO UPDATE SET entry = EXCLUDED.entry`;
 }
 
 export class MetadataStore {
-  private listener: ChangeListener | null = null;
+  private listener: PgListener | null = null;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -183,7 +184,7 @@ export class MetadataStore {
 
   /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */
   async listen(onChange: () => void): Promise<void> {
-    this.listener = new ChangeListener(this.pool.options, CHANNEL, onChange);
+    this.listener = metadataListener(this.pool.options, CHANNEL, onChange);
     await this.listener.start();
   }
 

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { DatabaseCatalog, QualifiedName } from '../../metadata/catalog.js';
 import type { JsonObject } from '../../util/decode.js';
 import type { AdminConnection, AdminTransaction } from '../backend.js';
+import { syncChangeCapture } from './change-capture.js';
 import { beginStatement, createPool } from './connection.js';
 import { loadEnumValues } from './enum-values.js';
 import { introspectPg } from './introspect.js';
@@ -27,6 +28,10 @@ export class PgAdminConnection implements AdminConnection {
 
   loadEnumValues(catalog: DatabaseCatalog, tables: QualifiedName[]) {
     return loadEnumValues(this.pool, catalog, tables);
+  }
+
+  syncChangeCapture(source: string, tables: readonly QualifiedName[], keep: readonly QualifiedName[]) {
+    return syncChangeCapture(this.pool, source, tables, keep);
   }
 
   async begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction> {

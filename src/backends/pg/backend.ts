@@ -1,7 +1,8 @@
 /** PostgreSQL (and Citus, a flavour of it) as a `Backend`. */
 import type { Backend } from '../backend.js';
 import { PgAdminConnection } from './admin.js';
-import { connectionInfo, pgSourceConfiguration } from './connection.js';
+import { listenChanges } from './change-capture.js';
+import { connectionInfo, pgSourceConfiguration, resolveDatabaseUrl } from './connection.js';
 import { dataError, isCheckViolation } from './data-errors.js';
 import { dmlStatement } from './dml/statement.js';
 import { PgSourceConnection } from './execute.js';
@@ -29,6 +30,7 @@ export const postgres: Backend = {
   translateMutation,
   connect: (configuration) => new PgSourceConnection(configuration),
   connectAdmin: (configuration) => new PgAdminConnection(configuration),
+  listenChanges: (configuration, handlers) => listenChanges(resolveDatabaseUrl(configuration), handlers),
   dmlStatement,
   dataError,
   isCheckViolation,

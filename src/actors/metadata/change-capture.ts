@@ -1,0 +1,45 @@
+/**
+ * Keeps each source's change capture (the triggers live queries listen to, issue 11 item 2)
+ * on exactly its tracked tables: run after every metadata version is taken and before it is
+ * published, so the front thread's listeners find the triggers of the tables the snapshot
+ * tracks. Outside the request's transaction on purpose: a table that cannot be captured (no
+ * privilege) is polled and logged, never an error for the metadata call. A source whose
+ * tables and catalog are what was last synced costs no statement.
+ */
+import type { AdminConnection } from '../../backends/backend.js';
+import type { SourceCatalog } from '../../metadata/resolve.js';
+import type { Metadata } from '../../metadata/types.js';
+
+export class ChangeCaptureSync {
+  /** Per source, what was last synced: the tables (JSON) and the catalog they were checked against. */
+  private readonly synced = new Map<string, { tables: string; catalog: SourceCatalog }>();
+
+  constructor(private readonly enabled: boolean) {}
+
+  async sync(m: Metadata, connection: (source: string) => AdminConnection | null, catalogs: Map<string, SourceCatalog>): Promise<void> {
+    if (!this.enabled) return;
+    const keep = everyTrackedTable(m);
+    for (const name of this.synced.keys()) if (!m.sources.some((s) => s.name === name)) this.synced.delete(name);
+    for (const s of m.sources) {
+      const admin = connection(s.name);
+      const catalog = catalogs.get(s.name);
+      if (!admin?.syncChangeCapture || !catalog?.introspection) continue;
+      const tables = s.tables.map((t) => t.table);
+      const key = JSON.stringify(tables);
+      const last = this.synced.get(s.name);
+      if (last && last.tables === key && last.catalog === catalog) continue;
+      await admin.syncChangeCapture(s.name, tables, keep);
+      this.synced.set(s.name, { tables: key, catalog });
+    }
+  }
+
+  /** A source leaves the metadata: its tables lose their triggers (those another source of `m` tracks excepted). */
+  async removed(source: string, admin: AdminConnection, m: Metadata): Promise<void> {
+    this.synced.delete(source);
+    if (this.enabled) await admin.syncChangeCapture?.(source, [], everyTrackedTable(m));
+  }
+}
+
+function everyTrackedTable(m: Metadata) {
+  return m.sources.flatMap((s) => s.tables.map((t) => t.table));
+}

@@ -1,0 +1,215 @@
+/**
+ * Change-aware refetch (issue 11 item 2), through `graphql-ws` against a running engine and
+ * PostgreSQL: with a refetch interval of 5 s, a multiplexed query whose tables are captured
+ * runs no statement while nothing is written, a write is pushed well within the interval, a
+ * write to another table runs nothing, a write to a table a permission reads through a
+ * relationship refetches, tracking installs and removes the trigger (also for replace_metadata
+ * and a removed source),
+ * a renamed table stays captured, a table the engine cannot capture is polled, and a killed
+ * LISTEN connection comes back and refetches. Statements are counted in the engine's debug log
+ * (`live query refetched`, one line per statement).
+ */
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGE_LISTENER_APPLICATION_NAME } from '../../src/backends/pg/change-capture.js';
+import { useEngine } from '../support/fixture.js';
+import { replaceTables } from '../support/graphql.js';
+import { loggedSince, subscribe } from '../support/live-results.js';
+
+const INTERVAL_MS = 5000;
+const fx = useEngine({
+  SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
+  SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+});
+const LIMITED_ROLE = `capture_limited_${process.pid}`;
+
+beforeAll(async () => {
+  await fx.db.sql(`CREATE TABLE owner (id int PRIMARY KEY, active boolean NOT NULL);
+    CREATE TABLE item (id int PRIMARY KEY, title text NOT NULL, owner_id int NOT NULL REFERENCES owner (id));
+    CREATE TABLE other (id int PRIMARY KEY);
+    CREATE TABLE locked (id int PRIMARY KEY);
+    INSERT INTO owner VALUES (1, true), (2, true);
+    INSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2);
+    DROP ROLE IF EXISTS ${LIMITED_ROLE};
+    CREATE ROLE ${LIMITED_ROLE} LOGIN PASSWORD 'limited';
+    GRANT SELECT ON locked TO ${LIMITED_ROLE};`);
+  await replaceTables(fx.engine, [
+    {
+      table: { schema: 'public', name: 'item' },
+      object_relationships: [{ name: 'owner', using: { foreign_key_constraint_on: 'owner_id' } }],
+      select_permissions: [{ role: 'user', permission: { columns: ['id', 'title'], filter: { owner: { active: { _eq: true } } } } }],
+    },
+    { table: { schema: 'public', name: 'owner' } },
+    { table: { schema: 'public', name: 'other' } },
+  ]);
+});
+
+afterAll(async () => {
+  await fx.db?.sql(`DROP OWNED BY ${LIMITED_ROLE}; DROP ROLE IF EXISTS ${LIMITED_ROLE}`).catch(() => {});
+});
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.dispose()));
+});
+
+function connect(headers: Record<string, string> = {}): Client {
+  const c = createClient({ url: fx.engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
+  clients.push(c);
+  return c;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const statementsSince = (from: number, source = 'default') => loggedSince(fx.engine, 'live query refetched', from).filter((l) => l.source === source).length;
+const triggers = async (table: string) =>
+  (await fx.db.sql(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1::regclass AND tgname = 'service_change_capture'`, [table])).rows[0].n;
+
+/** Waits until the engine listens to the source's changes and its first refetches are over. */
+async function captureReady(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const r = await fx.db.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [CHANGE_LISTENER_APPLICATION_NAME]);
+    if (r.rows[0].n > 0) break;
+    await sleep(50);
+  }
+  await sleep(300);
+}
+
+const ITEMS = 'subscription { item(order_by: {id: asc}) { id title } }';
+
+describe('change-aware refetch', () => {
+  it('installs a statement-level trigger on each tracked table', async () => {
+    expect(await triggers('item')).toBe(1);
+    expect(await triggers('owner')).toBe(1);
+    expect(await triggers('locked')).toBe(0);
+  });
+
+  it('runs no statement while nothing is written, and pushes a write well within the interval', async () => {
+    const s = subscribe(connect(), ITEMS);
+    expect(await s.next()).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } });
+    await captureReady();
+    const from = fx.engine.logs.length;
+    await sleep(INTERVAL_MS + 1000);
+    expect(statementsSince(from)).toBe(0);
+
+    const start = Date.now();
+    await fx.db.sql(`UPDATE item SET title = 'c' WHERE id = 1`);
+    expect(await s.next(INTERVAL_MS)).toEqual({ data: { item: [{ id: 1, title: 'c' }, { id: 2, title: 'b' }] } });
+    expect(Date.now() - start).toBeLessThan(1000);
+    // Coalesced: a query runs at most once per interval, which is the ceiling.
+    await fx.db.sql(`UPDATE item SET title = 'a' WHERE id = 1`);
+    expect(await s.next(INTERVAL_MS + 1000)).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } });
+    expect(Date.now() - start).toBeGreaterThan(INTERVAL_MS - 500);
+  }, 20_000);
+
+  it('runs nothing for a write to a table the query does not read', async () => {
+    const s = subscribe(connect(), ITEMS);
+    await s.next();
+    await captureReady();
+    const from = fx.engine.logs.length;
+    await fx.db.sql(`INSERT INTO other VALUES (1)`);
+    await sleep(1500);
+    expect(statementsSince(from)).toBe(0);
+  });
+
+  it('refetches when a table read through a permission relationship is written', async () => {
+    const s = subscribe(connect({ 'x-service-role': 'user' }), ITEMS);
+    expect(await s.next()).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } });
+    await captureReady();
+    const start = Date.now();
+    await fx.db.sql(`UPDATE owner SET active = false WHERE id = 2`);
+    expect(await s.next(INTERVAL_MS)).toEqual({ data: { item: [{ id: 1, title: 'a' }] } });
+    expect(Date.now() - start).toBeLessThan(1000);
+    await fx.db.sql(`UPDATE owner SET active = true WHERE id = 2`);
+    expect(await s.next(INTERVAL_MS + 1000)).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } });
+  });
+
+  it('removes the trigger when a table is untracked and installs it when it is tracked', async () => {
+    expect((await fx.engine.metadata({ type: 'pg_untrack_table', args: { table: 'other' } })).status).toBe(200);
+    expect(await triggers('other')).toBe(0);
+    expect((await fx.engine.metadata({ type: 'pg_track_table', args: { table: 'other' } })).status).toBe(200);
+    expect(await triggers('other')).toBe(1);
+  });
+
+  it('reconnects a killed LISTEN connection, refetches, and keeps pushing', async () => {
+    const s = subscribe(connect(), ITEMS);
+    await s.next();
+    await captureReady();
+    await fx.db.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [CHANGE_LISTENER_APPLICATION_NAME]);
+    // Written while the listener is down: the refetch after it reconnects (or polling) carries it.
+    await fx.db.sql(`UPDATE item SET title = 'd' WHERE id = 2`);
+    expect(await s.next(INTERVAL_MS + 1000)).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'd' }] } });
+    const logged = (m: string) => loggedSince(fx.engine, m, 0).length > 0;
+    expect(logged('change capture listener disconnected; reconnecting (live queries are polled)')).toBe(true);
+    for (let i = 0; i < 100 && !logged('change capture listener reconnected'); i++) await sleep(50);
+    expect(logged('change capture listener reconnected')).toBe(true);
+    // The refetch that follows the reconnect runs within an interval of it; a write an interval
+    // after that is not held back by coalescing.
+    await sleep(2 * INTERVAL_MS + 300);
+    const start = Date.now();
+    await fx.db.sql(`UPDATE item SET title = 'b' WHERE id = 2`);
+    expect(await s.next(INTERVAL_MS)).toEqual({ data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } });
+    expect(Date.now() - start).toBeLessThan(1000);
+  }, 30_000);
+
+  it('polls a table it cannot capture (no privilege to create its trigger), without failing the metadata call', async () => {
+    const url = new URL(fx.db.url);
+    url.username = LIMITED_ROLE;
+    url.password = 'limited';
+    const added = await fx.engine.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'pg_add_source', args: { name: 'limited', configuration: { connection_info: { database_url: url.toString() } } } },
+        { type: 'pg_track_table', args: { source: 'limited', table: 'locked' } },
+      ],
+    });
+    expect(added.status).toBe(200);
+    expect(await triggers('locked')).toBe(0);
+    expect(loggedSince(fx.engine, 'change capture cannot be installed on a table; its live queries are polled', 0).length).toBeGreaterThan(0);
+
+    const s = subscribe(connect(), 'subscription { locked { id } }');
+    const first = await s.next();
+    expect(first).toEqual({ data: { locked: [] } });
+    await fx.db.sql(`INSERT INTO locked VALUES (1)`);
+    expect(await s.next(INTERVAL_MS + 1000)).toEqual({ data: { locked: [{ id: 1 }] } });
+    const from = fx.engine.logs.length;
+    await sleep(INTERVAL_MS + 500);
+    expect(statementsSince(from, 'limited')).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('keeps capturing a table renamed through run_sql', async () => {
+    expect((await fx.engine.runSql('ALTER TABLE other RENAME TO renamed')).status).toBe(200);
+    expect(await triggers('renamed')).toBe(1);
+    const s = subscribe(connect(), 'subscription { renamed(order_by: {id: asc}) { id } }');
+    expect(await s.next()).toEqual({ data: { renamed: [{ id: 1 }] } });
+    await captureReady();
+    const start = Date.now();
+    await fx.db.sql('INSERT INTO renamed VALUES (2)');
+    expect(await s.next(INTERVAL_MS)).toEqual({ data: { renamed: [{ id: 1 }, { id: 2 }] } });
+    expect(Date.now() - start).toBeLessThan(1000);
+  });
+
+  it('removes the triggers of the tables replace_metadata leaves out', async () => {
+    await replaceTables(fx.engine, [{ table: { schema: 'public', name: 'owner' } }]);
+    expect(await triggers('renamed')).toBe(0);
+    expect(await triggers('item')).toBe(0);
+    expect(await triggers('owner')).toBe(1);
+  });
+
+  it('removes the triggers of a removed source, except on the tables another source tracks', async () => {
+    await fx.db.sql('CREATE TABLE extra (id int PRIMARY KEY)');
+    const added = await fx.engine.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'pg_add_source', args: { name: 'second', configuration: { connection_info: { database_url: fx.db.url } }, customization: { root_fields: { namespace: 'second' } } } },
+        { type: 'pg_track_table', args: { source: 'second', table: 'extra' } },
+        { type: 'pg_track_table', args: { source: 'second', table: 'owner' } },
+      ],
+    });
+    expect(added.status).toBe(200);
+    expect(await triggers('extra')).toBe(1);
+    expect((await fx.engine.metadata({ type: 'pg_drop_source', args: { name: 'second' } })).status).toBe(200);
+    expect(await triggers('extra')).toBe(0);
+    expect(await triggers('owner')).toBe(1);
+  });
+});
