@@ -5,11 +5,11 @@
  * engine's debug log, one line per multiplexed statement with its cohort count), literals
  * lifted into synthetic variables, unused session variables, cleanup, and explain.
  */
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
+import { connect as connectClient, logged as loggedLines, sleep, subscribe } from '../support/graphql-ws.js';
 
 const INTERVAL_MS = 100;
 const fx = useEngine({
@@ -39,58 +39,10 @@ afterEach(async () => {
   await fx.db.sql(`DELETE FROM note WHERE id > 3; UPDATE note SET title = CASE id WHEN 1 THEN 'a' WHEN 2 THEN 'b' ELSE 'c' END`);
 });
 
-function connect(headers: Record<string, string> = {}): Client {
-  const c = createClient({ url: fx.engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
-  clients.push(c);
-  return c;
-}
-
-interface Results {
-  /** The next result (`{data}` or `{errors}`), or a rejection after `timeoutMs`. */
-  next(timeoutMs?: number): Promise<any>;
-  stop(): void;
-}
-
-function subscribe(client: Client, query: string, variables?: Record<string, unknown>): Results {
-  const queue: any[] = [];
-  const waiters: ((v: any) => void)[] = [];
-  const push = (v: any) => (waiters.length ? waiters.shift()!(v) : queue.push(v));
-  const stop = client.subscribe({ query, variables }, { next: push, error: (e) => push({ failed: e }), complete: () => {} });
-  return {
-    next: (timeoutMs = 5000) =>
-      queue.length
-        ? Promise.resolve(queue.shift())
-        : new Promise((resolve, reject) => {
-            const timer = setTimeout(() => {
-              waiters.splice(waiters.indexOf(done), 1);
-              reject(new Error('no result'));
-            }, timeoutMs);
-            const done = (v: any) => {
-              clearTimeout(timer);
-              resolve(v);
-            };
-            waiters.push(done);
-          }),
-    stop,
-  };
-}
+const connect = (headers: Record<string, string> = {}): Client => connectClient(fx.engine, clients, headers);
 
 const user = (id: string) => ({ 'x-service-role': 'user', 'x-service-user-id': id });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The engine's log lines from `from` on with this message. */
-function logged(message: string, from: number): any[] {
-  return fx.engine.logs
-    .slice(from)
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    })
-    .filter((l) => l.message === message);
-}
+const logged = (message: string, from: number): any[] => loggedLines(fx.engine, message, from);
 
 /**
  * The cohort count of each multiplexed statement the engine runs during `intervals` refetch

@@ -1,0 +1,57 @@
+/** Subscriptions through the `graphql-ws` client library (graphql-transport-ws), and the engine's log lines. */
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { Engine } from './engine.js';
+
+/** A `graphql-ws` client of the engine with these session headers, kept in `clients` (to dispose after each test). */
+export function connect(engine: Engine, clients: Client[], headers: Record<string, string> = {}): Client {
+  const c = createClient({ url: engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
+  clients.push(c);
+  return c;
+}
+
+export interface Results {
+  /** The next result (`{data}` or `{errors}`), or a rejection after `timeoutMs`. */
+  next(timeoutMs?: number): Promise<any>;
+  stop(): void;
+}
+
+export function subscribe(client: Client, query: string, variables?: Record<string, unknown>): Results {
+  const queue: any[] = [];
+  const waiters: ((v: any) => void)[] = [];
+  const push = (v: any) => (waiters.length ? waiters.shift()!(v) : queue.push(v));
+  const stop = client.subscribe({ query, variables }, { next: push, error: (e) => push({ failed: e }), complete: () => {} });
+  return {
+    next: (timeoutMs = 5000) =>
+      queue.length
+        ? Promise.resolve(queue.shift())
+        : new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+              waiters.splice(waiters.indexOf(done), 1);
+              reject(new Error('no result'));
+            }, timeoutMs);
+            const done = (v: any) => {
+              clearTimeout(timer);
+              resolve(v);
+            };
+            waiters.push(done);
+          }),
+    stop,
+  };
+}
+
+/** The engine's log lines from `from` on with this message. */
+export function logged(engine: Engine, message: string, from: number): any[] {
+  return engine.logs
+    .slice(from)
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    })
+    .filter((l) => l.message === message);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
