@@ -80,8 +80,12 @@ export function aggregateOrderByType(shared: SharedTypes, t: TableInfo): GraphQL
   });
 }
 
-/** The columns a streaming subscription may use as its cursor: those with an order (as `max`/`min` take). */
-export const streamCursorColumns = (t: TableInfo): ColumnInfo[] => t.columns.filter((c) => isComparable(c.column.type));
+/**
+ * The columns a streaming subscription may use as its cursor: those with an order (as `max`/`min`
+ * take) that the role sees in every row (an inherited role's partly granted column would let the
+ * cursor compare values the selection hides).
+ */
+export const streamCursorColumns = (t: TableInfo): ColumnInfo[] => t.columns.filter((c) => isComparable(c.column.type) && !t.permission.columns.get(c.column.name));
 
 /** `<t>_stream_cursor_input`: `{initial_value: {<column>: value}, ordering}` (the well-known engine's names and texts). */
 export function streamCursorInput(shared: SharedTypes, t: TableInfo): GraphQLInputObjectType {

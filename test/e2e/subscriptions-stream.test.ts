@@ -20,7 +20,9 @@ const fx = useEngine({
 
 beforeAll(async () => {
   await fx.db.sql(`CREATE TABLE event (id serial PRIMARY KEY, owner text NOT NULL, kind text NOT NULL, body text NOT NULL);
-    INSERT INTO event (id, owner, kind, body) VALUES (1, 'u1', 'a', 'e1'), (2, 'u2', 'a', 'e2'), (3, 'u1', 'b', 'e3'), (4, 'u1', 'a', 'e4'), (5, 'u2', 'b', 'e5');`);
+    INSERT INTO event (id, owner, kind, body) VALUES (1, 'u1', 'a', 'e1'), (2, 'u2', 'a', 'e2'), (3, 'u1', 'b', 'e3'), (4, 'u1', 'a', 'e4'), (5, 'u2', 'b', 'e5');
+    CREATE TABLE reading (at timestamptz PRIMARY KEY, value numeric NOT NULL);
+    INSERT INTO reading VALUES ('2024-01-01T00:00:00Z', 1.5), ('2024-01-02T00:00:00Z', 2.5), ('2024-01-03T00:00:00Z', 3.5);`);
   await replaceTables(fx.engine, [
     {
       table: { schema: 'public', name: 'event' },
@@ -30,13 +32,14 @@ beforeAll(async () => {
         { role: 'live_only', permission: { columns: ['id', 'body'], filter: {}, subscription_root_fields: ['select'] } },
       ],
     },
+    { table: { schema: 'public', name: 'reading' }, configuration: { custom_root_fields: { select_stream: 'reading_feed' } } },
   ]);
 });
 
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.dispose()));
-  await fx.db.sql(`DELETE FROM event WHERE id > 5`);
+  await fx.db.sql(`DELETE FROM event WHERE id > 5; DELETE FROM reading WHERE value > 3.5`);
 });
 
 const connect = (headers: Record<string, string> = {}): Client => connectClient(fx.engine, clients, headers);
@@ -107,6 +110,13 @@ describe('streaming subscriptions', () => {
     while (seenA.length < 5) seenA.push(...ids(await a.next()));
     expect(seenA).toEqual([1, 2, 3, 4, 5]);
     expect(seenB).toEqual([4, 5]);
+  });
+
+  it('streams on a timestamp cursor under its custom root field name', async () => {
+    const s = subscribe(connect(), 'subscription { reading_feed(batch_size: 2, cursor: {initial_value: {at: "2024-01-01T00:00:00Z"}}) { at value } }');
+    expect(await s.next()).toEqual({ data: { reading_feed: [{ at: '2024-01-02T00:00:00+00:00', value: 2.5 }, { at: '2024-01-03T00:00:00+00:00', value: 3.5 }] } });
+    await fx.db.sql(`INSERT INTO reading VALUES ('2024-01-03T00:00:00.5Z', 4)`);
+    expect(await s.next()).toEqual({ data: { reading_feed: [{ at: '2024-01-03T00:00:00.5+00:00', value: 4 }] } });
   });
 
   it('exists only for roles whose select permission allows streaming', async () => {
