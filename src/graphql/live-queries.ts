@@ -101,8 +101,12 @@ export class LiveQueries {
     this.timer.unref();
   }
 
-  /** Adds a subscriber of a subscription plan's steps under `role`, with its cohort values. Returns how to unsubscribe. */
-  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber): () => void {
+  /**
+   * Adds a subscriber of a subscription plan's steps under `role`, with its cohort values.
+   * Returns how to unsubscribe, which gives the cohort's values as they are then (a stream's
+   * cursors have moved).
+   */
+  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber): () => (CohortValues | null)[] {
     const key = `${role}\u0000${stepsKey(steps)}`;
     let query = this.queries.get(key);
     if (!query) {
@@ -125,11 +129,12 @@ export class LiveQueries {
     return () => {
       c.subscribers.delete(subscriber);
       c.fresh.delete(subscriber);
-      if (c.subscribers.size > 0 || q.cohorts.get(c.key) !== c) return;
+      if (c.subscribers.size > 0 || q.cohorts.get(c.key) !== c) return c.values;
       q.cohorts.delete(c.key);
-      if (q.cohorts.size > 0 || this.queries.get(key) !== q) return;
+      if (q.cohorts.size > 0 || this.queries.get(key) !== q) return c.values;
       this.queries.delete(key);
       log.debug('live query stopped', { role });
+      return c.values;
     };
   }
 

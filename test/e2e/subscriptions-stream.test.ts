@@ -112,6 +112,28 @@ describe('streaming subscriptions', () => {
     expect(seenB).toEqual([4, 5]);
   });
 
+  it('goes on from its cursor when a permission change plans it again', async () => {
+    const s = subscribe(connect({ 'x-service-role': 'user', 'x-service-user-id': 'u1' }), 'subscription { event_stream(batch_size: 10, cursor: {initial_value: {id: 0}}) { id } }');
+    expect(ids(await s.next())).toEqual([1, 3, 4]);
+    const own = { owner: { _eq: 'X-Service-User-Id' } };
+    const permission = (filter: unknown) => ({
+      type: 'bulk',
+      args: [
+        { type: 'pg_drop_select_permission', args: { table: 'event', role: 'user' } },
+        { type: 'pg_create_select_permission', args: { table: 'event', role: 'user', permission: { columns: ['id', 'kind', 'body'], filter } } },
+      ],
+    });
+    expect((await fx.engine.metadata(permission({ _and: [own, { kind: { _neq: 'b' } }] }))).status).toBe(200);
+    try {
+      // Planned again, it does not start over from its initial value.
+      await expectNothing(s);
+      await fx.db.sql(`INSERT INTO event (id, owner, kind, body) VALUES (6, 'u1', 'b', 'e6'), (7, 'u1', 'a', 'e7')`);
+      expect(ids(await s.next())).toEqual([7]);
+    } finally {
+      expect((await fx.engine.metadata(permission(own))).status).toBe(200);
+    }
+  });
+
   it('streams on a timestamp cursor under its custom root field name', async () => {
     const s = subscribe(connect(), 'subscription { reading_feed(batch_size: 2, cursor: {initial_value: {at: "2024-01-01T00:00:00Z"}}) { at value } }');
     expect(await s.next()).toEqual({ data: { reading_feed: [{ at: '2024-01-02T00:00:00+00:00', value: 2.5 }, { at: '2024-01-03T00:00:00+00:00', value: 3.5 }] } });
