@@ -141,6 +141,17 @@ describe('streaming subscriptions', () => {
     expect(await s.next()).toEqual({ data: { reading_feed: [{ at: '2024-01-03T00:00:00.5+00:00', value: 4 }] } });
   });
 
+  it('refuses cursors it cannot stream from, as the well-known engine words it', async () => {
+    const refused = async (cursor: string) => (await subscribe(connect(), `subscription { event_stream(batch_size: 1, cursor: ${cursor}) { id } }`).next()).failed?.[0] ?? null;
+    expect(await refused('[{initial_value: {id: 0}}, {initial_value: {id: 1}}]')).toMatchObject({
+      message: 'multiple column cursors are not supported yet',
+      extensions: { path: '$.selectionSet.event_stream.args.cursor', code: 'validation-failed' },
+    });
+    expect(await refused('{initial_value: {id: 0, body: "x"}}')).toMatchObject({ message: 'one streaming column field is expected' });
+    expect(await refused('{initial_value: {}}')).toMatchObject({ message: 'one streaming column field is expected' });
+    expect(await refused('[]')).toMatchObject({ message: 'one cursor input is expected' });
+  });
+
   it('exists only for roles whose select permission allows streaming', async () => {
     const fields = async (role: string) => {
       const r = await gql(fx.engine, '{ __schema { subscriptionType { fields { name } } } }', undefined, role === 'admin' ? {} : { 'x-service-role': role });
