@@ -12,7 +12,7 @@ import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { ResolvedTable } from '../metadata/resolve/types.js';
 import type { ApiError } from '../protocol/errors.js';
-import type { Rendered } from '../sql/fragment.js';
+import type { ParamSource, Rendered } from '../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../util/decode.js';
 
 export interface Backend {
@@ -89,9 +89,18 @@ export interface TranslatedField extends Rendered {
  * [<lifted literals, in the order of the statement's literal parameters>]}` (see
  * `execute/cohort.ts`), and returns a row per cohort: `result_id`, the cohort's 1-based
  * position in that array, and `result`, the field's JSON text (NULL: no row, `null`).
+ * A streaming field (`stream`) also reads `"cursor"` (the cohort's cursor value, text) and
+ * returns `cursor`, the cursor's new value (NULL: no rows, the cursor stays).
  */
 export interface TranslatedLiveField extends TranslatedField {
   multiplexed: string;
+  /** A streaming field: where each cohort's first cursor value comes from. */
+  stream?: StreamStep;
+}
+
+/** A streaming subscription's step: each cohort's first cursor value (`execute/cohort.ts`). */
+export interface StreamStep {
+  initial: ParamSource;
 }
 
 export interface TranslatedMutation {

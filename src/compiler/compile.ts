@@ -34,6 +34,7 @@ import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 import { parseDocument } from './document-limits.js';
 import { addTablesRead } from './reads.js';
+import { streamField } from './stream.js';
 
 export interface CompileRequest {
   query: string;
@@ -144,6 +145,9 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
         break;
       case 'root_select_aggregate':
         root = { kind: 'aggregate', alias: f.alias, source, rows: selection.rows(t, f.node, p), aggregate: selection.aggregate(t, f.selections, p) };
+        break;
+      case 'root_select_stream':
+        root = streamField(selection, t, f, p);
         break;
       case 'root_function':
       case 'root_function_aggregate': {

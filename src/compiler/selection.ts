@@ -28,7 +28,7 @@ export class SelectionCompiler {
     return t.naming.typeName(t.identifier + suffix);
   }
 
-  private nonNegative(tree: InputTree | undefined, path: string): Value | null {
+  nonNegative(tree: InputTree | undefined, path: string): Value | null {
     if (tree === undefined) return null;
     if (tree instanceof VarRef) return this.inputs.scalar(tree);
     const v = this.inputs.resolve(tree);

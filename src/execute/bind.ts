@@ -80,6 +80,8 @@ export interface BindContext {
   earlier?: MutationRows;
   /** A join step's key tuples as one JSON text. */
   joinKeys?: string;
+  /** A streaming subscription's cohort's cursor value. */
+  cursor?: string | null;
 }
 
 export function bindParams(params: ParamSource[], ctx: BindContext): unknown[] {
@@ -93,6 +95,8 @@ export function bindParams(params: ParamSource[], ctx: BindContext): unknown[] {
         return String(ctx.earlier?.affected ?? 0);
       case 'join-keys':
         return ctx.joinKeys ?? '[]';
+      case 'cursor':
+        return ctx.cursor ?? null;
       case 'literal':
         return p.value;
       case 'session':

@@ -4,7 +4,8 @@
  * backends/backend.ts): `{query, session, synthetic}` per SQL step. Subscribers whose values
  * are equal share a cohort, so the values are normalised: the declared variables only
  * (checked, defaults applied, in declaration order), and only the session variables the plan
- * reads (all of them when a function gets the whole session), sorted.
+ * reads (all of them when a function gets the whole session), sorted. A streaming step's
+ * values also hold its cursor, which starts at the request's `initial_value`.
  */
 import type { Plan } from '../protocol/plan.js';
 import type { ParamSource } from '../sql/fragment.js';
@@ -16,6 +17,8 @@ export interface CohortValues {
   session: Record<string, string>;
   /** The step's literals lifted from the query, in the order of its literal parameters. */
   synthetic: string[];
+  /** A streaming step: the cursor's current value (text), advanced after each batch delivered (`graphql/streams.ts`). */
+  cursor?: string | null;
 }
 
 /** Each step's values (null for a step without SQL). Throws `RequestError` for bad variables or a missing session variable. */
@@ -26,12 +29,17 @@ export function cohortValues(plan: Plan, request: ExecuteRequest): (CohortValues
   const query = Object.fromEntries(plan.variables.map((v) => [v.name, checked[v.name] ?? null]));
   const names = plan.wholeSession ? Object.keys(request.session) : plan.sessionVariables;
   const session = Object.fromEntries([...names].sort().map((n) => [n, request.session[n]!]));
-  return plan.steps.map((step) => (step.run.kind === 'sql' ? { query, session, synthetic: syntheticValues(step.run.params) } : null));
+  return plan.steps.map((step) => {
+    if (step.run.kind !== 'sql') return null;
+    const values: CohortValues = { query, session, synthetic: syntheticValues(step.run.params) };
+    if (step.run.stream) values.cursor = bindParams([step.run.stream.initial], { variables: query, sessionJson: '{}' })[0] as string | null;
+    return values;
+  });
 }
 
 const syntheticValues = (params: ParamSource[]): string[] => params.flatMap((p) => (p.kind === 'literal' ? [p.value as string] : []));
 
 /** A step's parameters for one cohort, for a backend that runs each cohort's statement on its own. */
 export function bindCohort(params: ParamSource[], values: CohortValues): unknown[] {
-  return bindParams(params, { variables: values.query, sessionJson: JSON.stringify(values.session) });
+  return bindParams(params, { variables: values.query, sessionJson: JSON.stringify(values.session), cursor: values.cursor ?? null });
 }

@@ -91,7 +91,7 @@ export class ChangeCapture {
         this.events?.resync(name);
         // Still used: listened to with the new settings.
         if (src) this.watch(name);
-      } else if (s.changes.everything || s.changes.sources.includes(name) || s.changes.tables.some((t) => sourceOf(t) === name)) {
+      } else if (s.changes.everything || s.changes.sources.includes(name) || s.changes.tables.some((t) => sourceOf(t.key) === name)) {
         entry.feed.refresh();
       }
     }

@@ -9,7 +9,9 @@
  * subscribers get its result only when it changed (a hash of the JSON text, which is spliced
  * unparsed). A new subscriber gets the current result from a refetch of its cohort on the
  * next turn of the event loop. With change capture, a query whose tables are all captured runs
- * only after a write to one of them (`refetch-schedule.ts`).
+ * only after a write to one of them (`refetch-schedule.ts`). A streaming subscription's cohorts
+ * are multiplexed the same way; they differ in what is sent (each non-empty batch, no hash) and
+ * in their values, whose cursor moves after each batch (`streams.ts`).
  *
  * Plain data in (plan steps, cohort values as JSON text), text out (`Subscriber`), so that
  * the multiplexer can move to a worker thread.
@@ -26,6 +28,7 @@ import type { PlanStep } from '../protocol/plan.js';
 import type { ChangeCapture } from './change-capture.js';
 import { failure } from './failure.js';
 import { RefetchSchedule } from './refetch-schedule.js';
+import { advanceCursors, cohortKey } from './streams.js';
 
 /** Receives a subscription's response text (`{"data": ...}` or `{"errors": ...}`). */
 export type Subscriber = (text: string) => void;
@@ -38,6 +41,8 @@ export interface LiveQueryOptions {
 }
 
 interface Cohort {
+  /** Its key in its multiplexed query (a streaming cohort's moves with its cursor). */
+  key: string;
   /** Each step's values (null: no SQL). */
   values: (CohortValues | null)[];
   /** The same as the multiplexed statements read them: JSON text. */
@@ -56,6 +61,14 @@ interface MultiplexedQuery {
   running: boolean;
   /** A refetch for fresh subscribers is due on the next turn of the event loop. */
   soon: boolean;
+  /** A streaming subscription: cohorts get each batch of new rows, and their cursors move (`streams.ts`). */
+  streaming: boolean;
+}
+
+/** One step's JSON text for each cohort of a batch, and a streaming step's new cursor for each (null: no rows). */
+interface StepResults {
+  texts: string[];
+  cursors: (string | null)[] | null;
 }
 
 /** Keys by plan: a cached plan's subscribers (thousands, connecting at once) compute it once. */
@@ -96,23 +109,25 @@ export class LiveQueries {
 
   /**
    * Adds a subscriber of a subscription plan's steps under `role`, with its cohort values and
-   * the tables the plan reads (`PlanReads.tables`). Returns how to unsubscribe.
+   * the tables the plan reads (`PlanReads.tables`). Returns how to unsubscribe, which gives the
+   * cohort's values as they are then (a stream's cursors have moved).
    */
-  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber, reads: readonly string[]): () => void {
+  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber, reads: readonly string[]): () => (CohortValues | null)[] {
     const key = `${role}\u0000${stepsKey(steps)}`;
     let query = this.queries.get(key);
     if (!query) {
-      query = { key, steps, cohorts: new Map(), running: false, soon: false };
+      const streaming = steps.some((s) => s.run.kind === 'sql' && s.run.stream !== undefined);
+      query = { key, steps, cohorts: new Map(), running: false, soon: false, streaming };
       this.queries.set(key, query);
       this.schedule.add(query, reads);
       log.debug('live query started', { role, statements: steps.filter((s) => s.run.kind === 'sql').length });
     }
     const texts = values.map((v) => (v === null ? null : JSON.stringify(v)));
-    const cohortKey = JSON.stringify(texts);
-    let cohort = query.cohorts.get(cohortKey);
+    const ckey = cohortKey(texts);
+    let cohort = query.cohorts.get(ckey);
     if (!cohort) {
-      cohort = { values, texts, subscribers: new Set(), fresh: new Set(), hash: null };
-      query.cohorts.set(cohortKey, cohort);
+      cohort = { key: ckey, values, texts, subscribers: new Set(), fresh: new Set(), hash: null };
+      query.cohorts.set(ckey, cohort);
     }
     cohort.subscribers.add(subscriber);
     cohort.fresh.add(subscriber);
@@ -121,12 +136,13 @@ export class LiveQueries {
     return () => {
       c.subscribers.delete(subscriber);
       c.fresh.delete(subscriber);
-      if (c.subscribers.size > 0 || q.cohorts.get(cohortKey) !== c) return;
-      q.cohorts.delete(cohortKey);
-      if (q.cohorts.size > 0 || this.queries.get(key) !== q) return;
+      if (c.subscribers.size > 0 || q.cohorts.get(c.key) !== c) return c.values;
+      q.cohorts.delete(c.key);
+      if (q.cohorts.size > 0 || this.queries.get(key) !== q) return c.values;
       this.queries.delete(key);
       this.schedule.remove(q);
       log.debug('live query stopped', { role });
+      return c.values;
     };
   }
 
@@ -160,7 +176,7 @@ export class LiveQueries {
       const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
       const batches: Cohort[][] = [];
       for (let i = 0; i < cohorts.length; i += this.options.batchSize) batches.push(cohorts.slice(i, i + this.options.batchSize));
-      await Promise.all(batches.map((batch) => this.runBatch(query.steps, batch)));
+      await Promise.all(batches.map((batch) => this.runBatch(query, batch)));
     } finally {
       query.running = false;
     }
@@ -168,16 +184,26 @@ export class LiveQueries {
     if (this.queries.get(query.key) === query && [...query.cohorts.values()].some((c) => c.fresh.size > 0)) this.soon(query);
   }
 
-  private async runBatch(steps: PlanStep[], cohorts: Cohort[]): Promise<void> {
+  private async runBatch(query: MultiplexedQuery, cohorts: Cohort[]): Promise<void> {
+    const steps = query.steps;
     let answers: string[];
+    let cursors: ((string | null)[] | null)[] | null = null;
     try {
-      const texts = await Promise.all(steps.map((step, i) => this.runStep(step, i, cohorts)));
-      answers = cohorts.map((_, c) => `{"data":${assembleData(steps, texts.map((t) => t[c]!))}}`);
+      const results = await Promise.all(steps.map((step, i) => this.runStep(step, i, cohorts)));
+      answers = cohorts.map((_, c) => `{"data":${assembleData(steps, results.map((r) => r.texts[c]!))}}`);
+      if (query.streaming) cursors = results.map((r) => r.cursors);
     } catch (e) {
       answers = cohorts.map(() => failure(e).body);
     }
     cohorts.forEach((cohort, c) => {
       const text = answers[c]!;
+      if (cursors) {
+        // A batch of new rows goes to every subscriber, once; no new rows, nothing is sent.
+        cohort.fresh.clear();
+        cohort.hash = null;
+        if (advanceCursors(query.cohorts, cohort, cursors.map((stepCursors) => stepCursors?.[c] ?? null))) for (const s of [...cohort.subscribers]) s(text);
+        return;
+      }
       const hash = createHash('sha1').update(text).digest('base64');
       const to = hash === cohort.hash ? cohort.fresh : cohort.subscribers;
       cohort.hash = hash;
@@ -186,21 +212,27 @@ export class LiveQueries {
     });
   }
 
-  /** One step's JSON text for each cohort of the batch. */
-  private async runStep(step: PlanStep, i: number, cohorts: Cohort[]): Promise<string[]> {
+  /** One step's JSON text (and new cursor) for each cohort of the batch. */
+  private async runStep(step: PlanStep, i: number, cohorts: Cohort[]): Promise<StepResults> {
     const run = step.run;
-    if (run.kind === 'constant') return cohorts.map(() => run.json);
+    if (run.kind === 'constant') return { texts: cohorts.map(() => run.json), cursors: null };
     if (run.kind !== 'sql') throw new Error('a subscription plan has only queries');
     const source = this.sources.get(run.source);
     if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
     const multiplexed = run.multiplexed;
+    // Only a multiplexed statement returns a stream's new cursor (backends that stream have one).
+    if (!multiplexed && run.stream) throw new RequestError('streaming subscriptions are not supported on this source', '$', 'not-supported');
     try {
-      if (!multiplexed) return await Promise.all(cohorts.map((c) => source.connection.json(run.text, bindCohort(run.params, c.values[i]!), run.statement)));
+      if (!multiplexed) return { texts: await Promise.all(cohorts.map((c) => source.connection.json(run.text, bindCohort(run.params, c.values[i]!), run.statement))), cursors: null };
       const rows = await source.connection.rows(multiplexed.text, [cohorts.map((c) => c.texts[i])], multiplexed.statement);
       log.debug('live query refetched', { source: run.source, cohorts: cohorts.length, rows: rows.length });
-      const out = cohorts.map(() => 'null');
-      for (const row of rows) out[Number(row.result_id) - 1] = row.result ?? 'null';
-      return out;
+      const texts = cohorts.map(() => 'null');
+      const cursors = run.stream ? cohorts.map((): string | null => null) : null;
+      for (const row of rows) {
+        texts[Number(row.result_id) - 1] = row.result ?? 'null';
+        if (cursors) cursors[Number(row.result_id) - 1] = row.cursor ?? null;
+      }
+      return { texts, cursors };
     } catch (e) {
       throw new ExecutionError(statementFailure(source.backend, e, multiplexed?.text ?? run.text).error);
     }

@@ -6,7 +6,7 @@
  */
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { cohortValues } from '../execute/cohort.js';
+import { cohortValues, type CohortValues } from '../execute/cohort.js';
 import type { SourceConnections } from '../execute/connections.js';
 import type { Plan } from '../protocol/plan.js';
 import { ChangeCapture } from './change-capture.js';
@@ -20,13 +20,15 @@ export interface SubscriptionOptions extends LiveQueryOptions {
 import { staleness } from './plan-cache.js';
 import type { PlanLookup } from './plan-lookup.js';
 import { readRequest, type GraphQLRequest } from './request.js';
+import { keepCursors } from './streams.js';
 
 interface Subscription {
   session: Session;
   request: GraphQLRequest;
   deliver: Subscriber;
   plan: Plan | null;
-  stop: () => void;
+  /** Leaves its cohort; gives the cohort's values then (null: in none). */
+  stop: () => (CohortValues | null)[] | null;
   ended: boolean;
   /** Counts plannings: a metadata change may plan it again before the previous planning is done. */
   generation: number;
@@ -63,7 +65,7 @@ export class Subscriptions {
       deliver(failure(e).body);
       return () => {};
     }
-    const sub: Subscription = { session, request, deliver, plan: null, stop: () => {}, ended: false, generation: 0 };
+    const sub: Subscription = { session, request, deliver, plan: null, stop: () => null, ended: false, generation: 0 };
     this.running.add(sub);
     await this.start(sub);
     return () => {
@@ -75,14 +77,15 @@ export class Subscriptions {
 
   /** Plans the subscription (again) and moves it to the plan's multiplexed query. */
   private async start(sub: Subscription): Promise<void> {
-    sub.stop();
-    sub.stop = () => {};
+    // A stream planned again goes on from its cursor.
+    const before = sub.stop();
+    sub.stop = () => before;
     sub.plan = null;
     const generation = ++sub.generation;
     try {
       const plan = await this.plans.plan(sub.session, sub.request);
       if (sub.ended || sub.generation !== generation) return;
-      const values = cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables });
+      const values = keepCursors(cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables }), before);
       sub.plan = plan;
       sub.stop = this.live.subscribe(sub.session.role, plan.steps, values, sub.deliver, plan.reads.tables);
     } catch (e) {

@@ -69,7 +69,9 @@ export type Value =
   /** Column comparison (`_ceq` ...): a column of the current table, or of the root table (`["$", "col"]`). */
   | { kind: 'column'; column: string; root: boolean }
   /** A GraphQL variable of the query (bound at execution time). */
-  | { kind: 'variable'; name: string; path: (string | number)[] };
+  | { kind: 'variable'; name: string; path: (string | number)[] }
+  /** A streaming subscription's cursor: the cohort's current value, advanced after each batch (ir/select.ts `StreamCursor`). */
+  | { kind: 'cursor' };
 
 export const TRUE: BoolExp = { kind: 'and', items: [] };
 export const isTrue = (b: BoolExp) => b.kind === 'and' && b.items.length === 0;

@@ -65,9 +65,26 @@ export type AggregateSelection = (
   | { kind: 'nodes'; alias: string; fields: Field[] }
 )[];
 
-/** `from`: rows come from a tracked function (of the table's row type) instead of the table. */
+/**
+ * A streaming subscription's cursor column. Its rows' `where` compares the column with the
+ * `cursor` value (after it in `direction`) and its `orderBy` is the column: each batch is
+ * the next rows after the cursor. `initial`: the cursor's first value.
+ */
+export interface StreamCursor {
+  column: string;
+  type: CatalogType;
+  direction: 'asc' | 'desc';
+  initial: Value;
+}
+
+/**
+ * `from`: rows come from a tracked function (of the table's row type) instead of the table.
+ * `stream`: the next batch of rows after a cursor (`rows.limit` is the batch size), with the
+ * cursor's new value.
+ */
 export type RootField =
   | { kind: 'select'; alias: string; source: string; rows: RowSource; fields: Field[]; from?: FunctionCall }
   | { kind: 'select_one'; alias: string; source: string; rows: RowSource; fields: Field[] }
+  | { kind: 'stream'; alias: string; source: string; rows: RowSource; fields: Field[]; cursor: StreamCursor }
   | { kind: 'aggregate'; alias: string; source: string; rows: RowSource; aggregate: AggregateSelection; from?: FunctionCall }
   | { kind: 'typename'; alias: string; typename: string };

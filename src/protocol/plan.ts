@@ -35,6 +35,12 @@ export type StepRun =
        * each cohort runs `text` on its own.
        */
       multiplexed?: { text: string; statement: string | null };
+      /**
+       * A streaming subscription's field: each cohort's first cursor value. Its statements
+       * read the cohort's cursor (`ParamSource` `cursor`) and the multiplexed one returns the
+       * new cursor value beside each result.
+       */
+      stream?: { initial: ParamSource };
     }
   /**
    * One mutation field: statements run in order inside the request's transaction.

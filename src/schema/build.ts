@@ -17,7 +17,7 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
 } from 'graphql';
-import { aggregateFieldsType, aggregateOrderByType, selectColumnEnum } from './column-set-types.js';
+import { aggregateFieldsType, aggregateOrderByType, selectColumnEnum, streamCursorColumns, streamCursorInput } from './column-set-types.js';
 import type { FunctionInfo } from './functions.js';
 import { inputObjectType, objectType } from './graphql-types.js';
 import type { RoleModel, TableInfo } from './model.js';
@@ -197,8 +197,8 @@ export class SchemaBuilder {
     return out;
   }
 
-  /** Root fields of one table, for the query (or subscription) root. */
-  rootFields(t: TableInfo, rootType: string, allowed: Set<string> | null): GraphQLFieldConfigMap<unknown, unknown> {
+  /** Root fields of one table, for the query (or subscription) root; `streams`: the subscription root's `_stream` field too. */
+  rootFields(t: TableInfo, rootType: string, allowed: Set<string> | null, streams: boolean): GraphQLFieldConfigMap<unknown, unknown> {
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};
     const add = (kind: RootFieldKind, make: () => GraphQLFieldConfigMap<unknown, unknown>[string], info: FieldInfo) => {
       if (allowed && !allowed.has(kind)) return;
@@ -226,6 +226,22 @@ export class SchemaBuilder {
           description: descriptions.select_by_pk,
         }),
         { kind: 'root_select_by_pk', table: t },
+      );
+    }
+    // A table without a column that can order a cursor cannot be streamed.
+    if (streams && streamCursorColumns(t).length > 0) {
+      add(
+        'select_stream',
+        () => ({
+          type: nonNullList(this.object(t)),
+          args: {
+            [t.naming.fieldName('batch_size')]: { type: new GraphQLNonNull(GraphQLInt), description: 'maximum number of rows returned in a single batch' },
+            cursor: { type: new GraphQLNonNull(new GraphQLList(streamCursorInput(this.shared, t))), description: 'cursor to stream the results returned by the query' },
+            where: { type: this.boolExp(t), description: 'filter the rows returned' },
+          },
+          description: descriptions.select_stream,
+        }),
+        { kind: 'root_select_stream', table: t },
       );
     }
     return out;
@@ -263,7 +279,7 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes): RoleSche
   };
   const root = (rootName: 'query_root' | 'subscription_root', pick: (t: TableInfo) => Set<string> | null) => {
     const r = rootOf(rootName);
-    for (const t of model.tables.values()) r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t)));
+    for (const t of model.tables.values()) r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
     for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
     return r.done();
   };

@@ -1,7 +1,8 @@
 /**
  * A table's types made only from the columns a role sees: `<t>_select_column`, the aggregate
  * fields (`<t>_aggregate_fields`, `<t>_<fn>_fields`) and the aggregate ordering
- * (`<t>_aggregate_order_by`, `<t>_<fn>_order_by`). Roles that see the same columns of a table
+ * (`<t>_aggregate_order_by`, `<t>_<fn>_order_by`), a streaming subscription's cursor
+ * (`<t>_stream_cursor_input`, `<t>_stream_cursor_value_input`). Roles that see the same columns of a table
  * share them (shared-types.ts), so most of an aggregating role's types are built once.
  */
 import {
@@ -14,6 +15,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputObjectType,
+  type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLOutputType,
 } from 'graphql';
@@ -75,5 +77,33 @@ export function aggregateOrderByType(shared: SharedTypes, t: TableInfo): GraphQL
       fields[fn] = { type: shared.get(key(t, suffix, columns), () => inputObjectType({ name: typeName(t, suffix), fields: Object.fromEntries(columns.map((c) => [c.fieldName, { type: orderBy }])) })) };
     }
     return inputObjectType({ name: typeName(t, '_aggregate_order_by'), description: `order by aggregate values of table ${JSON.stringify(t.catalog.name)}`, fields });
+  });
+}
+
+/**
+ * The columns a streaming subscription may use as its cursor: those with an order (as `max`/`min`
+ * take) that the role sees in every row (an inherited role's partly granted column would let the
+ * cursor compare values the selection hides).
+ */
+export const streamCursorColumns = (t: TableInfo): ColumnInfo[] => t.columns.filter((c) => isComparable(c.column.type) && !t.permission.columns.get(c.column.name));
+
+/** `<t>_stream_cursor_input`: `{initial_value: {<column>: value}, ordering}` (the well-known engine's names and texts). */
+export function streamCursorInput(shared: SharedTypes, t: TableInfo): GraphQLInputObjectType {
+  const columns = streamCursorColumns(t);
+  return shared.get(key(t, '_stream_cursor_input', columns), () => {
+    const value = inputObjectType({
+      name: typeName(t, '_stream_cursor_value_input'),
+      description: 'Initial value of the column from where the streaming should start',
+      // By name, as introspection lists every other input's fields.
+      fields: Object.fromEntries([...columns].sort((a, b) => (a.fieldName < b.fieldName ? -1 : 1)).map((c) => [c.fieldName, { type: shared.columnType(t, c.column) as GraphQLInputType, description: c.description ?? undefined }])),
+    });
+    return inputObjectType({
+      name: typeName(t, '_stream_cursor_input'),
+      description: `Streaming cursor of the table ${JSON.stringify(t.catalog.name)}`,
+      fields: {
+        [t.naming.fieldName('initial_value')]: { type: new GraphQLNonNull(value), description: 'Stream column input with initial value' },
+        ordering: { type: shared.cursorOrderingEnum(t.naming), description: 'cursor ordering' },
+      },
+    });
   });
 }

@@ -45,6 +45,19 @@ export class SharedTypes {
     });
   }
 
+  /** `cursor_ordering` (`CursorOrdering` under graphql-default): a streaming subscription's direction. */
+  cursorOrderingEnum(naming: SourceNaming): GraphQLEnumType {
+    // Like `order_by`, one type whatever the source's type name prefix and suffix.
+    const name = naming.convention === 'graphql-default' ? 'CursorOrdering' : 'cursor_ordering';
+    return this.get(`cursor_ordering\0${name}`, () =>
+      enumType({
+        name,
+        description: 'ordering argument of a cursor',
+        values: { ASC: { value: 'asc', description: 'ascending ordering of the cursor' }, DESC: { value: 'desc', description: 'descending ordering of the cursor' } },
+      }),
+    );
+  }
+
   enumType(e: EnumTableInfo): GraphQLEnumType {
     const name = e.naming.typeName(e.identifier + '_enum');
     return this.get(`enum\0${name}`, () => {

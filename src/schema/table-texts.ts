@@ -17,7 +17,7 @@ export interface TableTexts {
   boolExp: TypeTexts;
   orderBy: TypeTexts;
   /** Descriptions of the root fields, unless `custom_root_fields` gives a comment. */
-  roots: Record<'select' | 'select_aggregate' | 'select_by_pk', string>;
+  roots: Record<'select' | 'select_aggregate' | 'select_by_pk' | 'select_stream', string>;
 }
 
 export function tableTexts(naming: SourceNaming, identifier: string, meta: TableMetadata, table: CatalogTable): TableTexts {
@@ -36,6 +36,7 @@ export function tableTexts(naming: SourceNaming, identifier: string, meta: Table
       select: `fetch data from the table: ${shown}`,
       select_aggregate: `fetch aggregated fields from the table: ${shown}`,
       select_by_pk: `fetch data from the table: ${shown} using primary key columns`,
+      select_stream: `fetch data from the table in a streaming manner: ${shown}`,
     },
   };
 }

@@ -10,6 +10,7 @@ export type FieldInfo =
   | { kind: 'root_select'; table: TableInfo }
   | { kind: 'root_select_by_pk'; table: TableInfo }
   | { kind: 'root_select_aggregate'; table: TableInfo }
+  | { kind: 'root_select_stream'; table: TableInfo }
   | { kind: 'root_function' | 'root_function_aggregate'; table: TableInfo; fn: FunctionInfo }
   /** A source's root-field namespace object (`customization.root_fields.namespace`). */
   | { kind: 'namespace' }

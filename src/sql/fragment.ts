@@ -30,7 +30,9 @@ export type ParamSource =
   /** Mutations: how many rows the earlier statements of the field returned. */
   | { kind: 'affected' }
   /** Joins: the key tuples collected from the parent step's rows, as one JSON array (see `StepJoin`). */
-  | { kind: 'join-keys' };
+  | { kind: 'join-keys' }
+  /** A streaming subscription's cursor: its cohort's current value, as text (`CohortValues.cursor`). */
+  | { kind: 'cursor' };
 
 /** How a variable's JSON value becomes a parameter. */
 export type VariableCoercion = 'scalar' | 'json' | 'array';

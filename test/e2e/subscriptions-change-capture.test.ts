@@ -9,13 +9,12 @@
  * LISTEN connection comes back and refetches. Statements are counted in the engine's debug log
  * (`live query refetched`, one line per statement).
  */
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_LISTENER_APPLICATION_NAME } from '../../src/backends/pg/change-capture.js';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
-import { loggedSince, subscribe } from '../support/live-results.js';
+import { connect as connectClient, logged as loggedSince, sleep, subscribe } from '../support/graphql-ws.js';
 
 const INTERVAL_MS = 5000;
 const fx = useEngine({
@@ -54,13 +53,8 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.dispose()));
 });
 
-function connect(headers: Record<string, string> = {}): Client {
-  const c = createClient({ url: fx.engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
-  clients.push(c);
-  return c;
-}
+const connect = (headers: Record<string, string> = {}): Client => connectClient(fx.engine, clients, headers);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const statementsSince = (from: number, source = 'default') => loggedSince(fx.engine, 'live query refetched', from).filter((l) => l.source === source).length;
 const triggers = async (table: string) =>
   (await fx.db.sql(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1::regclass AND tgname = 'service_change_capture'`, [table])).rows[0].n;

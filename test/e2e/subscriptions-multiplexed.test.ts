@@ -5,12 +5,11 @@
  * engine's debug log, one line per multiplexed statement with its cohort count), literals
  * lifted into synthetic variables, unused session variables, cleanup, and explain.
  */
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
-import { loggedSince, subscribe } from '../support/live-results.js';
+import { connect as connectClient, logged as loggedLines, sleep, subscribe } from '../support/graphql-ws.js';
 
 const INTERVAL_MS = 100;
 const fx = useEngine({
@@ -42,16 +41,10 @@ afterEach(async () => {
   await fx.db.sql(`DELETE FROM note WHERE id > 3; UPDATE note SET title = CASE id WHEN 1 THEN 'a' WHEN 2 THEN 'b' ELSE 'c' END`);
 });
 
-function connect(headers: Record<string, string> = {}): Client {
-  const c = createClient({ url: fx.engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
-  clients.push(c);
-  return c;
-}
+const connect = (headers: Record<string, string> = {}): Client => connectClient(fx.engine, clients, headers);
 
 const user = (id: string) => ({ 'x-service-role': 'user', 'x-service-user-id': id });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const logged = (message: string, from: number) => loggedSince(fx.engine, message, from);
+const logged = (message: string, from: number): any[] => loggedLines(fx.engine, message, from);
 
 /**
  * The cohort count of each multiplexed statement the engine runs during `intervals` refetch

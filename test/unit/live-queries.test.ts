@@ -90,3 +90,36 @@ describe('live queries', () => {
     expect(live.counts).toEqual({ queries: 1, cohorts: 1 });
   });
 });
+
+describe('streaming cohorts', () => {
+  /** A stream over rows 1..3 after each cohort's cursor, one row per batch; no rows: no cursor. */
+  const streamSource = () =>
+    fakeSource({
+      rows: ([cohorts]) =>
+        (cohorts as string[]).map((c, i) => {
+          const next = Number(JSON.parse(c).cursor) + 1;
+          return next <= 3 ? { result_id: String(i + 1), result: `[${next}]`, cursor: String(next) } : { result_id: String(i + 1), result: '[]', cursor: null };
+        }),
+    });
+  /** A request whose `initial_value` is this literal. */
+  const streamPlan = (initial: number) => plan({ multiplexed: { text: 'multiplexed', statement: 'm1' }, stream: { initial: { kind: 'literal', value: String(initial) } } });
+
+  it('sends each batch once, moves the cursor, sends nothing without rows, and files a cohort under its cursor', async () => {
+    const p = streamPlan(0);
+    const { ran, sources } = streamSource();
+    live = new LiveQueries(sources, { intervalMs: 100, batchSize: 10 });
+    const a: string[] = [];
+    const b: string[] = [];
+    live.subscribe('user', p.steps, values(p, '1', 5), (t) => a.push(t), p.reads.tables);
+    await tick();
+    expect(a).toEqual(['{"data":{"f":[1]}}']);
+    // The cohort's cursor is now 1: a subscriber starting from 1 joins it.
+    const from1 = streamPlan(1);
+    live.subscribe('user', from1.steps, values(from1, '1', 5), (t) => b.push(t), from1.reads.tables);
+    expect(live.counts).toEqual({ queries: 1, cohorts: 1 });
+    await new Promise((r) => setTimeout(r, 350));
+    expect(a).toEqual(['{"data":{"f":[1]}}', '{"data":{"f":[2]}}', '{"data":{"f":[3]}}']);
+    expect(b).toEqual(['{"data":{"f":[2]}}', '{"data":{"f":[3]}}']);
+    expect(JSON.parse((ran.at(-1)!.values[0] as string[])[0]!).cursor).toBe('3');
+  });
+});

@@ -26,6 +26,7 @@ export default function translateTask(task: TranslateTask): Uint8Array {
     const run: TranslateAnswer['run'] = { kind: 'sql', source: task.source, text: t.text, params: t.params, statement: preparedName(task, t.text) };
     // Prepared whatever the source says (as upstream does): the same text runs every refetch interval.
     if (live) run.multiplexed = { text: live.multiplexed, statement: statementName(live.multiplexed) };
+    if (live?.stream) run.stream = live.stream;
     answer = { run, sessionVariables: t.sessionVariables, wholeSession: t.wholeSession };
   } else {
     const t = backend.translateMutation(field.mutation, options);

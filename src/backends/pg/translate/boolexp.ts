@@ -63,6 +63,8 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
       return sql`(${paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: isJsonType(type) ? 'json' : 'scalar' })})::${type}`;
     case 'column':
       return col(v.root ? env.root : scope, v.column);
+    case 'cursor':
+      return sql`(${paramFrom({ kind: 'cursor' })})::${type}`;
   }
 }
 

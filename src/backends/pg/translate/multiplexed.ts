@@ -3,13 +3,15 @@
  * go in as one json[] parameter, unnested WITH ORDINALITY, and the field's statement is
  * joined laterally to it, reading each cohort's values from its JSON where the plain
  * statement has parameters (`"__subs"."result_vars" #>> '{query,id}'`). One statement serves
- * a whole batch of cohorts.
+ * a whole batch of cohorts. A streaming field reads its cohort's cursor the same way
+ * (`#>> '{cursor}'`) and also returns the new one.
  */
 import type { RootField } from '../../../ir/select.js';
 import { render, type ParamSource } from '../../../sql/fragment.js';
 import type { TranslatedLiveField, TranslateOptions } from '../../backend.js';
 import { PG_DIALECT } from '../dialect.js';
 import { rootFieldSql } from './select.js';
+import { initialCursor } from './stream.js';
 
 const VARS = '"__subs"."result_vars"';
 
@@ -35,6 +37,8 @@ function cohortValue(p: ParamSource, synthetic: number): string {
       const v = `(${VARS} #> ${path})`;
       return `(CASE coalesce(json_typeof(${v}), 'null') WHEN 'array' THEN ARRAY(SELECT json_array_elements_text(${v})) WHEN 'null' THEN NULL ELSE ARRAY[${v} #>> '{}'] END)`;
     }
+    case 'cursor':
+      return `(${VARS} #>> '{cursor}')`;
     default:
       throw new Error(`a live query's statement cannot read a ${p.kind} parameter`);
   }
@@ -47,9 +51,10 @@ export function translateLiveField(field: Exclude<RootField, { kind: 'typename' 
   let lifted = 0;
   const synthetic = plain.params.map((p) => (p.kind === 'literal' ? lifted++ : -1));
   const inner = render(text, { placeholder: (n) => cohortValue(plain.params[n - 1]!, synthetic[n - 1]!), literal: PG_DIALECT.literal }, true);
+  const stream = field.kind === 'stream';
   const multiplexed =
-    `SELECT "__subs"."result_id", "__fld_resp"."root" AS "result" ` +
+    `SELECT "__subs"."result_id", "__fld_resp"."root" AS "result"${stream ? `, "__fld_resp"."cursor" AS "cursor"` : ''} ` +
     `FROM unnest(($1)::json[]) WITH ORDINALITY AS "__subs"("result_vars", "result_id") ` +
     `LEFT OUTER JOIN LATERAL (${inner.text}) AS "__fld_resp" ON true`;
-  return { ...plain, ...reads, multiplexed };
+  return { ...plain, ...reads, multiplexed, ...(stream ? { stream: { initial: initialCursor(field) } } : {}) };
 }

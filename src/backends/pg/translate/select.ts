@@ -11,9 +11,10 @@ import { and, boolExpSql, encodeLiteral, joinCondition, literalParam, redacted, 
 import { Aliases, castType, col, outputValue, type Scope } from './context.js';
 import type { TranslateOptions, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
+import { streamQuery } from './stream.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
-interface Base {
+export interface Base {
   sql: Sql;
   orderKeys: { key: Sql; direction: Sql }[];
 }
@@ -202,11 +203,12 @@ export class Translator {
     };
   }
 
-  arrayQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom): Sql {
+  /** `also`: more columns over the same rows (`__s`), given their order keys (a stream's new cursor). */
+  arrayQuery(rows: RowSource, fields: Field[], outer: { scope: Scope; join: Join } | null, from?: RowFrom, also?: (s: Sql, orderKeys: Base['orderKeys']) => Sql): Sql {
     const q = this.rowsQuery(rows, fields, outer, from);
     const s = ident('__s');
     const order = q.orderKeys.length ? sql` ORDER BY ${join(q.orderKeys.map((k) => sql`${s}.${k.key} ${k.direction}`), ', ')}` : raw('');
-    return sql`SELECT coalesce(json_agg(${s}.root${order}), '[]') AS root FROM (${q.sql}) AS ${s}`;
+    return sql`SELECT coalesce(json_agg(${s}.root${order}), '[]') AS root${also ? sql`, ${also(s, q.orderKeys)}` : raw('')} FROM (${q.sql}) AS ${s}`;
   }
 
   /**
@@ -276,6 +278,9 @@ export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, op
       break;
     case 'aggregate':
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
+      break;
+    case 'stream':
+      text = streamQuery(t, field);
       break;
   }
   return { text, sessionVariables: [...t.sessionVariables], wholeSession: t.wholeSession.read };

@@ -1,6 +1,14 @@
-/** A `graphql-ws` subscription's results as a queue, and the engine's log lines, for the subscription tests. */
-import type { Client } from 'graphql-ws';
+/** Subscriptions through the `graphql-ws` client library (graphql-transport-ws), and the engine's log lines. */
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
 import type { Engine } from './engine.js';
+
+/** A `graphql-ws` client of the engine with these session headers, kept in `clients` (to dispose after each test). */
+export function connect(engine: Engine, clients: Client[], headers: Record<string, string> = {}): Client {
+  const c = createClient({ url: engine.url.replace('http', 'ws') + '/v1/graphql', webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
+  clients.push(c);
+  return c;
+}
 
 export interface Results {
   /** The next result (`{data}` or `{errors}`), or a rejection after `timeoutMs`. */
@@ -33,7 +41,7 @@ export function subscribe(client: Client, query: string, variables?: Record<stri
 }
 
 /** The engine's log lines from `from` on with this message. */
-export function loggedSince(engine: Engine, message: string, from: number): any[] {
+export function logged(engine: Engine, message: string, from: number): any[] {
   return engine.logs
     .slice(from)
     .flatMap((line) => {
@@ -45,3 +53,5 @@ export function loggedSince(engine: Engine, message: string, from: number): any[
     })
     .filter((l) => l.message === message);
 }
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
