@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);
-  const graphql = new GraphQLService(compiler, snapshots, { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize });
+  const graphql = new GraphQLService(compiler, snapshots, { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize }, config.enableAllowlist);
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);

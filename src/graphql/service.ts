@@ -31,8 +31,8 @@ export class GraphQLService {
   private readonly sources: SourcePools;
   private readonly subscriptions: Subscriptions;
 
-  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: LiveQueryOptions, cacheSize = 10_000) {
-    this.plans = new PlanLookup(compiler, snapshots, cacheSize);
+  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: LiveQueryOptions, enableAllowlist: boolean, cacheSize = 10_000) {
+    this.plans = new PlanLookup(compiler, snapshots, cacheSize, enableAllowlist);
     this.sources = new SourcePools(snapshots);
     this.subscriptions = new Subscriptions(this.plans, this.sources, snapshots, live);
   }

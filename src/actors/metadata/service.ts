@@ -8,7 +8,8 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
 import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
-import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
+import { documentInconsistencies } from './inconsistencies.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
@@ -148,7 +149,7 @@ export class MetadataService {
     // Frozen once: every later change drafts over it and shares what it does not touch.
     deepFreeze(stored.metadata);
     this.stored = stored;
-    this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
+    this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs());
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
