@@ -112,6 +112,7 @@ async function main(): Promise<void> {
         get: (session, request) => graphql.get(session, request),
       },
       explain: (body) => graphql.explainRequest(body),
+      rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),

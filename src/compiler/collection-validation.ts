@@ -1,5 +1,5 @@
 /**
- * The queries of the collections on the allow-list, validated against the admin schema
+ * The queries of the collections on the allow-list or behind a REST endpoint, validated against the admin schema
  * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an
  * inconsistent object). Collections that nothing uses are only parsed, as in the
  * well-known engine. Runs in the metadata actor after resolution; the admin schema is
@@ -10,6 +10,7 @@
 import { Kind, validate, type OperationDefinitionNode } from 'graphql';
 import type { ResolvedMetadata, Inconsistency, SourceCatalog } from '../metadata/resolve/types.js';
 import { allowlist, collectionQueryObjectName, queryCollections, setQueryCollections, type QueryCollection } from '../metadata/query-collections.js';
+import { restEndpoints } from '../metadata/rest-endpoints.js';
 import type { Metadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { buildRoleSchema, type RoleSchema } from '../schema/build.js';
@@ -73,10 +74,10 @@ function invalidQuery(c: QueryCollection, name: string, query: string, problem: 
 }
 
 export function collectionInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): Inconsistency[] {
-  const listed = new Set(allowlist(m).map((e) => e.collection));
+  const listed = new Set([...allowlist(m).map((e) => e.collection), ...restEndpoints(m).map((e) => e.definition.query.collection_name)]);
   const used = queryCollections(m).filter((c) => listed.has(c.name) && c.definition.queries.length > 0);
   if (used.length === 0) return [];
-  const parts = [m.sources, m.query_collections, m.allowlist, ...m.sources.map((s) => catalogs.get(s.name)?.introspection)];
+  const parts = [m.sources, m.query_collections, m.allowlist, m.rest_endpoints, ...m.sources.map((s) => catalogs.get(s.name)?.introspection)];
   if (kept && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]) && Object.isFrozen(m.sources)) return [...kept.result];
   const schema = adminSchema(m, catalogs, resolved);
   const result = used.flatMap((c) =>

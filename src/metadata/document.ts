@@ -12,6 +12,7 @@ import { remoteRelationshipEntry } from './relationships.js';
 import { functionEntry } from './functions.js';
 import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
 import { collectionSections, setAllowlist, setQueryCollections } from './query-collections.js';
+import { restEndpointSection, setRestEndpoints } from './rest-endpoints.js';
 import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -93,6 +94,7 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   const { collections, allowlist } = collectionSections(r.value.query_collections, r.value.allowlist, r.path);
   setQueryCollections(m, collections);
   setAllowlist(m, allowlist);
+  setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
   return m;
 }
 

@@ -4,6 +4,7 @@
  * published as a new snapshot. Changes made by other instances are picked up by
  * polling the version row (and sooner through NOTIFY).
  */
+import { restRoutes } from '../../metadata/rest-endpoints.js';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
@@ -197,6 +198,7 @@ export class MetadataService {
       base: whole ? null : before.generation,
       changes,
       connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
+      restEndpoints: restRoutes(this.stored.metadata),
       update,
     };
   }

@@ -16,6 +16,7 @@ import {
   type EnvelopeVersion,
 } from './manage.js';
 import { DML_COMMANDS } from './dml.js';
+import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
 import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
@@ -64,6 +65,8 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     add_collection_to_allowlist: addCollectionToAllowlist,
     drop_collection_from_allowlist: dropCollectionFromAllowlist,
     update_scope_of_collection_in_allowlist: updateScopeOfCollectionInAllowlist,
+    create_rest_endpoint: createRestEndpoint,
+    drop_rest_endpoint: dropRestEndpoint,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   setQueryCollections,
   type QueryCollection,
 } from '../query-collections.js';
+import { endpointsUsing, restEndpoints, setRestEndpoints, type RestEndpoint } from '../rest-endpoints.js';
 import type { InconsistentObject, Metadata } from '../types.js';
 import { SUCCESS, type CommandResult } from './context.js';
 import type { Command } from './context.js';
@@ -42,6 +43,14 @@ export function collectionOutcome(collection: string, path: string): Pick<Comman
   };
 }
 
+/** A collection (or one of its queries) that a REST endpoint serves stays until the endpoint goes, `cascade` or not. */
+function refuseUsedByEndpoints(m: Metadata, collection: string, query: string | undefined, path: string): void {
+  const users = endpointsUsing(m, collection, query);
+  if (users.length === 0) return;
+  const what = query === undefined ? `query collection ${JSON.stringify(collection)}` : `query ${JSON.stringify(query)} of query collection ${JSON.stringify(collection)}`;
+  throw badRequest('dependency-error', `cannot drop ${what}: it is used by the REST endpoint(s) ${users.map((e) => JSON.stringify(e.name)).join(', ')}`, path);
+}
+
 function replaceCollection(m: Metadata, name: string, next: QueryCollection | null): void {
   setQueryCollections(m, queryCollections(m).flatMap((c) => (c.name !== name ? [c] : next ? [next] : [])));
 }
@@ -53,7 +62,7 @@ export const createQueryCollection: Command = (ctx, args, path) => {
   return { metadata: ctx.metadata, response: SUCCESS, ...collectionOutcome(c.name, path) };
 };
 
-/** The allow-list follows the new name (and the REST endpoints, once they exist). */
+/** The allow-list and the REST endpoints follow the new name. */
 export const renameQueryCollection: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const name = r.required('name', nonEmptyStr);
@@ -63,6 +72,8 @@ export const renameQueryCollection: Command = (ctx, args, path) => {
   if (queryCollections(ctx.metadata).some((x) => x.name === newName)) throw alreadyExists(`query collection with name ${JSON.stringify(newName)} already exists`, r.at('new_name'));
   replaceCollection(ctx.metadata, name, { ...c, name: newName });
   setAllowlist(ctx.metadata, allowlist(ctx.metadata).map((e) => (e.collection === name ? { ...e, collection: newName } : e)));
+  const moved = (e: RestEndpoint): RestEndpoint => ({ ...e, definition: { query: { ...e.definition.query, collection_name: newName } } });
+  setRestEndpoints(ctx.metadata, restEndpoints(ctx.metadata).map((e) => (e.definition.query.collection_name === name ? moved(e) : e)));
   return { metadata: ctx.metadata, response: SUCCESS, ...collectionOutcome(newName, path) };
 };
 
@@ -73,6 +84,7 @@ export const dropQueryCollection: Command = (ctx, args, path) => {
   const cascade = r.required('cascade', bool);
   r.done();
   existingCollection(ctx.metadata, name, r.at('collection'));
+  refuseUsedByEndpoints(ctx.metadata, name, undefined, r.at('collection'));
   const listed = allowlist(ctx.metadata).some((e) => e.collection === name);
   if (listed && !cascade) {
     throw badRequest(
@@ -109,6 +121,7 @@ export const dropQueryFromCollection: Command = (ctx, args, path) => {
   if (!c.definition.queries.some((q) => q.name === queryName)) {
     throw badRequest('not-found', `query with name ${JSON.stringify(queryName)} not found in collection ${JSON.stringify(name)}`, r.at('query_name'));
   }
+  refuseUsedByEndpoints(ctx.metadata, name, queryName, r.at('query_name'));
   replaceCollection(ctx.metadata, name, { ...c, definition: { queries: c.definition.queries.filter((q) => q.name !== queryName) } });
   return { metadata: ctx.metadata, response: SUCCESS };
 };
