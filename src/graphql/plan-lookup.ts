@@ -61,6 +61,8 @@ export class PlanLookup {
   }
 
   private refuse(key: string, error: RequestError): void {
+    // Shows that a refused document is checked once, not on every request, at debug level.
+    log.debug('operation refused by the allow-list');
     this.refused.set(key, error);
     if (this.refused.size > this.cacheSize) this.refused.delete(this.refused.keys().next().value!);
   }

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useEngine } from '../support/fixture.js';
 
-const fx = useEngine({ SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_ENABLE_ALLOWLIST: 'true' });
+const fx = useEngine({ SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_ENABLE_ALLOWLIST: 'true', SERVICE_GRAPHQL_LOG_LEVEL: 'debug' });
+const logged = (message: string, operationName?: string) =>
+  fx.engine.logs.filter((l) => l.includes(`"message":"${message}"`) && (operationName === undefined || l.includes(`"operationName":"${operationName}"`))).length;
 const admin = { 'x-service-admin-secret': 'adm' };
 const as = (role: string) => ({ ...admin, 'x-service-role': role });
 const meta = async (type: string, args: unknown) => {
@@ -32,6 +34,18 @@ beforeAll(async () => {
 });
 
 describe('over HTTP', () => {
+  it('refuses introspection that is not on the allow-list', async () => {
+    expect(await run('{ __schema { queryType { name } } }', as('user'))).toEqual(refused);
+    expect(await run('{ __schema { queryType { name } } }', admin)).toEqual({ data: { __schema: { queryType: { name: 'query_root' } } } });
+  });
+
+  it('checks a document once: the verdict is kept with the plan, a refusal by the same key', async () => {
+    const doc = 'query once { author { id } }';
+    const before = logged('operation refused by the allow-list');
+    for (let i = 0; i < 3; i++) expect(await run(doc, as('user'))).toEqual(refused);
+    expect(logged('operation refused by the allow-list') - before).toBe(1);
+  });
+
   it('refuses every operation of a non-admin role while nothing is allowed; admin runs anything', async () => {
     expect(await run(AUTHORS, as('user'))).toEqual(refused);
     // Refused before validation: a document naming nothing real gets the same answer.
@@ -42,7 +56,12 @@ describe('over HTTP', () => {
 
   it('runs a globally allowed operation, written with other whitespace, comments and __typename fields', async () => {
     await meta('add_collection_to_allowlist', { collection: 'public', scope: { global: true } });
+    // The change dropped the refusal kept for this document: it is checked again, and allowed.
     expect(await run(AUTHORS, as('user'))).toEqual(rows);
+    // Compiled (and checked) once: the second request runs the cached plan.
+    const compiled = logged('plan compiled', 'authors');
+    for (let i = 0; i < 2; i++) expect(await run(AUTHORS, as('user'), 'authors')).toEqual(rows);
+    expect(logged('plan compiled', 'authors') - compiled).toBe(1);
     const spaced = `# the authors
       query authors {
         author(order_by: {id: asc}, limit: 1) { __typename id   name }  # trailing
