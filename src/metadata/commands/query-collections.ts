@@ -3,11 +3,10 @@
  * add_query_to_collection, drop_query_from_collection (spec "Query collections and
  * allow-list"), with the well-known engine's messages and codes.
  */
-import { ApiError, alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
-import { bool, nonEmptyStr, ObjectReader } from '../../util/decode.js';
+import { alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
+import { bool, isObject, nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import {
   allowlist,
-  collectionQueryObjectName,
   queryCollection,
   queryCollections,
   queryText,
@@ -16,9 +15,9 @@ import {
   type QueryCollection,
 } from '../query-collections.js';
 import { endpointsUsing, restEndpoints, setRestEndpoints, type RestEndpoint } from '../rest-endpoints.js';
-import type { InconsistentObject, Metadata } from '../types.js';
-import { SUCCESS, type CommandResult } from './context.js';
-import type { Command } from './context.js';
+import type { Metadata } from '../types.js';
+import { SUCCESS, type Command, type CommandResult } from './context.js';
+import { changeOutcome } from './outcomes.js';
 
 const missing = (name: string, path: string) => notExists(`query collection with name ${JSON.stringify(name)} does not exist`, path);
 
@@ -30,17 +29,11 @@ export function existingCollection(m: Metadata, name: string, path: string): Que
 }
 
 /**
- * A change that leaves a query of `collection` invalid (it is on the allow-list) fails with
+ * A change that leaves a query of `collection` invalid (on the allow-list or behind a REST endpoint) fails with
  * that query's reason; other new inconsistencies with the generic answer.
  */
 export function collectionOutcome(collection: string, path: string): Pick<CommandResult, 'inconsistencyError'> {
-  return {
-    inconsistencyError: (objects: InconsistentObject[]) => {
-      const mine = objects.filter((o) => o.type === 'query_collection' && o.name.endsWith(collectionQueryObjectName(collection, '').slice(6)));
-      if (mine.length > 0) return new ApiError(400, 'invalid-configuration', mine.map((o) => o.reason).join(', '), path, mine);
-      return new ApiError(400, 'unexpected', 'cannot continue due to new inconsistent metadata', path, objects);
-    },
-  };
+  return changeOutcome((o) => o.type === 'query_collection' && isObject(o.definition) && o.definition.collection === collection, path);
 }
 
 /** A collection (or one of its queries) that a REST endpoint serves stays until the endpoint goes, `cascade` or not. */
