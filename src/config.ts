@@ -48,6 +48,8 @@ export interface Config {
   unauthorizedRole: string | undefined;
   /** bigint, numeric and double precision values as JSON strings (they do not fit a JSON number exactly). */
   stringifyNumericTypes: boolean;
+  /** Non-admin roles may run only the operations of allow-listed query collections. */
+  enableAllowlist: boolean;
   /** How often subscriptions (live queries) are re-run, in ms. */
   liveQueryIntervalMs: number;
   /** How many cohorts of a subscription one multiplexed statement serves. */
@@ -94,6 +96,7 @@ const OPTIONS = {
   jwtSecret: opt('jwt-secret', 'JWT_SECRET'),
   unauthorizedRole: opt('unauthorized-role', 'UNAUTHORIZED_ROLE'),
   stringifyNumericTypes: opt('stringify-numeric-types', 'STRINGIFY_NUMERIC_TYPES'),
+  enableAllowlist: opt('enable-allowlist', 'ENABLE_ALLOWLIST'),
   liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
   liveQueryBatchSize: opt('live-queries-multiplexed-batch-size', 'LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'),
   liveQueryChangeCapture: opt('live-queries-change-capture', 'LIVE_QUERIES_CHANGE_CAPTURE'),
@@ -244,6 +247,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
+    enableAllowlist: boolean(get(OPTIONS.enableAllowlist), OPTIONS.enableAllowlist),
     liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
     liveQueryBatchSize: integer(get(OPTIONS.liveQueryBatchSize) ?? '100', OPTIONS.liveQueryBatchSize, 1, 10_000),
     liveQueryChangeCapture: boolean(get(OPTIONS.liveQueryChangeCapture) ?? 'true', OPTIONS.liveQueryChangeCapture),

@@ -84,11 +84,12 @@ async function main(): Promise<void> {
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);
-  const graphql = new GraphQLService(compiler, snapshots, {
-    intervalMs: config.liveQueryIntervalMs,
-    batchSize: config.liveQueryBatchSize,
-    changeCapture: config.liveQueryChangeCapture,
-  });
+  const graphql = new GraphQLService(
+    compiler,
+    snapshots,
+    { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
+    config.enableAllowlist,
+  );
   let authenticator: Authenticator | undefined;
   try {
     authenticator = await createAuthenticator(config);
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
         get: (session, request) => graphql.get(session, request),
       },
       explain: (body) => graphql.explainRequest(body),
+      rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),

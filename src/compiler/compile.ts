@@ -33,6 +33,7 @@ import { SelectionCompiler } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 import { parseDocument } from './document-limits.js';
+import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
 
@@ -45,6 +46,8 @@ export interface CompileRequest {
 export interface AnalyzeOptions {
   /** A source's kind (which backend translates its fields) and whether its statements are prepared. */
   source(name: string): { kind: string; prepared: boolean };
+  /** With the allow-list enforced for the request's role: whether it allows the document. */
+  allowed?: ((doc: DocumentNode) => boolean) | undefined;
 }
 
 function pickOperation(doc: DocumentNode, name: string | null): OperationDefinitionNode {
@@ -75,13 +78,15 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
 }
 
 /** graphql-js's rules, less one the well-known engine does not apply (unused variables are fine), one made cheaper. */
-const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === GraphQLKnownTypeNamesRule ? KnownTypeNamesRule : r));
+export const VALIDATION_RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === GraphQLKnownTypeNamesRule ? KnownTypeNamesRule : r));
 
 export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): AnalyzedPlan {
   const doc = parseDocument(req.query);
+  // Before validation, as in the well-known engine: a refused document learns nothing of the schema.
+  if (opts.allowed && !opts.allowed(doc)) throw new NotAllowedError();
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
-  const errors = validate(rs.schema, doc, RULES);
+  const errors = validate(rs.schema, doc, VALIDATION_RULES);
   if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
 
   // Variable values against their declared types (the front thread re-checks scalars on every request).

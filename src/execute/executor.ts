@@ -24,6 +24,11 @@ export interface ExecuteRequest {
  * database refused a query) or `ApiError` (a mutation failed).
  */
 export async function execute(plan: Plan, request: ExecuteRequest, connections: SourceConnections): Promise<string> {
+  return `{"data":${await executeData(plan, request, connections)}}`;
+}
+
+/** The text of `data` alone (a RESTified endpoint's body); throws as `execute` does. */
+export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections): Promise<string> {
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
@@ -31,7 +36,7 @@ export async function execute(plan: Plan, request: ExecuteRequest, connections: 
     plan.operation === 'mutation'
       ? await runMutationOperation(plan.steps, bind, connections)
       : await runGraph(plan.steps, (step, joinKeys) => runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections));
-  return `{"data":${assembleData(plan.steps, texts)}}`;
+  return assembleData(plan.steps, texts);
 }
 
 async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections): Promise<string> {

@@ -2,7 +2,9 @@
  * Finding a request's plan: the plan cache by (role, operation name, query text) and the
  * values of the variables that shaped it; on a miss, the plan compiler (schema builder,
  * then the backend's compiler pool). A new snapshot
- * evicts the plans that read what it changed.
+ * evicts the plans that read what it changed. With the allow-list enabled, the schema
+ * builder checks a non-admin role's document when it compiles it; a refusal is kept by the
+ * same key until the document's top-level sections (which hold the allow-list) change.
  */
 import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
@@ -17,16 +19,20 @@ import type { GraphQLRequest } from './request.js';
 export class PlanLookup {
   private snapshot: PublishedSnapshot | null = null;
   private readonly cache: PlanCache;
+  /** Keys the allow-list refused, oldest first (bounded like the plans). */
+  private readonly refused = new Map<string, RequestError>();
 
   constructor(
     private readonly compiler: PlanCompiler,
     snapshots: SnapshotBus,
-    cacheSize: number,
+    private readonly cacheSize: number,
+    private readonly enableAllowlist: boolean,
   ) {
     this.cache = new PlanCache(cacheSize);
     snapshots.subscribe((s) => {
       this.snapshot = s;
       this.cache.evict(s.changes);
+      if (s.changes.everything) this.refused.clear();
     });
   }
 
@@ -38,12 +44,26 @@ export class PlanLookup {
     const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
     const hit = this.cache.get(key, req.variables);
     if (hit) return hit;
-    const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables });
-    if (!answer.ok) throw new RequestError(answer.errors[0]!.message, answer.errors[0]!.extensions.path, answer.errors[0]!.extensions.code);
+    const refusal = this.refused.get(key);
+    if (refusal) throw refusal;
+    const allowlist = this.enableAllowlist && session.role !== 'admin';
+    const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables, allowlist });
+    if (!answer.ok) {
+      const error = new RequestError(answer.errors[0]!.message, answer.errors[0]!.extensions.path, answer.errors[0]!.extensions.code);
+      if (answer.refused && this.snapshot === snapshot) this.refuse(key, error);
+      throw error;
+    }
     // Shows what a metadata change evicted (a plan compiled again), at debug level.
     log.debug('plan compiled', { role: session.role, operationName: req.operationName });
     // A plan compiled against a snapshot that has since been replaced may read what changed.
     if (this.snapshot === snapshot) this.cache.set(key, req.variables, answer.plan);
     return answer.plan;
+  }
+
+  private refuse(key: string, error: RequestError): void {
+    // Shows that a refused document is checked once, not on every request, at debug level.
+    log.debug('operation refused by the allow-list');
+    this.refused.set(key, error);
+    if (this.refused.size > this.cacheSize) this.refused.delete(this.refused.keys().next().value!);
   }
 }

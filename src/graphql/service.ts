@@ -7,7 +7,11 @@
 import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { execute } from '../execute/executor.js';
+import { execute, executeData } from '../execute/executor.js';
+import { ExecutionError } from '../execute/errors.js';
+import { RequestError } from '../compiler/errors.js';
+import { ApiError } from '../protocol/errors.js';
+import { RestRoutes, restRequest } from './rest-routes.js';
 import type { Plan } from '../protocol/plan.js';
 import { explainRequest } from './explain.js';
 import { failure, MethodNotAllowed } from './failure.js';
@@ -31,10 +35,34 @@ export class GraphQLService {
   private readonly sources: SourcePools;
   private readonly subscriptions: Subscriptions;
 
-  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: SubscriptionOptions, cacheSize = 10_000) {
-    this.plans = new PlanLookup(compiler, snapshots, cacheSize);
+  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: SubscriptionOptions, enableAllowlist: boolean, cacheSize = 10_000) {
+    this.plans = new PlanLookup(compiler, snapshots, cacheSize, enableAllowlist);
     this.sources = new SourcePools(snapshots);
     this.subscriptions = new Subscriptions(this.plans, this.sources, snapshots, live);
+    snapshots.subscribe((s) => this.rest.update(s.restEndpoints));
+  }
+
+  private readonly rest = new RestRoutes();
+
+  /**
+   * A RESTified endpoint's call: its query with the variables the call carries; the answer's
+   * `data`, or the first error as `{path, error, code}` with its status (docs/behaviour.md).
+   */
+  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[] }> {
+    const found = this.rest.match(call.method, call.path);
+    if (found.kind === 'not-found') return restError(404, `no REST endpoint matches ${call.method} /api/rest/${call.path}`, 'not-found');
+    if (found.kind === 'method-not-allowed') return { ...restError(405, `method ${call.method} is not allowed on /api/rest/${call.path}`, 'method-not-allowed'), allow: found.allowed };
+    try {
+      const req = restRequest(found.route, found.params, call.search, call.body);
+      const plan = await this.plans.plan(session, req);
+      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables }, this.sources) };
+    } catch (e) {
+      if (e instanceof RequestError) return restError(400, e.message, e.code, e.path);
+      if (e instanceof ExecutionError) return restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path);
+      if (e instanceof ApiError) return restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path);
+      const f = failure(e);
+      return { status: f.status, body: JSON.stringify({ path: '$', error: 'unexpected error while executing the request', code: 'unexpected' }) };
+    }
   }
 
   /** A POST body: one request or a batch. */
@@ -98,3 +126,5 @@ export class GraphQLService {
     return this.sources.close();
   }
 }
+
+const restError = (status: number, error: string, code: string, path = '$') => ({ status, body: JSON.stringify({ path, error, code }) });

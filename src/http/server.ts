@@ -16,11 +16,14 @@ import { corsHeaders, preflightHeaders, type CorsConfig } from './cors.js';
 import { GRAPHQL_METHODS, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
 import { Exchange, type Reply } from './reply.js';
 import { registerGraphQLWebSocket } from './websocket.js';
+import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
 
 export interface Backend {
   admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;
   graphql: GraphQLBackend;
+  /** `/api/rest/...`: the RESTified endpoints. */
+  rest: RestBackend['rest'];
   /** `/v1/graphql/explain`, for an admin (access is checked here). */
   explain(body: Uint8Array): Promise<{ status: number; body: string }>;
   /** What a WebSocket connection runs against, given its upgrade request's headers. */
@@ -89,6 +92,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes };
   registerGraphQLRoutes(app, backend.graphql, routes);
   app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
+  registerRestRoutes(app, { authenticate: backend.graphql.authenticate, rest: backend.rest }, routes, opts.cors);
   registerGraphQLWebSocket(app, backend.websocket, { cors: opts.cors, maxMessageBytes: opts.maxBodyBytes, maxBufferedBytes: opts.websocketMaxBufferedBytes });
 
   app.get('/healthz', (res, req) => {

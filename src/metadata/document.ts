@@ -11,6 +11,8 @@ import { sourceCustomization, tableConfiguration } from './customization.js';
 import { remoteRelationshipEntry } from './relationships.js';
 import { functionEntry } from './functions.js';
 import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
+import { collectionSections, setAllowlist, setQueryCollections } from './query-collections.js';
+import { restEndpointSection, setRestEndpoints } from './rest-endpoints.js';
 import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -85,10 +87,14 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   return withInheritedRoles(out, r);
 }
 
-/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported. */
+/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections` and `allowlist`, checked. */
 function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   const roles = r.optional('inherited_roles', inheritedRoleList);
   if (roles) setInheritedRoles(m, roles);
+  const { collections, allowlist } = collectionSections(r.value.query_collections, r.value.allowlist, r.path);
+  setQueryCollections(m, collections);
+  setAllowlist(m, allowlist);
+  setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
   return m;
 }
 

@@ -91,9 +91,5 @@ export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, Sourc
   return { sources, inheritedRoles: roles.consistent, inconsistencies };
 }
 
-export function resolveInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): Inconsistency[] {
-  return resolveMetadata(m, catalogs).inconsistencies;
-}
-
 /** Identity of an inconsistency across resolutions: its type and name. */
 export const inconsistencyKey = (o: InconsistentObject) => `${o.type}\u0000${o.name}`;

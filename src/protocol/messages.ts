@@ -60,6 +60,8 @@ export interface AnalyzeRequest {
   query: string;
   operationName: string | null;
   variables: Record<string, unknown>;
+  /** Check the document against the allow-list (enabled, and the role is not admin). */
+  allowlist: boolean;
 }
 
 /** A field for a backend's compiler pool to translate into statements. */
@@ -79,7 +81,14 @@ export interface AnalyzedPlan extends Omit<Plan, 'steps' | 'sessionVariables' | 
 }
 
 /** The schema builder's answer (msgpack-encoded): the analysed plan, or the request's errors. */
-export type AnalyzeAnswer = { ok: true; plan: AnalyzedPlan } | { ok: false; errors: GraphQLErrorBody[] };
+export type AnalyzeAnswer = { ok: true; plan: AnalyzedPlan } | CompileFailure;
+
+/** `refused`: the allow-list refused the document (a verdict that holds until the allow-list changes). */
+export interface CompileFailure {
+  ok: false;
+  errors: GraphQLErrorBody[];
+  refused?: true;
+}
 
 /** A backend compiler pool's task: one field of a source of that backend. */
 export interface TranslateTask {
@@ -100,7 +109,7 @@ export interface TranslateAnswer {
 }
 
 /** What compiling a request gives: a plan, or the request's errors. */
-export type CompileAnswer = { ok: true; plan: Plan } | { ok: false; errors: GraphQLErrorBody[] };
+export type CompileAnswer = { ok: true; plan: Plan } | CompileFailure;
 
 /** Settings every backend compiler thread starts with (piscina `workerData`). */
 export interface CompilerOptions {

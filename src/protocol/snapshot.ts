@@ -36,6 +36,14 @@ export interface MetadataSnapshot {
   inconsistencies: InconsistentObject[];
 }
 
+/** A RESTified endpoint as the front thread serves it: its URL template, methods and query text. */
+export interface RestRoute {
+  name: string;
+  url: string;
+  methods: string[];
+  query: string;
+}
+
 export interface PublishedSnapshot {
   version: number;
   generation: number;
@@ -45,6 +53,8 @@ export interface PublishedSnapshot {
   changes: MetadataChanges;
   /** The sources whose catalog could be read, with their kind and configuration (the front thread's connection pools). */
   connected: { name: string; kind: BackendKind; configuration: JsonObject }[];
+  /** The RESTified endpoints (`/api/rest/...`), each with its query's text. */
+  restEndpoints: RestRoute[];
   /**
    * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.

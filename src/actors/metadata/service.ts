@@ -4,11 +4,13 @@
  * published as a new snapshot. Changes made by other instances are picked up by
  * polling the version row (and sooner through NOTIFY).
  */
+import { restRoutes } from '../../metadata/rest-endpoints.js';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
 import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
-import { resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
+import { documentInconsistencies } from './inconsistencies.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
@@ -154,7 +156,7 @@ export class MetadataService {
     // Frozen once: every later change drafts over it and shares what it does not touch.
     deepFreeze(stored.metadata);
     this.stored = stored;
-    this.inconsistencies = inconsistencies ?? resolveInconsistencies(stored.metadata, this.sources.catalogs());
+    this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs());
     await this.capture.sync(stored.metadata, (name) => this.sources.connection(name), this.sources.catalogs());
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
@@ -203,6 +205,7 @@ export class MetadataService {
       base: whole ? null : before.generation,
       changes,
       connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
+      restEndpoints: restRoutes(this.stored.metadata),
       update,
     };
   }

@@ -10,7 +10,8 @@ import type { DatabaseCatalog } from '../../metadata/catalog.js';
 import type { Command, CommandContext, RunSqlOptions } from '../../metadata/commands/context.js';
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
 import { normalizeMetadata } from '../../metadata/document.js';
-import { inconsistencyKey, resolveInconsistencies, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import { inconsistencyKey, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import { documentInconsistencies } from './inconsistencies.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest } from '../../protocol/errors.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
@@ -57,7 +58,7 @@ export class UnitOfWork {
     let next = changed ?? this.metadata;
     // Informational inconsistencies (conflicting inherited permissions) never block a change.
     const newlyBroken = (list: Inconsistency[]) => list.filter((i) => !i.informational && !before.has(inconsistencyKey(i.object)));
-    let after = resolveInconsistencies(next, this.catalogs);
+    let after = documentInconsistencies(next, this.catalogs);
     let added = newlyBroken(after);
     // The databases may have changed since their catalogs were read (DDL outside the engine, then
     // replace_metadata): what does not resolve is checked once more against fresh catalogs. Not
@@ -66,14 +67,14 @@ export class UnitOfWork {
     if (added.length > 0 && stale.length > 0) {
       await this.sources.sync(changed!, new Set(stale));
       this.refreshCatalogs();
-      after = resolveInconsistencies(next, this.catalogs);
+      after = documentInconsistencies(next, this.catalogs);
       added = newlyBroken(after);
     }
     // `cascade`: what the change broke is removed, and what that removal breaks in turn.
     for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
       const broken = added;
       next = produce(next, (d) => broken.forEach((i) => i.remove(d)));
-      after = resolveInconsistencies(next, this.catalogs);
+      after = documentInconsistencies(next, this.catalogs);
       added = newlyBroken(after);
     }
     const failing = result.strict ? after : added;
@@ -109,7 +110,7 @@ export class UnitOfWork {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();
         // The baseline a change is judged against: the state before the command, with the fresh catalogs.
-        this.inconsistencies = resolveInconsistencies(this.metadata, this.catalogs);
+        this.inconsistencies = documentInconsistencies(this.metadata, this.catalogs);
       },
       dropInconsistentObjects: () => {
         for (const i of this.inconsistencies) i.remove(draft);

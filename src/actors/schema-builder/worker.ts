@@ -8,6 +8,7 @@ import { encode } from '../../protocol/codec.js';
 import { SnapshotReader } from '../../protocol/snapshot.js';
 import { analyze } from '../../compiler/compile.js';
 import { RequestError } from '../../compiler/errors.js';
+import { allowlistOf, NotAllowedError } from '../../compiler/allowlist.js';
 import { backendFor } from '../../backends/registry.js';
 import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
 import { RoleSchemas } from './role-schemas.js';
@@ -38,7 +39,9 @@ function runTask(task: SchemaBuilderTask): Uint8Array | null {
   let answer: AnalyzeAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
+    const allowlist = task.allowlist ? allowlistOf(tracked.snapshot.metadata) : null;
     const plan = analyze(rs, task, {
+      allowed: allowlist ? (doc) => allowlist.allows(task.role, doc) : undefined,
       source: (name) => {
         const s = tracked.snapshot.metadata.sources.find((x) => x.name === name);
         const backend = s && backendFor(s.kind);
@@ -48,7 +51,7 @@ function runTask(task: SchemaBuilderTask): Uint8Array | null {
     answer = { ok: true, plan };
   } catch (e) {
     if (!(e instanceof RequestError)) throw e;
-    answer = { ok: false, errors: [e.body()] };
+    answer = { ok: false, errors: [e.body()], ...(e instanceof NotAllowedError ? { refused: true as const } : {}) };
   }
   return encode(answer);
 }

@@ -16,6 +16,9 @@ import {
   type EnvelopeVersion,
 } from './manage.js';
 import { DML_COMMANDS } from './dml.js';
+import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
+import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
+import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
 import { runSqlCommand } from './run-sql.js';
 import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
@@ -54,6 +57,16 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     drop_inconsistent_metadata: dropInconsistentMetadata,
     dump_internal_state: dumpInternalState,
     ...ROLE_COMMANDS,
+    create_query_collection: createQueryCollection,
+    rename_query_collection: renameQueryCollection,
+    drop_query_collection: dropQueryCollection,
+    add_query_to_collection: addQueryToCollection,
+    drop_query_from_collection: dropQueryFromCollection,
+    add_collection_to_allowlist: addCollectionToAllowlist,
+    drop_collection_from_allowlist: dropCollectionFromAllowlist,
+    update_scope_of_collection_in_allowlist: updateScopeOfCollectionInAllowlist,
+    create_rest_endpoint: createRestEndpoint,
+    drop_rest_endpoint: dropRestEndpoint,
   };
 }
 

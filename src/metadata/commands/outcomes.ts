@@ -7,11 +7,15 @@ import { ApiError } from '../../protocol/errors.js';
 import type { InconsistentObject } from '../types.js';
 import type { CommandResult } from './context.js';
 
-/** `ownName`: the changed object's inconsistency name (`select_permission user in table author in source default`). */
-export function changeOutcome(ownName: string, path: string): Pick<CommandResult, 'inconsistencyError'> {
+/**
+ * `own`: the changed object's inconsistency name (`select_permission user in table author in
+ * source default`), or which inconsistencies are the changed object's.
+ */
+export function changeOutcome(own: string | ((o: InconsistentObject) => boolean), path: string): Pick<CommandResult, 'inconsistencyError'> {
+  const isOwn = typeof own === 'string' ? (o: InconsistentObject) => o.name === own : own;
   return {
     inconsistencyError: (objects: InconsistentObject[]) => {
-      const mine = objects.filter((o) => o.name === ownName);
+      const mine = objects.filter(isOwn);
       if (mine.length > 0) return new ApiError(400, 'invalid-configuration', mine.map((o) => o.reason).join(', '), path, mine);
       return new ApiError(400, 'unexpected', 'cannot continue due to new inconsistent metadata', path, objects);
     },

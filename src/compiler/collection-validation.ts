@@ -1,0 +1,91 @@
+/**
+ * The queries of the collections on the allow-list or behind a REST endpoint, validated against the admin schema
+ * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an
+ * inconsistent object). Collections that nothing uses are only parsed, as in the
+ * well-known engine. Runs in the metadata actor after resolution; the admin schema is
+ * built from the resolved model only when some collection is on the allow-list, and
+ * the verdict is kept while the document's sources, the catalogs and the two sections
+ * are the same objects.
+ */
+import { Kind, validate, type OperationDefinitionNode } from 'graphql';
+import type { ResolvedMetadata, Inconsistency, SourceCatalog } from '../metadata/resolve/types.js';
+import { allowlist, collectionQueryObjectName, queryCollections, setQueryCollections, type QueryCollection } from '../metadata/query-collections.js';
+import { restEndpoints } from '../metadata/rest-endpoints.js';
+import type { Metadata } from '../metadata/types.js';
+import type { MetadataSnapshot } from '../protocol/snapshot.js';
+import { buildRoleSchema, type RoleSchema } from '../schema/build.js';
+import { buildRoleModel } from '../schema/model.js';
+import { SharedTypes } from '../schema/shared-types.js';
+import { TrackedTables } from '../schema/tracked-tables.js';
+import { VALIDATION_RULES } from './compile.js';
+import { parseDocument } from './document-limits.js';
+import { RequestError } from './errors.js';
+import { graphqlErrorToRequestError } from './validation-errors.js';
+
+interface Kept {
+  parts: unknown[];
+  result: Inconsistency[];
+}
+
+let kept: Kept | null = null;
+
+/** The admin schema of a resolved document (enum tables' columns typed by their scalar: their values are not loaded here). */
+function adminSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
+  const snapshot: MetadataSnapshot = {
+    version: 0,
+    generation: 0,
+    metadata: m,
+    sources: Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null }])),
+    inconsistencies: [],
+  };
+  const tracked = new TrackedTables(snapshot, resolved);
+  return buildRoleSchema(buildRoleModel(tracked, 'admin'), new SharedTypes(tracked));
+}
+
+/** Why a query does not validate, or null. */
+function queryProblem(schema: RoleSchema, text: string): string | null {
+  try {
+    const doc = parseDocument(text);
+    const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    if (!op) return 'the query has no operation';
+    const errors = validate(schema.schema, doc, VALIDATION_RULES);
+    return errors.length > 0 ? graphqlErrorToRequestError(errors[0]!, op).message : null;
+  } catch (e) {
+    if (e instanceof RequestError) return e.message;
+    throw e;
+  }
+}
+
+function invalidQuery(c: QueryCollection, name: string, query: string, problem: string): Inconsistency {
+  return {
+    object: {
+      type: 'query_collection',
+      name: collectionQueryObjectName(c.name, name),
+      definition: { collection: c.name, query_name: name, query },
+      reason: `Inconsistent object: query ${JSON.stringify(name)} of query collection ${JSON.stringify(c.name)} is not valid: ${problem}`,
+    },
+    // drop_inconsistent_metadata and cascades drop the query from its collection.
+    remove: (d) =>
+      setQueryCollections(
+        d,
+        queryCollections(d).map((x) => (x.name === c.name ? { ...x, definition: { queries: x.definition.queries.filter((q) => q.name !== name) } } : x)),
+      ),
+  };
+}
+
+export function collectionInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): Inconsistency[] {
+  const listed = new Set([...allowlist(m).map((e) => e.collection), ...restEndpoints(m).map((e) => e.definition.query.collection_name)]);
+  const used = queryCollections(m).filter((c) => listed.has(c.name) && c.definition.queries.length > 0);
+  if (used.length === 0) return [];
+  const parts = [m.sources, m.query_collections, m.allowlist, m.rest_endpoints, ...m.sources.map((s) => catalogs.get(s.name)?.introspection)];
+  if (kept && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]) && Object.isFrozen(m.sources)) return [...kept.result];
+  const schema = adminSchema(m, catalogs, resolved);
+  const result = used.flatMap((c) =>
+    c.definition.queries.flatMap((q) => {
+      const problem = queryProblem(schema, q.query);
+      return problem ? [invalidQuery(c, q.name, q.query, problem)] : [];
+    }),
+  );
+  kept = { parts, result };
+  return [...result];
+}

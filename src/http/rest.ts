@@ -1,0 +1,64 @@
+/**
+ * `/api/rest/<url>`: the RESTified endpoints (spec "RESTified endpoints"). The same
+ * authentication as `/v1/graphql`; the answer is the GraphQL answer's `data`, or
+ * `{path, error, code}` with the error's status. Headers are read synchronously, a body only
+ * when the request declares one.
+ */
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import type { AuthFailure } from '../auth/failure.js';
+import type { Session } from '../auth/session.js';
+import { log } from '../log.js';
+import { BodyTooLarge, readBody } from './body.js';
+import { preflightHeaders, type CorsConfig, type Headers } from './cors.js';
+import { readHeaders, type RouteContext } from './graphql.js';
+import type { Reply } from './reply.js';
+
+export const REST_PREFIX = '/api/rest/';
+const REST_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** What the front thread answers a REST call with (status and body text, plus `Allow` for a 405). */
+export interface RestAnswer {
+  status: number;
+  body: string;
+  allow?: string[];
+}
+
+export interface RestBackend {
+  authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  rest(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<RestAnswer>;
+}
+
+const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r && 'code' in r;
+const errorReply = (status: number, error: string, code: string, headers: Headers = []): Reply => ({ status, body: JSON.stringify({ path: '$', error, code }), headers });
+
+export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx: RouteContext, cors: CorsConfig): void {
+  app.any(`${REST_PREFIX}*`, (res: HttpResponse, req: HttpRequest) => {
+    const method = req.getMethod().toUpperCase();
+    const exchange = ctx.exchange(res, req, REST_METHODS);
+    const headers = readHeaders(req);
+    if (method === 'OPTIONS') {
+      return exchange.reply({ status: 204, body: '', headers: [['Allow', REST_METHODS], ...preflightHeaders(cors, headers.origin ?? '', headers['access-control-request-headers'] ?? '')] });
+    }
+    const path = req.getUrl().slice(REST_PREFIX.length);
+    const search = method === 'GET' ? (req.getQuery() ?? '') : '';
+    const declared = Number(headers['content-length'] ?? '0') > 0 || headers['transfer-encoding'] !== undefined;
+    const body = method !== 'GET' && declared ? readBody(res, ctx.maxBodyBytes) : Promise.resolve(null);
+    body
+      .then(async (bytes): Promise<Reply> => {
+        const auth = await backend.authenticate(headers, bytes);
+        if (isFailure(auth)) {
+          const extra: Headers = Object.entries(auth.headers ?? {}).flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]));
+          return errorReply(auth.status, auth.message, auth.code, extra);
+        }
+        const text = bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : null;
+        const a = await backend.rest(auth, { method, path, search, body: text });
+        return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...(auth.setCookies ?? []).map((c): [string, string] => ['Set-Cookie', c])] };
+      })
+      .catch((e: unknown): Reply => {
+        if (e instanceof BodyTooLarge) return errorReply(413, e.message, 'bad-request');
+        log.error('rest request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+        return errorReply(500, 'internal error', 'unexpected');
+      })
+      .then((r) => exchange.reply(r));
+  });
+}
