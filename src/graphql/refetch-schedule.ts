@@ -73,6 +73,11 @@ export class RefetchSchedule<Q> {
     if (this.states.get(q)?.dirty) this.schedule(q);
   }
 
+  /** `q` may have more to send with no write (a stream's batch was not empty): it runs again within the interval (a polled query does anyway). */
+  again(q: Q): void {
+    if (!this.polled(q)) this.mark(q);
+  }
+
   private resync(source: string): void {
     for (const [q, s] of this.states) if (s.reads.some((t) => sourceOf(t) === source)) this.mark(q);
   }
