@@ -21,6 +21,8 @@ export class PlanLookup {
   private readonly cache: PlanCache;
   /** Keys the allow-list refused, oldest first (bounded like the plans). */
   private readonly refused = new Map<string, RequestError>();
+  /** The compile under way for a key. */
+  private readonly compiling = new Map<string, Promise<Plan>>();
 
   constructor(
     private readonly compiler: PlanCompiler,
@@ -37,15 +39,33 @@ export class PlanLookup {
   }
 
   async plan(session: Session, req: GraphQLRequest): Promise<Plan> {
-    const snapshot = this.snapshot;
-    if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     // backend_only permissions: only with the admin secret and the request's header.
     const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
     const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
-    const hit = this.cache.get(key, req.variables);
-    if (hit) return hit;
-    const refusal = this.refused.get(key);
-    if (refusal) throw refusal;
+    for (;;) {
+      const hit = this.cache.get(key, req.variables);
+      if (hit) return hit;
+      const refusal = this.refused.get(key);
+      if (refusal) throw refusal;
+      // A burst of requests that miss together (subscribers connecting, a popular query after
+      // a change evicted it) waits for one compile, then looks again: variables of another
+      // shape, or a compile that failed or was outrun by a snapshot, compile on their own.
+      const running = this.compiling.get(key);
+      if (!running) break;
+      await running.catch(() => {});
+    }
+    const compile = this.compile(key, session, backendOnly, req);
+    this.compiling.set(key, compile);
+    try {
+      return await compile;
+    } finally {
+      if (this.compiling.get(key) === compile) this.compiling.delete(key);
+    }
+  }
+
+  private async compile(key: string, session: Session, backendOnly: boolean, req: GraphQLRequest): Promise<Plan> {
+    const snapshot = this.snapshot;
+    if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     const allowlist = this.enableAllowlist && session.role !== 'admin';
     const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables, allowlist });
     if (!answer.ok) {

@@ -38,6 +38,16 @@ const articles = '{ article(order_by: {id: asc}) { title author { name } } }';
 /** How many plans were compiled for a role since the engine started. */
 const compiled = (role: string) => fx.engine.logs.filter((l) => l.includes('"plan compiled"') && l.includes(`"role":"${role}"`)).length;
 
+describe('a burst of requests for a query not compiled yet', () => {
+  it('compiles it once: the others wait for that compile', async () => {
+    const before = compiled('admin');
+    const q = '{ burst: other { id label } }';
+    const answers = await Promise.all(Array.from({ length: 20 }, () => gql(fx.engine, q)));
+    for (const a of answers) expect(a).toEqual({ data: { burst: [{ id: 1, label: 'x' }] } });
+    expect(compiled('admin')).toBe(before + 1);
+  });
+});
+
 describe('cached plans after a metadata change', () => {
   it("keep the plans of other roles (and admin's) when a role's permission on the table changes", async () => {
     const reader = { 'x-service-role': 'reader', 'x-service-user-id': '1' };
