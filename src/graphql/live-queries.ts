@@ -8,7 +8,8 @@
  * statement per SQL field for each batch of up to `batchSize` cohorts, and a cohort's
  * subscribers get its result only when it changed (a hash of the JSON text, which is spliced
  * unparsed). A new subscriber gets the current result from a refetch of its cohort on the
- * next turn of the event loop. With change capture, a query whose tables are all captured runs
+ * next turn of the event loop, or at once its cohort's last result when change capture says
+ * it is still current. With change capture, a query whose tables are all captured runs
  * only after a write to one of them (`refetch-schedule.ts`). A streaming subscription's cohorts
  * are multiplexed the same way; they differ in what is sent (each non-empty batch, no hash) and
  * in their values, whose cursor moves after each batch (`streams.ts`).
@@ -52,7 +53,12 @@ interface Cohort {
   fresh: Set<Subscriber>;
   /** Hash of the last result sent. */
   hash: string | null;
+  /** The last result sent, when small enough to keep: what a new subscriber gets while it is current. */
+  last: string | null;
 }
+
+/** The largest result a cohort keeps for its new subscribers (larger ones are fetched for them). */
+const KEPT_RESULT_BYTES = 64 * 1024;
 
 interface MultiplexedQuery {
   key: string;
@@ -126,12 +132,17 @@ export class LiveQueries {
     const ckey = cohortKey(texts);
     let cohort = query.cohorts.get(ckey);
     if (!cohort) {
-      cohort = { key: ckey, values, texts, subscribers: new Set(), fresh: new Set(), hash: null };
+      cohort = { key: ckey, values, texts, subscribers: new Set(), fresh: new Set(), hash: null, last: null };
       query.cohorts.set(ckey, cohort);
     }
     cohort.subscribers.add(subscriber);
-    cohort.fresh.add(subscriber);
-    this.soon(query);
+    // Under change capture, no write since the cohort's last run: its last result is current
+    // (a write whose notice is on its way refetches it for every subscriber, this one too).
+    if (cohort.last !== null && !query.running && this.schedule.current(query)) subscriber(cohort.last);
+    else {
+      cohort.fresh.add(subscriber);
+      this.soon(query);
+    }
     const [q, c] = [query, cohort];
     return () => {
       c.subscribers.delete(subscriber);
@@ -213,6 +224,7 @@ export class LiveQueries {
       const hash = createHash('sha1').update(text).digest('base64');
       const to = hash === cohort.hash ? cohort.fresh : cohort.subscribers;
       cohort.hash = hash;
+      cohort.last = text.length <= KEPT_RESULT_BYTES ? text : null;
       for (const s of [...to]) s(text);
       cohort.fresh.clear();
     });

@@ -60,6 +60,12 @@ export class RefetchSchedule<Q> {
     return !s || !this.capture?.covers(s.reads);
   }
 
+  /** Whether `q`'s results are current: every table it reads is captured, and none was written since its last full refetch started. */
+  current(q: Q): boolean {
+    const s = this.states.get(q);
+    return s !== undefined && !s.dirty && !this.polled(q);
+  }
+
   /** A full refetch of `q` starts: it sees every write committed until now. */
   started(q: Q): void {
     const s = this.states.get(q);

@@ -96,6 +96,27 @@ describe('change-aware refetch', () => {
     expect(Date.now() - start).toBeGreaterThan(INTERVAL_MS - 500);
   }, 20_000);
 
+  it("gives a new subscriber of a cohort its last result, with no statement, while nothing was written; after a write, a fresh one", async () => {
+    const first = subscribe(connect(), ITEMS);
+    const result = { data: { item: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }] } };
+    expect(await first.next()).toEqual(result);
+    await captureReady();
+    let from = fx.engine.logs.length;
+    const second = subscribe(connect(), ITEMS);
+    expect(await second.next()).toEqual(result);
+    expect(statementsSince(from)).toBe(0);
+
+    await fx.db.sql(`UPDATE item SET title = 'c' WHERE id = 1`);
+    const changed = { data: { item: [{ id: 1, title: 'c' }, { id: 2, title: 'b' }] } };
+    expect(await first.next()).toEqual(changed);
+    expect(await second.next()).toEqual(changed);
+    from = fx.engine.logs.length;
+    const third = subscribe(connect(), ITEMS);
+    expect(await third.next()).toEqual(changed);
+    expect(statementsSince(from)).toBe(0);
+    await fx.db.sql(`UPDATE item SET title = 'a' WHERE id = 1`);
+  }, 20_000);
+
   it('runs nothing for a write to a table the query does not read', async () => {
     const s = subscribe(connect(), ITEMS);
     await s.next();
