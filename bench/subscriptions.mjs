@@ -18,7 +18,10 @@ import { freshDatabase, percentiles, startEngine } from './_support.mjs';
 import { databaseServer, writeResultsSection } from './graphql/support.mjs';
 
 const USERS = 1000;
-const PER_USER = 2;
+/** Issue 11's goal shape: 10,000 subscriptions over 2,000 connections (two per user), connecting 1,000 at a time. */
+const CONNECTIONS = Number(process.env.SERVICE_BENCH_SUBSCRIPTION_CONNECTIONS ?? 2000);
+const PER_CONNECTION = 5;
+const BURST = 1000;
 const ROWS_PER_USER = 10;
 const INTERVAL_MS = 1000;
 const IDLE_MS = 10_000;
@@ -29,6 +32,8 @@ const OTHER_QUERY = 'subscription { other(order_by: {id: asc}) { id } }';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+const rssMiB = (pid) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+
 /** CPU seconds (user + system) a process has used. */
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -36,8 +41,8 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** One graphql-transport-ws connection as `user`, with PER_USER subscriptions; `onResult(user, payload)` per result. */
-function connectUser(url, user, onResult, query = QUERY, subscriptions = PER_USER, headers = { 'x-service-role': 'user', 'x-service-user-id': String(user) }) {
+/** One graphql-transport-ws connection as `user`, with PER_CONNECTION subscriptions; `onResult(user, payload)` per result. */
+function connectUser(url, user, onResult, query = QUERY, subscriptions = PER_CONNECTION, headers = { 'x-service-role': 'user', 'x-service-user-id': String(user) }) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, 'graphql-transport-ws');
     ws.on('error', reject);
@@ -91,11 +96,11 @@ async function measure(capture) {
   };
   const baseline = await rate(IDLE_MS / 2);
 
-  // Results by user: how many arrived, and who waits for which row's new title.
+  // Results by connection: how many had one, and which user waits for which row's new title.
   const firsts = new Set();
   const waiting = new Map();
-  const onResult = (user, payload) => {
-    firsts.add(user);
+  const onResult = (connection, user, payload) => {
+    firsts.add(connection);
     const w = waiting.get(user);
     if (w && JSON.stringify(payload).includes(w.title)) {
       waiting.delete(user);
@@ -105,13 +110,21 @@ async function measure(capture) {
   const wsUrl = engine.url.replace('http', 'ws') + '/v1/graphql';
   const subscribeStart = performance.now();
   const sockets = [];
-  for (let u = 1; u <= USERS; u++) sockets.push(await connectUser(wsUrl, u, onResult));
-  while (firsts.size < USERS) await sleep(20);
+  let refused = 0;
+  // Bursts of BURST connections at once, each subscribing as soon as it is acknowledged.
+  for (let from = 0; from < CONNECTIONS; from += BURST) {
+    const burst = Array.from({ length: Math.min(BURST, CONNECTIONS - from) }, (_, i) => from + i);
+    const settled = await Promise.allSettled(burst.map((c) => connectUser(wsUrl, 1 + (c % USERS), (user, payload) => onResult(c, user, payload))));
+    for (const r of settled) r.status === 'fulfilled' ? sockets.push(r.value) : refused++;
+  }
+  while (firsts.size < sockets.length) await sleep(20);
   const firstResultsMs = performance.now() - subscribeStart;
+  const rssSubscribed = rssMiB(engine.pid);
   sockets.push(await connectUser(wsUrl, 0, () => {}, OTHER_QUERY, OTHER_SUBSCRIBERS, { 'x-service-role': 'admin' }));
 
   await sleep(2 * INTERVAL_MS);
   const idle = await rate(IDLE_MS);
+  const rssIdle = rssMiB(engine.pid);
 
   const latencies = [];
   const writesFrom = statements.length;
@@ -135,7 +148,7 @@ async function measure(capture) {
   for (const ws of sockets) ws.close();
   await engine.stop();
   await db.drop();
-  return { pgVersion, baseline, firstResultsMs, idle, latency, otherPerSecond };
+  return { pgVersion, baseline, acked: sockets.length - 1, refused, firstResultsMs, rssSubscribed, rssIdle, idle, latency, otherPerSecond };
 }
 
 const runs = [
@@ -146,12 +159,12 @@ await server.stop();
 
 const machine = `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0].model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const lines = runs.flatMap(({ name, r }) => [
-  `${name}: all first results: ${r.firstResultsMs.toFixed(0)} ms`,
+  `${name}: connections acknowledged ${r.acked} of ${CONNECTIONS} (${r.refused} refused), in bursts of ${BURST}; all first results: ${r.firstResultsMs.toFixed(0)} ms; engine RSS ${r.rssSubscribed.toFixed(0)} MiB, ${r.rssIdle.toFixed(0)} MiB after the idle period`,
   `${name}: idle: ${r.idle.statementsPerSecond.toFixed(1)} multiplexed statements/s, ${r.idle.cohortsPerStatement.toFixed(0)} cohorts each; engine CPU ${r.idle.cpuPercent.toFixed(1)} % (${r.baseline.cpuPercent.toFixed(1)} % without subscribers)`,
   `${name}: push latency after an UPDATE (about one a second; refetch interval ${INTERVAL_MS} ms): p50 ${r.latency.p50.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, p99 ${r.latency.p99.toFixed(0)} ms, n ${r.latency.n}`,
   `${name}: meanwhile, statements of the query on the table not written: ${r.otherPerSecond.toFixed(2)}/s`,
 ]);
-lines.unshift(`subscribers: ${USERS * PER_USER} over ${USERS} connections (${USERS} distinct x-service-user-id, ${USERS} cohorts), and ${OTHER_SUBSCRIBERS} of a query on another table`);
+lines.unshift(`subscribers: ${CONNECTIONS * PER_CONNECTION} over ${CONNECTIONS} connections (${USERS} distinct x-service-user-id, ${USERS} cohorts), and ${OTHER_SUBSCRIBERS} of a query on another table`);
 console.log(lines.join('\n'));
 writeResultsSection(
   '## subscriptions',
@@ -159,9 +172,9 @@ writeResultsSection(
 
 Multiplexed live queries, with change capture (statement-level triggers and LISTEN: a query
 runs only after a write to a table it reads) and with polling only
-(\`SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE=false\`). ${USERS * PER_USER} subscribers of one subscription (\`item\`, permission
-filter \`owner = X-Service-User-Id\`, ${ROWS_PER_USER} rows each) over ${USERS} WebSocket connections
-with distinct user ids: ${USERS} cohorts, so ${Math.ceil(USERS / 100)} statements per refetch at the
+(\`SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE=false\`). ${CONNECTIONS * PER_CONNECTION} subscribers of one subscription (\`item\`, permission
+filter \`owner = X-Service-User-Id\`, ${ROWS_PER_USER} rows each) over ${CONNECTIONS} WebSocket connections
+(${PER_CONNECTION} each, connecting ${BURST} at a time) of ${USERS} distinct user ids: ${USERS} cohorts, so ${Math.ceil(USERS / 100)} statements per refetch at the
 default batch size (100), where one statement per cohort (before multiplexing) would be
 ${USERS} per second. Statements counted in the engine's debug log (\`live query refetched\`,
 one line per multiplexed statement with its cohort count).
