@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     compiler,
     snapshots,
     { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
-    config.enableAllowlist,
+    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
   );
   // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
   const tlsAllowlist = new TlsAllowlist();
