@@ -176,7 +176,9 @@ export class LiveQueries {
       const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
       const batches: Cohort[][] = [];
       for (let i = 0; i < cohorts.length; i += this.options.batchSize) batches.push(cohorts.slice(i, i + this.options.batchSize));
-      await Promise.all(batches.map((batch) => this.runBatch(query, batch)));
+      const moved = await Promise.all(batches.map((batch) => this.runBatch(query, batch)));
+      // A stream that sent rows may have more after its new cursor: it runs again without waiting for a write.
+      if (moved.includes(true)) this.schedule.again(query);
     } finally {
       query.running = false;
     }
@@ -184,7 +186,8 @@ export class LiveQueries {
     if (this.queries.get(query.key) === query && [...query.cohorts.values()].some((c) => c.fresh.size > 0)) this.soon(query);
   }
 
-  private async runBatch(query: MultiplexedQuery, cohorts: Cohort[]): Promise<void> {
+  /** Returns whether a streaming cohort's cursor moved. */
+  private async runBatch(query: MultiplexedQuery, cohorts: Cohort[]): Promise<boolean> {
     const steps = query.steps;
     let answers: string[];
     let cursors: ((string | null)[] | null)[] | null = null;
@@ -195,13 +198,17 @@ export class LiveQueries {
     } catch (e) {
       answers = cohorts.map(() => failure(e).body);
     }
+    let moved = false;
     cohorts.forEach((cohort, c) => {
       const text = answers[c]!;
       if (cursors) {
         // A batch of new rows goes to every subscriber, once; no new rows, nothing is sent.
         cohort.fresh.clear();
         cohort.hash = null;
-        if (advanceCursors(query.cohorts, cohort, cursors.map((stepCursors) => stepCursors?.[c] ?? null))) for (const s of [...cohort.subscribers]) s(text);
+        if (advanceCursors(query.cohorts, cohort, cursors.map((stepCursors) => stepCursors?.[c] ?? null))) {
+          moved = true;
+          for (const s of [...cohort.subscribers]) s(text);
+        }
         return;
       }
       const hash = createHash('sha1').update(text).digest('base64');
@@ -210,6 +217,7 @@ export class LiveQueries {
       for (const s of [...to]) s(text);
       cohort.fresh.clear();
     });
+    return moved;
   }
 
   /** One step's JSON text (and new cursor) for each cohort of the batch. */

@@ -73,6 +73,14 @@ export class RefetchSchedule<Q> {
     if (this.states.get(q)?.dirty) this.schedule(q);
   }
 
+  /**
+   * `q` has more to send without a write (a stream whose cursor moved may have rows after it):
+   * it runs again after the interval. A polled query runs at the next tick anyway.
+   */
+  again(q: Q): void {
+    if (!this.polled(q)) this.mark(q);
+  }
+
   private resync(source: string): void {
     for (const [q, s] of this.states) if (s.reads.some((t) => sourceOf(t) === source)) this.mark(q);
   }
