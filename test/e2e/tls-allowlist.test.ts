@@ -39,7 +39,7 @@ beforeAll(async () => {
   await db.sql(`CREATE TABLE note (id serial PRIMARY KEY, body text); INSERT INTO note (body) VALUES ('a');`);
   hook = await startServer(() => ({ status: 200, body: JSON.stringify({ 'X-Service-Role': 'user' }) }), selfSignedCertificate());
   port = new URL(hook.url).port;
-  engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_AUTH_HOOK: hook.url });
+  engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_AUTH_HOOK: hook.url, SERVICE_GRAPHQL_LOG_LEVEL: 'debug' });
   expect((await admin('pg_track_table', { table: 'note' })).status).toBe(200);
   expect((await admin('pg_create_select_permission', { table: 'note', role: 'user', permission: { columns: ['id'], filter: {} } })).status).toBe(200);
 });
@@ -75,6 +75,13 @@ describe('TLS allow-list', () => {
     expect((await admin('add_host_to_tls_allowlist', '127.0.0.1')).status).toBe(200);
     await expectAccepted();
     expect(await exportedNetwork()).toEqual({ tls_allowlist: [{ host: '127.0.0.1' }] });
+    // The list is no part of any plan: changing it keeps the compiled ones.
+    const compiled = () => engine.logs.filter((l) => l.includes('"message":"plan compiled"')).length;
+    const before = compiled();
+    expect((await admin('add_host_to_tls_allowlist', 'elsewhere.test')).status).toBe(200);
+    await expectAccepted();
+    expect(compiled()).toBe(before);
+    expect((await admin('drop_host_from_tls_allowlist', 'elsewhere.test')).status).toBe(200);
     expect((await admin('drop_host_from_tls_allowlist', { host: '127.0.0.1' })).status).toBe(200);
     await expectRefused();
   });
