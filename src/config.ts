@@ -50,6 +50,8 @@ export interface Config {
   stringifyNumericTypes: boolean;
   /** Non-admin roles may run only the operations of allow-listed query collections. */
   enableAllowlist: boolean;
+  /** How many documents of automatic persisted queries are kept by their hash (least recently used go first). */
+  persistedQueriesCacheSize: number;
   /** How often subscriptions (live queries) are re-run, in ms. */
   liveQueryIntervalMs: number;
   /** How many cohorts of a subscription one multiplexed statement serves. */
@@ -97,6 +99,7 @@ const OPTIONS = {
   unauthorizedRole: opt('unauthorized-role', 'UNAUTHORIZED_ROLE'),
   stringifyNumericTypes: opt('stringify-numeric-types', 'STRINGIFY_NUMERIC_TYPES'),
   enableAllowlist: opt('enable-allowlist', 'ENABLE_ALLOWLIST'),
+  persistedQueriesCacheSize: opt('persisted-queries-cache-size', 'PERSISTED_QUERIES_CACHE_SIZE'),
   liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
   liveQueryBatchSize: opt('live-queries-multiplexed-batch-size', 'LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'),
   liveQueryChangeCapture: opt('live-queries-change-capture', 'LIVE_QUERIES_CHANGE_CAPTURE'),
@@ -248,6 +251,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
     enableAllowlist: boolean(get(OPTIONS.enableAllowlist), OPTIONS.enableAllowlist),
+    persistedQueriesCacheSize: integer(get(OPTIONS.persistedQueriesCacheSize) ?? '1000', OPTIONS.persistedQueriesCacheSize, 1, 1_000_000),
     liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
     liveQueryBatchSize: integer(get(OPTIONS.liveQueryBatchSize) ?? '100', OPTIONS.liveQueryBatchSize, 1, 10_000),
     liveQueryChangeCapture: boolean(get(OPTIONS.liveQueryChangeCapture) ?? 'true', OPTIONS.liveQueryChangeCapture),

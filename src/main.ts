@@ -13,6 +13,7 @@ import { SnapshotBus } from './actors/snapshot-bus.js';
 import { allowGarbageCollection, collectGarbageWhenIdle } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
+import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -88,20 +89,24 @@ async function main(): Promise<void> {
     compiler,
     snapshots,
     { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
-    config.enableAllowlist,
+    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
   );
+  // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
+  const tlsAllowlist = new TlsAllowlist();
+  snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
   let authenticator: Authenticator | undefined;
-  try {
-    authenticator = await createAuthenticator(config);
-  } catch (e) {
-    log.error('authentication setup failed', { error: e instanceof Error ? e.message : String(e) });
-    await embedded?.stop().catch(() => {});
-    process.exit(1);
-  }
   try {
     await metadata.start();
   } catch (e) {
     log.error('metadata actor failed to start', { error: e instanceof Error ? e.message : String(e) });
+    await embedded?.stop().catch(() => {});
+    process.exit(1);
+  }
+  try {
+    // After the metadata: the first JWK set fetch follows its TLS allow-list.
+    authenticator = await createAuthenticator(config, tlsAllowlist);
+  } catch (e) {
+    log.error('authentication setup failed', { error: e instanceof Error ? e.message : String(e) });
     await embedded?.stop().catch(() => {});
     process.exit(1);
   }

@@ -8,7 +8,7 @@
 import { createLocalJWKSet, errors, type CryptoKey, type FlattenedJWSInput, type JWSHeaderParameters, type LocalJWKSet } from 'jose';
 import { log } from '../log.js';
 import { jwkSetExpiry } from './expiry.js';
-import type { HttpClient, IncomingAnswer } from './http-client.js';
+import type { HttpClient, IncomingAnswer } from '../outgoing/http-client.js';
 
 const MIN_FETCH_INTERVAL_MS = 1000;
 

@@ -11,7 +11,8 @@ import { log } from '../log.js';
 import { connectionInitHeaders } from './connection-init.js';
 import { cookieCredentialCheck } from './cookie-credential.js';
 import { AuthError, internalError, type AuthFailure } from './failure.js';
-import { HttpClient } from './http-client.js';
+import { HttpClient } from '../outgoing/http-client.js';
+import { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { RemoteJwkSet } from './jwk-set.js';
 import type { JwtKeySource } from './jwt-config.js';
 import { algorithmsOf, importVerificationKey, JWK_SET_ALGORITHMS } from './jwt-keys.js';
@@ -56,9 +57,13 @@ const WEBHOOK_MAX_ANSWER_BYTES = 1 << 20;
 const JWK_FETCH_TIMEOUT_MS = 10_000;
 const JWK_SET_MAX_BYTES = 1 << 20;
 
-/** Rejects when a `jwk_url` cannot be loaded: the engine must not start without its keys. */
-export async function createAuthenticator(config: AuthConfig): Promise<Authenticator> {
-  const { check, client } = await credentialCheck(config);
+/**
+ * Rejects when a `jwk_url` cannot be loaded: the engine must not start without its keys.
+ * Calls to the webhook or the JWK URL follow `tlsAllowlist` (the metadata's, kept current by the caller; none: every
+ * certificate is verified).
+ */
+export async function createAuthenticator(config: AuthConfig, tlsAllowlist = new TlsAllowlist()): Promise<Authenticator> {
+  const { check, client } = await credentialCheck(config, tlsAllowlist);
   const secured = config.adminSecrets.length > 0;
   const secretMatches = makeSecretCheck(config.adminSecrets);
 
@@ -97,14 +102,14 @@ function refusal(e: unknown): AuthFailure {
   return internalError('authentication failed unexpectedly').failure();
 }
 
-async function credentialCheck(config: AuthConfig): Promise<{ check: CredentialCheck; client?: HttpClient }> {
+async function credentialCheck(config: AuthConfig, tlsAllowlist: TlsAllowlist): Promise<{ check: CredentialCheck; client?: HttpClient }> {
   if (config.authHook) {
-    const client = new HttpClient(config.authHook.timeoutMs, WEBHOOK_MAX_ANSWER_BYTES);
+    const client = new HttpClient(config.authHook.timeoutMs, WEBHOOK_MAX_ANSWER_BYTES, tlsAllowlist);
     const hook = webhookAuthenticator(config.authHook, client);
     return { check: (req) => hook(req.headers, req.body), client };
   }
   if (config.jwtSecret) {
-    const { keys, client } = await tokenKeys(config.jwtSecret.key);
+    const { keys, client } = await tokenKeys(config.jwtSecret.key, tlsAllowlist);
     const jwt = jwtAuthenticator(config.jwtSecret, keys, config.unauthorizedRole);
     return { check: (req) => jwt(req.headers), client };
   }
@@ -117,9 +122,9 @@ async function credentialCheck(config: AuthConfig): Promise<{ check: CredentialC
   };
 }
 
-async function tokenKeys(source: JwtKeySource): Promise<{ keys: TokenKeys; client?: HttpClient }> {
+async function tokenKeys(source: JwtKeySource, tlsAllowlist: TlsAllowlist): Promise<{ keys: TokenKeys; client?: HttpClient }> {
   if (source.kind === 'key') return { keys: { algorithms: algorithmsOf(source.type), key: importVerificationKey(source.type, source.key) } };
-  const client = new HttpClient(JWK_FETCH_TIMEOUT_MS, JWK_SET_MAX_BYTES);
+  const client = new HttpClient(JWK_FETCH_TIMEOUT_MS, JWK_SET_MAX_BYTES, tlsAllowlist);
   try {
     const set = await RemoteJwkSet.load(source.url, client);
     return { keys: { algorithms: source.type ? algorithmsOf(source.type) : JWK_SET_ALGORITHMS, key: set.resolve, generation: set.generation }, client };

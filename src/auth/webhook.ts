@@ -11,7 +11,7 @@ import { isObject } from '../util/decode.js';
 import { ExpiringCache } from './expiring-cache.js';
 import { webhookExpiry } from './expiry.js';
 import { AuthError, internalError } from './failure.js';
-import type { HttpClient, IncomingAnswer, OutgoingRequest } from './http-client.js';
+import type { HttpClient, IncomingAnswer, OutgoingRequest } from '../outgoing/http-client.js';
 import { makeSession, requestedRole, sessionVariables, type Session } from './session.js';
 
 /** Spec item 6: client headers a GET call does not forward. */

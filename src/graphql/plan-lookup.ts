@@ -14,6 +14,7 @@ import type { Plan } from '../protocol/plan.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { PlanCache } from './plan-cache.js';
 import { log } from '../log.js';
+import { PersistedQueries } from './persisted-queries.js';
 import type { GraphQLRequest } from './request.js';
 
 export class PlanLookup {
@@ -21,6 +22,8 @@ export class PlanLookup {
   private readonly cache: PlanCache;
   /** Keys the allow-list refused, oldest first (bounded like the plans). */
   private readonly refused = new Map<string, RequestError>();
+  /** Automatic persisted queries: a document is kept by its hash once it compiled (and so passed the allow-list). */
+  private readonly persisted: PersistedQueries;
   /** The compile under way for a key. */
   private readonly compiling = new Map<string, Promise<Plan>>();
 
@@ -29,8 +32,10 @@ export class PlanLookup {
     snapshots: SnapshotBus,
     private readonly cacheSize: number,
     private readonly enableAllowlist: boolean,
+    persistedQueriesCacheSize: number,
   ) {
     this.cache = new PlanCache(cacheSize);
+    this.persisted = new PersistedQueries(persistedQueriesCacheSize);
     snapshots.subscribe((s) => {
       this.snapshot = s;
       this.cache.evict(s.changes);
@@ -38,13 +43,22 @@ export class PlanLookup {
     });
   }
 
-  async plan(session: Session, req: GraphQLRequest): Promise<Plan> {
+  /** The request with its document: a persisted query's hash checked, or replaced by the document it stands for. */
+  withDocument(req: GraphQLRequest): GraphQLRequest & { query: string } {
+    return this.persisted.resolve(req);
+  }
+
+  async plan(session: Session, request: GraphQLRequest): Promise<Plan> {
+    const req = this.persisted.resolve(request);
     // backend_only permissions: only with the admin secret and the request's header.
     const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
     const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
     for (;;) {
       const hit = this.cache.get(key, req.variables);
-      if (hit) return hit;
+      if (hit) {
+        this.persisted.keep(req);
+        return hit;
+      }
       const refusal = this.refused.get(key);
       if (refusal) throw refusal;
       // A burst of requests that miss together (subscribers connecting, a popular query after
@@ -63,7 +77,7 @@ export class PlanLookup {
     }
   }
 
-  private async compile(key: string, session: Session, backendOnly: boolean, req: GraphQLRequest): Promise<Plan> {
+  private async compile(key: string, session: Session, backendOnly: boolean, req: GraphQLRequest & { query: string }): Promise<Plan> {
     const snapshot = this.snapshot;
     if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     const allowlist = this.enableAllowlist && session.role !== 'admin';
@@ -77,6 +91,7 @@ export class PlanLookup {
     log.debug('plan compiled', { role: session.role, operationName: req.operationName });
     // A plan compiled against a snapshot that has since been replaced may read what changed.
     if (this.snapshot === snapshot) this.cache.set(key, req.variables, answer.plan);
+    this.persisted.keep(req);
     return answer.plan;
   }
 

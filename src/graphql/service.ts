@@ -35,8 +35,14 @@ export class GraphQLService {
   private readonly sources: SourcePools;
   private readonly subscriptions: Subscriptions;
 
-  constructor(compiler: PlanCompiler, snapshots: SnapshotBus, live: SubscriptionOptions, enableAllowlist: boolean, cacheSize = 10_000) {
-    this.plans = new PlanLookup(compiler, snapshots, cacheSize, enableAllowlist);
+  constructor(
+    compiler: PlanCompiler,
+    snapshots: SnapshotBus,
+    live: SubscriptionOptions,
+    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number },
+    cacheSize = 10_000,
+  ) {
+    this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
     this.sources = new SourcePools(snapshots);
     this.subscriptions = new Subscriptions(this.plans, this.sources, snapshots, live);
     snapshots.subscribe((s) => this.rest.update(s.restEndpoints));

@@ -60,7 +60,8 @@ export class Subscriptions {
   async subscribe(session: Session, raw: unknown, deliver: Subscriber): Promise<() => void> {
     let request: GraphQLRequest;
     try {
-      request = readRequest(raw, '$');
+      // The document once, at the start: a persisted query's hash may leave the cache before the plan is made again.
+      request = this.plans.withDocument(readRequest(raw, '$'));
     } catch (e) {
       deliver(failure(e).body);
       return () => {};

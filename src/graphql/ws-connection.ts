@@ -110,7 +110,8 @@ export class GraphQLWsConnection {
       case start: {
         const id = this.operationId(m);
         if (id === null) return;
-        if (!isObject(m.payload) || typeof m.payload.query !== 'string') return this.invalid(`"${start}" needs a "payload" object with a string "query"`);
+        // The query may be left out for a persisted query's hash (`extensions.persistedQuery`): the request reader checks that.
+        if (!isObject(m.payload) || (typeof m.payload.query !== 'string' && !isObject(m.payload.extensions))) return this.invalid(`"${start}" needs a "payload" object with a string "query"`);
         return this.start(id, m.payload);
       }
       case stop: {

@@ -31,12 +31,15 @@ export interface TableChange {
 
 export const EVERYTHING: MetadataChanges = Object.freeze({ everything: true, sources: [], tables: [] }) as MetadataChanges;
 
+/** Top-level sections no schema or plan reads: a change to them alone keeps every plan (`network`: the TLS allow-list of outgoing calls). */
+const PLAN_NEUTRAL = new Set(['network']);
+
 /** `catalogChanged`: sources whose catalog (or enum values) is not the one of `before`'s snapshot. */
 export function metadataChanges(before: Metadata | null, after: Metadata, catalogChanged: (source: string) => boolean): MetadataChanges {
   if (!before) return EVERYTHING;
   if (before === after) return { everything: false, sources: after.sources.map((s) => s.name).filter(catalogChanged), tables: [] };
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  for (const k of keys) if (k !== 'sources' && before[k] !== after[k]) return EVERYTHING;
+  for (const k of keys) if (k !== 'sources' && !PLAN_NEUTRAL.has(k) && before[k] !== after[k]) return EVERYTHING;
   const sources = new Set<string>();
   const tables: TableChange[] = [];
   const withInheritors = inheritors(after);

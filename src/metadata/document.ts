@@ -13,6 +13,7 @@ import { functionEntry } from './functions.js';
 import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
 import { collectionSections, setAllowlist, setQueryCollections } from './query-collections.js';
 import { restEndpointSection, setRestEndpoints } from './rest-endpoints.js';
+import { setTlsAllowlist, tlsAllowlistSection } from './tls-allowlist.js';
 import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -87,7 +88,7 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   return withInheritedRoles(out, r);
 }
 
-/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections` and `allowlist`, checked. */
+/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints` and `network`, checked. */
 function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   const roles = r.optional('inherited_roles', inheritedRoleList);
   if (roles) setInheritedRoles(m, roles);
@@ -95,6 +96,7 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   setQueryCollections(m, collections);
   setAllowlist(m, allowlist);
   setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
+  setTlsAllowlist(m, tlsAllowlistSection(r.value.network, `${r.path}.network`));
   return m;
 }
 

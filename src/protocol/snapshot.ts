@@ -13,6 +13,7 @@
 import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
+import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
@@ -55,6 +56,8 @@ export interface PublishedSnapshot {
   connected: { name: string; kind: BackendKind; configuration: JsonObject }[];
   /** The RESTified endpoints (`/api/rest/...`), each with its query's text. */
   restEndpoints: RestRoute[];
+  /** The TLS allow-list (`network.tls_allowlist`): the front thread's outgoing HTTPS calls follow it. */
+  tlsAllowlist: TlsAllowEntry[];
   /**
    * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.

@@ -1,5 +1,6 @@
-/** A real HTTP server for the auth tests: records every call and answers as the test says. */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+/** A real HTTP (or, given a key and certificate, HTTPS) server for the auth tests: records every call and answers as the test says. */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedCall {
@@ -24,8 +25,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(answer: (call: RecordedCall) => Answer): Promise<TestServer> {
-  const server = createServer((req, res) => {
+export async function startServer(answer: (call: RecordedCall) => Answer, tls?: { key: string; cert: string }): Promise<TestServer> {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -38,11 +39,12 @@ export async function startServer(answer: (call: RecordedCall) => Answer): Promi
         res.end(a.body ?? '');
       }, a.delayMs ?? 0);
     });
-  });
+  };
+  const server = tls ? createTlsServer(tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const state: TestServer = {
-    url: `http://127.0.0.1:${port}/auth`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/auth`,
     calls: [],
     answer,
     close: () =>

@@ -15,6 +15,14 @@ const doc = (): Metadata =>
 const noCatalogChange = () => false;
 
 describe('metadataChanges', () => {
+  it('keeps every plan when only the TLS allow-list changed', () => {
+    const before = doc();
+    const after = produce(before, (d) => {
+      d.network = { tls_allowlist: [{ host: 'hooks.test' }] };
+    });
+    expect(metadataChanges(before, after, noCatalogChange)).toEqual({ everything: false, sources: [], tables: [] });
+  });
+
   it('names the one table a permission change touched', () => {
     const before = doc();
     const after = produce(before, (d) => {

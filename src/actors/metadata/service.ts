@@ -5,6 +5,7 @@
  * polling the version row (and sooner through NOTIFY).
  */
 import { restRoutes } from '../../metadata/rest-endpoints.js';
+import { tlsAllowlist } from '../../metadata/tls-allowlist.js';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
@@ -206,6 +207,7 @@ export class MetadataService {
       changes,
       connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
       restEndpoints: restRoutes(this.stored.metadata),
+      tlsAllowlist: tlsAllowlist(this.stored.metadata),
       update,
     };
   }

@@ -17,6 +17,7 @@ import {
 } from './manage.js';
 import { DML_COMMANDS } from './dml.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
+import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
 import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
@@ -82,6 +83,8 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           citus_drop_source: dropSource,
           rename_source: renameSource,
           test_webhook_transform: testWebhookTransformCommand,
+          add_host_to_tls_allowlist: addHostToTlsAllowlist,
+          drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
           ...prefixed('pg', TABLE_COMMANDS),
           ...prefixed('citus', TABLE_COMMANDS),
     };

@@ -1,10 +1,14 @@
 /**
- * The outgoing HTTP client of authentication (webhook calls, JWK set fetches): keep-alive
- * agents so a busy engine reuses connections instead of opening one per request, an overall
- * deadline per call, and a cap on the answer's size so a broken peer cannot exhaust memory.
+ * The engine's outgoing HTTP client (today the auth webhook and JWK set fetches; every
+ * outgoing call goes through it): keep-alive agents so a busy engine reuses connections instead
+ * of opening one per request, an overall deadline per call, a cap on the answer's size so a
+ * broken peer cannot exhaust memory, and certificate verification on every HTTPS call except
+ * to the hosts of the TLS allow-list (`tls-allowlist.ts`), which have an agent of their own so
+ * that no connection opened without verification is ever reused for another host.
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { TlsAllowlist } from './tls-allowlist.js';
 
 export interface OutgoingRequest {
   method: 'GET' | 'POST';
@@ -25,15 +29,22 @@ const USER_AGENT = 'service-graphql-engine';
 export class HttpClient {
   private readonly http = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST });
   private readonly https = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST });
+  private readonly unverifiedHttps = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, rejectUnauthorized: false });
 
   constructor(
     private readonly timeoutMs: number,
     private readonly maxBodyBytes: number,
+    private readonly tlsAllowlist: TlsAllowlist,
   ) {}
+
+  private transport(url: URL): { request: typeof http.request; agent: http.Agent } {
+    if (url.protocol !== 'https:') return { request: http.request, agent: this.http };
+    return { request: https.request, agent: this.tlsAllowlist.permits(url) ? this.unverifiedHttps : this.https };
+  }
 
   /** Rejects with an `Error` saying what went wrong (unreachable, timeout, answer too large). */
   send(url: URL, request: OutgoingRequest): Promise<IncomingAnswer> {
-    const transport = url.protocol === 'https:' ? { request: https.request, agent: this.https } : { request: http.request, agent: this.http };
+    const transport = this.transport(url);
     return new Promise((resolve, reject) => {
       const req = transport.request(url, { method: request.method, headers: { ...request.headers, 'user-agent': USER_AGENT }, agent: transport.agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -62,5 +73,6 @@ export class HttpClient {
   close(): void {
     this.http.destroy();
     this.https.destroy();
+    this.unverifiedHttps.destroy();
   }
 }
