@@ -4,9 +4,9 @@
  * and LISTEN), which says which tracked tables are captured and when one was written. The
  * refetch schedule (`refetch-schedule.ts`) asks whether every table a query reads is captured
  * (`covers`): only then does the query stop being polled. A feed is started by the first live
- * query on its source, read again when a snapshot changes the source's tables (the metadata
- * actor syncs the triggers before publishing), and replaced when the source's connection
- * settings change.
+ * query on its source, read again when a snapshot changes the source's tables and when the
+ * metadata actor's trigger sync (after it answers) says the captured tables changed, and
+ * replaced when the source's connection settings change.
  */
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { ChangeFeed } from '../backends/backend.js';

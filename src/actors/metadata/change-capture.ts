@@ -1,8 +1,9 @@
 /**
  * Keeps each source's change capture (the triggers live queries listen to, issue 11 item 2)
- * on exactly its tracked tables: run after every metadata version is taken and before it is
- * published, so the front thread's listeners find the triggers of the tables the snapshot
- * tracks. Outside the request's transaction on purpose: a table that cannot be captured (no
+ * on exactly its tracked tables: run after every metadata version is taken, once the request
+ * that made it is answered (in turn with the actor's requests); its notice tells the front
+ * thread's listeners to read the captured tables again, and until then the new tables are
+ * polled. Outside the request's transaction on purpose: a table that cannot be captured (no
  * privilege) is polled and logged, never an error for the metadata call. A source whose
  * tables and catalog are what was last synced costs no statement.
  */

@@ -158,7 +158,11 @@ export class MetadataService {
     deepFreeze(stored.metadata);
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs());
-    await this.capture.sync(stored.metadata, (name) => this.sources.connection(name), this.sources.catalogs());
+    // After the answer, in turn with the requests: installing triggers on thousands of newly
+    // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
+    // front thread polls those tables (the sync's notice tells its listeners when they are).
+    const m = stored.metadata;
+    void this.serialised(() => this.capture.sync(m, (name) => this.sources.connection(name), this.sources.catalogs()));
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }

@@ -20,6 +20,8 @@ const CHANNEL = 'service_table_changes';
 const TRIGGER = 'service_change_capture';
 const FUNCTION = 'service_catalog.notify_table_change()';
 const SYNC_FUNCTION = 'service_catalog.sync_change_capture';
+/** The notice that the set of captured tables changed (a table's notice is a JSON array). */
+const CAPTURED_CHANGED = 'captured';
 /** Names the listening connection in `pg_stat_activity`. */
 export const CHANGE_LISTENER_APPLICATION_NAME = 'service-graphql-change-capture';
 
@@ -116,6 +118,7 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
     }
   }
   const changes = [...install.map((t) => ({ s: t.schema, n: t.name, install: true })), ...remove.map((t) => ({ s: t.schema, n: t.name, install: false }))];
+  if (changes.length === 0) return;
   for (let from = 0; from < changes.length; from += TABLES_PER_STATEMENT) {
     const batch = changes.slice(from, from + TABLES_PER_STATEMENT);
     let failed: { table_schema: string; table_name: string; installing: boolean; error: string }[];
@@ -130,6 +133,8 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
       else log.warn('change capture cannot be removed from a table', { source, table, error: f.error });
     }
   }
+  // Every listener (this instance's and others') reads the captured tables again.
+  await pool.query(`SELECT pg_notify('${CHANNEL}', '${CAPTURED_CHANGED}')`).catch((e: unknown) => log.warn('change capture listeners cannot be told of new triggers', { source, error: message(e) }));
 }
 
 /** Listens for the notifications of the source's triggers (see `Backend.listenChanges`). */
@@ -150,6 +155,10 @@ export function listenChanges(connectionString: string, handlers: ChangeFeedHand
     { applicationName: CHANGE_LISTENER_APPLICATION_NAME, label: 'change capture listener', meanwhile: 'live queries are polled' },
     {
       notification: (payload) => {
+        if (payload === CAPTURED_CHANGED) {
+          if (client) void readCaptured(client);
+          return;
+        }
         const t = parseTable(payload);
         if (t) handlers.changed(t);
       },
