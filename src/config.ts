@@ -58,11 +58,27 @@ export interface Config {
   liveQueryBatchSize: number;
   /** Whether live queries are re-run only when a table they read may have changed (triggers + LISTEN), else polled. */
   liveQueryChangeCapture: boolean;
+  /** `SERVICE_GRAPHQL_ENABLED_APIS`: which groups of routes are served. */
+  enabledApis: Set<EnabledApi>;
+  /** How many multiplexer actors (worker threads) run the live queries. */
+  liveQueryMultiplexers: number;
+  /** Each multiplexer actor's own pool per source: its largest size, and how long a connection may idle. */
+  liveQueryMaxConnections: number;
+  liveQueryIdleTimeoutSeconds: number;
   /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
   websocketInitTimeoutMs: number;
 }
+
+/**
+ * Route groups, as the well-known engine names them: `graphql` (/v1/graphql, its explain, the
+ * WebSocket, /api/rest), `metadata` (/v1/metadata, /v1/query, /v2/query), `developer`
+ * (/dev/..., admin only). `pgdump` and `config` are accepted for compatibility; this engine
+ * has no such routes (docs/behaviour.md).
+ */
+export const ENABLED_APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer'] as const;
+export type EnabledApi = (typeof ENABLED_APIS)[number];
 
 export class ConfigError extends Error {}
 
@@ -103,6 +119,10 @@ const OPTIONS = {
   liveQueryIntervalMs: opt('live-queries-refetch-interval', 'LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'),
   liveQueryBatchSize: opt('live-queries-multiplexed-batch-size', 'LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'),
   liveQueryChangeCapture: opt('live-queries-change-capture', 'LIVE_QUERIES_CHANGE_CAPTURE'),
+  enabledApis: opt('enabled-apis', 'ENABLED_APIS'),
+  liveQueryMultiplexers: opt('live-queries-multiplexers', 'LIVE_QUERIES_MULTIPLEXERS'),
+  liveQueryMaxConnections: opt('live-queries-max-connections', 'LIVE_QUERIES_MAX_CONNECTIONS'),
+  liveQueryIdleTimeoutSeconds: opt('live-queries-idle-timeout', 'LIVE_QUERIES_IDLE_TIMEOUT'),
   websocketKeepAliveMs: opt('websocket-keepalive', 'WEBSOCKET_KEEPALIVE'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
@@ -142,6 +162,14 @@ function integer(value: string, o: Option, min: number, max: number): number {
     throw new ConfigError(`${o.env} / --${o.flag}: expected an integer from ${min} to ${max}, got "${value}"`);
   }
   return n;
+}
+
+function enabledApis(value: string, o: Option): Set<EnabledApi> {
+  const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  for (const n of names) {
+    if (!(ENABLED_APIS as readonly string[]).includes(n)) throw new ConfigError(`${o.env} / --${o.flag}: unknown API "${n}" (expected some of ${ENABLED_APIS.join(', ')})`);
+  }
+  return new Set(names as EnabledApi[]);
 }
 
 function boolean(value: string | undefined, o: Option): boolean {
@@ -255,6 +283,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     liveQueryIntervalMs: integer(get(OPTIONS.liveQueryIntervalMs) ?? '1000', OPTIONS.liveQueryIntervalMs, 10, 3_600_000),
     liveQueryBatchSize: integer(get(OPTIONS.liveQueryBatchSize) ?? '100', OPTIONS.liveQueryBatchSize, 1, 10_000),
     liveQueryChangeCapture: boolean(get(OPTIONS.liveQueryChangeCapture) ?? 'true', OPTIONS.liveQueryChangeCapture),
+    enabledApis: enabledApis(get(OPTIONS.enabledApis) ?? 'metadata,graphql,pgdump,config', OPTIONS.enabledApis),
+    liveQueryMultiplexers: integer(get(OPTIONS.liveQueryMultiplexers) ?? '1', OPTIONS.liveQueryMultiplexers, 1, 64),
+    liveQueryMaxConnections: integer(get(OPTIONS.liveQueryMaxConnections) ?? '10', OPTIONS.liveQueryMaxConnections, 1, 10_000),
+    liveQueryIdleTimeoutSeconds: integer(get(OPTIONS.liveQueryIdleTimeoutSeconds) ?? '180', OPTIONS.liveQueryIdleTimeoutSeconds, 0, 86_400),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),

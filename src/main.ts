@@ -12,6 +12,7 @@ import { SchemaBuilder } from './actors/schema-builder/pool.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { allowGarbageCollection, collectGarbageWhenIdle } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
+import { Multiplexers } from './actors/multiplexer/multiplexers.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 
@@ -85,10 +86,20 @@ async function main(): Promise<void> {
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);
+  const multiplexers = new Multiplexers(
+    snapshots,
+    {
+      logLevel: config.logLevel,
+      live: { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
+      pools: { maxConnections: config.liveQueryMaxConnections, idleTimeoutSeconds: config.liveQueryIdleTimeoutSeconds },
+    },
+    config.liveQueryMultiplexers,
+    config.actorTimeoutMs,
+  );
   const graphql = new GraphQLService(
     compiler,
     snapshots,
-    { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
+    multiplexers,
     { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
   );
   // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
@@ -96,9 +107,9 @@ async function main(): Promise<void> {
   snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
   let authenticator: Authenticator | undefined;
   try {
-    await metadata.start();
+    await Promise.all([metadata.start(), multiplexers.start()]);
   } catch (e) {
-    log.error('metadata actor failed to start', { error: e instanceof Error ? e.message : String(e) });
+    log.error('an actor failed to start', { error: e instanceof Error ? e.message : String(e) });
     await embedded?.stop().catch(() => {});
     process.exit(1);
   }
@@ -122,6 +133,10 @@ async function main(): Promise<void> {
         get: (session, request) => graphql.get(session, request),
       },
       explain: (body) => graphql.explainRequest(body),
+      developer: {
+        subscriptions: async () => ({ multiplexers: await multiplexers.counts() }),
+        restartSubscriptions: () => multiplexers.restart(),
+      },
       rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
         authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
@@ -141,6 +156,7 @@ async function main(): Promise<void> {
       cors: config.cors,
       websocketMaxBufferedBytes: config.websocketMaxBufferedBytes,
       version: VERSION,
+      enabledApis: config.enabledApis,
     },
   );
   log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });

@@ -24,15 +24,18 @@ export function publish<E>(event: E, attachment?: Uint8Array): void {
  * Serves requests with `handle`. `boot` runs first; the main thread hears `ready`
  * when it succeeds and `fatal` (then exit) when it fails.
  */
-export function serveActor<Req>(opts: {
+export function serveActor<Req, Told extends { type: string } = never>(opts: {
   boot(): Promise<void>;
   handle(req: Req): Promise<unknown>;
+  /** One-way messages (`Actor.tell`). */
+  told?(message: Told): void;
   shutdown(): Promise<void>;
 }): void {
   port.on('message', (bytes: Uint8Array) => {
-    const env = decode<RequestEnvelope<Req> | EventEnvelope<{ type: string }>>(bytes);
+    const env = decode<RequestEnvelope<Req> | EventEnvelope<Told | { type: 'shutdown' }>>(bytes);
     if (env.kind === 'event') {
       if (env.body.type === 'shutdown') void opts.shutdown().finally(() => process.exit(0));
+      else opts.told?.(env.body as Told);
       return;
     }
     opts

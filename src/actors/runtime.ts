@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import type { Envelope, Frame, RequestEnvelope } from '../protocol/envelope.js';
+import type { Envelope, EventEnvelope, Frame, RequestEnvelope } from '../protocol/envelope.js';
 import { log } from '../log.js';
 
 export class ActorUnavailable extends Error {}
@@ -34,6 +34,8 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   /** Between a crash and the restarted worker's `ready`: requests fail at once instead of waiting for a timeout. */
   private down = false;
   private readyWaiters: { resolve(): void; reject(e: Error): void } | null = null;
+  private readonly readyListeners: ((restarted: boolean) => void)[] = [];
+  private started = false;
 
   constructor(private readonly opts: ActorOptions) {}
 
@@ -49,6 +51,24 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
     this.listeners.push(listener);
   }
 
+  /**
+   * Called each time the worker is ready: after `start`, and after each restart (`restarted`),
+   * when a worker that keeps state (the multiplexers) is given it again.
+   */
+  onReady(listener: (restarted: boolean) => void): void {
+    this.readyListeners.push(listener);
+  }
+
+  /**
+   * A one-way message (no reply, no timeout). Dropped while the worker is down: an actor
+   * whose state matters gives it again on `onReady`.
+   */
+  tell(message: { type: string }): void {
+    if (this.down || this.stopping) return;
+    const bytes = encode({ kind: 'event', body: message } satisfies EventEnvelope);
+    this.worker.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
+  }
+
   request<T extends Req['type']>(body: Extract<Req, { type: T }>, transfer: ArrayBuffer[] = []): Promise<Replies[T]> {
     if (this.down) return Promise.reject(new ActorUnavailable(`${this.opts.name} actor is restarting; try again`));
     const id = this.nextId++;
@@ -62,6 +82,11 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
       const bytes = encode(env);
       this.worker.postMessage(bytes, [bytes.buffer as ArrayBuffer, ...transfer]);
     });
+  }
+
+  /** Ends the worker as a crash would, so it is restarted (`/dev/subscriptions/restart`). */
+  async kill(): Promise<void> {
+    if (!this.down && !this.stopping) await this.worker.terminate();
   }
 
   async stop(): Promise<void> {
@@ -113,12 +138,16 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
       case 'event':
         for (const l of this.listeners) l(env.body as Event, attachment);
         return;
-      case 'ready':
+      case 'ready': {
         this.restarts = 0;
         this.down = false;
         this.readyWaiters?.resolve();
         this.readyWaiters = null;
+        const restarted = this.started;
+        this.started = true;
+        for (const l of this.readyListeners) l(restarted);
         return;
+      }
       case 'fatal':
         this.readyWaiters?.reject(new Error(env.error));
         this.readyWaiters = null;

@@ -7,19 +7,25 @@ import type { MetadataActorEvent } from '../protocol/messages.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { log } from '../log.js';
 
-export type SnapshotListener = (snapshot: PublishedSnapshot) => void;
+export type SnapshotListener<S = PublishedSnapshot> = (snapshot: S) => void;
+
+/** What a consumer needs of a bus: the current snapshot (or the part of it it reads), then every new one. */
+export interface Snapshots<S = PublishedSnapshot> {
+  subscribe(listener: SnapshotListener<S>): () => void;
+}
 
 /** What the bus needs from the metadata actor (`Actor.onEvent`). */
 export interface SnapshotSource {
   onEvent(listener: (e: MetadataActorEvent, attachment: Uint8Array | undefined) => void): void;
 }
 
-export class SnapshotBus {
-  private latest: PublishedSnapshot | null = null;
-  private readonly listeners = new Set<SnapshotListener>();
+/** `S`: the snapshots published (a thread that follows only part of them has a bus of that part). */
+export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
+  private latest: S | null = null;
+  private readonly listeners = new Set<SnapshotListener<S>>();
 
   /** Publishes every snapshot the metadata actor announces (its update's bytes come as the event's attachment). */
-  follow(source: SnapshotSource): void {
+  follow(this: SnapshotBus<PublishedSnapshot>, source: SnapshotSource): void {
     source.onEvent((e, update) => {
       if (e.type !== 'snapshot') return;
       if (update?.buffer instanceof SharedArrayBuffer) this.publish({ ...e.snapshot, update: update as Uint8Array<SharedArrayBuffer> });
@@ -27,20 +33,20 @@ export class SnapshotBus {
     });
   }
 
-  publish(snapshot: PublishedSnapshot): void {
+  publish(snapshot: S): void {
     this.latest = snapshot;
     for (const listener of this.listeners) {
       // One consumer's failure (a bug) must not keep the snapshot from the others, nor reach the actor runtime.
       try {
         listener(snapshot);
       } catch (e) {
-        log.error('a snapshot consumer failed', { generation: snapshot.generation, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+        log.error('a snapshot consumer failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       }
     }
   }
 
   /** A listener gets the current snapshot at once (a consumer started late misses nothing), then every new one. */
-  subscribe(listener: SnapshotListener): () => void {
+  subscribe(listener: SnapshotListener<S>): () => void {
     this.listeners.add(listener);
     if (this.latest) listener(this.latest);
     return () => this.listeners.delete(listener);

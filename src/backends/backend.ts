@@ -37,8 +37,11 @@ export interface Backend {
   /** The statements of one mutation root field, run in order; `final` ones answer the field. */
   translateMutation(field: MutationField, options: TranslateOptions): TranslatedMutation;
 
-  /** A connection pool for running compiled statements (the front thread). */
-  connect(configuration: JsonObject): SourceConnection;
+  /**
+   * A connection pool for running compiled statements (the front thread; the multiplexer
+   * actors with their own `limits`, else the source's pool settings).
+   */
+  connect(configuration: JsonObject, limits?: PoolLimits): SourceConnection;
   /** A connection pool for the metadata actor: introspection, run_sql, transactions. */
   connectAdmin(configuration: JsonObject): AdminConnection;
   /**
@@ -111,6 +114,12 @@ export interface TranslatedMutation {
 
 /** Runs a statement: its text, bound values, and a prepared statement name (null: unnamed). */
 export type RunStatement = (text: string, values: unknown[], statement: string | null) => Promise<Record<string, string | null>[]>;
+
+/** Pool settings that override a source's own (`SERVICE_GRAPHQL_LIVE_QUERIES_*` for the multiplexers' pools). */
+export interface PoolLimits {
+  maxConnections: number;
+  idleTimeoutSeconds: number;
+}
 
 /** A source's connection pool on the front thread. */
 export interface SourceConnection {

@@ -8,11 +8,11 @@
  * metadata actor's trigger sync (after it answers) says the captured tables changed, and
  * replaced when the source's connection settings change.
  */
-import type { SnapshotBus } from '../actors/snapshot-bus.js';
+import type { Snapshots } from '../actors/snapshot-bus.js';
 import type { ChangeFeed } from '../backends/backend.js';
 import { backendFor } from '../backends/registry.js';
 import { log } from '../log.js';
-import type { PublishedSnapshot } from '../protocol/snapshot.js';
+import type { SourcesView } from '../protocol/snapshot.js';
 import { tableKey } from '../schema/model.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
@@ -35,10 +35,10 @@ export const sourceOf = (table: string) => table.slice(0, table.indexOf('\u0000'
 
 export class ChangeCapture {
   private readonly feeds = new Map<string, Feed>();
-  private connected: PublishedSnapshot['connected'] = [];
+  private connected: SourcesView['connected'] = [];
   private events: ChangeEvents | null = null;
 
-  constructor(snapshots: SnapshotBus) {
+  constructor(snapshots: Snapshots<SourcesView>) {
     snapshots.subscribe((s) => this.follow(s));
   }
 
@@ -81,7 +81,7 @@ export class ChangeCapture {
     return tables.length > 0 && tables.every((t) => this.feeds.get(sourceOf(t))?.captured?.has(t) === true);
   }
 
-  private follow(s: PublishedSnapshot): void {
+  private follow(s: SourcesView): void {
     this.connected = s.connected;
     for (const [name, entry] of this.feeds) {
       const src = s.connected.find((c) => c.name === name);

@@ -31,14 +31,38 @@ import { failure } from './failure.js';
 import { RefetchSchedule } from './refetch-schedule.js';
 import { advanceCursors, cohortKey } from './streams.js';
 
-/** Receives a subscription's response text (`{"data": ...}` or `{"errors": ...}`). */
-export type Subscriber = (text: string) => void;
+/**
+ * Receives a subscription's response text (`{"data": ...}` or `{"errors": ...}`), with the
+ * hash of a live query's result (null for a stream's batch) and a stream cohort's values
+ * after its cursor moved (null for a live query): what a subscriber registered again (a
+ * restarted multiplexer actor) needs not to get the same result twice, nor rows it had.
+ */
+export type Subscriber = (text: string, hash: string | null, values: (CohortValues | null)[] | null) => void;
+
+/** A subscription plan's multiplexed query: its subscribers under `role` share it (`liveQuery`). */
+export interface LiveQuery {
+  /** Role and statements (`liveQuery`): the multiplexed query's identity. */
+  key: string;
+  role: string;
+  steps: PlanStep[];
+  /** The tables the plan reads (`PlanReads.tables`): writes to them refetch it under change capture. */
+  reads: readonly string[];
+}
+
+/** The live query of a subscription plan's steps under `role`. */
+export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[]): LiveQuery => ({ key: `${role}\u0000${stepsKey(steps)}`, role, steps, reads });
 
 export interface LiveQueryOptions {
   /** `SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL`. */
   intervalMs: number;
   /** `SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE`: cohorts per statement. */
   batchSize: number;
+}
+
+export interface LiveQueryCounts {
+  queries: number;
+  cohorts: number;
+  subscribers: number;
 }
 
 interface Cohort {
@@ -114,18 +138,17 @@ export class LiveQueries {
   }
 
   /**
-   * Adds a subscriber of a subscription plan's steps under `role`, with its cohort values and
-   * the tables the plan reads (`PlanReads.tables`). Returns how to unsubscribe, which gives the
-   * cohort's values as they are then (a stream's cursors have moved).
+   * Adds a subscriber of a live query with its cohort values. Returns how to unsubscribe,
+   * which gives the cohort's values as they are then (a stream's cursors have moved).
    */
-  subscribe(role: string, steps: PlanStep[], values: (CohortValues | null)[], subscriber: Subscriber, reads: readonly string[]): () => (CohortValues | null)[] {
-    const key = `${role}\u0000${stepsKey(steps)}`;
+  subscribe(live: LiveQuery, values: (CohortValues | null)[], subscriber: Subscriber): () => (CohortValues | null)[] {
+    const { key, role, steps } = live;
     let query = this.queries.get(key);
     if (!query) {
       const streaming = steps.some((s) => s.run.kind === 'sql' && s.run.stream !== undefined);
       query = { key, steps, cohorts: new Map(), running: false, soon: false, streaming };
       this.queries.set(key, query);
-      this.schedule.add(query, reads);
+      this.schedule.add(query, live.reads);
       log.debug('live query started', { role, statements: steps.filter((s) => s.run.kind === 'sql').length });
     }
     const texts = values.map((v) => (v === null ? null : JSON.stringify(v)));
@@ -138,7 +161,7 @@ export class LiveQueries {
     cohort.subscribers.add(subscriber);
     // Under change capture, no write since the cohort's last run: its last result is current
     // (a write whose notice is on its way refetches it for every subscriber, this one too).
-    if (cohort.last !== null && !query.running && this.schedule.current(query)) subscriber(cohort.last);
+    if (cohort.last !== null && !query.running && this.schedule.current(query)) subscriber(cohort.last, cohort.hash, null);
     else {
       cohort.fresh.add(subscriber);
       this.soon(query);
@@ -157,11 +180,15 @@ export class LiveQueries {
     };
   }
 
-  /** Multiplexed queries and their cohorts now running. */
-  get counts(): { queries: number; cohorts: number } {
+  /** Multiplexed queries, their cohorts and subscribers now running. */
+  get counts(): LiveQueryCounts {
     let cohorts = 0;
-    for (const q of this.queries.values()) cohorts += q.cohorts.size;
-    return { queries: this.queries.size, cohorts };
+    let subscribers = 0;
+    for (const q of this.queries.values()) {
+      cohorts += q.cohorts.size;
+      for (const c of q.cohorts.values()) subscribers += c.subscribers.size;
+    }
+    return { queries: this.queries.size, cohorts, subscribers };
   }
 
   private tick(): void {
@@ -218,14 +245,14 @@ export class LiveQueries {
         cohort.hash = null;
         if (!advanceCursors(query.cohorts, cohort, cursors.map((stepCursors) => stepCursors?.[c] ?? null))) return;
         streamed = true;
-        for (const s of [...cohort.subscribers]) s(text);
+        for (const s of [...cohort.subscribers]) s(text, null, cohort.values);
         return;
       }
       const hash = createHash('sha1').update(text).digest('base64');
       const to = hash === cohort.hash ? cohort.fresh : cohort.subscribers;
       cohort.hash = hash;
       cohort.last = text.length <= KEPT_RESULT_BYTES ? text : null;
-      for (const s of [...to]) s(text);
+      for (const s of [...to]) s(text, hash, null);
       cohort.fresh.clear();
     });
     return streamed;

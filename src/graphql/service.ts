@@ -18,8 +18,8 @@ import { failure, MethodNotAllowed } from './failure.js';
 import { PlanLookup } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { SourcePools } from './source-pools.js';
-import { Subscriptions, type SubscriptionOptions } from './subscriptions.js';
-import type { Subscriber } from './live-queries.js';
+import { Subscriptions } from './subscriptions.js';
+import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -38,13 +38,13 @@ export class GraphQLService {
   constructor(
     compiler: PlanCompiler,
     snapshots: SnapshotBus,
-    live: SubscriptionOptions,
+    multiplexers: Multiplexers,
     options: { enableAllowlist: boolean; persistedQueriesCacheSize: number },
     cacheSize = 10_000,
   ) {
     this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
     this.sources = new SourcePools(snapshots);
-    this.subscriptions = new Subscriptions(this.plans, this.sources, snapshots, live);
+    this.subscriptions = new Subscriptions(this.plans, multiplexers, snapshots);
     snapshots.subscribe((s) => this.rest.update(s.restEndpoints));
   }
 
@@ -118,7 +118,7 @@ export class GraphQLService {
   }
 
   /** Starts a subscription (a live query); `deliver` gets each changed result. Returns how to stop it. */
-  subscribe(session: Session, raw: unknown, deliver: Subscriber): Promise<() => void> {
+  subscribe(session: Session, raw: unknown, deliver: Deliver): Promise<() => void> {
     return this.subscriptions.subscribe(session, raw, deliver);
   }
 
@@ -127,9 +127,9 @@ export class GraphQLService {
     return explainRequest(body, this.plans, this.sources);
   }
 
-  close(): Promise<void> {
-    this.subscriptions.close();
-    return this.sources.close();
+  async close(): Promise<void> {
+    await this.subscriptions.close();
+    await this.sources.close();
   }
 }
 

@@ -1,19 +1,24 @@
 /**
- * The front thread's connections to the sources plans run on: one pool per connected
+ * Connections to the sources plans run on (the front thread's, a multiplexer actor's): one pool per connected
  * source (from its kind's backend), replaced when its connection settings change, closed
  * when it goes.
  */
 import { canonicalJson } from '../util/canonical-json.js';
-import type { SnapshotBus } from '../actors/snapshot-bus.js';
+import type { Snapshots } from '../actors/snapshot-bus.js';
 import { backendFor } from '../backends/registry.js';
 import type { ConnectedSource, SourceConnections } from '../execute/connections.js';
 import { log } from '../log.js';
-import type { PublishedSnapshot } from '../protocol/snapshot.js';
+import type { SourcesView } from '../protocol/snapshot.js';
+import type { PoolLimits } from '../backends/backend.js';
 
 export class SourcePools implements SourceConnections {
   private readonly runners = new Map<string, { key: string; source: ConnectedSource }>();
 
-  constructor(snapshots: SnapshotBus) {
+  /** `limits`: the pools' settings instead of each source's (the multiplexer actors' pools). */
+  constructor(
+    snapshots: Snapshots<SourcesView>,
+    private readonly limits?: PoolLimits,
+  ) {
     snapshots.subscribe((s) => this.follow(s));
   }
 
@@ -21,7 +26,7 @@ export class SourcePools implements SourceConnections {
     return this.runners.get(source)?.source;
   }
 
-  private follow(s: PublishedSnapshot): void {
+  private follow(s: SourcesView): void {
     const wanted = new Set<string>();
     for (const src of s.connected) {
       wanted.add(src.name);
@@ -33,7 +38,7 @@ export class SourcePools implements SourceConnections {
       try {
         const backend = backendFor(src.kind);
         if (!backend) throw new Error(`backend kind "${src.kind}" is not supported`);
-        this.runners.set(src.name, { key, source: { backend, connection: backend.connect(src.configuration) } });
+        this.runners.set(src.name, { key, source: { backend, connection: backend.connect(src.configuration, this.limits) } });
       } catch (e) {
         log.warn('cannot connect to source for queries', { source: src.name, error: e instanceof Error ? e.message : String(e) });
       }

@@ -1,22 +1,17 @@
 /**
  * The front thread's subscriptions: a subscriber's request planned like any other
- * (`plan-lookup.ts`), its cohort values bound (`execute/cohort.ts`), and handed to the live
- * queries (`live-queries.ts`). A metadata change that touches what a subscription's plan read
- * plans it again, so a changed permission applies to running subscriptions too.
+ * (`plan-lookup.ts`), its cohort values bound (`execute/cohort.ts`), and handed to the
+ * multiplexer actors (`actors/multiplexer/`), which run the live queries. A metadata change
+ * that touches what a subscription's plan read plans it again, so a changed permission
+ * applies to running subscriptions too.
  */
+import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { cohortValues, type CohortValues } from '../execute/cohort.js';
-import type { SourceConnections } from '../execute/connections.js';
 import type { Plan } from '../protocol/plan.js';
-import { ChangeCapture } from './change-capture.js';
 import { failure } from './failure.js';
-import { LiveQueries, type LiveQueryOptions, type Subscriber } from './live-queries.js';
-
-export interface SubscriptionOptions extends LiveQueryOptions {
-  /** `SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE`: refetch on captured writes (else poll only). */
-  changeCapture: boolean;
-}
+import { liveQuery } from './live-queries.js';
 import { staleness } from './plan-cache.js';
 import type { PlanLookup } from './plan-lookup.js';
 import { readRequest, type GraphQLRequest } from './request.js';
@@ -25,7 +20,7 @@ import { keepCursors } from './streams.js';
 interface Subscription {
   session: Session;
   request: GraphQLRequest;
-  deliver: Subscriber;
+  deliver: Deliver;
   plan: Plan | null;
   /** Leaves its cohort; gives the cohort's values then (null: in none). */
   stop: () => (CohortValues | null)[] | null;
@@ -35,18 +30,13 @@ interface Subscription {
 }
 
 export class Subscriptions {
-  readonly live: LiveQueries;
-  private readonly capture: ChangeCapture | null;
   private readonly running = new Set<Subscription>();
 
   constructor(
     private readonly plans: PlanLookup,
-    sources: SourceConnections,
+    private readonly multiplexers: Multiplexers,
     snapshots: SnapshotBus,
-    options: SubscriptionOptions,
   ) {
-    this.capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
-    this.live = new LiveQueries(sources, options, this.capture);
     snapshots.subscribe((s) => {
       const stale = staleness(s.changes);
       for (const sub of this.running) if (sub.plan && stale(sub.plan, sub.session.role)) void this.start(sub);
@@ -57,7 +47,7 @@ export class Subscriptions {
    * Starts a subscription; `deliver` gets each new result (or the request's error, once).
    * Returns how to stop it.
    */
-  async subscribe(session: Session, raw: unknown, deliver: Subscriber): Promise<() => void> {
+  async subscribe(session: Session, raw: unknown, deliver: Deliver): Promise<() => void> {
     let request: GraphQLRequest;
     try {
       // The document once, at the start: a persisted query's hash may leave the cache before the plan is made again.
@@ -88,15 +78,14 @@ export class Subscriptions {
       if (sub.ended || sub.generation !== generation) return;
       const values = keepCursors(cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables }), before);
       sub.plan = plan;
-      sub.stop = this.live.subscribe(sub.session.role, plan.steps, values, sub.deliver, plan.reads.tables);
+      sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables), values, sub.deliver);
     } catch (e) {
       if (!sub.ended && sub.generation === generation) sub.deliver(failure(e).body);
     }
   }
 
-  close(): void {
-    this.live.close();
-    void this.capture?.close();
+  close(): Promise<void> {
     this.running.clear();
+    return this.multiplexers.close();
   }
 }

@@ -10,7 +10,7 @@ import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { log } from '../log.js';
 import { isObject } from '../util/decode.js';
-import type { Subscriber } from './live-queries.js';
+import type { Deliver } from '../actors/multiplexer/multiplexers.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 
@@ -19,7 +19,7 @@ export interface WsBackend {
   operation(session: Session, request: unknown): Promise<'query' | 'mutation' | 'subscription' | { error: string }>;
   execute(session: Session, request: unknown): Promise<string>;
   /** Starts a subscription; returns how to stop it. */
-  subscribe(session: Session, request: unknown, deliver: Subscriber): Promise<() => void>;
+  subscribe(session: Session, request: unknown, deliver: Deliver): Promise<() => void>;
   keepAliveMs: number;
   /** How long the socket may stay open without `connection_init`. */
   initTimeoutMs: number;

@@ -18,6 +18,7 @@ import { Exchange, type Reply } from './reply.js';
 import { registerGraphQLWebSocket } from './websocket.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
+import type { EnabledApi } from '../config.js';
 
 export interface Backend {
   admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;
@@ -29,6 +30,13 @@ export interface Backend {
   /** What a WebSocket connection runs against, given its upgrade request's headers. */
   websocket: (upgradeHeaders: Record<string, string>) => WsBackend;
   health(): Promise<HealthResponse>;
+  /** `/dev/...` (the `developer` API, admin only). */
+  developer: {
+    /** Each multiplexer actor's live queries, cohorts and subscribers. */
+    subscriptions(): Promise<unknown>;
+    /** Restarts the multiplexer actors as a crash would (their subscribers are kept). */
+    restartSubscriptions(): Promise<void>;
+  };
 }
 
 export interface HttpOptions {
@@ -43,6 +51,8 @@ export interface HttpOptions {
   /** A WebSocket whose unsent data passes this is closed. */
   websocketMaxBufferedBytes: number;
   version: string;
+  /** The route groups served (`SERVICE_GRAPHQL_ENABLED_APIS`); the others answer 404. */
+  enabledApis: Set<EnabledApi>;
 }
 
 const ADMIN_METHODS = 'POST, OPTIONS';
@@ -57,10 +67,12 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   const secured = opts.adminSecrets.length > 0;
   const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
 
+  const accessDenied = (req: HttpRequest) => adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
+
   /** An admin-only route: the admin secret and role are checked before the body is read. */
   const adminRoute = (limit: number, handle: (body: Uint8Array) => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
     const ex = exchange(res, req, ADMIN_METHODS);
-    const denied = adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
+    const denied = accessDenied(req);
     if (denied) return ex.reply(errorReply(denied));
     readBody(res, limit)
       .then(handle)
@@ -73,6 +85,16 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
         },
       );
   };
+  /** An admin-only GET route (the `developer` API). */
+  const adminGet = (handle: () => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
+    const ex = exchange(res, req, GET_METHODS);
+    const denied = accessDenied(req);
+    if (denied) return ex.reply(errorReply(denied));
+    handle().then(
+      (r) => ex.reply(r),
+      (e: unknown) => ex.reply(errorReply(new ApiError(503, 'unexpected', e instanceof Error ? e.message : String(e)))),
+    );
+  };
   const preflight = (methods: string) => (res: HttpResponse, req: HttpRequest) => {
     const origin = req.getHeader('origin');
     new Exchange(res, corsHeaders(opts.cors, origin, methods)).reply({
@@ -82,18 +104,26 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     });
   };
 
-  for (const endpoint of ['v1/metadata', 'v1/query', 'v2/query'] as const) {
-    app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body) => backend.admin(endpoint, body)));
-    app.options(`/${endpoint}`, preflight(ADMIN_METHODS));
+  if (opts.enabledApis.has('metadata')) {
+    for (const endpoint of ['v1/metadata', 'v1/query', 'v2/query'] as const) {
+      app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body) => backend.admin(endpoint, body)));
+      app.options(`/${endpoint}`, preflight(ADMIN_METHODS));
+    }
   }
-  app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body)));
-  app.options('/v1/graphql/explain', preflight(ADMIN_METHODS));
-
-  const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes };
-  registerGraphQLRoutes(app, backend.graphql, routes);
-  app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
-  registerRestRoutes(app, { authenticate: backend.graphql.authenticate, rest: backend.rest }, routes, opts.cors);
-  registerGraphQLWebSocket(app, backend.websocket, { cors: opts.cors, maxMessageBytes: opts.maxBodyBytes, maxBufferedBytes: opts.websocketMaxBufferedBytes });
+  if (opts.enabledApis.has('graphql')) {
+    app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body)));
+    app.options('/v1/graphql/explain', preflight(ADMIN_METHODS));
+    const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes };
+    registerGraphQLRoutes(app, backend.graphql, routes);
+    app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
+    registerRestRoutes(app, { authenticate: backend.graphql.authenticate, rest: backend.rest }, routes, opts.cors);
+    registerGraphQLWebSocket(app, backend.websocket, { cors: opts.cors, maxMessageBytes: opts.maxBodyBytes, maxBufferedBytes: opts.websocketMaxBufferedBytes });
+  }
+  if (opts.enabledApis.has('developer')) {
+    const json = (value: unknown): Reply => ({ status: 200, body: JSON.stringify(value) });
+    app.get('/dev/subscriptions', adminGet(async () => json(await backend.developer.subscriptions())));
+    app.post('/dev/subscriptions/restart', adminRoute(opts.maxBodyBytes, async () => (await backend.developer.restartSubscriptions(), json({ message: 'success' }))));
+  }
 
   app.get('/healthz', (res, req) => {
     const ex = exchange(res, req, GET_METHODS);

@@ -2,7 +2,10 @@
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { GraphQLErrorBody, Plan, PlanStep, StepRun } from './plan.js';
-import type { PublishedSnapshot } from './snapshot.js';
+import type { PublishedSnapshot, SourcesView } from './snapshot.js';
+import type { PoolLimits } from '../backends/backend.js';
+import type { CohortValues } from '../execute/cohort.js';
+import type { LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../graphql/live-queries.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */
 export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
@@ -115,3 +118,44 @@ export type CompileAnswer = { ok: true; plan: Plan } | CompileFailure;
 export interface CompilerOptions {
   stringifyNumericTypes: boolean;
 }
+
+/** What a multiplexer actor runs: its live queries' options, and its own pools' settings (`SERVICE_GRAPHQL_LIVE_QUERIES_*`). */
+export interface MultiplexerBootData {
+  logLevel: import('../config.js').LogLevel;
+  live: LiveQueryOptions & { changeCapture: boolean };
+  pools: PoolLimits;
+}
+
+/** A subscriber given to a multiplexer: the front thread's id for it, and its cohort values. */
+export interface MultiplexedSubscriber {
+  id: number;
+  values: (CohortValues | null)[];
+}
+
+/**
+ * One-way messages to a multiplexer actor (`Actor.tell`): the sources as each snapshot leaves
+ * them, subscribers of a live query (a batch of them when a restarted actor is given its
+ * subscribers again), subscribers gone.
+ */
+export type MultiplexerMessage =
+  | { type: 'sources'; view: SourcesView }
+  /** The query's statements come with its first subscriber on the actor; later ones name its key. */
+  | { type: 'subscribe'; query: LiveQuery | { key: string }; subscribers: MultiplexedSubscriber[] }
+  | { type: 'unsubscribe'; ids: number[] };
+
+export type MultiplexerRequest = { type: 'counts' };
+
+export interface MultiplexerReplies {
+  counts: LiveQueryCounts;
+}
+
+/** One result for some of a multiplexer's subscribers (`Subscriber`'s arguments). */
+export interface Delivery {
+  ids: number[];
+  text: string;
+  hash: string | null;
+  values: (CohortValues | null)[] | null;
+}
+
+/** The results a multiplexer's refetches produced, a batch per turn of its event loop. */
+export type MultiplexerEvent = { type: 'deliveries'; deliveries: Delivery[] };

@@ -65,6 +65,9 @@ export interface PublishedSnapshot {
   update: Uint8Array<SharedArrayBuffer>;
 }
 
+/** What follows the sources alone needs of a snapshot (connection pools, change capture: the multiplexer actors). */
+export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'>;
+
 /** One source's table entries in an update (compare `SourceTablesChange`). */
 type TablesUpdate =
   | { source: string; kind: 'all'; entries: TableMetadata[] }

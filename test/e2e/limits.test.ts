@@ -72,8 +72,11 @@ describe('WebSocket backpressure', () => {
       await new Promise((r) => setTimeout(r, 60));
     }
     // 600 MiB of results were due; the connection holds one per subscription (and what the socket took).
+    // Each result is made on the multiplexer actor's thread and sent on from the front thread's:
+    // both heaps hold the garbage of the ~1 MiB results until their next full collection
+    // (80 MiB of growth when one thread did both, 115 to 145 MiB since).
     console.log(`RSS before ${(before / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB, after ${(rssBytes(pid) / MIB).toFixed(0)} MiB`);
-    expect(peak - before).toBeLessThan(120 * MIB);
+    expect(peak - before).toBeLessThan(180 * MIB);
     expect(closedLog()).toBe(false);
     const ended = until(socket);
     socket.destroy();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SourceConnection } from '../../src/backends/backend.js';
 import { backendFor } from '../../src/backends/registry.js';
 import { cohortValues } from '../../src/execute/cohort.js';
-import { LiveQueries } from '../../src/graphql/live-queries.js';
+import { LiveQueries, liveQuery } from '../../src/graphql/live-queries.js';
 import type { Plan, PlanStep } from '../../src/protocol/plan.js';
 
 type Rows = Record<string, string | null>[];
@@ -57,8 +57,8 @@ describe('live queries', () => {
     });
     live = new LiveQueries(sources, { intervalMs: 10_000, batchSize: 10 });
     const got: Record<string, string[]> = { a: [], b: [], c: [] };
-    live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.a!.push(t), p.reads.tables);
-    live.subscribe('user', p.steps, values(p, '2', 5), (t) => got.b!.push(t), p.reads.tables);
+    live.subscribe(liveQuery('user', p.steps, p.reads.tables), values(p, '1', 5), (t) => got.a!.push(t));
+    live.subscribe(liveQuery('user', p.steps, p.reads.tables), values(p, '2', 5), (t) => got.b!.push(t));
     await tick();
     expect(got.a).toEqual(['{"data":{"f":{"x-service-user-id":"1"}}}']);
     expect(got.b).toEqual(['{"data":{"f":{"x-service-user-id":"2"}}}']);
@@ -67,10 +67,10 @@ describe('live queries', () => {
     // The session variable the plan does not read is not in the cohort values.
     expect(JSON.parse((last.values[0] as string[])[0]!)).toEqual({ query: { x: 5 }, session: { 'x-service-user-id': '1' }, synthetic: ['L'] });
     // A subscriber joining a cohort whose result has not changed gets it; the others get nothing again.
-    live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.c!.push(t), p.reads.tables);
+    live.subscribe(liveQuery('user', p.steps, p.reads.tables), values(p, '1', 5), (t) => got.c!.push(t));
     await tick();
     expect(got).toEqual({ a: ['{"data":{"f":{"x-service-user-id":"1"}}}'], b: ['{"data":{"f":{"x-service-user-id":"2"}}}'], c: ['{"data":{"f":{"x-service-user-id":"1"}}}'] });
-    expect(live.counts).toEqual({ queries: 1, cohorts: 2 });
+    expect(live.counts).toEqual({ queries: 1, cohorts: 2, subscribers: 3 });
   });
 
   it('runs each cohort on its own when the backend cannot multiplex', async () => {
@@ -78,8 +78,8 @@ describe('live queries', () => {
     const { ran, sources } = fakeSource({ json: (v) => JSON.stringify(v) });
     live = new LiveQueries(sources, { intervalMs: 10_000, batchSize: 10 });
     const got: string[] = [];
-    const stop = live.subscribe('user', p.steps, values(p, '1', 5), (t) => got.push(t), p.reads.tables);
-    live.subscribe('user', p.steps, values(p, '2', 6), (t) => got.push(t), p.reads.tables);
+    const stop = live.subscribe(liveQuery('user', p.steps, p.reads.tables), values(p, '1', 5), (t) => got.push(t));
+    live.subscribe(liveQuery('user', p.steps, p.reads.tables), values(p, '2', 6), (t) => got.push(t));
     await tick();
     expect(ran.map((r) => r.values)).toEqual([
       ['{"x-service-user-id":"1"}', '5', 'L'],
@@ -87,7 +87,7 @@ describe('live queries', () => {
     ]);
     expect(got.sort()).toEqual(['{"data":{"f":["{\\"x-service-user-id\\":\\"1\\"}","5","L"]}}', '{"data":{"f":["{\\"x-service-user-id\\":\\"2\\"}","6","L"]}}']);
     stop();
-    expect(live.counts).toEqual({ queries: 1, cohorts: 1 });
+    expect(live.counts).toEqual({ queries: 1, cohorts: 1, subscribers: 1 });
   });
 });
 
@@ -110,13 +110,13 @@ describe('streaming cohorts', () => {
     live = new LiveQueries(sources, { intervalMs: 100, batchSize: 10 });
     const a: string[] = [];
     const b: string[] = [];
-    live.subscribe('user', p.steps, values(p, '1', 5), (t) => a.push(t), p.reads.tables);
+    live.subscribe(liveQuery('user', p.steps, p.reads.tables), values(p, '1', 5), (t) => a.push(t));
     await tick();
     expect(a).toEqual(['{"data":{"f":[1]}}']);
     // The cohort's cursor is now 1: a subscriber starting from 1 joins it.
     const from1 = streamPlan(1);
-    live.subscribe('user', from1.steps, values(from1, '1', 5), (t) => b.push(t), from1.reads.tables);
-    expect(live.counts).toEqual({ queries: 1, cohorts: 1 });
+    live.subscribe(liveQuery('user', from1.steps, from1.reads.tables), values(from1, '1', 5), (t) => b.push(t));
+    expect(live.counts).toEqual({ queries: 1, cohorts: 1, subscribers: 2 });
     await new Promise((r) => setTimeout(r, 350));
     expect(a).toEqual(['{"data":{"f":[1]}}', '{"data":{"f":[2]}}', '{"data":{"f":[3]}}']);
     expect(b).toEqual(['{"data":{"f":[2]}}', '{"data":{"f":[3]}}']);

@@ -28,7 +28,7 @@ export const postgres: Backend = {
   translateRootField,
   translateLiveField,
   translateMutation,
-  connect: (configuration) => new PgSourceConnection(configuration),
+  connect: (configuration, limits) => new PgSourceConnection(configuration, limits),
   connectAdmin: (configuration) => new PgAdminConnection(configuration),
   listenChanges: (configuration, handlers) => listenChanges(resolveDatabaseUrl(configuration), handlers),
   dmlStatement,

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { badRequest } from '../../protocol/errors.js';
 import { bool, int, isObject, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
+import type { PoolLimits } from '../backend.js';
 
 export const ISOLATION_LEVELS = ['read-committed', 'repeatable-read', 'serializable'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -95,13 +96,13 @@ export function connectionInfo(configuration: JsonObject): PgConnectionInfo {
   return configuration.connection_info as unknown as PgConnectionInfo;
 }
 
-export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = process.env): pg.Pool {
+export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = process.env, limits?: PoolLimits): pg.Pool {
   const url = resolveDatabaseUrl(configuration, env);
   const ps = connectionInfo(configuration).pool_settings ?? {};
   const pool = new pg.Pool({
     connectionString: url,
-    max: ps.max_connections ?? 50,
-    idleTimeoutMillis: (ps.idle_timeout ?? 180) * 1000,
+    max: limits?.maxConnections ?? ps.max_connections ?? 50,
+    idleTimeoutMillis: (limits?.idleTimeoutSeconds ?? ps.idle_timeout ?? 180) * 1000,
     connectionTimeoutMillis: ps.pool_timeout !== undefined ? ps.pool_timeout * 1000 : 10_000,
     maxLifetimeSeconds: ps.connection_lifetime ?? 600,
     // JIT off for the engine's sessions: generated statements (nested json_agg subqueries) pass

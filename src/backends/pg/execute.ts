@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
-import type { RunStatement, SourceConnection } from '../backend.js';
+import type { PoolLimits, RunStatement, SourceConnection } from '../backend.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
 
@@ -26,8 +26,8 @@ export class PgSourceConnection implements SourceConnection {
   readonly pool: pg.Pool;
   private readonly prepared = new PreparedStatements(STATEMENTS_PER_CONNECTION);
 
-  constructor(configuration: JsonObject) {
-    this.pool = createPool(configuration);
+  constructor(configuration: JsonObject, limits?: PoolLimits) {
+    this.pool = createPool(configuration, process.env, limits);
   }
 
   /** Runs one statement that returns at most one row whose first column is json; its text, or 'null'. */

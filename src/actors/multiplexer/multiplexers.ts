@@ -1,0 +1,144 @@
+/**
+ * The front thread's side of the multiplexer actors (issue 11 item 4). Each live query goes
+ * to one actor, chosen by its key, which runs it for every subscriber given to it; the front
+ * thread keeps the sockets and hands each result text to its subscribers. It also keeps
+ * what it gave each actor (the subscribers, their cohort values as their streams' cursors
+ * moved, the hash of the last result each got), so that an actor that crashed is given its
+ * subscribers again once it is restarted: they keep their subscriptions, and get a result
+ * only if it differs from their last one (a stream goes on from its cursor).
+ */
+import type { CohortValues } from '../../execute/cohort.js';
+import type { LiveQuery, LiveQueryCounts } from '../../graphql/live-queries.js';
+import { log } from '../../log.js';
+import type { Delivery, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerReplies, MultiplexerRequest } from '../../protocol/messages.js';
+import type { SourcesView } from '../../protocol/snapshot.js';
+import { Actor } from '../runtime.js';
+import type { Snapshots } from '../snapshot-bus.js';
+
+/** Receives a subscription's response texts. */
+export type Deliver = (text: string) => void;
+
+interface Registered {
+  query: LiveQuery;
+  values: (CohortValues | null)[];
+  deliver: Deliver;
+  /** The hash of the last live result delivered (null: none yet, or a stream). */
+  hash: string | null;
+}
+
+class Multiplexer {
+  readonly actor: Actor<MultiplexerRequest, MultiplexerReplies, MultiplexerEvent>;
+  readonly subscribers = new Map<number, Registered>();
+  /** Subscribers per live query key, as the actor counts them: a query's statements go with its first one. */
+  readonly queries = new Map<string, number>();
+  /** Started (a restarted one is given its state again as it is ready): messages go. */
+  ready = false;
+
+  constructor(name: string, data: MultiplexerBootData, timeoutMs: number) {
+    this.actor = new Actor({ name, script: new URL('./worker.js', import.meta.url), workerData: data, timeoutMs });
+  }
+}
+
+export class Multiplexers {
+  private readonly actors: Multiplexer[];
+  private nextId = 1;
+  private view: SourcesView | null = null;
+
+  constructor(snapshots: Snapshots<SourcesView>, data: MultiplexerBootData, count: number, timeoutMs: number) {
+    this.actors = Array.from({ length: count }, (_, i) => new Multiplexer(`multiplexer ${i + 1}`, data, timeoutMs));
+    for (const m of this.actors) {
+      m.actor.onEvent((e) => this.delivered(m, e.deliveries));
+      m.actor.onReady((restarted) => this.resume(m, restarted));
+    }
+    snapshots.subscribe((s) => {
+      this.view = { connected: s.connected, changes: s.changes };
+      for (const m of this.actors) if (m.ready) tell(m, { type: 'sources', view: this.view });
+    });
+  }
+
+  /**
+   * Adds a subscriber of a live query with its cohort values. Returns how to stop it, which
+   * gives its cohort values as they are then (a stream's cursors have moved).
+   */
+  subscribe(query: LiveQuery, values: (CohortValues | null)[], deliver: Deliver): () => (CohortValues | null)[] {
+    const m = this.actors[this.actors.length === 1 ? 0 : keyHash(query.key) % this.actors.length]!;
+    const id = this.nextId++;
+    const reg: Registered = { query, values, deliver, hash: null };
+    m.subscribers.set(id, reg);
+    const first = count(m.queries, query.key, 1) === 1;
+    // An actor not ready is given it with the others when it is (`resume`).
+    if (m.ready) tell(m, { type: 'subscribe', query: first ? query : { key: query.key }, subscribers: [{ id, values }] });
+    return () => {
+      if (m.subscribers.delete(id)) {
+        count(m.queries, query.key, -1);
+        if (m.ready) tell(m, { type: 'unsubscribe', ids: [id] });
+      }
+      return reg.values;
+    };
+  }
+
+  /** Starts every actor (boot). */
+  async start(): Promise<void> {
+    await Promise.all(this.actors.map((m) => m.actor.start()));
+  }
+
+  /** Live queries, cohorts and subscribers of every actor. */
+  counts(): Promise<LiveQueryCounts[]> {
+    return Promise.all(this.actors.map((m) => m.actor.request({ type: 'counts' })));
+  }
+
+  /** Ends every actor as a crash would: each is restarted and given its subscribers again. */
+  async restart(): Promise<void> {
+    await Promise.all(this.actors.map((m) => m.actor.kill()));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.actors.map((m) => (m.ready ? m.actor.stop().catch(() => {}) : undefined)));
+  }
+
+  /** The actor is ready (`restarted`: after a crash): it is given the sources, then every subscriber it has. */
+  private resume(m: Multiplexer, restarted: boolean): void {
+    m.ready = true;
+    if (this.view) tell(m, { type: 'sources', view: this.view });
+    const byQuery = new Map<string, { query: LiveQuery; ids: number[] }>();
+    for (const [id, r] of m.subscribers) {
+      const q = byQuery.get(r.query.key);
+      if (q) q.ids.push(id);
+      else byQuery.set(r.query.key, { query: r.query, ids: [id] });
+    }
+    for (const { query, ids } of byQuery.values()) {
+      tell(m, { type: 'subscribe', query, subscribers: ids.map((id) => ({ id, values: m.subscribers.get(id)!.values })) });
+    }
+    if (restarted) log.warn('multiplexer restarted; its subscribers were given to it again', { actor: this.actors.indexOf(m) + 1, subscribers: m.subscribers.size, queries: byQuery.size });
+  }
+
+  private delivered(m: Multiplexer, deliveries: Delivery[]): void {
+    for (const d of deliveries) {
+      for (const id of d.ids) {
+        const r = m.subscribers.get(id);
+        // Gone meanwhile, or the result it had before its actor was restarted.
+        if (!r || (d.hash !== null && d.hash === r.hash)) continue;
+        r.hash = d.hash;
+        if (d.values) r.values = d.values;
+        r.deliver(d.text);
+      }
+    }
+  }
+}
+
+const tell = (m: Multiplexer, message: MultiplexerMessage) => m.actor.tell(message);
+
+/** Adds `delta` to a key's count (removed at zero); the new count. */
+function count(counts: Map<string, number>, key: string, delta: number): number {
+  const n = (counts.get(key) ?? 0) + delta;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
+  return n;
+}
+
+/** FNV-1a of a live query's key: which actor runs it. */
+function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}

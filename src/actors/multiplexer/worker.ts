@@ -1,0 +1,77 @@
+/**
+ * Entry of a multiplexer actor's worker thread (issue 11 item 4): the live queries of the
+ * subscribers the front thread gives it (`multiplexers.ts`), run on this thread's own
+ * connection pools (`SERVICE_GRAPHQL_LIVE_QUERIES_*` pool settings) with its own change
+ * capture, following the sources of each snapshot. The front thread keeps the sockets; what
+ * comes back is result text, sent on unparsed.
+ */
+import { workerData } from 'node:worker_threads';
+import { ChangeCapture } from '../../graphql/change-capture.js';
+import { LiveQueries, type LiveQuery } from '../../graphql/live-queries.js';
+import { SourcePools } from '../../graphql/source-pools.js';
+import { setLogLevel } from '../../log.js';
+import type { MultiplexedSubscriber, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerRequest } from '../../protocol/messages.js';
+import type { SourcesView } from '../../protocol/snapshot.js';
+import { publish, serveActor } from '../host.js';
+import { SnapshotBus } from '../snapshot-bus.js';
+import { DeliveryOutbox } from './deliveries.js';
+
+const { logLevel, live: options, pools } = workerData as MultiplexerBootData;
+setLogLevel(logLevel);
+
+const snapshots = new SnapshotBus<SourcesView>();
+const sources = new SourcePools(snapshots, pools);
+const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
+const live = new LiveQueries(sources, options, capture);
+const outbox = new DeliveryOutbox((deliveries) => publish<MultiplexerEvent>({ type: 'deliveries', deliveries }));
+
+/** The live queries with subscribers here, by key: the front thread sends a query's statements with its first subscriber only. */
+const queries = new Map<string, { query: LiveQuery; subscribers: number }>();
+const subscribers = new Map<number, { key: string; stop: () => unknown }>();
+
+function subscribe(query: LiveQuery | { key: string }, added: MultiplexedSubscriber[]): void {
+  let known = queries.get(query.key);
+  if (!known) {
+    if (!('steps' in query)) throw new Error(`live query ${JSON.stringify(query.key.slice(0, 80))} came without its statements`);
+    queries.set(query.key, (known = { query, subscribers: 0 }));
+  }
+  for (const { id, values } of added) {
+    if (subscribers.has(id)) unsubscribe(id);
+    known.subscribers++;
+    subscribers.set(id, { key: query.key, stop: live.subscribe(known.query, values, (text, hash, v) => outbox.add(id, text, hash, v)) });
+  }
+}
+
+function unsubscribe(id: number): void {
+  const sub = subscribers.get(id);
+  if (!sub) return;
+  subscribers.delete(id);
+  sub.stop();
+  const known = queries.get(sub.key)!;
+  if (--known.subscribers === 0) queries.delete(sub.key);
+}
+
+serveActor<MultiplexerRequest, MultiplexerMessage>({
+  boot: async () => {},
+  handle: async (req) => {
+    switch (req.type) {
+      case 'counts':
+        return live.counts;
+    }
+  },
+  told: (message) => {
+    switch (message.type) {
+      case 'sources':
+        return snapshots.publish(message.view);
+      case 'subscribe':
+        return subscribe(message.query, message.subscribers);
+      case 'unsubscribe':
+        return message.ids.forEach(unsubscribe);
+    }
+  },
+  shutdown: async () => {
+    live.close();
+    await capture?.close();
+    await sources.close();
+  },
+});
