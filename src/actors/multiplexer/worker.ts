@@ -7,6 +7,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { ChangeCapture } from '../../graphql/change-capture.js';
+import { failure } from '../../graphql/failure.js';
 import { LiveQueries, type LiveQuery } from '../../graphql/live-queries.js';
 import { SourcePools } from '../../graphql/source-pools.js';
 import { setLogLevel } from '../../log.js';
@@ -29,16 +30,27 @@ const outbox = new DeliveryOutbox((deliveries) => publish<MultiplexerEvent>({ ty
 const queries = new Map<string, { query: LiveQuery; subscribers: number }>();
 const subscribers = new Map<number, { key: string; stop: () => unknown }>();
 
+/**
+ * A subscriber that cannot be taken (a bug: the front thread and this actor disagree) gets the
+ * error, logged, rather than crashing the actor: given again after a restart, it would crash
+ * it again and again.
+ */
 function subscribe(query: LiveQuery | { key: string }, added: MultiplexedSubscriber[]): void {
-  let known = queries.get(query.key);
-  if (!known) {
-    if (!('steps' in query)) throw new Error(`live query ${JSON.stringify(query.key.slice(0, 80))} came without its statements`);
-    queries.set(query.key, (known = { query, subscribers: 0 }));
-  }
-  for (const { id, values } of added) {
-    if (subscribers.has(id)) unsubscribe(id);
-    known.subscribers++;
-    subscribers.set(id, { key: query.key, stop: live.subscribe(known.query, values, (text, hash, v) => outbox.add(id, text, hash, v)) });
+  try {
+    let known = queries.get(query.key);
+    if (!known) {
+      if (!('steps' in query)) throw new Error(`live query ${JSON.stringify(query.key.slice(0, 80))} came without its statements`);
+      queries.set(query.key, (known = { query, subscribers: 0 }));
+    }
+    for (const { id, values } of added) {
+      if (subscribers.has(id)) unsubscribe(id);
+      subscribers.set(id, { key: query.key, stop: live.subscribe(known.query, values, (text, hash, v) => outbox.add(id, text, hash, v)) });
+      known.subscribers++;
+    }
+  } catch (e) {
+    if (queries.get(query.key)?.subscribers === 0) queries.delete(query.key);
+    const text = failure(e).body;
+    for (const { id } of added) if (!subscribers.has(id)) outbox.add(id, text, null, null);
   }
 }
 
