@@ -5,7 +5,7 @@ import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByIt
 import type { CatalogFunction } from '../metadata/catalog.js';
 import type { RoleSchema } from '../schema/build.js';
 import { isAggregateFunction } from '../schema/column-set-types.js';
-import type { TableInfo } from '../schema/model.js';
+import { orderableComputedField, type TableInfo } from '../schema/model.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields } from './collect.js';
 import { RequestError } from './errors.js';
@@ -97,6 +97,12 @@ export class SelectionCompiler {
       if (column) {
         const d = this.direction(this.inputs.resolve(value), p);
         if (d) out.push({ path: hops, target: { kind: 'column', column: column.column.name, visibleWhen: t.permission.columns.get(column.column.name) ?? null }, ...d });
+        continue;
+      }
+      const computed = t.computedFields.find((c) => c.fieldName === key && orderableComputedField(c));
+      if (computed) {
+        const d = this.direction(this.inputs.resolve(value), p);
+        if (d) out.push({ path: hops, target: { kind: 'computed', call: computed.call, visibleWhen: t.permission.computedFields.get(computed.name) ?? null }, ...d });
         continue;
       }
       const rel = t.relationships.find((r) => r.fieldName === key && r.kind === 'object');

@@ -4,7 +4,7 @@
  * them, nested through relationships and aggregates.
  */
 import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
-import type { BoolExp, Join, Value } from './boolexp.js';
+import type { BoolExp, ComputedCall, Join, Value } from './boolexp.js';
 
 export type { Join } from './boolexp.js';
 
@@ -15,7 +15,9 @@ export interface OrderByItem {
     /** `visibleWhen` as for selected columns (inherited roles): ordering sees what the selection shows. */
     | { kind: 'column'; column: string; visibleWhen: BoolExp | null }
     /** An array relationship's aggregate: count, or fn(column). */
-    | { kind: 'aggregate'; join: Join; permission: BoolExp; fn: string; column: string | null; visibleWhen: BoolExp | null };
+    | { kind: 'aggregate'; join: Join; permission: BoolExp; fn: string; column: string | null; visibleWhen: BoolExp | null }
+    /** A scalar computed field without arguments of its own, called on the row. */
+    | { kind: 'computed'; call: ComputedCall; visibleWhen: BoolExp | null };
   direction: 'asc' | 'desc';
   nulls: 'first' | 'last' | null;
 }

@@ -20,7 +20,7 @@ import {
 import { aggregateFieldsType, aggregateOrderByType, selectColumnEnum, streamCursorColumns, streamCursorInput } from './column-set-types.js';
 import type { FunctionInfo } from './functions.js';
 import { inputObjectType, objectType } from './graphql-types.js';
-import type { RoleModel, TableInfo } from './model.js';
+import { orderableComputedField, type RoleModel, type TableInfo } from './model.js';
 import { MutationTypes } from './mutation-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js';
@@ -94,6 +94,7 @@ export class SchemaBuilder {
         const orderBy = this.shared.orderByEnum(t.naming);
         const f: GraphQLInputFieldConfigMap = {};
         for (const c of t.columns) if (isComparable(c.column.type) || c.column.type.name === 'bool') f[c.fieldName] = { type: orderBy };
+        for (const cf of t.computedFields) if (orderableComputedField(cf)) f[cf.fieldName] = { type: orderBy };
         for (const r of t.relationships) {
           const target = this.target(r.targetKey);
           if (r.kind === 'object') f[r.fieldName] = { type: this.orderBy(target) };

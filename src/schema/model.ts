@@ -11,6 +11,7 @@ import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
 import { functionInfos, type FunctionInfo } from './functions.js';
 import type { TrackedTables } from './tracked-tables.js';
+import { isComparable } from './scalars.js';
 import { RolePermissions, type DeletePermission, type InsertPermission, type SelectPermission, type UpdatePermission } from '../metadata/resolve/role-permissions.js';
 
 export interface ColumnInfo {
@@ -42,6 +43,10 @@ export interface ComputedFieldInfo {
   returnsTable: string | null;
   description: string | null;
 }
+
+/** A computed field `order_by` sorts by, as the well-known engine does: scalar, ordered, with no arguments of its own. */
+export const orderableComputedField = (cf: ComputedFieldInfo): boolean =>
+  cf.returnsTable === null && cf.extraArgs.length === 0 && (isComparable(cf.fn.returnType) || cf.fn.returnType.name === 'bool');
 
 /** A tracked table's catalog entry and names, the same for every role. */
 export interface TableIdentity {

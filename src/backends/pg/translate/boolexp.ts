@@ -4,7 +4,7 @@
  * session parameter (so a plan does not depend on them).
  */
 import type { CatalogType } from '../../../metadata/catalog.js';
-import type { BoolExp, ComparisonOp, Value } from '../../../ir/boolexp.js';
+import type { BoolExp, ComparisonOp, ComputedCall, Value } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
 import { castType, col, type Aliases, type Scope } from './context.js';
@@ -163,6 +163,14 @@ export function joinCondition(outer: Scope, inner: Scope, mapping: [string, stri
   return and(mapping.map(([a, b]) => sql`(${col(outer, a)} = ${col(inner, b)})`));
 }
 
+/** A scalar computed field's value on the row of `scope` (its session argument named, if it has one). */
+export function computedValue(call: ComputedCall, scope: Scope, env: BoolExpEnv): Sql {
+  const { fn, sessionArgument } = call;
+  if (sessionArgument) env.wholeSession.read = true;
+  const session = sessionArgument ? sql`, ${ident(sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
+  return sql`${qualified(fn.schema, fn.name)}(${scope.alias}${session})`;
+}
+
 /** Inherited roles: a value some parents grant is NULL where none of their filters hold (spec rule 3). */
 export function redacted(condition: BoolExp, scope: Scope, value: Sql, env: BoolExpEnv): Sql {
   return sql`CASE WHEN ${boolExpSql(condition, scope, env)} THEN ${value} ELSE NULL END`;
@@ -180,13 +188,8 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       const value = b.visibleWhen ? redacted(b.visibleWhen, scope, col(scope, b.column), env) : col(scope, b.column);
       return columnOps(value, b.type, b.ops, scope, env);
     }
-    case 'computed': {
-      const { fn, sessionArgument, returnType } = b.call;
-      if (sessionArgument) env.wholeSession.read = true;
-      const session = sessionArgument ? sql`, ${ident(sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
-      const call = sql`${qualified(fn.schema, fn.name)}(${scope.alias}${session})`;
-      return columnOps(call, returnType, b.ops, scope, env);
-    }
+    case 'computed':
+      return columnOps(computedValue(b.call, scope, env), b.call.returnType, b.ops, scope, env);
     case 'relationship': {
       const inner: Scope = { alias: env.aliases.next(), table: b.join.target };
       const conds = [joinCondition(scope, inner, b.join.mapping), boolExpSql(b.where, inner, env)];

@@ -7,7 +7,7 @@ import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
-import { and, boolExpSql, encodeLiteral, joinCondition, literalParam, redacted, type BoolExpEnv } from './boolexp.js';
+import { and, boolExpSql, computedValue, encodeLiteral, joinCondition, literalParam, redacted, type BoolExpEnv } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type Scope } from './context.js';
 import type { TranslateOptions, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
@@ -63,6 +63,11 @@ export class Translator {
     }
     const t = item.target;
     if (t.kind === 'column') return t.visibleWhen ? this.visible(t.visibleWhen, current, col(current, t.column)) : col(current, t.column);
+    // The row of a relationship hop is its lateral subquery's: PostgreSQL passes it as the table's row type.
+    if (t.kind === 'computed') {
+      const value = computedValue(t.call, current, this.env(current));
+      return t.visibleWhen ? this.visible(t.visibleWhen, current, value) : value;
+    }
     const inner: Scope = { alias: this.aliases.next(), table: t.join.target };
     const conds = [joinCondition(current, inner, t.join.mapping), boolExpSql(t.permission, inner, this.env(inner))];
     const value = () => (t.visibleWhen ? this.visible(t.visibleWhen, inner, col(inner, t.column!)) : col(inner, t.column!));

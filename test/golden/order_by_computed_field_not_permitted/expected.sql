@@ -1,0 +1,1 @@
+-- explain refused (400): {"path":"$.selectionSet.author.args.order_by.display_name","error":"field 'display_name' not found in type: 'author_order_by'","code":"validation-failed"}
