@@ -1,7 +1,7 @@
 /** Selections on a table's types to the select IR, with the role's permissions folded in. */
 import type { FieldNode, FragmentDefinitionNode, SelectionSetNode } from 'graphql';
 import { TRUE, type Value } from '../ir/boolexp.js';
-import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RowSource, TypenameOrColumn } from '../ir/select.js';
+import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RowSource, TypenameOrColumn, VisibleColumn } from '../ir/select.js';
 import type { CatalogFunction } from '../metadata/catalog.js';
 import type { RoleSchema } from '../schema/build.js';
 import { isAggregateFunction } from '../schema/column-set-types.js';
@@ -48,7 +48,7 @@ export class SelectionCompiler {
     const distinctOn = args.has(distinctOnArg) ? this.distinctOn(t, args.get(distinctOnArg)!, `${path}.args.${distinctOnArg}`) : [];
     if (distinctOn.length > 0 && orderBy.length > 0) {
       const leading = orderBy.slice(0, distinctOn.length).map((o) => (o.path.length === 0 && o.target.kind === 'column' ? o.target.column : null));
-      if (!distinctOn.every((c, i) => leading[i] === c)) {
+      if (!distinctOn.every((c, i) => leading[i] === c.column)) {
         throw new RequestError('"distinct_on" columns must match initial "order_by" columns', `${path}.args`);
       }
     }
@@ -64,13 +64,14 @@ export class SelectionCompiler {
     };
   }
 
-  private distinctOn(t: TableInfo, tree: InputTree, path: string): string[] {
+  /** A list of `<t>_select_column` values (distinct_on, count's columns), each as the role sees it. */
+  private distinctOn(t: TableInfo, tree: InputTree, path: string): VisibleColumn[] {
     const list = (this.inputs.resolve(tree) as unknown[] | unknown) ?? [];
     const names = Array.isArray(list) ? list : [list];
     return names.map((n, i) => {
       const c = t.columns.find((x) => x.fieldName === n);
       if (!c) throw new RequestError(`unexpected value ${JSON.stringify(n)} for enum: '${this.typeName(t, '_select_column')}'`, `${path}[${i}]`);
-      return c.column.name;
+      return { column: c.column.name, visibleWhen: t.permission.columns.get(c.column.name) ?? null };
     });
   }
 
@@ -225,7 +226,7 @@ export class SelectionCompiler {
       if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: name };
       if (f.name === 'count') {
         const args = this.args(f.node);
-        const cols = (args.has('columns') ? this.distinctOn(t, args.get('columns')!, `${p}.args.columns`) : []).map((column) => ({ column, visibleWhen: t.permission.columns.get(column) ?? null }));
+        const cols = args.has('columns') ? this.distinctOn(t, args.get('columns')!, `${p}.args.columns`) : [];
         const distinct = args.has('distinct') ? this.inputs.resolve(args.get('distinct')!) === true : false;
         return { kind: 'count', alias: f.alias, columns: cols, distinct };
       }

@@ -86,7 +86,8 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
     const cf = table.computedFields.find((c) => c.fieldName === key);
     if (cf && !cf.returnsTable) {
       const ops = comparisonOps(value, inputs, p);
-      if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, call: cf.call, ops });
+      const visibleWhen = table.permission.computedFields.get(cf.name);
+      if (ops.length > 0) items.push({ kind: 'computed', field: cf.name, call: cf.call, ops, ...(visibleWhen ? { visibleWhen } : {}) });
       continue;
     }
     const target = cf?.returnsTable ? model.tables.get(cf.returnsTable) : undefined;

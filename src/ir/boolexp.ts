@@ -46,8 +46,8 @@ export type BoolExp =
    * themselves, admin operations).
    */
   | { kind: 'relationship'; relationship: string; join: Join; where: BoolExp; permission?: BoolExp }
-  /** A scalar computed field compared like a column. */
-  | { kind: 'computed'; field: string; call: ComputedCall; ops: ComparisonOp[] }
+  /** A scalar computed field compared like a column (`visibleWhen` as for a column). */
+  | { kind: 'computed'; field: string; call: ComputedCall; ops: ComparisonOp[]; visibleWhen?: BoolExp }
   /** A computed field returning rows of `table`: some row it returns matches `where`. */
   | { kind: 'computed_rows'; field: string; call: ComputedCall; table: QualifiedName; where: BoolExp };
 

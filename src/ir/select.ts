@@ -22,6 +22,12 @@ export interface OrderByItem {
   nulls: 'first' | 'last' | null;
 }
 
+/** A column the query names; `visibleWhen` as for selected columns (inherited roles). */
+export interface VisibleColumn {
+  column: string;
+  visibleWhen: BoolExp | null;
+}
+
 /** Which rows: the table, the role's filter and the query's, ordering and paging. */
 export interface RowSource {
   table: QualifiedName;
@@ -30,7 +36,7 @@ export interface RowSource {
   /** The query's `where` (relationships in it apply the target's permission). */
   where: BoolExp;
   orderBy: OrderByItem[];
-  distinctOn: string[];
+  distinctOn: VisibleColumn[];
   limit: Value | null;
   offset: Value | null;
   /** The select permission's `limit`: the most rows the role may get, whatever `limit` says. */
@@ -55,7 +61,7 @@ export interface FunctionCall {
 
 export type AggregateField =
   | { kind: 'typename'; alias: string; typename: string }
-  | { kind: 'count'; alias: string; columns: { column: string; visibleWhen: BoolExp | null }[]; distinct: boolean }
+  | { kind: 'count'; alias: string; columns: VisibleColumn[]; distinct: boolean }
   | { kind: 'fn'; alias: string; fn: string; columns: TypenameOrColumn[] };
 
 /** A column inside an aggregate function; `visibleWhen` as for fields (inherited roles). */

@@ -188,8 +188,10 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       const value = b.visibleWhen ? redacted(b.visibleWhen, scope, col(scope, b.column), env) : col(scope, b.column);
       return columnOps(value, b.type, b.ops, scope, env);
     }
-    case 'computed':
-      return columnOps(computedValue(b.call, scope, env), b.call.returnType, b.ops, scope, env);
+    case 'computed': {
+      const value = computedValue(b.call, scope, env);
+      return columnOps(b.visibleWhen ? redacted(b.visibleWhen, scope, value, env) : value, b.call.returnType, b.ops, scope, env);
+    }
     case 'relationship': {
       const inner: Scope = { alias: env.aliases.next(), table: b.join.target };
       const conds = [joinCondition(scope, inner, b.join.mapping), boolExpSql(b.where, inner, env)];

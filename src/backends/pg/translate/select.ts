@@ -92,12 +92,11 @@ export class Translator {
     if (outer) conds.push(joinCondition(outer.scope, scope, outer.join.mapping));
     if (!isTrue(rows.permission)) conds.push(boolExpSql(rows.permission, scope, this.env(scope)));
     if (!isTrue(rows.where)) conds.push(boolExpSql(rows.where, scope, this.env(scope)));
-    const distinct = rows.distinctOn.length > 0 ? sql`DISTINCT ON (${join(rows.distinctOn.map((c) => col(scope, c)), ', ')}) ` : raw('');
-    // DISTINCT ON needs its columns first in ORDER BY.
-    const order = [
-      ...rows.distinctOn.filter((_, i) => !orderKeys[i] || rows.orderBy[i]?.target.kind !== 'column').map((c) => sql`${col(scope, c)}`),
-      ...orderKeys.map((k) => sql`${k.key} ${k.direction}`),
-    ];
+    // DISTINCT ON needs the same expressions first in ORDER BY: the leading order keys when there
+    // are some (the compiler checked they are these columns), else these, redacted alike.
+    const distinctKeys = rows.distinctOn.map((c, i) => orderKeys[i]?.key ?? (c.visibleWhen ? this.visible(c.visibleWhen, scope, col(scope, c.column)) : col(scope, c.column)));
+    const distinct = distinctKeys.length > 0 ? sql`DISTINCT ON (${join(distinctKeys, ', ')}) ` : raw('');
+    const order = [...distinctKeys.slice(orderKeys.length), ...orderKeys.map((k) => sql`${k.key} ${k.direction}`)];
     const limit = this.numberValue(rows.limit, rows.limitCap);
     const offset = this.numberValue(rows.offset, null);
     const keys = orderKeys.map((k, i) => sql`, ${k.key} AS ${ORDER_KEY(i)}`);
