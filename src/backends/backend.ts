@@ -202,5 +202,8 @@ export type DmlKind = 'select' | 'count' | 'insert' | 'update' | 'delete';
 export interface DmlRequest {
   table: ResolvedTable;
   args: ObjectReader;
-  where(v: unknown, path: string): BoolExp;
+  /** A `where` on `table` (the request's unless given: a relationship's target in a nested select). */
+  where(v: unknown, path: string, table?: ResolvedTable): BoolExp;
+  /** Another tracked table of the source (the target of a relationship a select nests). */
+  lookup(name: QualifiedName): ResolvedTable | undefined;
 }

@@ -226,4 +226,25 @@ describe('where through relationships', () => {
     expect(r.body).toEqual([{ title: 'One' }]);
     expect((await q('delete', { table: 'book', where: { writer: { id: 1 } } })).body).toEqual({ affected_rows: 1 });
   });
+
+  it('selects related rows: objects, and arrays with where, order_by, limit and offset, nested', async () => {
+    await fx.db.sql(`INSERT INTO book (title, author_id) VALUES ('Three', 50), ('Four', 50), ('Orphan', NULL); INSERT INTO author (id, name) VALUES (60, 'Nobody')`);
+    expect((await q('create_array_relationship', { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'author_id' } } })).status).toBe(200);
+    const books = await q('select', { table: 'book', columns: ['title', { name: 'writer', columns: ['id', 'name'] }], order_by: 'id' });
+    expect(books.body).toEqual([
+      { title: 'One', writer: { id: 50, name: 'Eve' } },
+      { title: 'Three', writer: { id: 50, name: 'Eve' } },
+      { title: 'Four', writer: { id: 50, name: 'Eve' } },
+      { title: 'Orphan', writer: null },
+    ]);
+    const eve = await q('select', {
+      table: 'author',
+      where: { id: 50 },
+      columns: ['name', { name: 'books', columns: ['title', { name: 'writer', columns: ['name'] }], where: { title: { $ne: 'One' } }, order_by: '-title', limit: 1, offset: 1 }],
+    });
+    expect(eve.body).toEqual([{ name: 'Eve', books: [{ title: 'Four', writer: { name: 'Eve' } }] }]);
+    expect((await q('select', { table: 'author', where: { id: 60 }, columns: ['id', { name: 'books', columns: ['*'] }] })).body).toEqual([{ id: 60, books: [] }]);
+    expect((await q('select', { table: 'book', columns: [{ name: 'nope', columns: ['id'] }] })).body).toEqual({ path: '$.args.columns[0].name', error: 'relationship "nope" does not exist on table "book"', code: 'not-exists' });
+    expect((await q('select', { table: 'book', columns: [{ name: 'writer', columns: ['id'], limit: 1 }] })).body).toMatchObject({ path: '$.columns[0]', code: 'parse-failed', error: 'unexpected fields in $.args.columns[0]: limit' });
+  });
 });

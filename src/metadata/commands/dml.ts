@@ -37,7 +37,8 @@ function dmlCommand(kind: DmlKind, answer: (row: Row) => Json): Command {
     const { text, params } = backend.dmlStatement(kind, {
       table: resolvedTable,
       args: r,
-      where: (v, p) => parseBoolExp(v, resolvedTable, boolExpScope, p),
+      where: (v, p, t = resolvedTable) => parseBoolExp(v, t, boolExpScope, p),
+      lookup: boolExpScope.table,
     });
     // Session variables in a `where` read admin's session, which names only the role.
     const values = params.map((p) => (p.kind === 'literal' ? p.value : p.kind === 'session' ? JSON.stringify({ 'x-service-role': 'admin' }) : null));

@@ -1,19 +1,41 @@
 /**
  * The deprecated `select` and `count` operations: rows of one table as JSON objects
- * (PostgreSQL's own JSON rendering of each type), or how many rows match.
+ * (PostgreSQL's own JSON rendering of each type), with related rows nested, or how many rows match.
  */
 import { badRequest } from '../../../protocol/errors.js';
 import { arrayOf, int, isObject, ObjectReader, oneOf, str } from '../../../util/decode.js';
 import { ident, join, literal, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { aliasedTable, column, type DmlTarget } from './target.js';
+import { and, joinCondition } from '../translate/boolexp.js';
+import { col } from '../translate/context.js';
 
-/** `["id", "name"]` or `"*"` items; relationship objects are not supported here. */
-function selectedColumns(target: DmlTarget, v: unknown, path: string): Sql[] {
+/**
+ * A select list: `"*"`, column names, and relationship objects `{name, columns, where?,
+ * order_by?, limit?, offset?}` (paging and ordering for array relationships), each a JSON
+ * value built by a subquery on the related rows, named after the relationship.
+ */
+function selectList(target: DmlTarget, v: unknown, path: string): Sql[] {
   return arrayOf((item, p) => {
-    if (isObject(item)) throw badRequest('not-supported', 'selecting relationships is not supported by the deprecated select operation; use the GraphQL API', p);
+    if (isObject(item)) return [relationshipSelect(target, item, p)];
     const name = str(item, p);
-    return name === '*' ? target.table.columns.map((c) => ident(c.name)) : [ident(column(target, name, p).name)];
+    const columns = name === '*' ? target.table.columns : [column(target, name, p)];
+    return columns.map((c) => sql`${col(target.scope, c.name)} AS ${ident(c.name)}`);
   })(v, path).flat();
+}
+
+function relationshipSelect(outer: DmlTarget, item: unknown, path: string): Sql {
+  const r = ObjectReader.of(item, path);
+  const name = r.required('name', str);
+  const { kind, mapping, target } = outer.related(name, r.at('name'));
+  const columns = r.required('columns', (v, p) => selectList(target, v, p));
+  const conds = [joinCondition(outer.scope, target.scope, mapping)];
+  const where = r.optional('where', (v, p) => target.where(v, p));
+  if (where) conds.push(where);
+  const tail = kind === 'array' ? paging(target, r) : raw(' LIMIT 1');
+  r.done();
+  const rows = sql`SELECT ${join(columns, ', ')} FROM ${aliasedTable(target)} WHERE ${and(conds)}${tail}`;
+  const json = kind === 'array' ? raw(`coalesce(json_agg(row_to_json("r")), '[]'::json)`) : raw('row_to_json("r")');
+  return sql`(SELECT ${json} FROM (${rows}) AS "r") AS ${ident(name)}`;
 }
 
 /** `"+col"`, `"-col"`, `"col"`, or `{column, type: asc|desc, nulls: first|last}`; one or a list. */
@@ -43,20 +65,28 @@ export const whereClause = (target: DmlTarget, r: ObjectReader): Sql => {
   return where ? sql` WHERE ${where}` : raw('');
 };
 
-/** One row with column `rows`: the JSON array of the selected rows, in order. */
-export function selectStatement(target: DmlTarget, r: ObjectReader): Sql {
-  const columns = r.required('columns', (v, p) => selectedColumns(target, v, p));
-  const where = whereClause(target, r);
+/** ` ORDER BY ... LIMIT ... OFFSET ...` from `order_by`, `limit` and `offset`. */
+function paging(target: DmlTarget, r: ObjectReader): Sql {
   const order = r.optional('order_by', (v, p) => (Array.isArray(v) ? arrayOf((x, q) => orderItem(target, x, q))(v, p) : [orderItem(target, v, p)]));
   const limit = r.optional('limit', nonNegative);
   const offset = r.optional('offset', nonNegative);
+  return join(
+    [
+      order && order.length > 0 ? sql` ORDER BY ${join(order, ', ')}` : raw(''),
+      limit !== undefined ? sql` LIMIT ${literal(limit)}` : raw(''),
+      offset !== undefined ? sql` OFFSET ${literal(offset)}` : raw(''),
+    ],
+    '',
+  );
+}
+
+/** One row with column `rows`: the JSON array of the selected rows, in order. */
+export function selectStatement(target: DmlTarget, r: ObjectReader): Sql {
+  const columns = r.required('columns', (v, p) => selectList(target, v, p));
+  const where = whereClause(target, r);
+  const tail = paging(target, r);
   r.done();
-  const tail = [
-    order && order.length > 0 ? sql` ORDER BY ${join(order, ', ')}` : raw(''),
-    limit !== undefined ? sql` LIMIT ${literal(limit)}` : raw(''),
-    offset !== undefined ? sql` OFFSET ${literal(offset)}` : raw(''),
-  ];
-  const rows = sql`SELECT ${join(columns, ', ')} FROM ${aliasedTable(target)}${where}${join(tail, '')}`;
+  const rows = sql`SELECT ${join(columns, ', ')} FROM ${aliasedTable(target)}${where}${tail}`;
   return sql`SELECT coalesce(json_agg(row_to_json("r")), '[]'::json) AS "rows" FROM (${rows}) AS "r"`;
 }
 

@@ -6,7 +6,9 @@ import type { ObjectReader } from '../../../util/decode.js';
 import { type Rendered, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
 import type { DmlKind, DmlRequest } from '../../backend.js';
-import { boolExpSql } from '../translate/boolexp.js';
+import type { ResolvedTable } from '../../../metadata/resolve/types.js';
+import { notExists } from '../../../protocol/errors.js';
+import { boolExpSql, type BoolExpEnv } from '../translate/boolexp.js';
 import { Aliases, type Scope } from '../translate/context.js';
 import { deleteStatement, insertStatement, updateStatement } from './mutations.js';
 import { countStatement, selectStatement } from './select.js';
@@ -22,12 +24,22 @@ const BUILDERS: Record<DmlKind, (target: DmlTarget, r: ObjectReader) => Sql> = {
 
 export function dmlStatement(kind: DmlKind, request: DmlRequest): Rendered {
   const aliases = new Aliases();
-  const scope: Scope = { alias: aliases.next(), table: request.table.name };
-  const env = { aliases, root: scope, sessionVariables: new Set<string>(), wholeSession: { read: false } };
-  const target: DmlTarget = {
-    table: request.table.catalog,
+  const root: Scope = { alias: aliases.next(), table: request.table.name };
+  const env: BoolExpEnv = { aliases, root, sessionVariables: new Set<string>(), wholeSession: { read: false } };
+  return renderPg(BUILDERS[kind](dmlTarget(request, request.table, root, env), request.args));
+}
+
+/** `table` under `scope`; its relationships' targets under aliases of their own, as a nested select reaches them. */
+function dmlTarget(request: DmlRequest, table: ResolvedTable, scope: Scope, env: BoolExpEnv): DmlTarget {
+  return {
+    table: table.catalog,
     scope,
-    where: (v, p) => boolExpSql(request.where(v, p), scope, env),
+    where: (v, p) => boolExpSql(request.where(v, p, table), scope, env),
+    related: (name, p) => {
+      const rel = table.relationships.get(name);
+      const target = rel && request.lookup(rel.target);
+      if (!rel || !target) throw notExists(`relationship ${JSON.stringify(name)} does not exist on table ${JSON.stringify(table.name.name)}`, p);
+      return { kind: rel.kind, mapping: rel.mapping, target: dmlTarget(request, target, { alias: env.aliases.next(), table: target.name }, env) };
+    },
   };
-  return renderPg(BUILDERS[kind](target, request.args));
 }

@@ -1,5 +1,6 @@
 /** The table a deprecated DML operation works on, as the catalog describes it. */
 import type { CatalogColumn, CatalogTable } from '../../../metadata/catalog.js';
+import type { RelationshipKind } from '../../../metadata/resolve/types.js';
 import { notExists } from '../../../protocol/errors.js';
 import { qualified, sql, type Sql } from '../../../sql/fragment.js';
 import type { Scope } from '../translate/context.js';
@@ -10,6 +11,8 @@ export interface DmlTarget {
   scope: Scope;
   /** A `where` argument as a condition on `scope` (checked against the metadata by the caller). */
   where(v: unknown, path: string): Sql;
+  /** A relationship of the table, its target under an alias of its own (a select's nested columns). */
+  related(name: string, path: string): { kind: RelationshipKind; mapping: [string, string][]; target: DmlTarget };
 }
 
 /** The table, schema-qualified and quoted. */
