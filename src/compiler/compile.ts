@@ -36,6 +36,7 @@ import { parseDocument } from './document-limits.js';
 import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
+import { remoteRun } from './remote.js';
 
 export interface CompileRequest {
   query: string;
@@ -104,7 +105,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   let lastMutation: number | null = null;
   const addStep = (run: AnalyzedRun, path: string[]): void => {
     const id = steps.length;
-    const mutation = run.kind === 'translate' && run.field.kind === 'mutation';
+    const mutation = (run.kind === 'translate' && run.field.kind === 'mutation') || (run.kind === 'remote' && run.operation === 'mutation');
     steps.push({ id, dependsOn: mutation && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
     if (mutation) lastMutation = id;
   };
@@ -129,6 +130,10 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     if (info.kind === 'namespace') {
       const nsType = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type.toString().replace(/!$/, '');
       for (const inner of collectFields(nsType, f.selections, fragments, inputs, p)) compileRoot(nsType, inner, [...path, f.alias]);
+      return;
+    }
+    if (info.kind === 'remote') {
+      addStep(remoteRun(info.remote, info.root, info.field, f, rs.schema, op, fragments, p), [...path, f.alias]);
       return;
     }
     if ('mtable' in info) {

@@ -1,14 +1,26 @@
 /**
  * What is inconsistent in a document, as the metadata actor reports it: the resolution's
- * findings (metadata/resolve.ts, shared with the schema builder) and the queries of the
+ * findings (metadata/resolve.ts, shared with the schema builder), the queries of the
  * allow-listed collections that do not validate against the admin schema (which only the
- * metadata actor checks: the schema builder serves collections as they are stored).
+ * metadata actor checks: the schema builder serves collections as they are stored), and the
+ * remote schemas that could not be introspected or whose names clash (the schema builder
+ * leaves out those the snapshot lists).
  */
-import { collectionInconsistencies } from '../../compiler/collection-validation.js';
+import { adminSchema, collectionInconsistencies } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import { resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
+import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import type { Metadata } from '../../metadata/types.js';
 
-export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): Inconsistency[] {
+export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
-  return [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
+  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
+  if (remoteSchemas(m).length === 0) return out;
+  // The sources' names, from the admin schema (it sees every table and function).
+  const schema = adminSchema(m, catalogs, resolved).schema;
+  const taken: TakenNames = {
+    rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
+    type: (name) => schema.getType(name) !== undefined,
+  };
+  return [...out, ...resolveRemoteSchemas(m, remotes, taken)];
 }

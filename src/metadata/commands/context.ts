@@ -37,6 +37,8 @@ export interface CommandContext {
   query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
   /** Re-introspects sources (all when `names` is true) and reconnects them. */
   reloadSources(names: string[] | true): Promise<void>;
+  /** Introspects remote schemas again (all when `names` is true). */
+  reloadRemoteSchemas(names: string[] | true): Promise<void>;
   /** Removes every inconsistent object from `metadata` (the draft). */
   dropInconsistentObjects(): void;
 }

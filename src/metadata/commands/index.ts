@@ -15,6 +15,7 @@ import {
   replaceMetadata,
   type EnvelopeVersion,
 } from './manage.js';
+import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
 import { DML_COMMANDS } from './dml.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
@@ -66,6 +67,10 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     add_collection_to_allowlist: addCollectionToAllowlist,
     drop_collection_from_allowlist: dropCollectionFromAllowlist,
     update_scope_of_collection_in_allowlist: updateScopeOfCollectionInAllowlist,
+    add_remote_schema: addRemoteSchema,
+    update_remote_schema: updateRemoteSchema,
+    remove_remote_schema: removeRemoteSchema,
+    reload_remote_schema: reloadRemoteSchema,
     create_rest_endpoint: createRestEndpoint,
     drop_rest_endpoint: dropRestEndpoint,
   };

@@ -1,0 +1,153 @@
+/**
+ * A remote schema's root field as the remote server must receive it (spec "Remote schema"):
+ * the client's selection with every customized field and type name put back to the remote's
+ * (response keys kept, so the answer needs no renaming but `__typename`'s values), fragments
+ * inlined, the request variables it reads declared with the remote's type names and passed on,
+ * and the permission's presets added (static values written in, session values as variables
+ * the executor fills in per request).
+ */
+import {
+  astFromValue,
+  getNamedType,
+  isListType,
+  isNonNullType,
+  Kind,
+  print,
+  visit,
+  type ArgumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+  type TypeNode,
+  type ValueNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js';
+import type { Preset, RemoteTypes } from '../schema/remote-types.js';
+import type { CollectedField } from './collect.js';
+import { RequestError } from './errors.js';
+
+const PRESET_VARIABLE = '__service_preset_';
+
+interface Context {
+  remote: RemoteTypes;
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  sessionPresets: SessionPreset[];
+  presetDefinitions: VariableDefinitionNode[];
+  path: string;
+}
+
+const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
+
+/** The plan step's run for one remote root field (`root`: which of the remote's roots it is on). */
+export function remoteRun(remote: RemoteTypes, root: 'query' | 'mutation', customField: string, f: CollectedField, schema: GraphQLSchema, op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, path: string): RemoteRun {
+  const rootType = root === 'query' ? remote.roots.query : remote.roots.mutation!;
+  const ctx: Context = { remote, schema, fragments, sessionPresets: [], presetDefinitions: [], path };
+  const tree: TypenameTree = {};
+  const field = forwardField(ctx, rootType, customField, f.node, f.selections, tree, f.alias);
+  const used = new Set<string>();
+  visit(field, { Variable: (v) => void used.add(v.name.value) });
+  const declared = (op.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value)).map((d) => ({ ...d, type: remoteTypeNode(remote, d.type), directives: [] }));
+  const document: OperationDefinitionNode = {
+    kind: Kind.OPERATION_DEFINITION,
+    operation: root === 'query' ? ('query' as OperationDefinitionNode['operation']) : ('mutation' as OperationDefinitionNode['operation']),
+    variableDefinitions: [...declared, ...ctx.presetDefinitions],
+    selectionSet: { kind: Kind.SELECTION_SET, selections: [field] },
+  };
+  const names = remote.renamedTypes();
+  const hasTypenames = Object.keys(names).length > 0 && (tree.keys !== undefined || tree.fields !== undefined);
+  return {
+    kind: 'remote',
+    remote: remote.name,
+    operation: root,
+    query: print(document),
+    variables: declared.map((d) => d.variable.name.value),
+    sessionPresets: ctx.sessionPresets,
+    field: f.alias,
+    typenames: hasTypenames ? { names, tree: tree.fields?.[f.alias] ?? {} } : null,
+  };
+}
+
+/** A variable's declared type with the remote's type names. */
+function remoteTypeNode(remote: RemoteTypes, t: TypeNode): TypeNode {
+  if (t.kind === Kind.NAMED_TYPE) return { ...t, name: name(remote.original(t.name.value)) };
+  return { ...t, type: remoteTypeNode(remote, t.type) } as TypeNode;
+}
+
+/** One field under `parentType` (a customized name; a root field: the remote's root type name). */
+function forwardField(ctx: Context, parentType: string, customField: string, node: FieldNode, selections: readonly SelectionSetNode[], tree: TypenameTree, key: string): FieldNode {
+  const remoteField = ctx.remote.field(parentType, customField);
+  if (!remoteField) throw new RequestError(`field '${customField}' not found in type: '${parentType}'`, `${ctx.path}.selectionSet.${key}`);
+  const def = remoteField.type;
+  const args: ArgumentNode[] = [...(node.arguments ?? [])];
+  for (const p of remoteField.presets) args.push({ kind: Kind.ARGUMENT, name: name(p.name), value: presetValue(ctx, p) });
+  const sub = (tree.fields ??= {})[key] ?? {};
+  const selectionSet = selections.length > 0 ? forwardSelections(ctx, getNamedType(def), selections, sub) : undefined;
+  if (sub.keys || sub.fields) tree.fields[key] = sub;
+  return {
+    kind: Kind.FIELD,
+    alias: name(key),
+    name: name(remoteField.name),
+    arguments: args,
+    directives: node.directives ?? [],
+    ...(selectionSet ? { selectionSet } : {}),
+  };
+}
+
+function forwardSelections(ctx: Context, type: GraphQLNamedType, sets: readonly SelectionSetNode[], tree: TypenameTree): SelectionSetNode {
+  const selections: SelectionNode[] = [];
+  const walk = (set: SelectionSetNode, t: GraphQLNamedType, out: SelectionNode[]) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        if (sel.name.value === '__typename') {
+          if (!(tree.keys ??= []).includes(key)) tree.keys.push(key);
+          out.push({ ...sel, alias: name(key) });
+          continue;
+        }
+        out.push(forwardField(ctx, t.name, sel.name.value, sel, sel.selectionSet ? [sel.selectionSet] : [], tree, key));
+      } else {
+        const frag = sel.kind === Kind.INLINE_FRAGMENT ? sel : ctx.fragments.get(sel.name.value);
+        if (!frag) throw new RequestError(`fragment ${JSON.stringify((sel as { name: { value: string } }).name.value)} is not defined`, ctx.path);
+        const cond = frag.typeCondition ? ctx.schema.getType(frag.typeCondition.name.value) : t;
+        if (!cond) throw new RequestError(`unknown type ${JSON.stringify(frag.typeCondition!.name.value)}`, ctx.path);
+        const inner: SelectionNode[] = [];
+        walk(frag.selectionSet, cond, inner);
+        out.push({
+          kind: Kind.INLINE_FRAGMENT,
+          typeCondition: { kind: Kind.NAMED_TYPE, name: name(ctx.remote.original(cond.name)) },
+          directives: frag.directives ?? [],
+          selectionSet: { kind: Kind.SELECTION_SET, selections: inner },
+        });
+      }
+    }
+  };
+  for (const s of sets) walk(s, type, selections);
+  return { kind: Kind.SELECTION_SET, selections };
+}
+
+/** A preset's value: written in when static or not a session variable, else a variable the executor sets from the session. */
+function presetValue(ctx: Context, p: Preset): ValueNode {
+  if (!p.static && typeof p.value === 'string' && p.value.toLowerCase().startsWith('x-service-')) {
+    const variable = `${PRESET_VARIABLE}${ctx.sessionPresets.length}`;
+    const named = getNamedType(p.inputType);
+    const list = isListType(isNonNullType(p.inputType) ? p.inputType.ofType : p.inputType);
+    ctx.sessionPresets.push({ variable, session: p.value.toLowerCase(), scalar: named.name, list });
+    ctx.presetDefinitions.push({ kind: Kind.VARIABLE_DEFINITION, variable: { kind: Kind.VARIABLE, name: name(variable) }, type: typeNode(p.inputType.toString()) });
+    return { kind: Kind.VARIABLE, name: name(variable) };
+  }
+  const ast = astFromValue(p.value, p.inputType);
+  if (!ast) throw new RequestError(`the preset of ${JSON.stringify(p.name)} is not a valid value`, ctx.path);
+  return ast;
+}
+
+function typeNode(text: string): TypeNode {
+  if (text.endsWith('!')) return { kind: Kind.NON_NULL_TYPE, type: typeNode(text.slice(0, -1)) as Exclude<TypeNode, { kind: Kind.NON_NULL_TYPE }> };
+  if (text.startsWith('[')) return { kind: Kind.LIST_TYPE, type: typeNode(text.slice(1, -1)) };
+  return { kind: Kind.NAMED_TYPE, name: name(text) };
+}
