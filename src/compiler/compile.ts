@@ -133,7 +133,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
       return;
     }
     if (info.kind === 'remote') {
-      addStep(remoteRun(info.remote, info.root, info.field, f, rs.schema, op, fragments, p), [...path, f.alias]);
+      addStep(remoteRun(info.remote, info.root, info.field, f, { schema: rs.schema, op, fragments, inputs }, p), [...path, f.alias]);
       return;
     }
     if ('mtable' in info) {

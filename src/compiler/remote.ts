@@ -9,6 +9,7 @@
 import {
   astFromValue,
   getNamedType,
+  isInputObjectType,
   isListType,
   isNonNullType,
   Kind,
@@ -17,6 +18,7 @@ import {
   type ArgumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -30,6 +32,7 @@ import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js
 import type { Preset, RemoteTypes } from '../schema/remote-types.js';
 import type { CollectedField } from './collect.js';
 import { RequestError } from './errors.js';
+import { VarRef, type Inputs } from './inputs.js';
 
 const PRESET_VARIABLE = '__service_preset_';
 
@@ -39,15 +42,24 @@ interface Context {
   fragments: Map<string, FragmentDefinitionNode>;
   sessionPresets: SessionPreset[];
   presetDefinitions: VariableDefinitionNode[];
+  inputs: Inputs;
   path: string;
 }
 
 const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
 
 /** The plan step's run for one remote root field (`root`: which of the remote's roots it is on). */
-export function remoteRun(remote: RemoteTypes, root: 'query' | 'mutation', customField: string, f: CollectedField, schema: GraphQLSchema, op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, path: string): RemoteRun {
+export function remoteRun(
+  remote: RemoteTypes,
+  root: 'query' | 'mutation',
+  customField: string,
+  f: CollectedField,
+  request: { schema: GraphQLSchema; op: OperationDefinitionNode; fragments: Map<string, FragmentDefinitionNode>; inputs: Inputs },
+  path: string,
+): RemoteRun {
+  const { schema, op, fragments, inputs } = request;
   const rootType = root === 'query' ? remote.roots.query : remote.roots.mutation!;
-  const ctx: Context = { remote, schema, fragments, sessionPresets: [], presetDefinitions: [], path };
+  const ctx: Context = { remote, schema, fragments, sessionPresets: [], presetDefinitions: [], inputs, path };
   const tree: TypenameTree = {};
   const field = forwardField(ctx, rootType, customField, f.node, f.selections, tree, f.alias);
   const used = new Set<string>();
@@ -84,7 +96,7 @@ function forwardField(ctx: Context, parentType: string, customField: string, nod
   const remoteField = ctx.remote.field(parentType, customField);
   if (!remoteField) throw new RequestError(`field '${customField}' not found in type: '${parentType}'`, `${ctx.path}.selectionSet.${key}`);
   const def = remoteField.type;
-  const args: ArgumentNode[] = [...(node.arguments ?? [])];
+  const args: ArgumentNode[] = (node.arguments ?? []).map((a) => ({ ...a, value: withInputPresets(ctx, a.value, remoteField.args[a.name.value]) }));
   for (const p of remoteField.presets) args.push({ kind: Kind.ARGUMENT, name: name(p.name), value: presetValue(ctx, p) });
   const sub = (tree.fields ??= {})[key] ?? {};
   const selectionSet = selections.length > 0 ? forwardSelections(ctx, getNamedType(def), selections, sub) : undefined;
@@ -150,4 +162,32 @@ function typeNode(text: string): TypeNode {
   if (text.endsWith('!')) return { kind: Kind.NON_NULL_TYPE, type: typeNode(text.slice(0, -1)) as Exclude<TypeNode, { kind: Kind.NON_NULL_TYPE }> };
   if (text.startsWith('[')) return { kind: Kind.LIST_TYPE, type: typeNode(text.slice(1, -1)) };
   return { kind: Kind.NAMED_TYPE, name: name(text) };
+}
+
+/** Whether a value of this type may hold an input object with preset fields. */
+function holdsPresets(ctx: Context, t: GraphQLInputType, seen = new Set<string>()): boolean {
+  const named = getNamedType(t);
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  if (ctx.remote.inputPresets.has(named.name)) return true;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((f) => holdsPresets(ctx, f.type, seen));
+}
+
+/**
+ * An argument value with the presets of its input objects added (rule 2: the role cannot give
+ * them). A variable that may hold such an object is written in (its value then shapes the plan).
+ */
+function withInputPresets(ctx: Context, v: ValueNode, type: GraphQLInputType | undefined): ValueNode {
+  if (!type || ctx.remote.inputPresets.size === 0 || !holdsPresets(ctx, type)) return v;
+  const t = isNonNullType(type) ? type.ofType : type;
+  if (v.kind === Kind.VARIABLE) {
+    const ast = astFromValue(ctx.inputs.resolve(new VarRef(v.name.value)), type);
+    return ast ? withInputPresets(ctx, ast, type) : v;
+  }
+  if (isListType(t)) return v.kind === Kind.LIST ? { ...v, values: v.values.map((x) => withInputPresets(ctx, x, t.ofType)) } : withInputPresets(ctx, v, t.ofType);
+  if (!isInputObjectType(t) || v.kind !== Kind.OBJECT) return v;
+  const fields = t.getFields();
+  const given = v.fields.map((f) => ({ ...f, value: withInputPresets(ctx, f.value, fields[f.name.value]?.type) }));
+  const presets = (ctx.remote.inputPresets.get(t.name) ?? []).map((p) => ({ kind: Kind.OBJECT_FIELD, name: name(p.name), value: presetValue(ctx, p) }) as const);
+  return { ...v, fields: [...given, ...presets] };
 }

@@ -220,6 +220,13 @@ export function remotePermissionEntry(v: unknown, path: string): RemoteSchemaPer
   return p;
 }
 
+/** The remote schema without `role`'s permission (no `permissions` key left when none is). */
+export function withoutPermission(rs: RemoteSchemaMetadata, role: string): RemoteSchemaMetadata {
+  const { permissions, ...rest } = rs;
+  const left = (permissions ?? []).filter((p) => p.role !== role);
+  return left.length ? { ...rest, permissions: left } : rest;
+}
+
 /** The parts of a definition that decide what introspection gives: a change to them refetches. */
 export const introspectionKey = (d: RemoteDefinition): JsonObject => ({
   url: d.url ?? null,

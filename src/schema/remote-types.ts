@@ -52,6 +52,8 @@ export interface RemoteField {
   presets: Preset[];
   /** Its type in our schema (customized names). */
   type: GraphQLOutputType;
+  /** Its arguments' types in our schema. */
+  args: Record<string, GraphQLInputType>;
 }
 
 export type PresetsOf = (parentType: string, field: string) => Preset[];
@@ -119,13 +121,15 @@ export class RemoteTypes {
       const presets = this.presets(t.name, f.name);
       const preset = new Set(presets.map((p) => p.name));
       const args: GraphQLFieldConfigArgumentMap = {};
+      const argTypes: Record<string, GraphQLInputType> = {};
       for (const a of f.args) {
         if (preset.has(a.name)) continue;
-        args[a.name] = { type: this.input(a.type), defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason };
+        argTypes[a.name] = this.input(a.type);
+        args[a.name] = { type: argTypes[a.name]!, defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason };
       }
       const type = this.output(f.type);
       out[name] = { type, args, description: f.description, deprecationReason: f.deprecationReason };
-      this.fields.set(`${customParent}.${name}`, { name: f.name, presets, type });
+      this.fields.set(`${customParent}.${name}`, { name: f.name, presets, type, args: argTypes });
     }
     return out;
   }

@@ -152,6 +152,14 @@ describe('remote schemas', () => {
     expect(m.body).toEqual({ data: { rename: { name: 'ada' } } });
   });
 
+  it('without remote schema permissions enabled, every role sees every remote schema and permissions are refused', async () => {
+    expect((await gql('{ user(id: 2) { name } }', undefined, { ...ADMIN, 'X-Service-Role': 'someone' })).body).toEqual({ data: { user: { name: 'bob' } } });
+    const res = await admin('add_remote_schema_permissions', { remote_schema: 'users', role: 'someone', definition: { schema: 'type Query { whoami: String }' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'constraint-violation', path: '$.args' });
+    expect((await admin('drop_remote_schema_permissions', { remote_schema: 'users', role: 'someone' })).status).toBe(400);
+  });
+
   it('refuses a second remote schema whose root fields clash, and stores nothing', async () => {
     const clash = new RemoteGraphQL('type Query { user(id: Int!): String }', { user: () => 'x' });
     await clash.start();

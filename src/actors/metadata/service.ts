@@ -271,7 +271,7 @@ export class MetadataService {
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
-        const uow = new UnitOfWork(this.sources, this.remotes, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version);
+        const uow = new UnitOfWork(this.sources, this.remotes, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version, this.config.enableRemoteSchemaPermissions);
         return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
       });
     }
@@ -287,7 +287,7 @@ export class MetadataService {
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
-        uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version);
+        uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version, this.config.enableRemoteSchemaPermissions);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // The store writes what differs from the stored document, if anything.

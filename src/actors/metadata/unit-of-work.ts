@@ -35,6 +35,7 @@ export class UnitOfWork {
     metadata: Metadata,
     inconsistencies: Inconsistency[],
     readonly resourceVersion: number,
+    private readonly remoteSchemaPermissions = false,
   ) {
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
     this.metadata = deepFreeze(metadata);
@@ -118,6 +119,8 @@ export class UnitOfWork {
         // The baseline a change is judged against: the state before the command, with the fresh catalogs.
         this.inconsistencies = this.check(this.metadata);
       },
+      remoteSchemaPermissions: this.remoteSchemaPermissions,
+      remoteIntrospection: (name) => this.remotes.states().get(name)?.introspection ?? undefined,
       reloadRemoteSchemas: async (names) => {
         await this.remotes.sync(draft, names === true ? true : new Set(names));
         this.inconsistencies = this.check(this.metadata);

@@ -16,6 +16,7 @@ import {
   type EnvelopeVersion,
 } from './manage.js';
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
+import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './remote-schema-permissions.js';
 import { DML_COMMANDS } from './dml.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
@@ -71,6 +72,8 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     update_remote_schema: updateRemoteSchema,
     remove_remote_schema: removeRemoteSchema,
     reload_remote_schema: reloadRemoteSchema,
+    add_remote_schema_permissions: addRemoteSchemaPermissions,
+    drop_remote_schema_permissions: dropRemoteSchemaPermissions,
     create_rest_endpoint: createRestEndpoint,
     drop_rest_endpoint: dropRestEndpoint,
   };

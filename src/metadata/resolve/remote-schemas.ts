@@ -12,6 +12,7 @@ import { remoteNaming } from '../remote-naming.js';
 import { remoteSchemas, setRemoteSchemas, type RemoteSchemaMetadata } from '../remote-schemas.js';
 import type { Metadata } from '../types.js';
 import type { Inconsistency } from './types.js';
+import { remotePermissionInconsistencies } from './remote-permissions.js';
 
 export interface RemoteState {
   introspection: IntrospectionQuery | null;
@@ -79,6 +80,7 @@ export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, Re
       out.push(remoteInconsistency(rs, problem));
       continue;
     }
+    out.push(...remotePermissionInconsistencies(m, rs, state.introspection));
     for (const root of ['query', 'mutation'] as const) for (const f of names.roots[root]) used[root].set(f, rs.name);
     for (const t of names.types) used.types.set(t, rs.name);
   }
