@@ -36,7 +36,7 @@ import { parseDocument } from './document-limits.js';
 import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
-import { remoteRun } from './remote.js';
+import { remoteJoinRun, remoteRun } from './remote.js';
 
 export interface CompileRequest {
   query: string;
@@ -142,6 +142,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
       reads.sources.add(source);
       addTablesRead(field, source, reads.tables);
       addStep(translate(source, { kind: 'mutation', mutation: field, errorPath: p, list: field.kind === 'update' && field.many }), [...path, f.alias]);
+      addJoins(steps.length - 1, [...path, f.alias]);
       return;
     }
     let root: Exclude<RootField, { kind: 'typename' }>;
@@ -195,6 +196,18 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     reads.sources.add(source);
     addTablesRead(root, source, reads.tables);
     addStep(translate(source, { kind: 'query', root }), [...path, f.alias]);
+    addJoins(steps.length - 1, [...path, f.alias]);
+  };
+  /** The remote relationships met in the root field just compiled (step `parent` at `rootPath`): one step each, joined into its rows. */
+  const addJoins = (parent: number, rootPath: string[]): void => {
+    const pending = selection.pendingJoins;
+    selection.pendingJoins = [];
+    if (pending.length > 0 && op.operation !== 'query') throw new RequestError('remote relationships can only be selected in queries', pending[0]!.path, 'not-supported');
+    for (const j of pending) {
+      const keys = j.path.slice('$.selectionSet.'.length).split('.selectionSet.').slice(rootPath.length);
+      const run = remoteJoinRun(j.join, j.field, { schema: rs.schema, op, fragments, inputs }, j.path);
+      steps.push({ id: steps.length, dependsOn: [parent], run, output: { kind: 'join', join: { parent, at: keys.slice(0, -1), field: keys.at(-1)!, keys: j.keys, hidden: j.keys.map((k) => k.parent) } } });
+    }
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
   return {

@@ -29,7 +29,8 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js';
-import type { Preset, RemoteTypes } from '../schema/remote-types.js';
+import type { Preset, RemoteField, RemoteTypes } from '../schema/remote-types.js';
+import type { RemoteJoin } from '../schema/remote-relationships.js';
 import type { CollectedField } from './collect.js';
 import { RequestError } from './errors.js';
 import { VarRef, type Inputs } from './inputs.js';
@@ -92,12 +93,12 @@ function remoteTypeNode(remote: RemoteTypes, t: TypeNode): TypeNode {
 }
 
 /** One field under `parentType` (a customized name; a root field: the remote's root type name). */
-function forwardField(ctx: Context, parentType: string, customField: string, node: FieldNode, selections: readonly SelectionSetNode[], tree: TypenameTree, key: string): FieldNode {
+function forwardField(ctx: Context, parentType: string, customField: string, node: FieldNode, selections: readonly SelectionSetNode[], tree: TypenameTree, key: string, given: ReadonlySet<string> = new Set()): FieldNode {
   const remoteField = ctx.remote.field(parentType, customField);
   if (!remoteField) throw new RequestError(`field '${customField}' not found in type: '${parentType}'`, `${ctx.path}.selectionSet.${key}`);
   const def = remoteField.type;
-  const args: ArgumentNode[] = (node.arguments ?? []).map((a) => ({ ...a, value: withInputPresets(ctx, a.value, remoteField.args[a.name.value]) }));
-  for (const p of remoteField.presets) args.push({ kind: Kind.ARGUMENT, name: name(p.name), value: presetValue(ctx, p) });
+  const args: ArgumentNode[] = (node.arguments ?? []).map((a) => ({ ...a, value: withInputPresets(ctx, a.value, argType(remoteField, a.name.value)) }));
+  for (const p of remoteField.presets) if (!given.has(p.name)) args.push({ kind: Kind.ARGUMENT, name: name(p.name), value: presetValue(ctx, p) });
   const sub = (tree.fields ??= {})[key] ?? {};
   const selectionSet = selections.length > 0 ? forwardSelections(ctx, getNamedType(def), selections, sub) : undefined;
   if (sub.keys || sub.fields) tree.fields[key] = sub;
@@ -190,4 +191,75 @@ function withInputPresets(ctx: Context, v: ValueNode, type: GraphQLInputType | u
   const given = v.fields.map((f) => ({ ...f, value: withInputPresets(ctx, f.value, fields[f.name.value]?.type) }));
   const presets = (ctx.remote.inputPresets.get(t.name) ?? []).map((p) => ({ kind: Kind.OBJECT_FIELD, name: name(p.name), value: presetValue(ctx, p) }) as const);
   return { ...v, fields: [...given, ...presets] };
+}
+
+/** An argument's type in our schema; a preset one's (a remote relationship may set it: rule 6) in the remote's. */
+const argType = (f: RemoteField, name: string): GraphQLInputType | undefined => f.args[name] ?? f.presets.find((p) => p.name === name)?.inputType;
+
+const KEY_VARIABLE = '__key_';
+
+/** A relationship's argument value as a literal, `"$column"` as the key variable of that column (its type recorded). */
+function joinArgument(v: unknown, type: GraphQLInputType | undefined, lhs: string[], keyTypes: string[], remote: RemoteTypes): ValueNode {
+  if (typeof v === 'string' && v.startsWith('$')) {
+    const i = lhs.indexOf(v.slice(1));
+    if (type && keyTypes[i] === undefined) keyTypes[i] = print(remoteTypeNode(remote, typeNode(type.toString())));
+    return { kind: Kind.VARIABLE, name: name(`${KEY_VARIABLE}${i}`) };
+  }
+  const t = type && isNonNullType(type) ? type.ofType : type;
+  if (Array.isArray(v)) return { kind: Kind.LIST, values: v.map((x) => joinArgument(x, t && isListType(t) ? t.ofType : t, lhs, keyTypes, remote)) };
+  if (v !== null && typeof v === 'object' && t && isInputObjectType(t)) {
+    const fields = t.getFields();
+    return { kind: Kind.OBJECT, fields: Object.entries(v).map(([k, x]) => ({ kind: Kind.OBJECT_FIELD, name: name(k), value: joinArgument(x, fields[k]?.type, lhs, keyTypes, remote) })) };
+  }
+  const ast = type ? astFromValue(v, type) : null;
+  if (!ast) throw new RequestError(`a remote relationship's argument value ${JSON.stringify(v)} does not fit its type`, '$');
+  return ast;
+}
+
+/**
+ * A remote relationship's step: its `remote_field` chain down to the client's selection on the
+ * last field (whose other arguments the client may give), sent once for all the response's
+ * key tuples (`RemoteRun.batch`).
+ */
+export function remoteJoinRun(join: RemoteJoin, f: CollectedField, request: Parameters<typeof remoteRun>[4], path: string): RemoteRun {
+  const { remote } = join;
+  const ctx: Context = { remote, schema: request.schema, fragments: request.fragments, sessionPresets: [], presetDefinitions: [], inputs: request.inputs, path };
+  const keyTypes: string[] = [];
+  const relArgs = (step: RemoteJoin['chain'][number]): ArgumentNode[] =>
+    Object.entries(step.arguments).map(([k, v]) => ({ kind: Kind.ARGUMENT, name: name(k), value: joinArgument(v, argType(step.field, k), join.lhs, keyTypes, remote) }));
+  const leafStep = join.chain.at(-1)!;
+  const tree: TypenameTree = {};
+  const leafNode = { ...f.node, arguments: [...(f.node.arguments ?? []), ...relArgs(leafStep)] };
+  let field = forwardField(ctx, leafStep.parent, leafStep.name, leafNode, f.selections, tree, leafStep.field.name, new Set(Object.keys(leafStep.arguments)));
+  for (const step of join.chain.slice(0, -1).reverse()) {
+    const given = new Set(Object.keys(step.arguments));
+    const presets = step.field.presets.filter((p) => !given.has(p.name)).map((p) => ({ kind: Kind.ARGUMENT, name: name(p.name), value: presetValue(ctx, p) }) as ArgumentNode);
+    field = { kind: Kind.FIELD, name: name(step.field.name), arguments: [...relArgs(step), ...presets], directives: [], selectionSet: { kind: Kind.SELECTION_SET, selections: [field] } };
+  }
+  const missing = join.lhs.findIndex((_, i) => keyTypes[i] === undefined);
+  if (missing >= 0) throw new RequestError(`remote relationship ${JSON.stringify(join.name)}: column ${JSON.stringify(join.lhs[missing])} is not used by an argument`, path);
+  const used = new Set<string>();
+  visit(field, { Variable: (v) => void used.add(v.name.value) });
+  const declared = (request.op.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value)).map((d) => ({ ...d, type: remoteTypeNode(remote, d.type), directives: [] }));
+  const text = print({ ...field, alias: undefined });
+  const pieces = text.split(new RegExp(`\\$${KEY_VARIABLE}(\\d+)\\b`));
+  const names = remote.renamedTypes();
+  const leafTree = tree.fields?.[leafStep.field.name];
+  return {
+    kind: 'remote',
+    remote: remote.name,
+    operation: 'query',
+    query: '',
+    variables: declared.map((d) => d.variable.name.value),
+    sessionPresets: ctx.sessionPresets,
+    field: f.alias,
+    typenames: Object.keys(names).length > 0 && leafTree ? { names, tree: leafTree } : null,
+    batch: {
+      declarations: [...declared, ...ctx.presetDefinitions].map((d) => print(d)).join(', '),
+      parts: pieces.filter((_, i) => i % 2 === 0),
+      slots: pieces.filter((_, i) => i % 2 === 1).map(Number),
+      keyTypes,
+      path: join.chain.slice(1).map((c) => c.field.name),
+    },
+  };
 }

@@ -7,13 +7,27 @@ import type { RoleSchema } from '../schema/build.js';
 import { isAggregateFunction } from '../schema/column-set-types.js';
 import type { TableInfo } from '../schema/model.js';
 import { fieldKey } from '../schema/types.js';
-import { collectFields } from './collect.js';
+import { collectFields, type CollectedField } from './collect.js';
+import type { RemoteJoin } from '../schema/remote-relationships.js';
 import { RequestError } from './errors.js';
 import { VarRef, type InputTree, type Inputs } from './inputs.js';
 import { parseWhere } from './where.js';
 import { parseJsonPath } from '../util/json-path.js';
 
+/** A remote relationship met in a selection: made a join step by the compiler once its root field's step exists. */
+export interface PendingJoin {
+  /** The field's JSON path in the request (its response keys). */
+  path: string;
+  field: CollectedField;
+  join: RemoteJoin;
+  /** The row's keys: hidden response keys holding the `lhs` columns. */
+  keys: { parent: string; child: string }[];
+}
+
 export class SelectionCompiler {
+  /** Remote relationships of the root field being compiled. */
+  pendingJoins: PendingJoin[] = [];
+
   constructor(
     readonly rs: RoleSchema,
     readonly fragments: Map<string, FragmentDefinitionNode>,
@@ -132,7 +146,7 @@ export class SelectionCompiler {
   /** The fields selected on a table's object type. */
   fields(t: TableInfo, sets: readonly SelectionSetNode[], path: string): Field[] {
     const typeName = this.typeName(t);
-    return collectFields(typeName, sets, this.fragments, this.inputs, path).map((f): Field => {
+    return collectFields(typeName, sets, this.fragments, this.inputs, path).flatMap((f): Field | Field[] => {
       const p = `${path}.selectionSet.${f.alias}`;
       if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: typeName };
       const info = this.rs.fields.get(fieldKey(typeName, f.name));
@@ -165,6 +179,12 @@ export class SelectionCompiler {
             return { kind: 'computed_set', alias: f.alias, call, rows, fields: this.fields(target, f.selections, p) };
           }
           return { kind: 'computed_scalar', alias: f.alias, call, returnType: cf.fn.returnType, visibleWhen: t.permission.computedFields.get(cf.name) ?? null };
+        }
+        case 'remote_relationship': {
+          // The row's key columns under response keys of their own, removed once joined.
+          const keys = info.join.lhs.map((c) => ({ parent: `__${f.alias}_${c}`, child: c }));
+          this.pendingJoins.push({ path: p, field: f, join: info.join, keys });
+          return info.join.lhs.map((c, i): Field => ({ kind: 'column', alias: keys[i]!.parent, column: c, type: t.catalog.columns.find((x) => x.name === c)!.type, visibleWhen: null, jsonPath: null }));
         }
         default:
           throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);

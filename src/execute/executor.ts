@@ -5,7 +5,7 @@
  */
 import { RequestError } from '../compiler/errors.js';
 import type { Plan, PlanStep, RemoteRun } from '../protocol/plan.js';
-import { runRemoteStep, type RemoteCallContext } from './remote.js';
+import { runRemoteJoin, runRemoteStep, type RemoteCallContext } from './remote.js';
 import { bindParams, checkSession, checkVariables, type BindContext } from './bind.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
@@ -39,7 +39,8 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
   const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors };
-  const runRemote = (step: PlanStep, run: RemoteRun) => runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], connections.remote?.(run.remote), remote);
+  const runRemote = (step: PlanStep, run: RemoteRun, joinKeys?: string) =>
+    run.batch ? runRemoteJoin(run, joinKeys ?? '[]', connections.remote?.(run.remote), remote) : runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], connections.remote?.(run.remote), remote);
   const texts =
     plan.operation === 'mutation'
       ? await runMutationOperation(plan.steps, bind, connections, runRemote)
@@ -47,10 +48,10 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   return assembleData(plan.steps, texts);
 }
 
-async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>): Promise<string> {
+async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun, joinKeys?: string) => Promise<string>): Promise<string> {
   const run = step.run;
   if (run.kind === 'constant') return run.json;
-  if (run.kind === 'remote') return runRemote(step, run);
+  if (run.kind === 'remote') return runRemote(step, run, bind.joinKeys);
   if (run.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');

@@ -56,29 +56,65 @@ function sessionValue(p: SessionPreset, session: Record<string, string>): unknow
  * (`at`: the keys above the field, a namespace), no `locations` (they point into the query we
  * sent, not the client's).
  */
-function clientError(e: unknown, at: string[]): unknown {
+function clientError(e: unknown, at: string[] | null): unknown {
   if (e === null || typeof e !== 'object') return { message: String(e) };
   const { locations: _, path, ...rest } = e as { locations?: unknown; path?: unknown };
-  return Array.isArray(path) ? { ...rest, path: [...at, ...path] } : rest;
+  return Array.isArray(path) && at ? { ...rest, path: [...at, ...path] } : rest;
 }
 
 /** `at`: the response keys above the field (its namespace), for the remote's error paths. */
 export async function runRemoteStep(run: RemoteRun, at: string[], server: RemoteServer | undefined, ctx: RemoteCallContext): Promise<string> {
+  const data = await call(run, server, ctx, run.query, {}, at);
+  const value = data !== null && typeof data === 'object' ? ((data as Record<string, unknown>)[run.field] ?? null) : null;
+  if (run.typenames) renameTypenames(value, run.typenames.tree, run.typenames.names);
+  return JSON.stringify(value);
+}
+
+/**
+ * A remote relationship for every key tuple of the response in one call: the field once per
+ * tuple under an alias of its own, the tuple's values as variables. Answers one value per tuple.
+ */
+export async function runRemoteJoin(run: RemoteRun, joinKeys: string, server: RemoteServer | undefined, ctx: RemoteCallContext): Promise<string> {
+  const batch = run.batch!;
+  const tuples = JSON.parse(joinKeys) as Record<string, unknown>[];
+  if (tuples.length === 0) return '[]';
+  const columns = Object.keys(tuples[0]!);
+  const declarations = batch.declarations ? [batch.declarations] : [];
+  const keys: Record<string, unknown> = {};
+  const fields = tuples.map((tuple, i) => {
+    batch.keyTypes.forEach((type, j) => {
+      declarations.push(`$__k${i}_${j}: ${type}`);
+      keys[`__k${i}_${j}`] = tuple[columns[j]!] ?? null;
+    });
+    return `r${i}: ${batch.parts.map((part, k) => (k === 0 ? part : `$__k${i}_${batch.slots[k - 1]}${part}`)).join('')}`;
+  });
+  const query = `query${declarations.length ? ` (${declarations.join(', ')})` : ''} { ${fields.join(' ')} }`;
+  const data = await call(run, server, ctx, query, keys, null);
+  return JSON.stringify(
+    tuples.map((_, i) => {
+      let v: unknown = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[`r${i}`] : null;
+      for (const k of batch.path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : null;
+      v ??= null;
+      if (run.typenames) renameTypenames(v, run.typenames.tree, run.typenames.names);
+      return v;
+    }),
+  );
+}
+
+/** The call and its `data`; the remote's errors are gathered (`at`: where their paths go; null: a join's, paths dropped). */
+async function call(run: RemoteRun, server: RemoteServer | undefined, ctx: RemoteCallContext, query: string, extra: Record<string, unknown>, at: string[] | null): Promise<unknown> {
   if (!server) throw new ExecutionError(new ApiError(400, 'remote-schema-error', `remote schema ${JSON.stringify(run.remote)} is not available`, '$'));
-  const variables: Record<string, unknown> = {};
+  const variables: Record<string, unknown> = { ...extra };
   for (const name of run.variables) if (ctx.variables[name] !== undefined) variables[name] = ctx.variables[name];
   for (const p of run.sessionPresets) variables[p.variable] = sessionValue(p, ctx.session);
   let answer;
   try {
-    answer = await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query: run.query, variables });
+    answer = await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables });
   } catch (e) {
     throw new ExecutionError(new ApiError(400, 'remote-schema-error', `error calling remote schema ${JSON.stringify(run.remote)}: ${e instanceof Error ? e.message : String(e)}`, '$'));
   }
   if (answer.errors) ctx.errors.push(...answer.errors.map((e) => clientError(e, at)));
-  const data = answer.data;
-  const value = data !== null && typeof data === 'object' ? ((data as Record<string, unknown>)[run.field] ?? null) : null;
-  if (run.typenames) renameTypenames(value, run.typenames.tree, run.typenames.names);
-  return JSON.stringify(value);
+  return answer.data;
 }
 
 function renameTypenames(v: unknown, tree: TypenameTree, names: Record<string, string>): void {

@@ -76,6 +76,13 @@ export interface RemoteRun {
   field: string;
   /** Remote type name -> customized name, and where `__typename` values are in the answer; null when no name differs. */
   typenames: { names: Record<string, string>; tree: TypenameTree } | null;
+  /**
+   * A remote relationship's step (a join: one call for every key tuple of the response): the
+   * field's text split where it reads a key (`parts`, and between them which `lhs` column each
+   * slot is), each column's remote type, the variable declarations of `query`'s operation,
+   * and the path from each tuple's field down to the relationship's value.
+   */
+  batch?: { declarations: string; parts: string[]; slots: number[]; keyTypes: string[]; path: string[] };
 }
 
 export interface SessionPreset {

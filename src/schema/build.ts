@@ -27,6 +27,7 @@ import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js
 import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
 import type { RemoteTypes } from './remote-types.js';
+import type { RemoteJoin } from './remote-relationships.js';
 import { fieldKey, type FieldInfo } from './types.js';
 
 export interface RoleSchema {
@@ -50,6 +51,7 @@ export class SchemaBuilder {
   constructor(
     readonly model: RoleModel,
     readonly shared: SharedTypes,
+    private readonly joins: (t: TableInfo) => RemoteJoin[] = () => [],
   ) {}
 
   target(key: string): TableInfo {
@@ -173,6 +175,12 @@ export class SchemaBuilder {
           }
           this.fields.set(fieldKey(name, cf.fieldName), { kind: 'computed', table: t, computed: cf });
         }
+        for (const j of this.joins(t)) {
+          const set = j.chain.at(-1)!.arguments;
+          const args = Object.fromEntries(Object.entries(j.chain.at(-1)!.field.args).filter(([k]) => !(k in set)).map(([k, type]) => [k, { type }]));
+          f[j.name] = { type: j.type, args, description: `A remote relationship to remote schema ${JSON.stringify(j.remote.name)}` };
+          this.fields.set(fieldKey(name, j.name), { kind: 'remote_relationship', table: t, join: j });
+        }
         // Introspection lists fields by name, as the well-known engine does.
         return sortedFields(f);
       },
@@ -269,8 +277,8 @@ function sortedFields<T>(f: Record<string, T>): Record<string, T> {
 }
 
 /** `remotes`: the remote schemas the role sees, merged after the sources' fields (their names were checked not to clash). */
-export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: readonly RemoteTypes[] = []): RoleSchema {
-  const b = new SchemaBuilder(model, shared);
+export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: readonly RemoteTypes[] = [], joins?: (t: TableInfo) => RemoteJoin[]): RoleSchema {
+  const b = new SchemaBuilder(model, shared, joins);
   // A source with a root-field namespace gets its fields under one field of that name, on every root.
   const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
   const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {

@@ -14,6 +14,9 @@ import { checkedPermission, effectiveRemotePermissions, type EffectivePermission
 import { remoteSchemaObjectName } from '../metadata/resolve/remote-schemas.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { RemoteTypes, type Preset } from './remote-types.js';
+import { remoteJoins, type RemoteJoin } from './remote-relationships.js';
+import type { TableIdentity } from './model.js';
+import { remoteRelationshipObjectName } from '../metadata/resolve/remote-relationships.js';
 
 interface Consistent {
   rs: RemoteSchemaMetadata;
@@ -25,7 +28,10 @@ export class RemoteSchemas {
   /** By remote name, then by permission document ('' for the whole remote). */
   private readonly built = new Map<string, Map<string, RemoteTypes>>();
 
+  private readonly brokenJoins: Set<string>;
+
   constructor(private readonly snapshot: MetadataSnapshot) {
+    this.brokenJoins = new Set(snapshot.inconsistencies.filter((i) => i.type === 'remote_relationship').map((i) => i.name));
     const broken = new Set(snapshot.inconsistencies.filter((i) => i.type === 'remote_schema').map((i) => i.name));
     this.consistent = remoteSchemas(snapshot.metadata)
       .filter((r) => snapshot.remotes[r.name] && !broken.has(remoteSchemaObjectName(r.name)))
@@ -49,6 +55,12 @@ export class RemoteSchemas {
   /** The remote schemas `role` sees, in the document's order. */
   forRole(role: string): RemoteTypes[] {
     return this.views(role).map(({ rs, document }) => this.types(rs, document));
+  }
+
+  /** The remote relationships of a table `role` can use (given its remote schemas). */
+  joinsFor(role: string): (t: TableIdentity) => RemoteJoin[] {
+    const remotes = this.forRole(role);
+    return (t) => remoteJoins(t, remotes, (table, name) => this.brokenJoins.has(remoteRelationshipObjectName(name, table.meta.table, table.source.name)));
   }
 
   /** Stands for what `forRole` gives: roles with the same key see the same remote schemas. */

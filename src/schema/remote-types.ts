@@ -109,6 +109,16 @@ export class RemoteTypes {
     return out;
   }
 
+  /** A field by the remote's own name under a customized parent type (a remote relationship's `remote_field`). */
+  fieldByOriginal(parentType: string, original: string): { name: string; field: RemoteField } | undefined {
+    // A type's fields are made when first asked for.
+    const t = this.types.get(this.original(parentType));
+    if (t && (isObjectType(t) || isInterfaceType(t))) t.getFields();
+    const prefix = `${parentType}.`;
+    for (const [key, field] of this.fields) if (key.startsWith(prefix) && field.name === original) return { name: key.slice(prefix.length), field };
+    return undefined;
+  }
+
   /** The remote field behind a customized field of a customized type (a root field: under `roots`' customized names, i.e. the remote's). */
   field(parentType: string, field: string): RemoteField | undefined {
     return this.fields.get(`${parentType}.${field}`);

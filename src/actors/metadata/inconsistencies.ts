@@ -8,19 +8,27 @@
  */
 import { adminSchema, collectionInconsistencies } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
-import { resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
+import { remoteSchemaObjectName, resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
+import { remoteRelationshipInconsistencies } from '../../metadata/resolve/remote-relationships.js';
+import { remoteClientSchema } from '../../metadata/resolve/remote-permissions.js';
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import type { Metadata } from '../../metadata/types.js';
 
 export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
   const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
-  if (remoteSchemas(m).length === 0) return out;
+  if (remoteSchemas(m).length === 0) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
   // The sources' names, from the admin schema (it sees every table and function).
   const schema = adminSchema(m, catalogs, resolved).schema;
   const taken: TakenNames = {
     rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
     type: (name) => schema.getType(name) !== undefined,
   };
-  return [...out, ...resolveRemoteSchemas(m, remotes, taken)];
+  const broken = resolveRemoteSchemas(m, remotes, taken);
+  const inconsistent = new Set(broken.filter((i) => i.object.type === 'remote_schema').map((i) => i.object.name));
+  const schemaOf = (name: string) => {
+    const intro = remotes.get(name)?.introspection;
+    return intro && !inconsistent.has(remoteSchemaObjectName(name)) ? remoteClientSchema(intro) : null;
+  };
+  return [...out, ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
 }

@@ -66,7 +66,7 @@ export class RoleSchemas {
       const shape = `${schemaShape(model)}\u0001${remotes.shapeKey(role)}`;
       const same = shapes.get(shape);
       // The field table is shared too: the compiler takes each field's table from the role's own model.
-      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared, remotes.forRole(role));
+      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared, remotes.forRole(role), remotes.joinsFor(role));
       if (!same) shapes.set(shape, rs);
       schemas.set(key, rs);
     }

@@ -17,6 +17,7 @@ import {
 } from './manage.js';
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './remote-schema-permissions.js';
+import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './remote-relationships.js';
 import { DML_COMMANDS } from './dml.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
@@ -95,6 +96,10 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
           ...prefixed('pg', TABLE_COMMANDS),
           ...prefixed('citus', TABLE_COMMANDS),
+          // Until an mssql backend exists its remote relationship commands act on the named source as pg's do.
+          mssql_create_remote_relationship: createRemoteRelationship,
+          mssql_update_remote_relationship: updateRemoteRelationship,
+          mssql_delete_remote_relationship: deleteRemoteRelationship,
     };
   }
   if (endpoint === 'v1/query') {

@@ -40,6 +40,9 @@ function remoteOf(intro: IntrospectionQuery) {
   return r;
 }
 
+/** The remote's schema from its introspection (kept per introspection object). */
+export const remoteClientSchema = (intro: IntrospectionQuery): GraphQLSchema => remoteOf(intro).schema;
+
 /** A permission document checked against the remote (memoised): the result, or why it does not fit. */
 export function checkedPermission(intro: IntrospectionQuery, sdl: string): CheckedPermission | string {
   const r = remoteOf(intro);
