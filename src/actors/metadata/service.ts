@@ -305,6 +305,8 @@ export class MetadataService {
       await (uow as UnitOfWork | null)?.rollback();
       // Pools opened for a rejected configuration are closed again.
       await this.sources.sync(this.stored.metadata).catch(() => {});
+      // And what was introspected for a refused remote schema is forgotten.
+      await this.remotes.sync(this.stored.metadata).catch(() => {});
       throw e;
     }
   }
