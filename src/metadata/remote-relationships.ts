@@ -7,7 +7,9 @@
  * an argument value `"$column"` (anywhere in it) is a column of the row.
  */
 import { badRequest } from '../protocol/errors.js';
-import { arrayOf, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
+import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, type JsonObject } from '../util/decode.js';
+import type { QualifiedName } from './catalog.js';
+import { tableName } from './names.js';
 
 export interface RemoteFieldStep {
   field: string;
@@ -68,7 +70,11 @@ export function remoteRelationshipDefinition(r: ObjectReader): { definition: Jso
   if (r.has('definition')) {
     const definition = r.required('definition', (x, p) => {
       const d = ObjectReader.of(x, p);
-      if (d.has('to_source')) throw badRequest('not-supported', 'to_source remote relationships are not supported by this engine yet', `${p}.to_source`);
+      if (d.has('to_source')) {
+        const to = d.required('to_source', toSource);
+        d.done();
+        return { to_source: to as unknown as Json };
+      }
       // The definition of a legacy relationship as exported (`hasura_fields` is upstream's name of `service_fields`).
       if (!d.has('to_remote_schema')) {
         const legacy = toRemoteSchema(d, d.has('hasura_fields') ? ('hasura_fields' as 'lhs_fields') : 'service_fields');
@@ -84,10 +90,42 @@ export function remoteRelationshipDefinition(r: ObjectReader): { definition: Jso
       d.done();
       return to;
     });
-    return { definition: { to_remote_schema: definition as unknown as Json } };
+    return { definition: 'to_source' in definition ? (definition as JsonObject) : { to_remote_schema: definition as unknown as Json } };
   }
   const legacy = toRemoteSchema(r, 'service_fields');
   return { definition: { to_remote_schema: legacy as unknown as Json } };
+}
+
+export interface ToSource {
+  relationship_type: 'object' | 'array';
+  source: string;
+  table: QualifiedName;
+  field_mapping: Record<string, string>;
+}
+
+function toSource(v: unknown, path: string): ToSource {
+  const r = ObjectReader.of(v, path);
+  const out: ToSource = {
+    relationship_type: r.required('relationship_type', oneOf(['object', 'array'] as const, 'relationship type')),
+    source: r.withDefault('source', nonEmptyStr, 'default'),
+    table: r.required('table', tableName),
+    field_mapping: r.required('field_mapping', stringMap),
+  };
+  r.done();
+  if (Object.keys(out.field_mapping).length === 0) throw badRequest('invalid-params', 'field_mapping must map at least one column', `${path}.field_mapping`);
+  return out;
+}
+
+/** A stored relationship's `to_source` part, or null. */
+export function storedToSource(rr: JsonObject): ToSource | null {
+  const def = isObject(rr.definition) ? rr.definition : null;
+  const to = def && isObject(def.to_source) ? def.to_source : null;
+  if (!to || (to.relationship_type !== 'object' && to.relationship_type !== 'array') || !isObject(to.field_mapping)) return null;
+  try {
+    return { relationship_type: to.relationship_type, source: typeof to.source === 'string' ? to.source : 'default', table: tableName(to.table, '$'), field_mapping: to.field_mapping as Record<string, string> };
+  } catch {
+    return null;
+  }
 }
 
 /** A stored relationship's `to_remote_schema` part, or null (a `to_source` one, or a malformed one). */

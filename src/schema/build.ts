@@ -27,7 +27,7 @@ import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js
 import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
 import type { RemoteTypes } from './remote-types.js';
-import type { RemoteJoin } from './remote-relationships.js';
+import type { TableJoins } from './remote-relationships.js';
 import { fieldKey, type FieldInfo } from './types.js';
 
 export interface RoleSchema {
@@ -51,7 +51,7 @@ export class SchemaBuilder {
   constructor(
     readonly model: RoleModel,
     readonly shared: SharedTypes,
-    private readonly joins: (t: TableInfo) => RemoteJoin[] = () => [],
+    private readonly joins: (t: TableInfo) => TableJoins = () => ({ remote: [], source: [] }),
   ) {}
 
   target(key: string): TableInfo {
@@ -175,7 +175,14 @@ export class SchemaBuilder {
           }
           this.fields.set(fieldKey(name, cf.fieldName), { kind: 'computed', table: t, computed: cf });
         }
-        for (const j of this.joins(t)) {
+        const joins = this.joins(t);
+        for (const j of joins.source) {
+          const target = this.model.tables.get(j.targetKey);
+          if (!target) continue;
+          f[j.name] = j.many ? { type: nonNullList(this.object(target)), args: this.rowArgs(target) } : { type: this.object(target) };
+          this.fields.set(fieldKey(name, j.name), { kind: 'source_relationship', table: t, join: j, target });
+        }
+        for (const j of joins.remote) {
           const set = j.chain.at(-1)!.arguments;
           const args = Object.fromEntries(Object.entries(j.chain.at(-1)!.field.args).filter(([k]) => !(k in set)).map(([k, type]) => [k, { type }]));
           f[j.name] = { type: j.type, args, description: `A remote relationship to remote schema ${JSON.stringify(j.remote.name)}` };
@@ -277,7 +284,7 @@ function sortedFields<T>(f: Record<string, T>): Record<string, T> {
 }
 
 /** `remotes`: the remote schemas the role sees, merged after the sources' fields (their names were checked not to clash). */
-export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: readonly RemoteTypes[] = [], joins?: (t: TableInfo) => RemoteJoin[]): RoleSchema {
+export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: readonly RemoteTypes[] = [], joins?: (t: TableInfo) => TableJoins): RoleSchema {
   const b = new SchemaBuilder(model, shared, joins);
   // A source with a root-field namespace gets its fields under one field of that name, on every root.
   const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;

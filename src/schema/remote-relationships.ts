@@ -6,9 +6,9 @@
  * relationship sets (rule 6: its values win over the permission's presets).
  */
 import { getNamedType, GraphQLNonNull, type GraphQLOutputType } from 'graphql';
-import { remoteFieldChain, storedToRemoteSchema } from '../metadata/remote-relationships.js';
+import { remoteFieldChain, storedToRemoteSchema, storedToSource } from '../metadata/remote-relationships.js';
 import type { JsonObject } from '../util/decode.js';
-import type { TableIdentity } from './model.js';
+import { tableKey, type TableIdentity } from './model.js';
 import type { RemoteField, RemoteTypes } from './remote-types.js';
 
 export interface RemoteJoin {
@@ -19,6 +19,32 @@ export interface RemoteJoin {
   /** Each field of `remote_field`: its customized name under its customized parent, and the arguments the relationship sets. */
   chain: { parent: string; name: string; field: RemoteField; arguments: JsonObject }[];
   type: GraphQLOutputType;
+}
+
+/** A `to_source` relationship: rows of a table (of any source) whose columns equal the row's. */
+export interface SourceJoin {
+  name: string;
+  /** The target table's key in the role model (`tableKey`). */
+  targetKey: string;
+  many: boolean;
+  /** [column of the row, column of the target]. */
+  mapping: [string, string][];
+}
+
+/** A table's remote relationships for one role: to remote schemas and to tables of sources. */
+export interface TableJoins {
+  remote: RemoteJoin[];
+  source: SourceJoin[];
+}
+
+export function sourceJoins(t: TableIdentity, inconsistent: (t: TableIdentity, name: string) => boolean): SourceJoin[] {
+  const out: SourceJoin[] = [];
+  for (const rr of t.meta.remote_relationships ?? []) {
+    const to = storedToSource(rr);
+    if (!to || inconsistent(t, String(rr.name))) continue;
+    out.push({ name: String(rr.name), targetKey: tableKey(to.source, to.table), many: to.relationship_type === 'array', mapping: Object.entries(to.field_mapping) });
+  }
+  return out;
 }
 
 /** `inconsistent`: the snapshot's inconsistent relationships, by table identity and name. */

@@ -14,7 +14,7 @@ import { checkedPermission, effectiveRemotePermissions, type EffectivePermission
 import { remoteSchemaObjectName } from '../metadata/resolve/remote-schemas.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { RemoteTypes, type Preset } from './remote-types.js';
-import { remoteJoins, type RemoteJoin } from './remote-relationships.js';
+import { remoteJoins, sourceJoins, type TableJoins } from './remote-relationships.js';
 import type { TableIdentity } from './model.js';
 import { remoteRelationshipObjectName } from '../metadata/resolve/remote-relationships.js';
 
@@ -58,9 +58,10 @@ export class RemoteSchemas {
   }
 
   /** The remote relationships of a table `role` can use (given its remote schemas). */
-  joinsFor(role: string): (t: TableIdentity) => RemoteJoin[] {
+  joinsFor(role: string): (t: TableIdentity) => TableJoins {
     const remotes = this.forRole(role);
-    return (t) => remoteJoins(t, remotes, (table, name) => this.brokenJoins.has(remoteRelationshipObjectName(name, table.meta.table, table.source.name)));
+    const broken = (table: TableIdentity, name: string) => this.brokenJoins.has(remoteRelationshipObjectName(name, table.meta.table, table.source.name));
+    return (t) => ({ remote: remoteJoins(t, remotes, broken), source: sourceJoins(t, broken) });
   }
 
   /** Stands for what `forRole` gives: roles with the same key see the same remote schemas. */

@@ -13,6 +13,7 @@ import { RemoteGraphQL } from '../support/remote-graphql.js';
 
 const ADMIN = { 'X-Service-Admin-Secret': 'adm' };
 let db: TestDatabase;
+let other: TestDatabase;
 let engine: Engine;
 
 const remote = new RemoteGraphQL(
@@ -50,7 +51,16 @@ beforeAll(async () => {
     CREATE TABLE book (id serial PRIMARY KEY, author_id int REFERENCES author(id));
     INSERT INTO book (author_id) VALUES (1), (2), (1), (NULL);
   `);
-  engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: 'true' });
+  other = await freshDatabase();
+  await other.sql(`
+    CREATE TABLE review (id serial PRIMARY KEY, book_id int NOT NULL, stars int NOT NULL);
+    INSERT INTO review (book_id, stars) VALUES (1, 5), (1, 3), (2, 4);
+    CREATE TABLE shelf (author_id int PRIMARY KEY, label text NOT NULL);
+    INSERT INTO shelf VALUES (1, 'first'), (2, 'second');
+  `);
+  engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: 'true', OTHER_URL: other.url });
+  expect((await admin('pg_add_source', { name: 'other', configuration: { connection_info: { database_url: { from_env: 'OTHER_URL' } } } })).status).toBe(200);
+  for (const table of ['review', 'shelf']) expect((await admin('pg_track_table', { source: 'other', table })).status).toBe(200);
   for (const table of ['author', 'book']) expect((await admin('pg_track_table', { table })).status).toBe(200);
   expect((await admin('pg_create_object_relationship', { table: 'book', name: 'author', using: { foreign_key_constraint_on: 'author_id' } })).status).toBe(200);
   expect((await admin('add_remote_schema', { name: 'msgs', definition: { url: remote.url } })).status).toBe(200);
@@ -60,6 +70,7 @@ afterAll(async () => {
   await engine?.stop();
   await remote.stop();
   await db?.drop();
+  await other?.drop();
 });
 
 describe('remote relationships', () => {
@@ -148,5 +159,33 @@ describe('remote relationships', () => {
     expect((await admin('remove_remote_schema', { name: 'msgs' })).status).toBe(400);
     for (const name of ['posts', 'bio', 'filtered']) expect((await admin('pg_delete_remote_relationship', { table: 'author', name })).body).toEqual({ message: 'success' });
     expect((await exported()).sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'author').remote_relationships).toBeUndefined();
+  });
+
+  it('joins a table of another source (to_source, object and array), one statement per relationship', async () => {
+    expect((await admin('pg_create_remote_relationship', { name: 'reviews', table: 'book', definition: { to_source: { relationship_type: 'array', source: 'other', table: 'review', field_mapping: { id: 'book_id' } } } })).body).toEqual({ message: 'success' });
+    expect((await admin('pg_create_remote_relationship', { name: 'shelf', table: 'author', definition: { to_source: { relationship_type: 'object', source: 'other', table: 'shelf', field_mapping: { id: 'author_id' } } } })).body).toEqual({ message: 'success' });
+    const q = await gql('{ book(order_by: {id: asc}) { id reviews(order_by: {stars: desc}) { stars } author { shelf { label } } } }');
+    expect(q.body).toEqual({
+      data: {
+        book: [
+          { id: 1, reviews: [{ stars: 5 }, { stars: 3 }], author: { shelf: { label: 'first' } } },
+          { id: 2, reviews: [{ stars: 4 }], author: { shelf: { label: 'second' } } },
+          { id: 3, reviews: [], author: { shelf: { label: 'first' } } },
+          { id: 4, reviews: [], author: null },
+        ],
+      },
+    });
+    // Arguments of the target's rows, and the target's permissions for a role.
+    expect((await gql('{ book(where: {id: {_eq: 1}}) { reviews(where: {stars: {_lt: 5}}) { stars } } }')).body).toEqual({ data: { book: [{ reviews: [{ stars: 3 }] }] } });
+    expect((await as('user', '{ author { shelf { label } } }')).body.errors[0].message).toContain('shelf');
+    expect((await admin('pg_create_select_permission', { source: 'other', table: 'shelf', role: 'user', permission: { columns: ['label'], filter: { author_id: { _eq: 1 } } } })).status).toBe(200);
+    expect((await as('user', '{ author(order_by: {id: asc}) { id shelf { label } } }')).body).toEqual({ data: { author: [{ id: 1, shelf: { label: 'first' } }, { id: 2, shelf: null }] } });
+    const stored = (await exported()).sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'book').remote_relationships;
+    expect(stored).toEqual([{ name: 'reviews', definition: { to_source: { relationship_type: 'array', source: 'other', table: { schema: 'public', name: 'review' }, field_mapping: { id: 'book_id' } } } }]);
+    // What does not resolve is refused.
+    const bad = await admin('pg_create_remote_relationship', { name: 'x', table: 'book', definition: { to_source: { relationship_type: 'array', source: 'other', table: 'review', field_mapping: { id: 'nope' } } } });
+    expect(bad.body).toMatchObject({ code: 'invalid-configuration', error: expect.stringContaining('column "nope" does not exist') });
+    const untracked = await admin('pg_create_remote_relationship', { name: 'x', table: 'book', definition: { to_source: { relationship_type: 'array', source: 'other', table: 'nope', field_mapping: { id: 'id' } } } });
+    expect(untracked.body.error).toContain('is not tracked');
   });
 });

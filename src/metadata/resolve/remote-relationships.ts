@@ -8,9 +8,10 @@ import { getNamedType, isInterfaceType, isObjectType, type GraphQLField, type Gr
 import type { Json } from '../../util/decode.js';
 import { qualifiedKey } from '../catalog.js';
 import { showTable, sameTable } from '../names.js';
-import { remoteFieldChain, storedToRemoteSchema, type ToRemoteSchema } from '../remote-relationships.js';
+import { remoteFieldChain, storedToRemoteSchema, storedToSource, type ToRemoteSchema } from '../remote-relationships.js';
+import type { JsonObject } from '../../util/decode.js';
 import type { Metadata, TableMetadata } from '../types.js';
-import type { Inconsistency, ResolvedMetadata } from './types.js';
+import type { Inconsistency, ResolvedMetadata, ResolvedTable } from './types.js';
 
 export const remoteRelationshipObjectName = (name: string, table: TableMetadata['table'], source: string) => `remote_relationship ${name} of ${showTable(table)} in source ${source}`;
 
@@ -34,6 +35,30 @@ export function remoteFieldProblem(to: ToRemoteSchema, schema: GraphQLSchema): s
   return null;
 }
 
+const noColumn = (c: string, t: ResolvedTable) => `column ${JSON.stringify(c)} does not exist in table ${JSON.stringify(showTable(t.name))}`;
+
+function toRemoteSchemaProblem(rr: JsonObject, table: ResolvedTable, schemaOf: (remote: string) => GraphQLSchema | null): string | null {
+  const to = storedToRemoteSchema(rr);
+  if (!to) return null;
+  const missing = to.lhs_fields.find((c) => !table.columns.has(c));
+  if (missing) return noColumn(missing, table);
+  const schema = schemaOf(to.remote_schema);
+  return schema ? remoteFieldProblem(to, schema) : `remote schema ${JSON.stringify(to.remote_schema)} does not exist or is inconsistent`;
+}
+
+/** A `to_source` relationship: the target table is tracked and consistent, the mapped columns exist on both sides. */
+function toSourceProblem(rr: JsonObject, table: ResolvedTable, resolved: ResolvedMetadata): string | null {
+  const to = storedToSource(rr);
+  if (!to) return null;
+  const target = resolved.sources.get(to.source)?.tables.get(qualifiedKey(to.table));
+  if (!target) return `table ${JSON.stringify(showTable(to.table))} in source ${JSON.stringify(to.source)} is not tracked or is inconsistent`;
+  for (const [lhs, rhs] of Object.entries(to.field_mapping)) {
+    if (!table.columns.has(lhs)) return noColumn(lhs, table);
+    if (!target.columns.has(rhs)) return noColumn(rhs, target);
+  }
+  return null;
+}
+
 /** `schemaOf`: a consistent remote schema's schema, or null. */
 export function remoteRelationshipInconsistencies(m: Metadata, resolved: ResolvedMetadata, schemaOf: (remote: string) => GraphQLSchema | null): Inconsistency[] {
   const out: Inconsistency[] = [];
@@ -41,18 +66,10 @@ export function remoteRelationshipInconsistencies(m: Metadata, resolved: Resolve
     const source = resolved.sources.get(src.name);
     for (const entry of src.tables) {
       for (const rr of entry.remote_relationships ?? []) {
-        const to = storedToRemoteSchema(rr);
-        if (!to) continue;
         const table = source?.tables.get(qualifiedKey(entry.table));
         // An inconsistent table is reported as such.
         if (!table) continue;
-        const missing = to.lhs_fields.find((c) => !table.columns.has(c));
-        const schema = schemaOf(to.remote_schema);
-        const problem = missing
-          ? `column ${JSON.stringify(missing)} does not exist in table ${JSON.stringify(showTable(entry.table))}`
-          : !schema
-            ? `remote schema ${JSON.stringify(to.remote_schema)} does not exist or is inconsistent`
-            : remoteFieldProblem(to, schema);
+        const problem = toSourceProblem(rr, table, resolved) ?? toRemoteSchemaProblem(rr, table, schemaOf);
         if (!problem) continue;
         const name = String(rr.name);
         const owner = entry.table;
