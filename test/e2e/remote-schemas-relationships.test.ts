@@ -119,6 +119,13 @@ describe('remote relationships', () => {
     expect(stored[0].definition).toEqual({ to_remote_schema: { remote_schema: 'msgs', lhs_fields: ['id'], remote_field: { profile: { arguments: { id: '$id' }, field: { bio: {} } } } } });
   });
 
+  it('takes the legacy form on the deprecated /v1/query (create_remote_relationship)', async () => {
+    const res = await engine.query({ type: 'create_remote_relationship', args: { name: 'legacy', table: 'author', remote_schema: 'msgs', service_fields: ['id'], remote_field: { profile: { arguments: { id: '$id' } } } } }, ADMIN);
+    expect(res.body).toEqual({ message: 'success' });
+    expect((await gql('{ author(where: {id: {_eq: 3}}) { legacy { bio tags } } }')).body).toEqual({ data: { author: [{ legacy: { bio: 'odd 3', tags: ['t3'] } }] } });
+    expect((await engine.query({ type: 'delete_remote_relationship', args: { table: 'author', name: 'legacy' } }, ADMIN)).body).toEqual({ message: 'success' });
+  });
+
   it('refuses what does not resolve, with the reason, storing nothing', async () => {
     const before = await exported();
     const bad = async (args: Record<string, unknown>, expected: Record<string, unknown>) => {
@@ -156,7 +163,11 @@ describe('remote relationships', () => {
   it('updates and deletes a relationship; removing the remote schema is refused while one uses it', async () => {
     expect((await admin('pg_update_remote_relationship', { name: 'posts', table: 'author', definition: { to_remote_schema: { remote_schema: 'msgs', lhs_fields: ['id'], remote_field: { messages: { arguments: { author: '$id', limit: 1 } } } } } })).body).toEqual({ message: 'success' });
     expect((await gql('{ author(where: {id: {_eq: 3}}) { posts { id } } }')).body).toEqual({ data: { author: [{ posts: [{ id: 30 }] }] } });
-    expect((await admin('remove_remote_schema', { name: 'msgs' })).status).toBe(400);
+    expect((await admin('remove_remote_schema', { name: 'msgs' })).body).toEqual({
+      path: '$.args',
+      code: 'dependency-error',
+      error: 'cannot drop due to the following dependent objects : remote_relationship author.bio in source default, remote_relationship author.filtered in source default, remote_relationship author.posts in source default',
+    });
     for (const name of ['posts', 'bio', 'filtered']) expect((await admin('pg_delete_remote_relationship', { table: 'author', name })).body).toEqual({ message: 'success' });
     expect((await exported()).sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'author').remote_relationships).toBeUndefined();
   });

@@ -7,6 +7,9 @@
 import { nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { assertNewRemoteSchema, findRemoteSchema, remoteSchemaArgs, remoteSchemas, setRemoteSchemas } from '../remote-schemas.js';
 import { SUCCESS, type Command } from './context.js';
+import { cannotDrop } from '../dependencies.js';
+import { showTable } from '../names.js';
+import { storedToRemoteSchema } from '../remote-relationships.js';
 
 export const addRemoteSchema: Command = (ctx, args, path) => {
   const rs = remoteSchemaArgs(args, path);
@@ -31,9 +34,14 @@ function nameArg(args: unknown, path: string): string {
   return name;
 }
 
+/** Refused while a remote relationship uses the remote schema (as upstream: drop those first). */
 export const removeRemoteSchema: Command = (ctx, args, path) => {
   const name = nameArg(args, path);
   findRemoteSchema(ctx.metadata, name, `${path}.name`);
+  const users = ctx.metadata.sources.flatMap((s) =>
+    s.tables.flatMap((t) => (t.remote_relationships ?? []).filter((rr) => storedToRemoteSchema(rr)?.remote_schema === name).map((rr) => `remote_relationship ${showTable(t.table)}.${String(rr.name)} in source ${s.name}`)),
+  );
+  if (users.length > 0) throw cannotDrop(users, path);
   setRemoteSchemas(ctx.metadata, remoteSchemas(ctx.metadata).filter((x) => x.name !== name));
   return { metadata: ctx.metadata, response: SUCCESS };
 };
