@@ -6,6 +6,7 @@
  * remote schemas that could not be introspected or whose names clash (the schema builder
  * leaves out those the snapshot lists).
  */
+import type { GraphQLSchema } from 'graphql';
 import { adminSchema, collectionInconsistencies } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import { remoteSchemaObjectName, resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
@@ -14,12 +15,18 @@ import { remoteClientSchema } from '../../metadata/resolve/remote-permissions.js
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import type { Metadata } from '../../metadata/types.js';
 
+let keptSchema: { parts: unknown[]; schema: GraphQLSchema } | null = null;
+
 export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
   const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
   if (remoteSchemas(m).length === 0) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
-  // The sources' names, from the admin schema (it sees every table and function).
-  const schema = adminSchema(m, catalogs, resolved).schema;
+  // The sources' names, from the admin schema (it sees every table and function), kept while the sources and catalogs are the same objects.
+  const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
+  if (!keptSchema || keptSchema.parts.length !== parts.length || keptSchema.parts.some((p, i) => p !== parts[i]) || !Object.isFrozen(m.sources)) {
+    keptSchema = { parts, schema: adminSchema(m, catalogs, resolved).schema };
+  }
+  const schema = keptSchema.schema;
   const taken: TakenNames = {
     rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
     type: (name) => schema.getType(name) !== undefined,
