@@ -40,6 +40,10 @@ export interface Config {
   websocketMaxBufferedBytes: number;
   /** How often the metadata actor polls the shared version row (multi-instance sync). */
   metadataPollMs: number;
+  /** How often an unreachable remote schema is introspected again (docs/behaviour.md "Remote schemas"). */
+  remoteSchemaRetryMs: number;
+  /** Spec "Authentication" item 11: roles see the remote schemas through their permissions. */
+  enableRemoteSchemaPermissions: boolean;
   /** How long a request waits for an actor's reply before it fails. */
   actorTimeoutMs: number;
   authHook: AuthHookConfig | undefined;
@@ -107,6 +111,8 @@ const OPTIONS = {
   wsReadCookie: opt('ws-read-cookie', 'WS_READ_COOKIE'),
   websocketMaxBufferedBytes: opt('websocket-max-buffered', 'WEBSOCKET_MAX_BUFFERED'),
   metadataPollMs: opt('metadata-poll-interval', 'METADATA_POLL_INTERVAL'),
+  remoteSchemaRetryMs: opt('remote-schema-retry-interval', 'REMOTE_SCHEMA_RETRY_INTERVAL'),
+  enableRemoteSchemaPermissions: opt('enable-remote-schema-permissions', 'ENABLE_REMOTE_SCHEMA_PERMISSIONS'),
   actorTimeoutMs: opt('actor-timeout', 'ACTOR_TIMEOUT'),
   authHook: opt('auth-hook', 'AUTH_HOOK'),
   authHookMode: opt('auth-hook-mode', 'AUTH_HOOK_MODE'),
@@ -127,6 +133,8 @@ const OPTIONS = {
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
+const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
+
 function parseFlags(argv: string[]): Map<string, string> {
   const known = new Set(Object.values(OPTIONS).map((o) => o.flag));
   const flags = new Map<string, string>();
@@ -136,7 +144,9 @@ function parseFlags(argv: string[]): Map<string, string> {
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     if (!known.has(name)) throw new ConfigError(`unknown flag "--${name}"`);
-    let value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    // A switch (the well-known engine's `--enable-remote-schema-permissions`) may stand alone.
+    const alone = eq < 0 && SWITCHES.has(name) && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'));
+    let value: string | undefined = alone ? 'true' : eq < 0 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new ConfigError(`flag "--${name}" needs a value`);
     flags.set(name, value);
   }
@@ -276,6 +286,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     cors: corsSettings(get),
     websocketMaxBufferedBytes: integer(get(OPTIONS.websocketMaxBufferedBytes) ?? String(16 * MIB), OPTIONS.websocketMaxBufferedBytes, 64 * 1024, 2 ** 31 - 1),
     metadataPollMs: integer(get(OPTIONS.metadataPollMs) ?? '250', OPTIONS.metadataPollMs, 10, 60_000),
+    remoteSchemaRetryMs: integer(get(OPTIONS.remoteSchemaRetryMs) ?? '10000', OPTIONS.remoteSchemaRetryMs, 100, 3_600_000),
+    enableRemoteSchemaPermissions: boolean(get(OPTIONS.enableRemoteSchemaPermissions), OPTIONS.enableRemoteSchemaPermissions),
     actorTimeoutMs: integer(get(OPTIONS.actorTimeoutMs) ?? '60000', OPTIONS.actorTimeoutMs, 100, 3_600_000),
     stringifyNumericTypes: boolean(get(OPTIONS.stringifyNumericTypes), OPTIONS.stringifyNumericTypes),
     enableAllowlist: boolean(get(OPTIONS.enableAllowlist), OPTIONS.enableAllowlist),

@@ -96,15 +96,16 @@ async function main(): Promise<void> {
     config.liveQueryMultiplexers,
     config.actorTimeoutMs,
   );
+  // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
+  const tlsAllowlist = new TlsAllowlist();
+  snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
   const graphql = new GraphQLService(
     compiler,
     snapshots,
     multiplexers,
     { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
+    tlsAllowlist,
   );
-  // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
-  const tlsAllowlist = new TlsAllowlist();
-  snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
   let authenticator: Authenticator | undefined;
   try {
     await Promise.all([metadata.start(), multiplexers.start()]);

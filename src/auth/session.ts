@@ -14,6 +14,8 @@ export interface Session {
   useBackendOnlyPermissions: boolean;
   /** Milliseconds since the epoch after which the credential is stale (WebSocket lifetime). */
   expiresAt?: number;
+  /** The request's headers (lower-case names), for remote schemas that forward them; set per request by the HTTP front. */
+  clientHeaders?: Record<string, string>;
   /** `Set-Cookie` values from the auth webhook, to send back to the client. */
   setCookies?: string[];
 }

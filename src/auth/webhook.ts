@@ -9,28 +9,11 @@ import type { AuthHookConfig } from '../config.js';
 import { log } from '../log.js';
 import { isObject } from '../util/decode.js';
 import { ExpiringCache } from './expiring-cache.js';
+import { NOT_FORWARDED } from '../outgoing/forwarded-headers.js';
 import { webhookExpiry } from './expiry.js';
 import { AuthError, internalError } from './failure.js';
 import type { HttpClient, IncomingAnswer, OutgoingRequest } from '../outgoing/http-client.js';
 import { makeSession, requestedRole, sessionVariables, type Session } from './session.js';
-
-/** Spec item 6: client headers a GET call does not forward. */
-const NOT_FORWARDED = new Set([
-  'content-length',
-  'content-type',
-  'content-md5',
-  'user-agent',
-  'host',
-  'origin',
-  'referer',
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'accept-datetime',
-  'cache-control',
-  'connection',
-  'dnt',
-]);
 
 /** The POST body's type. A GET has no body, so it carries no `Content-Type` at all (see docs/behaviour.md). */
 const JSON_BODY = { 'content-type': 'application/json' };

@@ -30,13 +30,15 @@ interface Kept {
 let kept: Kept | null = null;
 
 /** The admin schema of a resolved document (enum tables' columns typed by their scalar: their values are not loaded here). */
-function adminSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
+export function adminSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
   const snapshot: MetadataSnapshot = {
     version: 0,
     generation: 0,
     metadata: m,
     sources: Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null }])),
     inconsistencies: [],
+    remotes: {},
+    remoteSchemaPermissions: false,
   };
   const tracked = new TrackedTables(snapshot, resolved);
   return buildRoleSchema(buildRoleModel(tracked, 'admin'), new SharedTypes(tracked));

@@ -29,13 +29,14 @@ import { collectFields, type CollectedField } from './collect.js';
 import { KnownTypeNamesRule } from './known-type-names.js';
 import { RequestError } from './errors.js';
 import { Inputs, VarRef } from './inputs.js';
-import { SelectionCompiler } from './selection.js';
+import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 import { parseDocument } from './document-limits.js';
 import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
+import { remoteJoinRun, remoteRun } from './remote.js';
 
 export interface CompileRequest {
   query: string;
@@ -104,7 +105,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   let lastMutation: number | null = null;
   const addStep = (run: AnalyzedRun, path: string[]): void => {
     const id = steps.length;
-    const mutation = run.kind === 'translate' && run.field.kind === 'mutation';
+    const mutation = (run.kind === 'translate' && run.field.kind === 'mutation') || (run.kind === 'remote' && run.operation === 'mutation');
     steps.push({ id, dependsOn: mutation && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
     if (mutation) lastMutation = id;
   };
@@ -131,12 +132,17 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
       for (const inner of collectFields(nsType, f.selections, fragments, inputs, p)) compileRoot(nsType, inner, [...path, f.alias]);
       return;
     }
+    if (info.kind === 'remote') {
+      addStep(remoteRun(info.remote, info.root, info.field, f, { schema: rs.schema, op, fragments, inputs }, p), [...path, f.alias]);
+      return;
+    }
     if ('mtable' in info) {
       const field = mutations.compile(info, f, p);
       const source = info.mtable.source.name;
       reads.sources.add(source);
       addTablesRead(field, source, reads.tables);
       addStep(translate(source, { kind: 'mutation', mutation: field, errorPath: p, list: field.kind === 'update' && field.many }), [...path, f.alias]);
+      addJoins(steps.length - 1, [...path, f.alias]);
       return;
     }
     let root: Exclude<RootField, { kind: 'typename' }>;
@@ -190,6 +196,27 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     reads.sources.add(source);
     addTablesRead(root, source, reads.tables);
     addStep(translate(source, { kind: 'query', root }), [...path, f.alias]);
+    addJoins(steps.length - 1, [...path, f.alias]);
+  };
+  /** A `to_source` relationship's step: its rows for every key tuple, on the target's source. */
+  const sourceJoinRun = (to: Extract<PendingJoin['to'], { kind: 'source' }>, alias: string): AnalyzedRun => {
+    const source = to.target.source.name;
+    const keys = to.join.mapping.map(([child, column]) => ({ child, column, type: to.target.catalog.columns.find((c) => c.name === column)!.type }));
+    const root: Extract<RootField, { kind: 'join' }> = { kind: 'join', alias, source, rows: to.rows, fields: to.fields, keys, many: to.join.many };
+    reads.sources.add(source);
+    addTablesRead(root, source, reads.tables);
+    return translate(source, { kind: 'query', root });
+  };
+  /** The remote relationships met in the root field just compiled (step `parent` at `rootPath`): one step each, joined into its rows. */
+  const addJoins = (parent: number, rootPath: string[]): void => {
+    const pending = selection.pendingJoins;
+    selection.pendingJoins = [];
+    if (pending.length > 0 && op.operation !== 'query') throw new RequestError('remote relationships can only be selected in queries', pending[0]!.path, 'not-supported');
+    for (const j of pending) {
+      const keys = j.path.slice('$.selectionSet.'.length).split('.selectionSet.').slice(rootPath.length);
+      const run = j.to.kind === 'remote' ? remoteJoinRun(j.to.join, j.field, { schema: rs.schema, op, fragments, inputs }, j.path) : sourceJoinRun(j.to, j.field.alias);
+      steps.push({ id: steps.length, dependsOn: [parent], run, output: { kind: 'join', join: { parent, at: keys.slice(0, -1), field: keys.at(-1)!, keys: j.keys, hidden: j.keys.map((k) => k.parent) } } });
+    }
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
   return {

@@ -7,13 +7,27 @@ import type { RoleSchema } from '../schema/build.js';
 import { isAggregateFunction } from '../schema/column-set-types.js';
 import { orderableComputedField, type TableInfo } from '../schema/model.js';
 import { fieldKey } from '../schema/types.js';
-import { collectFields } from './collect.js';
+import { collectFields, type CollectedField } from './collect.js';
+import type { RemoteJoin, SourceJoin } from '../schema/remote-relationships.js';
 import { RequestError } from './errors.js';
 import { VarRef, type InputTree, type Inputs } from './inputs.js';
 import { parseWhere } from './where.js';
 import { parseJsonPath } from '../util/json-path.js';
 
+/** A remote relationship met in a selection: made a join step by the compiler once its root field's step exists. */
+export interface PendingJoin {
+  /** The field's JSON path in the request (its response keys). */
+  path: string;
+  field: CollectedField;
+  /** The row's keys: hidden response keys holding its columns the relationship reads. */
+  keys: { parent: string; child: string }[];
+  to: { kind: 'remote'; join: RemoteJoin } | { kind: 'source'; join: SourceJoin; target: TableInfo; rows: RowSource; fields: Field[] };
+}
+
 export class SelectionCompiler {
+  /** Remote relationships of the root field being compiled. */
+  pendingJoins: PendingJoin[] = [];
+
   constructor(
     readonly rs: RoleSchema,
     readonly fragments: Map<string, FragmentDefinitionNode>,
@@ -139,7 +153,7 @@ export class SelectionCompiler {
   /** The fields selected on a table's object type. */
   fields(t: TableInfo, sets: readonly SelectionSetNode[], path: string): Field[] {
     const typeName = this.typeName(t);
-    return collectFields(typeName, sets, this.fragments, this.inputs, path).map((f): Field => {
+    return collectFields(typeName, sets, this.fragments, this.inputs, path).flatMap((f): Field | Field[] => {
       const p = `${path}.selectionSet.${f.alias}`;
       if (f.name === '__typename') return { kind: 'typename', alias: f.alias, typename: typeName };
       const info = this.rs.fields.get(fieldKey(typeName, f.name));
@@ -173,10 +187,32 @@ export class SelectionCompiler {
           }
           return { kind: 'computed_scalar', alias: f.alias, call, returnType: cf.fn.returnType, visibleWhen: t.permission.computedFields.get(cf.name) ?? null };
         }
+        case 'remote_relationship':
+          return this.joinKeys(t, f, p, info.join.lhs, { kind: 'remote', join: info.join });
+        case 'source_relationship': {
+          // The target as this role sees it (the field table may be another role's of the same shape).
+          const target = this.rs.model.tables.get(info.join.targetKey)!;
+          const outer = this.pendingJoins;
+          this.pendingJoins = [];
+          const rows: RowSource = info.join.many
+            ? this.rows(target, f.node, p)
+            : { table: { schema: target.catalog.schema, name: target.catalog.name }, permission: target.permission.filter, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 };
+          const fields = this.fields(target, f.selections, p);
+          if (this.pendingJoins.length > 0) throw new RequestError('remote relationships under a remote relationship to a source are not supported yet', this.pendingJoins[0]!.path, 'not-supported');
+          this.pendingJoins = outer;
+          return this.joinKeys(t, f, p, info.join.mapping.map(([lhs]) => lhs), { kind: 'source', join: info.join, target, rows, fields });
+        }
         default:
           throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
       }
     });
+  }
+
+  /** A remote relationship: recorded for a join step; the row's key columns selected under response keys of their own (removed once joined). */
+  private joinKeys(t: TableInfo, f: CollectedField, path: string, columns: string[], to: PendingJoin['to']): Field[] {
+    const keys = columns.map((c) => ({ parent: `__${f.alias}_${c}`, child: c }));
+    this.pendingJoins.push({ path, field: f, keys, to });
+    return columns.map((c, i): Field => ({ kind: 'column', alias: keys[i]!.parent, column: c, type: t.catalog.columns.find((x) => x.name === c)!.type, visibleWhen: null, jsonPath: null }));
   }
 
   /**

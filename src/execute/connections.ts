@@ -1,5 +1,6 @@
 /** What the executor needs of the sources a plan runs on. */
 import type { Backend, SourceConnection } from '../backends/backend.js';
+import type { RemoteServer } from '../remote/servers.js';
 
 /** A source's open connection, and its backend (which reads the errors the connection raises). */
 export interface ConnectedSource {
@@ -10,4 +11,6 @@ export interface ConnectedSource {
 /** The connected sources, by name (a `Map` will do). */
 export interface SourceConnections {
   get(source: string): ConnectedSource | undefined;
+  /** A remote schema's server (remote steps); absent where no plan forwards to one. */
+  remote?(name: string): RemoteServer | undefined;
 }

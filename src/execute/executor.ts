@@ -4,7 +4,8 @@
  * database's JSON text spliced into `{"data": ...}` (parsed only where a join needs it).
  */
 import { RequestError } from '../compiler/errors.js';
-import type { Plan, PlanStep } from '../protocol/plan.js';
+import type { Plan, PlanStep, RemoteRun } from '../protocol/plan.js';
+import { runRemoteJoin, runRemoteStep, type RemoteCallContext } from './remote.js';
 import { bindParams, checkSession, checkVariables, type BindContext } from './bind.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
@@ -17,6 +18,8 @@ export interface ExecuteRequest {
   variables: Record<string, unknown>;
   /** Session variables (lower-case names). */
   session: Record<string, string>;
+  /** The client's headers (lower-case names): forwarded to remote schemas that ask for them. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -24,24 +27,31 @@ export interface ExecuteRequest {
  * database refused a query) or `ApiError` (a mutation failed).
  */
 export async function execute(plan: Plan, request: ExecuteRequest, connections: SourceConnections): Promise<string> {
-  return `{"data":${await executeData(plan, request, connections)}}`;
+  const errors: unknown[] = [];
+  const data = await executeData(plan, request, connections, errors);
+  // A remote schema's errors come with the data, as the well-known engine passes them on.
+  return errors.length > 0 ? `{"data":${data},"errors":${JSON.stringify(errors)}}` : `{"data":${data}}`;
 }
 
-/** The text of `data` alone (a RESTified endpoint's body); throws as `execute` does. */
-export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections): Promise<string> {
+/** The text of `data` alone (a RESTified endpoint's body); throws as `execute` does. `errors` gathers remote schemas' errors. */
+export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
+  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors };
+  const runRemote = (step: PlanStep, run: RemoteRun, joinKeys?: string) =>
+    run.batch ? runRemoteJoin(run, joinKeys ?? '[]', connections.remote?.(run.remote), remote) : runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], connections.remote?.(run.remote), remote);
   const texts =
     plan.operation === 'mutation'
-      ? await runMutationOperation(plan.steps, bind, connections)
-      : await runGraph(plan.steps, (step, joinKeys) => runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections));
+      ? await runMutationOperation(plan.steps, bind, connections, runRemote)
+      : await runGraph(plan.steps, (step, joinKeys) => runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote));
   return assembleData(plan.steps, texts);
 }
 
-async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections): Promise<string> {
+async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun, joinKeys?: string) => Promise<string>): Promise<string> {
   const run = step.run;
   if (run.kind === 'constant') return run.json;
+  if (run.kind === 'remote') return runRemote(step, run, bind.joinKeys);
   if (run.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');

@@ -4,7 +4,7 @@
  * everything back.
  */
 import { RequestError } from '../compiler/errors.js';
-import type { PlanStep, StepRun } from '../protocol/plan.js';
+import type { PlanStep, RemoteRun, StepRun } from '../protocol/plan.js';
 import { ApiError } from '../protocol/errors.js';
 import { bindParams, type BindContext, type MutationRows } from './bind.js';
 import type { Backend, RunStatement } from '../backends/backend.js';
@@ -16,18 +16,20 @@ type MutationRun = Extract<StepRun, { kind: 'mutation' }>;
 
 const checkFailed = (field: MutationRun) => new ApiError(400, 'permission-error', `Check constraint violation. ${field.check} check constraint failed`, '$');
 
-export async function runMutationOperation(steps: PlanStep[], bind: BindContext, connections: SourceConnections): Promise<string[]> {
-  const sources = new Set(steps.flatMap((s) => (s.run.kind === 'constant' ? [] : [s.run.source])));
+/** `runRemote`: a remote schema's mutation field, run in its turn (outside the transaction: the remote has its own). */
+export async function runMutationOperation(steps: PlanStep[], bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>): Promise<string[]> {
+  const sources = new Set(steps.flatMap((s) => (s.run.kind === 'constant' || s.run.kind === 'remote' ? [] : [s.run.source])));
   if (sources.size > 1) throw new RequestError('all mutation fields of a request must be on the same source', '$', 'not-supported');
   const [source] = sources;
   const connected = source === undefined ? undefined : connections.get(source);
   if (source !== undefined && !connected) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
-  if (!connected) return steps.map((s) => (s.run.kind === 'constant' ? s.run.json : 'null'));
+  if (!connected) return runGraph(steps, async (step) => (step.run.kind === 'constant' ? step.run.json : step.run.kind === 'remote' ? runRemote(step, step.run) : 'null'));
   const { connection, backend } = connected;
   const inOrder = (run: RunStatement) =>
     runGraph(steps, async (step) => {
       if (step.run.kind === 'constant') return step.run.json;
       if (step.run.kind === 'mutation') return runField(run, backend, step.run, bind);
+      if (step.run.kind === 'remote') return runRemote(step, step.run);
       throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
     });
   // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT round trips.

@@ -18,6 +18,9 @@ import { failure, MethodNotAllowed } from './failure.js';
 import { PlanLookup } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { SourcePools } from './source-pools.js';
+import { RemoteServers } from '../remote/servers.js';
+import type { SourceConnections } from '../execute/connections.js';
+import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
 import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
 
@@ -33,6 +36,9 @@ export interface GraphQLReply {
 export class GraphQLService {
   private readonly plans: PlanLookup;
   private readonly sources: SourcePools;
+  private readonly remotes: RemoteServers;
+  /** The sources' pools and the remote schemas' servers: what plans run on. */
+  private readonly connections: SourceConnections;
   private readonly subscriptions: Subscriptions;
 
   constructor(
@@ -40,10 +46,13 @@ export class GraphQLService {
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
     options: { enableAllowlist: boolean; persistedQueriesCacheSize: number },
+    tlsAllowlist: TlsAllowlist,
     cacheSize = 10_000,
   ) {
     this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
     this.sources = new SourcePools(snapshots);
+    this.remotes = new RemoteServers(snapshots, tlsAllowlist);
+    this.connections = { get: (name) => this.sources.get(name), remote: (name) => this.remotes.get(name) };
     this.subscriptions = new Subscriptions(this.plans, multiplexers, snapshots);
     snapshots.subscribe((s) => this.rest.update(s.restEndpoints));
   }
@@ -61,7 +70,7 @@ export class GraphQLService {
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
       const plan = await this.plans.plan(session, req);
-      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables }, this.sources) };
+      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables }, this.connections) };
     } catch (e) {
       if (e instanceof RequestError) return restError(400, e.message, e.code, e.path);
       if (e instanceof ExecutionError) return restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path);
@@ -102,7 +111,7 @@ export class GraphQLService {
     try {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
-      return { body: await execute(plan, { variables: req.variables, session: session.variables }, this.sources), status: 200, protocolError: false };
+      return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {} }, this.connections), status: 200, protocolError: false };
     } catch (e) {
       return { ...failure(e), protocolError: e instanceof MethodNotAllowed };
     }
@@ -130,6 +139,7 @@ export class GraphQLService {
   async close(): Promise<void> {
     await this.subscriptions.close();
     await this.sources.close();
+    this.remotes.close();
   }
 }
 

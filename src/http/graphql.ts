@@ -76,7 +76,8 @@ async function run(backend: GraphQLBackend, headers: Record<string, string>, bod
   const auth = await backend.authenticate(headers, body);
   if (isFailure(auth)) return failureReply(auth);
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
-  return graphqlReply(await execute(auth), media, cookies);
+  // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
+  return graphqlReply(await execute({ ...auth, clientHeaders: headers }), media, cookies);
 }
 
 export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {

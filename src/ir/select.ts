@@ -95,4 +95,10 @@ export type RootField =
   | { kind: 'select_one'; alias: string; source: string; rows: RowSource; fields: Field[] }
   | { kind: 'stream'; alias: string; source: string; rows: RowSource; fields: Field[]; cursor: StreamCursor }
   | { kind: 'aggregate'; alias: string; source: string; rows: RowSource; aggregate: AggregateSelection; from?: FunctionCall }
-  | { kind: 'typename'; alias: string; typename: string };
+  | { kind: 'typename'; alias: string; typename: string }
+  /**
+   * A `to_source` remote relationship's rows for every key tuple of the response (a join
+   * step): `keys` name each tuple's values (`child`) and the target column they equal; the
+   * answer is one value per tuple, in order (an object or null; a list when `many`).
+   */
+  | { kind: 'join'; alias: string; source: string; rows: RowSource; fields: Field[]; keys: { child: string; column: string; type: CatalogType }[]; many: boolean };

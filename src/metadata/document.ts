@@ -3,6 +3,7 @@
  * older versions 1 and 2 (tables and functions at the top level, for the `default`
  * source), which are converted to version 3.
  */
+import { remoteSchemasSection, setRemoteSchemas } from './remote-schemas.js';
 import type { Backend } from '../backends/backend.js';
 import { badRequest } from '../protocol/errors.js';
 import { produce } from '../util/draft.js';
@@ -97,6 +98,7 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   setAllowlist(m, allowlist);
   setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
   setTlsAllowlist(m, tlsAllowlistSection(r.value.network, `${r.path}.network`));
+  setRemoteSchemas(m, remoteSchemasSection(r.value.remote_schemas, `${r.path}.remote_schemas`));
   return m;
 }
 

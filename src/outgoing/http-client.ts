@@ -14,6 +14,8 @@ export interface OutgoingRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** This call's deadline, when not the client's (a remote schema's `timeout_seconds`). */
+  timeoutMs?: number;
 }
 
 export interface IncomingAnswer {
@@ -60,7 +62,8 @@ export class HttpClient {
         });
         res.on('error', fail);
       });
-      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const timeoutMs = request.timeoutMs ?? this.timeoutMs;
+      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       const fail = (e: Error) => {
         clearTimeout(deadline);
         reject(e);

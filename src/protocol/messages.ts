@@ -74,7 +74,7 @@ export type FieldToTranslate =
   | { kind: 'mutation'; mutation: MutationField; errorPath: string; list: boolean };
 
 /** A plan step as analysis leaves it: constant JSON, or a field still to translate. */
-export type AnalyzedRun = Extract<StepRun, { kind: 'constant' }> | { kind: 'translate'; source: string; sourceKind: string; prepared: boolean; field: FieldToTranslate };
+export type AnalyzedRun = Extract<StepRun, { kind: 'constant' | 'remote' }> | { kind: 'translate'; source: string; sourceKind: string; prepared: boolean; field: FieldToTranslate };
 
 export type AnalyzedStep = Omit<PlanStep, 'run'> & { run: AnalyzedRun };
 

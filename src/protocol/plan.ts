@@ -47,6 +47,7 @@ export type StepRun =
    * Each returns rows; a false `__check` column means a permission check failed. The
    * `root` column of the `final` statements is the field's JSON (several: a list).
    */
+  | RemoteRun
   | {
       kind: 'mutation';
       source: string;
@@ -56,6 +57,48 @@ export type StepRun =
       list: boolean;
       check: 'insert' | 'update' | 'delete';
     };
+
+/**
+ * A remote schema's field forwarded to its server (compiler/remote.ts): the query as the remote
+ * knows it (its own type and field names), the request variables it reads, the session
+ * variables preset arguments read, and how to put customized type names back into `__typename`.
+ */
+export interface RemoteRun {
+  kind: 'remote';
+  remote: string;
+  operation: 'query' | 'mutation';
+  query: string;
+  /** Request variables passed on (declared in `query` under the same names). */
+  variables: string[];
+  /** Variables of `query` set from the session (spec "Remote schema" permission rule 3). */
+  sessionPresets: SessionPreset[];
+  /** The response key of the field in the remote's `data`. */
+  field: string;
+  /** Remote type name -> customized name, and where `__typename` values are in the answer; null when no name differs. */
+  typenames: { names: Record<string, string>; tree: TypenameTree } | null;
+  /**
+   * A remote relationship's step (a join: one call for every key tuple of the response): the
+   * field's text split where it reads a key (`parts`, and between them which `lhs` column each
+   * slot is), each column's remote type, the variable declarations of `query`'s operation,
+   * and the path from each tuple's field down to the relationship's value.
+   */
+  batch?: { declarations: string; parts: string[]; slots: number[]; keyTypes: string[]; path: string[] };
+}
+
+export interface SessionPreset {
+  variable: string;
+  /** Lower-case session variable name. */
+  session: string;
+  /** The remote's named type of the value (`Int`, `String`, a custom scalar), and whether it is a list. */
+  scalar: string;
+  list: boolean;
+}
+
+/** Response keys holding `__typename` at this level, and the sub-trees by response key (lists walked). */
+export interface TypenameTree {
+  keys?: string[];
+  fields?: Record<string, TypenameTree>;
+}
 
 /** Where a step's JSON goes. */
 export type StepOutput =

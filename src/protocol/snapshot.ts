@@ -10,7 +10,9 @@
  * (frozen) object, so that what they derive from it can be kept per part too. At 5,000 tables
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
  */
+import type { IntrospectionQuery } from 'graphql';
 import type { DatabaseCatalog } from '../metadata/catalog.js';
+import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
@@ -35,6 +37,10 @@ export interface MetadataSnapshot {
   metadata: Metadata;
   sources: Record<string, SourceSnapshot>;
   inconsistencies: InconsistentObject[];
+  /** Each remote schema's introspection, by name (those that could be introspected). */
+  remotes: Record<string, IntrospectionQuery>;
+  /** Whether roles see remote schemas through their permissions (`--enable-remote-schema-permissions`). */
+  remoteSchemaPermissions: boolean;
 }
 
 /** A RESTified endpoint as the front thread serves it: its URL template, methods and query text. */
@@ -58,6 +64,8 @@ export interface PublishedSnapshot {
   restEndpoints: RestRoute[];
   /** The TLS allow-list (`network.tls_allowlist`): the front thread's outgoing HTTPS calls follow it. */
   tlsAllowlist: TlsAllowEntry[];
+  /** The remote schemas as stored: the front thread forwards fields to them (remote/servers.ts). */
+  remoteSchemas: RemoteSchemaMetadata[];
   /**
    * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.
@@ -84,6 +92,9 @@ interface SnapshotUpdate {
   /** The sources' catalogs, when they changed (always in a whole snapshot). */
   sources: Record<string, SourceSnapshot> | null;
   inconsistencies: InconsistentObject[];
+  /** The remote schemas' introspections, when they changed (always in a whole snapshot). */
+  remotes: Record<string, IntrospectionQuery> | null;
+  remoteSchemaPermissions: boolean;
 }
 
 /** An update's JSON text from the parts' texts (the entries' are the stored ones). */
@@ -94,6 +105,8 @@ export function encodeSnapshotUpdate(parts: {
   diff: DocumentDiff | null;
   sourcesJson: string | null;
   inconsistencies: InconsistentObject[];
+  remotesJson: string | null;
+  remoteSchemaPermissions: boolean;
 }): Uint8Array<SharedArrayBuffer> {
   const list = (entries: readonly TableMetadata[]) => `[${entries.map(tableEntryJson).join(',')}]`;
   const tables = (parts.diff?.tables ?? []).map((t) => {
@@ -102,7 +115,7 @@ export function encodeSnapshotUpdate(parts: {
     if (t.kind === 'some') return `${head},"upserts":${list(t.upserts)},"deletes":${JSON.stringify(t.deletes)}}`;
     return `${head}}`;
   });
-  const text = `{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[${tables.join(',')}],"sources":${parts.sourcesJson ?? 'null'},"inconsistencies":${JSON.stringify(parts.inconsistencies)}}`;
+  const text = `{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[${tables.join(',')}],"sources":${parts.sourcesJson ?? 'null'},"inconsistencies":${JSON.stringify(parts.inconsistencies)},"remotes":${parts.remotesJson ?? 'null'},"remoteSchemaPermissions":${parts.remoteSchemaPermissions}}`;
   const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)));
   new TextEncoder().encodeInto(text, bytes);
   return bytes;
@@ -155,7 +168,8 @@ export class SnapshotReader {
     };
     const metadata = Object.freeze({ ...skeleton, sources: Object.freeze(skeleton.sources.map(source)) as SourceMetadata[] });
     const sources = u.sources && last && sameJson(last.snapshot.sources, u.sources) ? last.snapshot.sources : (u.sources ?? prev!.snapshot.sources);
-    const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies };
+    const remotes = u.remotes ?? prev?.snapshot.remotes ?? {};
+    const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies, remotes, remoteSchemaPermissions: u.remoteSchemaPermissions };
     this.state = { snapshot, skeleton, entries, tables };
     return snapshot;
   }

@@ -26,6 +26,8 @@ import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js';
 import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
+import type { RemoteTypes } from './remote-types.js';
+import type { TableJoins } from './remote-relationships.js';
 import { fieldKey, type FieldInfo } from './types.js';
 
 export interface RoleSchema {
@@ -49,6 +51,7 @@ export class SchemaBuilder {
   constructor(
     readonly model: RoleModel,
     readonly shared: SharedTypes,
+    private readonly joins: (t: TableInfo) => TableJoins = () => ({ remote: [], source: [] }),
   ) {}
 
   target(key: string): TableInfo {
@@ -173,6 +176,19 @@ export class SchemaBuilder {
           }
           this.fields.set(fieldKey(name, cf.fieldName), { kind: 'computed', table: t, computed: cf });
         }
+        const joins = this.joins(t);
+        for (const j of joins.source) {
+          const target = this.model.tables.get(j.targetKey);
+          if (!target) continue;
+          f[j.name] = j.many ? { type: nonNullList(this.object(target)), args: this.rowArgs(target) } : { type: this.object(target) };
+          this.fields.set(fieldKey(name, j.name), { kind: 'source_relationship', table: t, join: j, target });
+        }
+        for (const j of joins.remote) {
+          const set = j.chain.at(-1)!.arguments;
+          const args = Object.fromEntries(Object.entries(j.chain.at(-1)!.field.args).filter(([k]) => !(k in set)).map(([k, type]) => [k, { type }]));
+          f[j.name] = { type: j.type, args, description: `A remote relationship to remote schema ${JSON.stringify(j.remote.name)}` };
+          this.fields.set(fieldKey(name, j.name), { kind: 'remote_relationship', table: t, join: j });
+        }
         // Introspection lists fields by name, as the well-known engine does.
         return sortedFields(f);
       },
@@ -249,6 +265,17 @@ export class SchemaBuilder {
   }
 }
 
+/** A remote schema's root fields on one of our roots (or its namespace), each with its FieldInfo. */
+function remoteRootFields(fields: Map<string, FieldInfo>, remote: RemoteTypes, root: 'query' | 'mutation', typeName: string): GraphQLFieldConfigMap<unknown, unknown> {
+  // A copy: objectType() points each config at shared extensions, and several schemas use the same remote.
+  const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const [name, config] of Object.entries(remote[root])) {
+    out[name] = { ...config, args: config.args && Object.fromEntries(Object.entries(config.args).map(([k, a]) => [k, { ...a }])) };
+    fields.set(fieldKey(typeName, name), { kind: 'remote', remote, root, field: name });
+  }
+  return out;
+}
+
 function isForeignKeyOf(t: TableInfo, mapping: [string, string][]): boolean {
   return t.catalog.foreignKeys.some((fk) => fk.columns.length === mapping.length && mapping.every(([l]) => fk.columns.includes(l)));
 }
@@ -257,8 +284,9 @@ function sortedFields<T>(f: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(f).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-export function buildRoleSchema(model: RoleModel, shared: SharedTypes): RoleSchema {
-  const b = new SchemaBuilder(model, shared);
+/** `remotes`: the remote schemas the role sees, merged after the sources' fields (their names were checked not to clash). */
+export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: readonly RemoteTypes[] = [], joins?: (t: TableInfo) => TableJoins): RoleSchema {
+  const b = new SchemaBuilder(model, shared, joins);
   // A source with a root-field namespace gets its fields under one field of that name, on every root.
   const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
   const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {
@@ -282,6 +310,7 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes): RoleSche
     const r = rootOf(rootName);
     for (const t of model.tables.values()) r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
     for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
+    if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'query', typeName));
     return r.done();
   };
   // Each root's fields are made when it is first used (a query forces query_root only).
@@ -302,12 +331,13 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes): RoleSche
     const mutations = new MutationTypes(b, b.fields);
     const r = rootOf('mutation_root');
     for (const m of model.mutable.values()) r.add(m.naming.namespace, (typeName) => mutations.rootFields(m, typeName));
+    for (const remote of remotes) if (Object.keys(remote.mutation).length) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'mutation', typeName));
     return r.done();
   });
   // Every enum table's type is in every role's schema, used or not.
   const enumTypes = [...shared.tracked.enumTables.values()].map((e) => shared.enumType(e));
   const schema = new LazySchema({
-    types: enumTypes,
+    types: [...enumTypes, ...remotes.flatMap((r) => r.allTypes())],
     query: queryRoot,
     mutation: mutationRoot,
     subscription: optionalRoot('subscription_root', () => root('subscription_root', (t) => t.permission.subscriptionRootFields)),

@@ -19,6 +19,7 @@ import {
   isNonNullType,
   isObjectType,
   isUnionType,
+  type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLType,
@@ -29,9 +30,12 @@ interface Roots {
   /** Made on first use: whether there is one at all depends on its fields. */
   mutation: () => GraphQLObjectType | undefined;
   subscription: () => GraphQLObjectType | undefined;
-  /** Types in the schema whether or not a field leads to them (enum tables). */
+  /** Types in the schema whether or not a field leads to them (enum tables, remote schemas' types). */
   types: GraphQLNamedType[];
 }
+
+type Implementations = ReturnType<GraphQLSchema['getImplementations']>;
+const NO_IMPLEMENTATIONS: Implementations = { objects: [], interfaces: [] };
 
 const named = (t: GraphQLType): GraphQLNamedType => (isListType(t) || isNonNullType(t) ? named(t.ofType) : t);
 
@@ -63,6 +67,25 @@ export class LazySchema extends GraphQLSchema {
 
   override getRootType(operation: 'query' | 'mutation' | 'subscription') {
     return operation === 'query' ? this.getQueryType() : operation === 'mutation' ? this.getMutationType() : this.getSubscriptionType();
+  }
+
+  /** Interfaces are the remote schemas' only: their implementations are among `roots.types`. */
+  private implementations: Map<string, Implementations> | null = null;
+
+  override getImplementations(iface: GraphQLInterfaceType): Implementations {
+    if (!this.implementations) {
+      const map = new Map<string, { objects: GraphQLObjectType[]; interfaces: GraphQLInterfaceType[] }>();
+      for (const t of this.roots.types) {
+        if (!isObjectType(t) && !isInterfaceType(t)) continue;
+        for (const i of t.getInterfaces()) {
+          const entry = map.get(i.name) ?? map.set(i.name, { objects: [], interfaces: [] }).get(i.name)!;
+          if (isObjectType(t)) entry.objects.push(t);
+          else entry.interfaces.push(t);
+        }
+      }
+      this.implementations = map;
+    }
+    return this.implementations.get(iface.name) ?? NO_IMPLEMENTATIONS;
   }
 
   override getType(name: string): GraphQLNamedType | undefined {

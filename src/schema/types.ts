@@ -1,4 +1,6 @@
 /** What the compiler looks up about a generated GraphQL field (kept beside the graphql-js schema). */
+import type { RemoteTypes } from './remote-types.js';
+import type { RemoteJoin, SourceJoin } from './remote-relationships.js';
 import type { FunctionInfo } from './functions.js';
 import type { ColumnInfo, ComputedFieldInfo, MutableTableInfo, RelationshipInfo, TableInfo } from './model.js';
 
@@ -12,6 +14,12 @@ export type FieldInfo =
   | { kind: 'root_select_aggregate'; table: TableInfo }
   | { kind: 'root_select_stream'; table: TableInfo }
   | { kind: 'root_function' | 'root_function_aggregate'; table: TableInfo; fn: FunctionInfo }
+  /** A remote schema's root field (`field`: its customized name, under the remote's root type `RemoteTypes.roots`). */
+  | { kind: 'remote'; remote: RemoteTypes; root: 'query' | 'mutation'; field: string }
+  /** A remote relationship of a table (schema/remote-relationships.ts). */
+  | { kind: 'remote_relationship'; table: TableInfo; join: RemoteJoin }
+  /** A `to_source` remote relationship of a table, to a table the role may select. */
+  | { kind: 'source_relationship'; table: TableInfo; join: SourceJoin; target: TableInfo }
   /** A source's root-field namespace object (`customization.root_fields.namespace`). */
   | { kind: 'namespace' }
   | { kind: 'root_insert' | 'root_insert_one' | 'root_update' | 'root_update_by_pk' | 'root_update_many' | 'root_delete' | 'root_delete_by_pk'; mtable: MutableTableInfo };

@@ -67,7 +67,7 @@ describe('changesMostTables (a change that goes as a whole snapshot update)', ()
 describe('snapshot updates', () => {
   const sources = { default: { kind: 'postgres', introspection: null } };
   const update = (generation: number, base: Metadata | null, next: Metadata, baseGeneration: number | null) =>
-    encodeSnapshotUpdate({ version: generation, generation, base: baseGeneration, diff: diffDocuments(base, next), sourcesJson: base ? null : JSON.stringify(sources), inconsistencies: [] });
+    encodeSnapshotUpdate({ version: generation, generation, base: baseGeneration, diff: diffDocuments(base, next), sourcesJson: base ? null : JSON.stringify(sources), inconsistencies: [], remotesJson: null, remoteSchemaPermissions: false });
 
   it('a reader following whole and partial updates holds the document, sharing what did not change', () => {
     const reader = new SnapshotReader();

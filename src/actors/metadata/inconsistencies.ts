@@ -1,14 +1,41 @@
 /**
  * What is inconsistent in a document, as the metadata actor reports it: the resolution's
- * findings (metadata/resolve.ts, shared with the schema builder) and the queries of the
+ * findings (metadata/resolve.ts, shared with the schema builder), the queries of the
  * allow-listed collections that do not validate against the admin schema (which only the
- * metadata actor checks: the schema builder serves collections as they are stored).
+ * metadata actor checks: the schema builder serves collections as they are stored), and the
+ * remote schemas that could not be introspected or whose names clash (the schema builder
+ * leaves out those the snapshot lists).
  */
-import { collectionInconsistencies } from '../../compiler/collection-validation.js';
+import type { GraphQLSchema } from 'graphql';
+import { adminSchema, collectionInconsistencies } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import { remoteSchemaObjectName, resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
+import { remoteRelationshipInconsistencies } from '../../metadata/resolve/remote-relationships.js';
+import { remoteClientSchema } from '../../metadata/resolve/remote-permissions.js';
+import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import type { Metadata } from '../../metadata/types.js';
 
-export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): Inconsistency[] {
+let keptSchema: { parts: unknown[]; schema: GraphQLSchema } | null = null;
+
+export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
-  return [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
+  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
+  if (remoteSchemas(m).length === 0) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
+  // The sources' names, from the admin schema (it sees every table and function), kept while the sources and catalogs are the same objects.
+  const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
+  if (!keptSchema || keptSchema.parts.length !== parts.length || keptSchema.parts.some((p, i) => p !== parts[i]) || !Object.isFrozen(m.sources)) {
+    keptSchema = { parts, schema: adminSchema(m, catalogs, resolved).schema };
+  }
+  const schema = keptSchema.schema;
+  const taken: TakenNames = {
+    rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
+    type: (name) => schema.getType(name) !== undefined,
+  };
+  const broken = resolveRemoteSchemas(m, remotes, taken);
+  const inconsistent = new Set(broken.filter((i) => i.object.type === 'remote_schema').map((i) => i.object.name));
+  const schemaOf = (name: string) => {
+    const intro = remotes.get(name)?.introspection;
+    return intro && !inconsistent.has(remoteSchemaObjectName(name)) ? remoteClientSchema(intro) : null;
+  };
+  return [...out, ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
 }

@@ -21,10 +21,12 @@ import { log } from '../../log.js';
 import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
-import { metadataChanges } from '../../metadata/changes.js';
+import { EVERYTHING, metadataChanges } from '../../metadata/changes.js';
+import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
 import { SourceManager } from './sources.js';
+import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { adminError } from '../../backends/registry.js';
@@ -75,13 +77,15 @@ export class MetadataService {
   private store!: MetadataStore;
   private readonly capture: ChangeCaptureSync;
   private readonly sources: SourceManager;
+  private readonly remotes = new RemoteManager();
+  private retryTimer: NodeJS.Timeout | null = null;
   private stored!: StoredMetadata;
   private inconsistencies: Inconsistency[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
   /** The last published metadata, each source's catalog and enum values: what the next snapshot is compared with. */
-  private published: { generation: number; metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }> } | null = null;
+  private published: { generation: number; metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>; remotes: string } | null = null;
   /** The updates published since the last whole snapshot: a reader applies them all, so a whole one is sent again now and then. */
   private sinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
 
@@ -113,10 +117,14 @@ export class MetadataService {
     }
     await this.store.listen(() => void this.serialised(() => this.syncFromStore()));
     this.poller = setInterval(() => void this.serialised(() => this.syncFromStore()), this.config.metadataPollMs);
+    // An unreachable remote schema comes back by itself (docs/behaviour.md "Remote schemas").
+    this.retryTimer = setInterval(() => void this.serialised(() => this.retryRemotes()), this.config.remoteSchemaRetryMs);
   }
 
   async shutdown(): Promise<void> {
     if (this.poller) clearInterval(this.poller);
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.remotes.close();
     await this.queue.catch(() => {});
     await this.sources.close();
     await this.store.close();
@@ -138,6 +146,12 @@ export class MetadataService {
     }
   }
 
+  /** Introspects the unreachable remote schemas again; one that answers now is published consistent. */
+  private async retryRemotes(): Promise<void> {
+    if (!this.remotes.hasFailures()) return;
+    if (await this.remotes.retry(this.stored.metadata)) await this.adopt(this.stored, false);
+  }
+
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
     // Only a document read from the store can hold what no request may (this actor's own are
@@ -152,12 +166,12 @@ export class MetadataService {
         remedy: 'the next metadata change stores the document without it; export_metadata shows what is in effect',
       });
     }
-    if (connect) await this.sources.sync(stored.metadata);
+    if (connect) await Promise.all([this.sources.sync(stored.metadata), this.remotes.sync(stored.metadata)]);
     const changed = this.stored?.version !== stored.version;
     // Frozen once: every later change drafts over it and shares what it does not touch.
     deepFreeze(stored.metadata);
     this.stored = stored;
-    this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs());
+    this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs(), this.remotes.states());
     // After the answer, in turn with the requests: installing triggers on thousands of newly
     // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
     // front thread polls those tables (the sync's notice tells its listeners when they are).
@@ -184,7 +198,12 @@ export class MetadataService {
       const b = catalogs.get(name);
       return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
     };
-    const changes = metadataChanges(before?.metadata ?? null, this.stored.metadata, catalogChanged);
+    const remotes: MetadataSnapshot['remotes'] = {};
+    for (const [name, r] of this.remotes.states()) if (r.introspection) remotes[name] = r.introspection;
+    const remotesJson = JSON.stringify(remotes);
+    const remotesChanged = before !== null && before.remotes !== remotesJson;
+    // A remote schema's new introspection (or one that came back) may change any plan that forwards to it.
+    const changes = remotesChanged ? EVERYTHING : metadataChanges(before?.metadata ?? null, this.stored.metadata, catalogChanged);
     // Unique per snapshot, and growing across restarts of this actor.
     this.generation = Math.max(this.generation + 1, Date.now());
     // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
@@ -201,9 +220,11 @@ export class MetadataService {
       diff: whole ? diffDocuments(null, this.stored.metadata) : patch,
       sourcesJson: whole || !sameCatalogs ? JSON.stringify(sources) : null,
       inconsistencies: this.inconsistencies.map((i) => i.object),
+      remotesJson: whole || remotesChanged ? remotesJson : null,
+      remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
     });
     this.sinceWhole = whole ? { updates: 0, bytes: 0, wholeBytes: update.byteLength } : { updates: updates + 1, bytes: bytes + update.byteLength, wholeBytes };
-    this.published = { generation: this.generation, metadata: this.stored.metadata, catalogs };
+    this.published = { generation: this.generation, metadata: this.stored.metadata, catalogs, remotes: remotesJson };
     return {
       version: this.stored.version,
       generation: this.generation,
@@ -212,6 +233,7 @@ export class MetadataService {
       connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
       restEndpoints: restRoutes(this.stored.metadata),
       tlsAllowlist: tlsAllowlist(this.stored.metadata),
+      remoteSchemas: remoteSchemas(this.stored.metadata),
       update,
     };
   }
@@ -249,7 +271,7 @@ export class MetadataService {
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
-        const uow = new UnitOfWork(this.sources, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version);
+        const uow = new UnitOfWork(this.sources, this.remotes, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version, this.config.enableRemoteSchemaPermissions);
         return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
       });
     }
@@ -265,7 +287,7 @@ export class MetadataService {
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
-        uow = new UnitOfWork(this.sources, endpoint, current.metadata, this.inconsistencies, current.version);
+        uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version, this.config.enableRemoteSchemaPermissions);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // The store writes what differs from the stored document, if anything.
@@ -283,6 +305,8 @@ export class MetadataService {
       await (uow as UnitOfWork | null)?.rollback();
       // Pools opened for a rejected configuration are closed again.
       await this.sources.sync(this.stored.metadata).catch(() => {});
+      // And what was introspected for a refused remote schema is forgotten.
+      await this.remotes.sync(this.stored.metadata).catch(() => {});
       throw e;
     }
   }

@@ -18,6 +18,7 @@ import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
 import { deepFreeze, DraftSession, produce } from '../../util/draft.js';
 import type { SourceManager } from './sources.js';
+import type { RemoteManager } from './remotes.js';
 
 export class UnitOfWork {
   metadata: Metadata;
@@ -29,10 +30,12 @@ export class UnitOfWork {
 
   constructor(
     private readonly sources: SourceManager,
+    private readonly remotes: RemoteManager,
     readonly endpoint: AdminEndpoint,
     metadata: Metadata,
     inconsistencies: Inconsistency[],
     readonly resourceVersion: number,
+    private readonly remoteSchemaPermissions = false,
   ) {
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
     this.metadata = deepFreeze(metadata);
@@ -52,13 +55,13 @@ export class UnitOfWork {
     const [changed, response] = session.finish([result.metadata, result.response] as const);
     const before = new Set(this.inconsistencies.map((i) => inconsistencyKey(i.object)));
     if (changed) {
-      await this.sources.sync(changed);
+      await Promise.all([this.sources.sync(changed), this.remotes.sync(changed)]);
       this.refreshCatalogs();
     }
     let next = changed ?? this.metadata;
     // Informational inconsistencies (conflicting inherited permissions) never block a change.
     const newlyBroken = (list: Inconsistency[]) => list.filter((i) => !i.informational && !before.has(inconsistencyKey(i.object)));
-    let after = documentInconsistencies(next, this.catalogs);
+    let after = this.check(next);
     let added = newlyBroken(after);
     // The databases may have changed since their catalogs were read (DDL outside the engine, then
     // replace_metadata): what does not resolve is checked once more against fresh catalogs. Not
@@ -67,14 +70,14 @@ export class UnitOfWork {
     if (added.length > 0 && stale.length > 0) {
       await this.sources.sync(changed!, new Set(stale));
       this.refreshCatalogs();
-      after = documentInconsistencies(next, this.catalogs);
+      after = this.check(next);
       added = newlyBroken(after);
     }
     // `cascade`: what the change broke is removed, and what that removal breaks in turn.
     for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
       const broken = added;
       next = produce(next, (d) => broken.forEach((i) => i.remove(d)));
-      after = documentInconsistencies(next, this.catalogs);
+      after = this.check(next);
       added = newlyBroken(after);
     }
     const failing = result.strict ? after : added;
@@ -84,6 +87,10 @@ export class UnitOfWork {
     if (changed) this.metadata = normalizeMetadata(next);
     this.inconsistencies = after;
     return result.reportInconsistencies ? result.reportInconsistencies(after.map((i) => i.object)) : response;
+  }
+
+  private check(m: Metadata): Inconsistency[] {
+    return documentInconsistencies(m, this.catalogs, this.remotes.states());
   }
 
   /** The sources' catalogs after a sync, with those this unit of work changed (uncommitted DDL) taking precedence. */
@@ -110,7 +117,13 @@ export class UnitOfWork {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();
         // The baseline a change is judged against: the state before the command, with the fresh catalogs.
-        this.inconsistencies = documentInconsistencies(this.metadata, this.catalogs);
+        this.inconsistencies = this.check(this.metadata);
+      },
+      remoteSchemaPermissions: this.remoteSchemaPermissions,
+      remoteIntrospection: (name) => this.remotes.states().get(name)?.introspection ?? undefined,
+      reloadRemoteSchemas: async (names) => {
+        await this.remotes.sync(draft, names === true ? true : new Set(names));
+        this.inconsistencies = this.check(this.metadata);
       },
       dropInconsistentObjects: () => {
         for (const i of this.inconsistencies) i.remove(draft);

@@ -14,12 +14,17 @@ import { schemaShape } from '../../schema/schema-shape.js';
 import { SharedTypes } from '../../schema/shared-types.js';
 import { TrackedTables } from '../../schema/tracked-tables.js';
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
+import { RemoteSchemas } from '../../schema/remote-schemas.js';
+import { sameJson } from '../../util/same-json.js';
+
+const remoteInconsistencies = (s: MetadataSnapshot) => s.inconsistencies.filter((i) => i.type === 'remote_schema').map((i) => i.name);
 
 interface Generation {
   generation: number;
   snapshot: MetadataSnapshot;
   tracked: TrackedTables;
   shared: SharedTypes;
+  remotes: RemoteSchemas;
   schemas: Map<string, RoleSchema>;
   /** Built schemas by shape. */
   shapes: Map<string, RoleSchema>;
@@ -44,22 +49,24 @@ export class RoleSchemas {
   private next(generation: number, snapshot: MetadataSnapshot): Generation {
     const tracked = resolveSnapshot(snapshot);
     const before = this.current;
-    if (before && before.snapshot.sources === snapshot.sources && onlyPermissionsChanged(before.snapshot.metadata, snapshot.metadata)) {
-      return { generation, snapshot, tracked, shared: before.shared, schemas: new Map(), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
+    // Remote schemas: kept while their introspections and inconsistencies are as they were.
+    const sameRemotes = before && before.snapshot.remotes === snapshot.remotes && sameJson(remoteInconsistencies(before.snapshot), remoteInconsistencies(snapshot));
+    if (before && sameRemotes && before.snapshot.sources === snapshot.sources && onlyPermissionsChanged(before.snapshot.metadata, snapshot.metadata)) {
+      return { generation, snapshot, tracked, shared: before.shared, remotes: new RemoteSchemas(snapshot), schemas: new Map(), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
     }
-    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), schemas: new Map(), shapes: new Map() };
+    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), remotes: new RemoteSchemas(snapshot), schemas: new Map(), shapes: new Map() };
   }
 
   get(role: string, backendOnly: boolean): RoleSchema {
-    const { tracked, shared, schemas, shapes } = this.current!;
+    const { tracked, shared, remotes, schemas, shapes } = this.current!;
     const key = backendOnly ? `${role}\u0000backend_only` : role;
     let rs = schemas.get(key);
     if (!rs) {
       const model = buildRoleModel(tracked, role, backendOnly);
-      const shape = schemaShape(model);
+      const shape = `${schemaShape(model)}\u0001${remotes.shapeKey(role)}`;
       const same = shapes.get(shape);
       // The field table is shared too: the compiler takes each field's table from the role's own model.
-      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared);
+      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared, remotes.forRole(role), remotes.joinsFor(role));
       if (!same) shapes.set(shape, rs);
       schemas.set(key, rs);
     }

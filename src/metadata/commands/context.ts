@@ -3,6 +3,7 @@
  * metadata and their arguments; the few that touch a database (run_sql, reload) do so
  * through this context, inside the request's unit of work.
  */
+import type { IntrospectionQuery } from 'graphql';
 import type { DatabaseCatalog } from '../catalog.js';
 import type { Backend, RunSqlResponse } from '../../backends/backend.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
@@ -37,6 +38,12 @@ export interface CommandContext {
   query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
   /** Re-introspects sources (all when `names` is true) and reconnects them. */
   reloadSources(names: string[] | true): Promise<void>;
+  /** Whether remote schema permissions are enabled (`--enable-remote-schema-permissions`). */
+  readonly remoteSchemaPermissions: boolean;
+  /** A remote schema's introspection as this unit of work has it; undefined when it could not be had. */
+  remoteIntrospection(name: string): IntrospectionQuery | undefined;
+  /** Introspects remote schemas again (all when `names` is true). */
+  reloadRemoteSchemas(names: string[] | true): Promise<void>;
   /** Removes every inconsistent object from `metadata` (the draft). */
   dropInconsistentObjects(): void;
 }

@@ -15,6 +15,9 @@ import {
   replaceMetadata,
   type EnvelopeVersion,
 } from './manage.js';
+import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
+import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './remote-schema-permissions.js';
+import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './remote-relationships.js';
 import { DML_COMMANDS } from './dml.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
@@ -66,6 +69,12 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     add_collection_to_allowlist: addCollectionToAllowlist,
     drop_collection_from_allowlist: dropCollectionFromAllowlist,
     update_scope_of_collection_in_allowlist: updateScopeOfCollectionInAllowlist,
+    add_remote_schema: addRemoteSchema,
+    update_remote_schema: updateRemoteSchema,
+    remove_remote_schema: removeRemoteSchema,
+    reload_remote_schema: reloadRemoteSchema,
+    add_remote_schema_permissions: addRemoteSchemaPermissions,
+    drop_remote_schema_permissions: dropRemoteSchemaPermissions,
     create_rest_endpoint: createRestEndpoint,
     drop_rest_endpoint: dropRestEndpoint,
   };
@@ -87,6 +96,10 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
           ...prefixed('pg', TABLE_COMMANDS),
           ...prefixed('citus', TABLE_COMMANDS),
+          // Until an mssql backend exists its remote relationship commands act on the named source as pg's do.
+          mssql_create_remote_relationship: createRemoteRelationship,
+          mssql_update_remote_relationship: updateRemoteRelationship,
+          mssql_delete_remote_relationship: deleteRemoteRelationship,
     };
   }
   if (endpoint === 'v1/query') {

@@ -1,4 +1,5 @@
 /** export, replace, reload, clear, get/drop inconsistent metadata. */
+import { remoteSchemas } from '../remote-schemas.js';
 import { ApiError, badRequest } from '../../protocol/errors.js';
 import { arrayOf, bool, ObjectReader, str, type Json } from '../../util/decode.js';
 import { parseMetadataDocument } from '../document.js';
@@ -65,8 +66,7 @@ function sourceList(v: unknown, path: string): string[] | true | false {
 
 export const reloadMetadata: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args ?? {}, path);
-  // Remote schemas are re-fetched by their own actor; the flag is accepted here.
-  r.optional('reload_remote_schemas', sourceList);
+  const remotes = r.withDefault('reload_remote_schemas', sourceList, true);
   const sources = ctx.endpoint === 'v1/metadata' ? r.withDefault('reload_sources', sourceList, true) : true;
   if (ctx.endpoint === 'v1/metadata') r.optional('recreate_event_triggers', sourceList);
   r.done();
@@ -76,6 +76,14 @@ export const reloadMetadata: Command = async (ctx, args, path) => {
       if (unknown.length > 0) throw badRequest('not-exists', `source with name ${JSON.stringify(unknown[0])} does not exist`, `${path}.reload_sources`);
     }
     await ctx.reloadSources(sources);
+  }
+  if (remotes !== false) {
+    if (Array.isArray(remotes)) {
+      const known = new Set(remoteSchemas(ctx.metadata).map((x) => x.name));
+      const unknown = remotes.filter((x) => !known.has(x));
+      if (unknown.length > 0) throw badRequest('not-exists', `remote schema with name ${JSON.stringify(unknown[0])} does not exist`, `${path}.reload_remote_schemas`);
+    }
+    await ctx.reloadRemoteSchemas(remotes);
   }
   return {
     metadata: null,

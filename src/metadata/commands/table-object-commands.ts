@@ -6,6 +6,7 @@
 import { PERMISSION_KINDS } from '../resolve/types.js';
 import { addComputedField, dropComputedField } from './computed-fields.js';
 import type { Command } from './context.js';
+import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './remote-relationships.js';
 import { addInheritedRole, dropInheritedRole } from './inherited-roles.js';
 import { createPermission, dropPermission, setPermissionComment } from './permissions.js';
 import { createRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships.js';
@@ -20,6 +21,9 @@ export const TABLE_OBJECT_COMMANDS: Record<string, Command> = {
   set_permission_comment: setPermissionComment,
   add_computed_field: addComputedField,
   drop_computed_field: dropComputedField,
+  create_remote_relationship: createRemoteRelationship,
+  update_remote_relationship: updateRemoteRelationship,
+  delete_remote_relationship: deleteRemoteRelationship,
 };
 
 export const ROLE_COMMANDS: Record<string, Command> = {

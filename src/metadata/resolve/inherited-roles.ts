@@ -52,7 +52,7 @@ function missingParents(role: InheritedRole, known: Set<string>): Inconsistency 
 }
 
 /** Inherited roles ordered so that each comes after the inherited roles it inherits from. */
-function parentsFirst(roles: InheritedRole[]): InheritedRole[] {
+export function parentsFirst(roles: InheritedRole[]): InheritedRole[] {
   const byName = new Map(roles.map((r) => [r.role_name, r]));
   const out: InheritedRole[] = [];
   const placed = new Set<string>();

@@ -268,6 +268,21 @@ function jsonObject(pairs: Sql[]): Sql {
   return sql`(${join(chunks, ' || ')})::json`;
 }
 
+/**
+ * A join step's statement: the key tuples (`join-keys`, a JSON array) as rows in their order,
+ * each joined laterally to its rows of the target table; one JSON value per tuple.
+ */
+function joinQuery(t: Translator, field: Extract<RootField, { kind: 'join' }>): Sql {
+  const keys: Scope = { alias: t.aliases.next(), table: field.rows.table };
+  const k = t.aliases.next();
+  const columns = field.keys.map((key) => sql`(${k}.v ->> ${literal(key.child)})::${castType(key.type)} AS ${ident(key.child)}`);
+  const tuples = sql`SELECT ${join(columns, ', ')}, ${k}.ord FROM json_array_elements((${paramFrom({ kind: 'join-keys' })})::json) WITH ORDINALITY AS ${k}(v, ord)`;
+  const outer = { scope: keys, join: { target: field.rows.table, mapping: field.keys.map((key): [string, string] => [key.child, key.column]) } };
+  const inner = field.many ? t.arrayQuery(field.rows, field.fields, outer) : t.rowsQuery({ ...field.rows, limitCap: 1 }, field.fields, outer).sql;
+  const j = t.aliases.next();
+  return sql`SELECT coalesce(json_agg(${j}.root ORDER BY ${keys.alias}.ord), '[]') AS root FROM (${tuples}) AS ${keys.alias} LEFT JOIN LATERAL (${inner}) AS ${j} ON true`;
+}
+
 /** The statement for one root field, before rendering, and what it reads of the session. */
 export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): { text: Sql; sessionVariables: string[]; wholeSession: boolean } {
   const t = new Translator(options);
@@ -285,6 +300,9 @@ export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, op
       break;
     case 'stream':
       text = streamQuery(t, field);
+      break;
+    case 'join':
+      text = joinQuery(t, field);
       break;
   }
   return { text, sessionVariables: [...t.sessionVariables], wholeSession: t.wholeSession.read };

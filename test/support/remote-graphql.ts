@@ -1,0 +1,74 @@
+/**
+ * A real remote GraphQL server for tests: node:http answering POSTs with graphql-js's
+ * `graphql()` over a schema built from SDL and root values, recording each request's headers
+ * and body. It can be stopped and started again on the same port (a remote that goes away).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
+
+export interface RemoteCall {
+  headers: http.IncomingHttpHeaders;
+  query: string;
+  variables: Record<string, unknown> | undefined;
+}
+
+export class RemoteGraphQL {
+  readonly calls: RemoteCall[] = [];
+  private server: http.Server | null = null;
+  private readonly schema: GraphQLSchema;
+  port = 0;
+
+  constructor(
+    sdl: string,
+    private readonly root: Record<string, unknown>,
+  ) {
+    this.schema = buildSchema(sdl);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/graphql`;
+  }
+
+  /** Calls other than introspection. */
+  queries(): RemoteCall[] {
+    return this.calls.filter((c) => !c.query.includes('__schema'));
+  }
+
+  async start(port = this.port): Promise<this> {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void (async () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> };
+          this.calls.push({ headers: req.headers, query: body.query, variables: body.variables });
+          const result = await graphql({ schema: this.schema, source: body.query, rootValue: this.root, variableValues: body.variables ?? null, contextValue: req.headers });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(result));
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+}
+
+/** A port nothing listens on (yet). */
+export async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
