@@ -30,10 +30,9 @@ export async function runMutationOperation(steps: PlanStep[], bind: BindContext,
       if (step.run.kind === 'mutation') return runField(run, backend, step.run, bind);
       throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
     });
-  // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT round trips.
-  const fields = steps.filter((s) => s.run.kind === 'mutation');
-  if (fields.length === 1 && (fields[0]!.run as MutationRun).ops.length === 1) return inOrder((text, values, statement) => connection.rows(text, values, statement));
-  return connection.transaction(inOrder);
+  // Always a transaction, even for one statement: it carries the session variables that the
+  // source's event triggers record with each event (spec "Events" 1).
+  return connection.transaction(inOrder, bind.sessionJson);
 }
 
 async function runField(run: RunStatement, backend: Backend, field: MutationRun, bind: BindContext): Promise<string> {

@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { TlsAllowlist } from './tls-allowlist.js';
 
 export interface OutgoingRequest {
-  method: 'GET' | 'POST';
+  method: string;
   headers: Record<string, string>;
   body?: string;
 }
@@ -27,15 +27,21 @@ const MAX_SOCKETS_PER_HOST = 64;
 const USER_AGENT = 'service-graphql-engine';
 
 export class HttpClient {
-  private readonly http = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST });
-  private readonly https = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST });
-  private readonly unverifiedHttps = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, rejectUnauthorized: false });
+  private readonly http: http.Agent;
+  private readonly https: https.Agent;
+  private readonly unverifiedHttps: https.Agent;
 
+  /** `maxSockets`: connections per host (the event deliveries' `SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE`). */
   constructor(
     private readonly timeoutMs: number,
     private readonly maxBodyBytes: number,
     private readonly tlsAllowlist: TlsAllowlist,
-  ) {}
+    maxSockets = MAX_SOCKETS_PER_HOST,
+  ) {
+    this.http = new http.Agent({ keepAlive: true, maxSockets });
+    this.https = new https.Agent({ keepAlive: true, maxSockets });
+    this.unverifiedHttps = new https.Agent({ keepAlive: true, maxSockets, rejectUnauthorized: false });
+  }
 
   private transport(url: URL): { request: typeof http.request; agent: http.Agent } {
     if (url.protocol !== 'https:') return { request: http.request, agent: this.http };
@@ -43,7 +49,7 @@ export class HttpClient {
   }
 
   /** Rejects with an `Error` saying what went wrong (unreachable, timeout, answer too large). */
-  send(url: URL, request: OutgoingRequest): Promise<IncomingAnswer> {
+  send(url: URL, request: OutgoingRequest, timeoutMs = this.timeoutMs): Promise<IncomingAnswer> {
     const transport = this.transport(url);
     return new Promise((resolve, reject) => {
       const req = transport.request(url, { method: request.method, headers: { ...request.headers, 'user-agent': USER_AGENT }, agent: transport.agent }, (res) => {
@@ -60,7 +66,7 @@ export class HttpClient {
         });
         res.on('error', fail);
       });
-      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       const fail = (e: Error) => {
         clearTimeout(deadline);
         reject(e);

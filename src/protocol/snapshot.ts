@@ -14,6 +14,7 @@ import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
+import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
@@ -58,6 +59,8 @@ export interface PublishedSnapshot {
   restEndpoints: RestRoute[];
   /** The TLS allow-list (`network.tls_allowlist`): the front thread's outgoing HTTPS calls follow it. */
   tlsAllowlist: TlsAllowEntry[];
+  /** The consistent event triggers, environment variables resolved (the trigger-delivery actor). */
+  eventTriggers: EventTriggerView[];
   /**
    * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.
@@ -67,6 +70,9 @@ export interface PublishedSnapshot {
 
 /** What follows the sources alone needs of a snapshot (connection pools, change capture: the multiplexer actors). */
 export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'>;
+
+/** What the trigger-delivery actor needs of a snapshot. */
+export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'tlsAllowlist'>;
 
 /** One source's table entries in an update (compare `SourceTablesChange`). */
 type TablesUpdate =

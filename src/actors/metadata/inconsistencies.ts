@@ -7,8 +7,10 @@
 import { collectionInconsistencies } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata } from '../../metadata/types.js';
+import { eventTriggerInconsistencies } from '../../metadata/event-triggers.js';
 
 export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
-  return [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved)];
+  // Event triggers: an environment variable missing at boot, a column gone (spec "Event trigger").
+  return [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved), ...eventTriggerInconsistencies(m, catalogs, process.env)];
 }

@@ -24,6 +24,7 @@ import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
+import { EventTriggerSync, eventTriggerViews, type Recreate } from './event-triggers.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -74,6 +75,7 @@ const MAX_UPDATES_SINCE_WHOLE = 100;
 export class MetadataService {
   private store!: MetadataStore;
   private readonly capture: ChangeCaptureSync;
+  private readonly events = new EventTriggerSync();
   private readonly sources: SourceManager;
   private stored!: StoredMetadata;
   private inconsistencies: Inconsistency[] = [];
@@ -91,7 +93,10 @@ export class MetadataService {
   ) {
     const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
     this.capture = capture;
-    this.sources = new SourceManager((name, connection, m) => capture.removed(name, connection, m));
+    this.sources = new SourceManager(async (name, connection, m) => {
+      await this.events.removed(name, connection, m).catch((e: unknown) => log.warn('the event triggers of a dropped source cannot be removed', { source: name, error: String(e) }));
+      await capture.removed(name, connection, m);
+    });
   }
 
   async boot(): Promise<void> {
@@ -139,7 +144,7 @@ export class MetadataService {
   }
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
-  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
+  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[], recreate?: Recreate): Promise<void> {
     // Only a document read from the store can hold what no request may (this actor's own are
     // checked at the edge and frozen): the walk is over the whole document.
     const tooDeep = Object.isFrozen(stored.metadata) ? [] : dropTooDeepObjects(stored.metadata);
@@ -162,6 +167,7 @@ export class MetadataService {
     // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
     // front thread polls those tables (the sync's notice tells its listeners when they are).
     const m = stored.metadata;
+    await this.events.sync(m, (name) => this.sources.connection(name), this.sources.catalogs(), recreate);
     void this.serialised(() => this.capture.sync(m, (name) => this.sources.connection(name), this.sources.catalogs()));
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
@@ -212,6 +218,7 @@ export class MetadataService {
       connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
       restEndpoints: restRoutes(this.stored.metadata),
       tlsAllowlist: tlsAllowlist(this.stored.metadata),
+      eventTriggers: eventTriggerViews(this.stored.metadata, this.inconsistencies),
       update,
     };
   }
@@ -273,7 +280,7 @@ export class MetadataService {
       });
       const done = uow as UnitOfWork | null;
       try {
-        await this.adopt(stored, false, done?.inconsistencies);
+        await this.adopt(stored, false, done?.inconsistencies, done?.recreateEventTriggers);
       } catch (e) {
         // Committed already: an error answer would claim otherwise. The previous snapshot stays in effect until the next change or reload.
         log.error('metadata change committed but not published', { resourceVersion: stored.version, error: e instanceof Error ? e.message : String(e) });

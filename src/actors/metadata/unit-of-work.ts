@@ -26,6 +26,8 @@ export class UnitOfWork {
   private readonly catalogs: Map<string, SourceCatalog>;
   private readonly changedCatalogs = new Map<string, DatabaseCatalog>();
   private readonly transactions = new Map<string, AdminTransaction>();
+  /** Sources whose event triggers are installed again once this request is in effect (reload_metadata). */
+  recreateEventTriggers: ReadonlySet<string> | true = new Set();
 
   constructor(
     private readonly sources: SourceManager,
@@ -50,6 +52,8 @@ export class UnitOfWork {
     const ctx = this.context(session.draft(this.metadata), endpoint);
     const result = await command(ctx, args, path);
     const [changed, response] = session.finish([result.metadata, result.response] as const);
+    const recreate = result.recreateEventTriggers;
+    if (recreate) this.recreateEventTriggers = recreate === true || this.recreateEventTriggers === true ? true : new Set([...this.recreateEventTriggers, ...recreate]);
     const before = new Set(this.inconsistencies.map((i) => inconsistencyKey(i.object)));
     if (changed) {
       await this.sources.sync(changed);

@@ -53,6 +53,8 @@ export interface CommandResult {
   strict?: boolean;
   /** The error when the change leaves new inconsistencies (default: the first one's reason). */
   inconsistencyError?: (objects: InconsistentObject[]) => ApiError;
+  /** Sources whose database event triggers are installed again once the change is in effect (reload_metadata). */
+  recreateEventTriggers?: string[] | true;
   /** Builds the response from the inconsistencies left after the change (when `response` depends on them). */
   reportInconsistencies?: ((list: InconsistentObject[]) => Json) | undefined;
 }

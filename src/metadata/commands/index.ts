@@ -25,6 +25,14 @@ import { runSqlCommand } from './run-sql.js';
 import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
+import {
+  cleanupEventTriggerLogs,
+  createEventTrigger,
+  deleteEventTrigger,
+  invokeEventTrigger,
+  redeliverEvent,
+  setEventTriggerCleanupsPaused,
+} from './event-triggers.js';
 import { setGenericFederationConfig, setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables.js';
 
 /** Commands that read only: answered without taking the metadata lock. */
@@ -42,6 +50,14 @@ const TABLE_COMMANDS = {
   track_function: trackFunction,
   untrack_function: untrackFunction,
   ...TABLE_OBJECT_COMMANDS,
+} as const;
+
+/** The event trigger operations, named as `/v1/query` names them; `/v1/metadata` adds the backend prefix. */
+const EVENT_TRIGGER_COMMANDS = {
+  create_event_trigger: createEventTrigger,
+  delete_event_trigger: deleteEventTrigger,
+  redeliver_event: redeliverEvent,
+  invoke_event_trigger: invokeEventTrigger,
 } as const;
 
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
@@ -85,12 +101,15 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           test_webhook_transform: testWebhookTransformCommand,
           add_host_to_tls_allowlist: addHostToTlsAllowlist,
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
-          ...prefixed('pg', TABLE_COMMANDS),
-          ...prefixed('citus', TABLE_COMMANDS),
+          cleanup_event_trigger_logs: cleanupEventTriggerLogs,
+          pause_event_trigger_cleanups: setEventTriggerCleanupsPaused(true),
+          resume_event_trigger_cleanups: setEventTriggerCleanupsPaused(false),
+          ...prefixed('pg', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
+          ...prefixed('citus', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
     };
   }
   if (endpoint === 'v1/query') {
-    return { ...shared(version), ...TABLE_COMMANDS, ...DML_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
+    return { ...shared(version), ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS, ...DML_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
   }
   return { ...DML_COMMANDS, run_sql: runSqlCommand };
 }

@@ -68,7 +68,7 @@ export const reloadMetadata: Command = async (ctx, args, path) => {
   // Remote schemas are re-fetched by their own actor; the flag is accepted here.
   r.optional('reload_remote_schemas', sourceList);
   const sources = ctx.endpoint === 'v1/metadata' ? r.withDefault('reload_sources', sourceList, true) : true;
-  if (ctx.endpoint === 'v1/metadata') r.optional('recreate_event_triggers', sourceList);
+  const recreate = ctx.endpoint === 'v1/metadata' ? r.withDefault('recreate_event_triggers', sourceList, false) : false;
   r.done();
   if (sources !== false) {
     if (Array.isArray(sources)) {
@@ -81,6 +81,7 @@ export const reloadMetadata: Command = async (ctx, args, path) => {
     metadata: null,
     allowInconsistent: true,
     response: null,
+    ...(recreate !== false ? { recreateEventTriggers: recreate } : {}),
     reportInconsistencies: (list): Json =>
       list.length === 0 ? { is_consistent: true, message: 'success' } : { is_consistent: false, message: 'success', inconsistent_objects: list },
   };
