@@ -228,6 +228,8 @@ export interface EventStore {
   finish(event: EventRecord, invocation: InvocationRecord, outcome: EventOutcome, instance: string): Promise<void>;
   /** Gives back the leases of `instance` (graceful shutdown). */
   release(instance: string): Promise<void>;
+  /** One batch of a log cleanup (`EventStatements.cleanup`). */
+  cleanupBatch(trigger: string, olderThanHours: number, batchSize: number, invocations: boolean): Promise<{ events: number; invocations: number }>;
   /** Removes a batch of delivered events older than the retention; how many went. */
   removeDelivered(olderThanHours: number, batchSize: number): Promise<number>;
   /** Calls `wake` on each new event (and after (re)connecting). */

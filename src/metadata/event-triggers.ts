@@ -8,6 +8,7 @@
  * (`EventTriggerView`), and finds the inconsistent ones (an environment variable missing at
  * boot, a column gone).
  */
+import { Cron } from 'croner';
 import type { EventOperation, EventTriggerInstall } from '../backends/backend.js';
 import { ApiError, parseFailed } from '../protocol/errors.js';
 import { parseRequestTransform, parseResponseTransform, type RequestTransform, type ResponseTransform } from '../templates/webhook-transform.js';
@@ -39,6 +40,17 @@ export interface EventTriggerView {
   retry: { numRetries: number; intervalSec: number; timeoutSec: number };
   requestTransform?: RequestTransform;
   responseTransform?: ResponseTransform;
+  /** The scheduled log cleanup (`cleanup_config`), unless paused. */
+  cleanup?: LogCleanup;
+}
+
+/** One run of a log cleanup: `cleanup_event_trigger_logs`'s arguments (and, scheduled, its `schedule`). */
+export interface LogCleanup {
+  schedule?: string;
+  batchSize: number;
+  clearOlderThanHours: number;
+  timeoutSeconds: number;
+  cleanInvocationLogs: boolean;
 }
 
 /** The arguments of `pg_create_event_trigger` (`r`, with `name`, `table`, `source` read already) as the stored object. */
@@ -133,7 +145,7 @@ function cleanupConfig(v: unknown, path: string): JsonObject {
     return n;
   };
   const out: JsonObject = {
-    schedule: r.required('schedule', str),
+    schedule: r.required('schedule', cronSchedule),
     batch_size: r.withDefault('batch_size', positive, 10000),
     clear_older_than: r.required('clear_older_than', positive),
     timeout: r.withDefault('timeout', positive, 60),
@@ -142,6 +154,18 @@ function cleanupConfig(v: unknown, path: string): JsonObject {
   };
   r.done();
   return out;
+}
+
+/** A cron expression of five fields (minute hour day-of-month month day-of-week), as the well-known engine takes. */
+export function cronSchedule(v: unknown, path: string): string {
+  const text = str(v, path);
+  try {
+    if (text.trim().split(/\s+/).length !== 5) throw new Error('expected five fields');
+    new Cron(text, { paused: true }).stop();
+  } catch (e) {
+    throw parseFailed(`invalid cron expression ${JSON.stringify(text)}: ${e instanceof Error ? e.message : String(e)}`, path);
+  }
+  return text;
 }
 
 /** A webhook URL: absolute http(s). */
@@ -205,6 +229,16 @@ export function deliveryView(source: string, table: QualifiedName, t: JsonObject
   };
   if (t.request_transform) view.requestTransform = t.request_transform as unknown as RequestTransform;
   if (t.response_transform) view.responseTransform = t.response_transform as unknown as ResponseTransform;
+  const c = t.cleanup_config as JsonObject | undefined;
+  if (c && c.paused !== true) {
+    view.cleanup = {
+      schedule: String(c.schedule),
+      batchSize: Number(c.batch_size),
+      clearOlderThanHours: Number(c.clear_older_than),
+      timeoutSeconds: Number(c.timeout),
+      cleanInvocationLogs: c.clean_invocation_logs === true,
+    };
+  }
   return view;
 }
 
@@ -260,4 +294,25 @@ export function removeEventTrigger(m: Metadata, source: string, name: string): v
   const rest = found.entry.event_triggers!.filter((t) => t.name !== name);
   if (rest.length > 0) found.entry.event_triggers = rest;
   else delete found.entry.event_triggers;
+}
+
+export interface CleanupCounts {
+  deleted_event_logs: number;
+  deleted_event_invocation_logs: number;
+}
+
+/**
+ * Spec "Limits": a log cleanup deletes batches of `batchSize` until fewer are left; past
+ * `timeoutSeconds` it stops (`timedOut`), and what was deleted stays deleted.
+ */
+export async function cleanupInBatches(c: LogCleanup, batch: () => Promise<{ events: number; invocations: number }>): Promise<CleanupCounts & { timedOut: boolean }> {
+  const deadline = Date.now() + c.timeoutSeconds * 1000;
+  const out = { deleted_event_logs: 0, deleted_event_invocation_logs: 0, timedOut: false };
+  for (;;) {
+    const { events, invocations } = await batch();
+    out.deleted_event_logs += events;
+    out.deleted_event_invocation_logs += invocations;
+    if (events < c.batchSize) return out;
+    if (Date.now() > deadline) return { ...out, timedOut: true };
+  }
 }

@@ -4,7 +4,8 @@
  * work), deliver each (`delivery.ts`), record the attempt and move the event on. At most
  * `httpPoolSize` deliveries are in flight; a full batch is followed by another fetch at once,
  * else the next poll comes after `fetchIntervalMs` or sooner when a captured event NOTIFYs.
- * Delivered events past the retention are removed hourly. Shutdown waits a little for the
+ * Delivered events past the retention are removed hourly, and each trigger's `cleanup_config`
+ * runs on its schedule (`cleaner.ts`). Shutdown waits a little for the
  * deliveries in flight, then gives back the leases it still holds.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,7 @@ import { TlsAllowlist } from '../../outgoing/tls-allowlist.js';
 import type { EventsBootData } from '../../protocol/messages.js';
 import type { EventsView } from '../../protocol/snapshot.js';
 import { canonicalJson } from '../../util/canonical-json.js';
+import { LogCleaner } from './cleaner.js';
 import { deliver } from './delivery.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
@@ -45,6 +47,7 @@ export class EventProcessor {
   private readonly tls = new TlsAllowlist();
   private readonly client: HttpClient;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly cleaner = new LogCleaner();
   private timer: NodeJS.Timeout | null = null;
   private retention: NodeJS.Timeout | null = null;
   private fetching = false;
@@ -99,6 +102,7 @@ export class EventProcessor {
       this.sources.set(name, source);
       if (this.options.retentionHours > 0) void this.removeOld(source);
     }
+    this.cleaner.update(view.eventTriggers, (name) => this.sources.get(name)?.store);
     this.wake();
   }
 
@@ -184,6 +188,7 @@ export class EventProcessor {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.cleaner.stop();
     if (this.timer) clearInterval(this.timer);
     if (this.retention) clearInterval(this.retention);
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);

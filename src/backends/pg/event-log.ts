@@ -117,6 +117,11 @@ export class PgEventStore implements EventStore {
     await this.pool.query(RELEASE, [instance]);
   }
 
+  async cleanupBatch(trigger: string, olderThanHours: number, batchSize: number, invocations: boolean): Promise<{ events: number; invocations: number }> {
+    const row = (await this.pool.query<{ events: number; invocations: number }>(eventStatements.cleanup, [trigger, olderThanHours, batchSize, invocations])).rows[0];
+    return { events: row?.events ?? 0, invocations: row?.invocations ?? 0 };
+  }
+
   async removeDelivered(olderThanHours: number, batchSize: number): Promise<number> {
     return (await this.pool.query<{ n: number }>(RETENTION, [olderThanHours, batchSize])).rows[0]?.n ?? 0;
   }

@@ -9,7 +9,7 @@
 import type { EventStatements } from '../../backends/backend.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
 import { arrayOf, bool, int, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
-import { eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../event-triggers.js';
+import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../event-triggers.js';
 import { findSource } from '../lookup.js';
 import { showTable } from '../names.js';
 import type { SourceMetadata } from '../types.js';
@@ -78,10 +78,7 @@ export const invokeEventTrigger: Command = async (ctx, args, path) => {
   return { metadata: null, response: { event_id: String(rows[0].id) } };
 };
 
-/**
- * Spec "Limits": batches of `batch_size` until none is left; past `timeout` seconds the
- * cleanup stops (what was deleted stays deleted).
- */
+/** Spec "Limits": batches of `batch_size` until none is left; past `timeout` seconds the cleanup halts. */
 export const cleanupEventTriggerLogs: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const name = r.required('event_trigger_name', str);
@@ -97,16 +94,15 @@ export const cleanupEventTriggerLogs: Command = async (ctx, args, path) => {
   const invocations = r.withDefault('clean_invocation_logs', bool, false);
   r.done();
   triggerOf(source, name, r.at('event_trigger_name'));
-  const deadline = Date.now() + timeout * 1000;
-  const deleted = { event_logs: 0, event_invocation_logs: 0 };
-  for (;;) {
+  const cleanup = { batchSize, clearOlderThanHours: olderThan, timeoutSeconds: timeout, cleanInvocationLogs: invocations };
+  const done = await cleanupInBatches(cleanup, async () => {
     const [row] = await logQuery(ctx, source, path, (s) => s.cleanup, [name, olderThan, batchSize, invocations]);
-    deleted.event_logs += Number(row?.events ?? 0);
-    deleted.event_invocation_logs += Number(row?.invocations ?? 0);
-    if (Number(row?.events ?? 0) < batchSize) break;
-    if (Date.now() > deadline) throw new ApiError(400, 'timeout', `event trigger log cleanup timed out after ${timeout} seconds (${deleted.event_logs} events deleted)`, path);
-  }
-  return { metadata: null, response: { deleted_event_logs: deleted.event_logs, deleted_event_invocation_logs: deleted.event_invocation_logs } };
+    return { events: Number(row?.events ?? 0), invocations: Number(row?.invocations ?? 0) };
+  });
+  // A halted cleanup keeps what it deleted (an error would roll the request's transaction back).
+  const response: JsonObject = { deleted_event_logs: done.deleted_event_logs, deleted_event_invocation_logs: done.deleted_event_invocation_logs };
+  if (done.timedOut) response.timed_out = true;
+  return { metadata: null, response };
 };
 
 /** pause_event_trigger_cleanups / resume_event_trigger_cleanups: only triggers with a `cleanup_config`. */
