@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from '../auth/http-server.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
+import { eventRows as eventRowsOf, invocationRows, until } from '../support/events.js';
 
 let db: TestDatabase;
 let engine: Engine;
@@ -16,18 +17,9 @@ const hookUrl = (path: string) => hook.url.replace('/auth', `/${path}`);
 const callsTo = (path: string) => hook.calls.filter((c) => c.url.split('?')[0]!.startsWith(`/${path}`));
 const env = { SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '100' };
 
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
-const eventRows = async (trigger: string) => (await db.sql('SELECT * FROM service_catalog.event_log WHERE trigger_name = $1 ORDER BY created_at', [trigger])).rows;
-const invocations = async (trigger: string) => (await db.sql('SELECT * FROM service_catalog.event_invocation_logs WHERE trigger_name = $1 ORDER BY created_at', [trigger])).rows;
+const eventRows = (trigger: string) => eventRowsOf(db, trigger);
+const invocations = (trigger: string) => invocationRows(db, trigger);
 const allDelivered = (trigger: string, n: number) => until(`${n} delivered`, async () => ((await eventRows(trigger)).filter((e) => e.delivered).length >= n ? true : undefined));
 
 beforeAll(async () => {

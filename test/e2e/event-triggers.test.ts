@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RecordedCall, type TestServer } from '../auth/http-server.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
+import { eventRows as eventRowsOf, until } from '../support/events.js';
 
 let db: TestDatabase;
 let engine: Engine;
@@ -19,19 +20,10 @@ const hookUrl = (path: string) => hook.url.replace('/auth', `/${path}`);
 const callsTo = (path: string) => hook.calls.filter((c) => c.url.split('?')[0] === `/${path}`);
 const bodies = (path: string) => callsTo(path).map((c) => JSON.parse(c.body));
 
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const create = (args: Record<string, unknown>) => engine.metadata({ type: 'pg_create_event_trigger', args: { table: 'note', ...args } });
 const exported = async () => (await engine.metadata({ type: 'export_metadata', args: {} })).body;
-const eventRows = async (trigger: string) => (await db.sql('SELECT * FROM service_catalog.event_log WHERE trigger_name = $1 ORDER BY created_at', [trigger])).rows;
+const eventRows = (trigger: string) => eventRowsOf(db, trigger);
 const databaseTriggers = async () => (await db.sql(`SELECT tgname FROM pg_trigger WHERE tgname LIKE 'service_event_%' ORDER BY 1`)).rows.map((r) => r.tgname as string);
 
 beforeAll(async () => {

@@ -23,7 +23,7 @@ import { LogCleaner } from './cleaner.js';
 import { deliver } from './delivery.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
-const LEASE_MARGIN_SECONDS = 60;
+const LEASE_MARGIN_SECONDS = 10;
 const RETENTION_EVERY_MS = 3_600_000;
 const RETENTION_BATCH = 10_000;
 /** How long shutdown waits for deliveries in flight before giving their leases back. */
