@@ -5,6 +5,8 @@ import type { Backend, SourceConnection } from '../backends/backend.js';
 export interface ConnectedSource {
   connection: SourceConnection;
   backend: Backend;
+  /** The source has event triggers: its mutations carry their session variables (a transaction even for one statement). */
+  capturesEvents?: boolean;
 }
 
 /** The connected sources, by name (a `Map` will do). */

@@ -69,7 +69,7 @@ export interface PublishedSnapshot {
 }
 
 /** What follows the sources alone needs of a snapshot (connection pools, change capture: the multiplexer actors). */
-export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'>;
+export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'> & Partial<Pick<PublishedSnapshot, 'eventTriggers'>>;
 
 /** What the trigger-delivery actor needs of a snapshot. */
 export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'tlsAllowlist'>;

@@ -38,6 +38,8 @@ interface Source {
   triggers: Map<string, EventTriggerView>;
   /** The log exists (checked until it does). */
   ready: boolean;
+  /** The last fetch failed (logged once). */
+  failing: boolean;
 }
 
 export class EventProcessor {
@@ -98,7 +100,7 @@ export class EventProcessor {
         continue;
       }
       const store = backend.connectEvents(connected.configuration, Math.max(2, Math.min(this.options.httpPoolSize, 10)));
-      const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, ready: false };
+      const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, ready: false, failing: false };
       this.sources.set(name, source);
       if (this.options.retentionHours > 0) void this.removeOld(source);
     }
@@ -127,8 +129,11 @@ export class EventProcessor {
     for (const [name, source] of this.sources) {
       try {
         await this.fetchSource(source);
+        source.failing = false;
       } catch (e) {
-        log.warn('events cannot be fetched from a source', { source: name, error: e instanceof Error ? e.message : String(e) });
+        // Once per outage, not every poll.
+        if (!source.failing) log.warn('events cannot be fetched from a source; retrying every poll', { source: name, error: e instanceof Error ? e.message : String(e) });
+        source.failing = true;
       }
     }
   }

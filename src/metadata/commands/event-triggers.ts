@@ -8,7 +8,7 @@
  */
 import type { EventStatements } from '../../backends/backend.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
-import { arrayOf, bool, int, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
+import { arrayOf, bool, int, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../event-triggers.js';
 import { findSource } from '../lookup.js';
 import { showTable } from '../names.js';
@@ -21,14 +21,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const createEventTrigger: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const at = readTableArgs(r);
-  const name = r.required('name', str);
+  const name = r.required('name', nonEmptyStr);
   const replace = r.withDefault('replace', bool, false);
   const stored = readEventTrigger(r, name, process.env);
   r.done();
   const target = tableTarget(ctx, at);
   if (findEventTrigger(target.source, name) && !replace) throw alreadyExists(`Event trigger with name ${JSON.stringify(name)} already exists`, r.at('name'));
-  // Objects made outside run_sql are not in the cached catalog yet.
-  if (eventTriggerProblem(stored, target.table, ctx.introspection(target.source.name) ?? null, {})) await ctx.reloadSources([target.source.name]);
+  // Columns made outside run_sql are not in the cached catalog yet (the environment was checked above).
+  if (eventTriggerProblem(stored, target.table, ctx.introspection(target.source.name) ?? null, process.env)) await ctx.reloadSources([target.source.name]);
   const problem = eventTriggerProblem(stored, target.table, ctx.introspection(target.source.name) ?? null, process.env);
   if (problem) throw new ApiError(400, 'not-exists', `in table ${JSON.stringify(showTable(target.table))}: in event trigger ${JSON.stringify(name)}: ${problem}`, path);
   removeEventTrigger(ctx.metadata, target.source.name, name);
