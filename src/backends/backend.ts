@@ -230,7 +230,7 @@ export interface EventStore {
   release(instance: string): Promise<void>;
   /** One batch of a log cleanup (`EventStatements.cleanup`). */
   cleanupBatch(trigger: string, olderThanHours: number, batchSize: number, invocations: boolean): Promise<{ events: number; invocations: number }>;
-  /** Removes a batch of delivered events older than the retention; how many went. */
+  /** Removes a batch of delivered (or archived) events older than the retention; how many went. */
   removeDelivered(olderThanHours: number, batchSize: number): Promise<number>;
   /** Calls `wake` on each new event (and after (re)connecting). */
   listen(wake: () => void): { close(): Promise<void> };
@@ -241,14 +241,12 @@ export interface EventStore {
  * Parameterised statements of the event commands. `invoke` ($1 schema, $2 table, $3 trigger,
  * $4 payload JSON) returns `id`; `redeliver` ($1 event id) returns a row when the event
  * exists; `cleanup` ($1 trigger, $2 hours, $3 batch size, $4 invocation logs too) returns
- * `events`, `invocations`; `archive` ($1 trigger) sets aside the pending events of a deleted
- * trigger; `hasLog` returns `ready`.
+ * `events`, `invocations`; `hasLog` returns `ready`.
  */
 export interface EventStatements {
   invoke: string;
   redeliver: string;
   cleanup: string;
-  archive: string;
   hasLog: string;
 }
 

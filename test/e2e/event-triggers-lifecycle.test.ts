@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../auth/http-server.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
-import { until } from '../support/events.js';
+import { eventRows, until } from '../support/events.js';
 
 let db: TestDatabase;
 let other: TestDatabase;
@@ -76,6 +76,21 @@ describe('database triggers follow the metadata', () => {
     expect((await engine.metadata({ type: 'pg_drop_source', args: { name: 'other' } })).status).toBe(200);
     expect(await triggersIn(other)).toEqual([]);
     expect(await triggersIn(db)).toEqual(['service_event_kept_INSERT:O']);
+  });
+});
+
+describe('removed triggers', () => {
+  it('sets aside the pending events of a deleted trigger', async () => {
+    const r = await engine.metadata({
+      type: 'pg_create_event_trigger',
+      args: trigger('pending', { webhook: 'http://127.0.0.1:9/nothing-listens', update: { columns: '*' }, insert: undefined, retry_conf: { num_retries: 5, interval_sec: 300 } }),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await db.sql('UPDATE thing SET id = id');
+    const event = async () => (await eventRows(db, 'pending'))[0];
+    await until('a failed try', async () => ((await event())?.tries === 1 ? true : undefined));
+    expect((await engine.metadata({ type: 'pg_delete_event_trigger', args: { name: 'pending' } })).status).toBe(200);
+    expect(await event()).toMatchObject({ archived: true, delivered: false, error: false });
   });
 });
 

@@ -36,11 +36,11 @@ WHERE id = $1 AND locked_by = $10`;
 
 const RELEASE = `UPDATE service_catalog.event_log SET locked = NULL, locked_by = NULL WHERE locked_by = $1 AND NOT delivered AND NOT error`;
 
-/** Delivered events (and their invocations) past the retention, a batch at a time. */
+/** Delivered and archived events (and their invocations) past the retention, a batch at a time. */
 const RETENTION = `
 WITH gone AS (
   DELETE FROM service_catalog.event_log WHERE id IN (
-    SELECT id FROM service_catalog.event_log WHERE delivered AND created_at < now() - make_interval(hours => $1) LIMIT $2)
+    SELECT id FROM service_catalog.event_log WHERE (delivered OR archived) AND created_at < now() - make_interval(hours => $1) LIMIT $2)
   RETURNING id),
 invocations AS (DELETE FROM service_catalog.event_invocation_logs WHERE event_id IN (SELECT id FROM gone))
 SELECT count(*)::int AS n FROM gone`;
@@ -67,7 +67,6 @@ WITH gone AS (
   RETURNING id),
 invocations AS (DELETE FROM service_catalog.event_invocation_logs WHERE $4 AND event_id IN (SELECT id FROM gone) RETURNING 1)
 SELECT (SELECT count(*) FROM gone)::int AS events, (SELECT count(*) FROM invocations)::int AS invocations`,
-  archive: `UPDATE service_catalog.event_log SET archived = true WHERE trigger_name = $1 AND NOT delivered AND NOT error AND to_regclass('service_catalog.event_log') IS NOT NULL`,
   hasLog: HAS_LOG,
 };
 

@@ -118,6 +118,8 @@ SELECT t.tgname AS trigger, n.nspname AS schema, c.relname AS name, obj_descript
 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE t.tgname LIKE '${TRIGGER_PREFIX}%'`;
 
+const ARCHIVE = `UPDATE service_catalog.event_log SET archived = true WHERE trigger_name = ANY($1) AND NOT delivered AND NOT error AND NOT archived`;
+
 const HAS_LOG = `SELECT to_regprocedure('service_catalog.sync_event_triggers(json)') IS NOT NULL AS ready`;
 
 const OPS = { insert: 'INSERT', update: 'UPDATE', delete: 'DELETE' } as const;
@@ -192,6 +194,11 @@ export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventT
   }
   changes.push(...wanted.values());
   if (changes.length === 0) return failed;
+  // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
+  // aside (archived: never delivered, removed by the retention and by cleanups).
+  const names = new Set(triggers.map((t) => t.name));
+  const gone = [...new Set(changes.filter((c) => !c.install).map((c) => c.tg.slice(TRIGGER_PREFIX.length, c.tg.lastIndexOf('_'))))].filter((n) => !names.has(n) && !keep.has(n));
+  if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
   const rows = (await pool.query<{ trigger_name: string; error: string }>('SELECT * FROM service_catalog.sync_event_triggers($1::json)', [JSON.stringify(changes)])).rows;
   for (const r of rows) {
     failed.set(r.trigger_name, r.error);

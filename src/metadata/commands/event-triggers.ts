@@ -37,16 +37,14 @@ export const createEventTrigger: Command = async (ctx, args, path) => {
   return { metadata: ctx.metadata, response: SUCCESS };
 };
 
-export const deleteEventTrigger: Command = async (ctx, args, path) => {
+export const deleteEventTrigger: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const name = r.required('name', str);
   const source = findSource(ctx.metadata, r.withDefault('source', str, 'default'), path);
   r.done();
   triggerOf(source, name, r.at('name'));
+  // Its pending events are set aside (archived) when its database triggers go (backends/pg/event-triggers.ts).
   removeEventTrigger(ctx.metadata, source.name, name);
-  // Its pending events are set aside (archived), as the well-known engine does.
-  const statements = eventStatements(ctx, source, path);
-  if ((await ctx.query(source.name, statements.hasLog, []))[0]?.ready) await ctx.query(source.name, statements.archive, [name]);
   return { metadata: ctx.metadata, response: SUCCESS };
 };
 
