@@ -113,6 +113,7 @@ async function main(): Promise<void> {
       fetchBatchSize: config.eventsFetchBatchSize,
       fetchIntervalMs: config.eventsFetchIntervalMs,
       retentionHours: config.eventsRetentionHours,
+      catalogUrl: config.metadataDatabaseUrl ?? config.databaseUrl!,
     },
     config.actorTimeoutMs,
   );

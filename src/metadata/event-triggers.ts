@@ -75,18 +75,7 @@ export function readEventTrigger(r: ObjectReader, name: string, env: NodeJS.Proc
     checkUrl(value, r.at('webhook_from_env'));
     stored.webhook_from_env = fromEnv;
   } else throw parseFailed('must provide webhook or webhook_from_env', r.path);
-  const headers = r.optional('headers', arrayOf((v, p) => header(v, p, env)));
-  if (headers && headers.length > 0) stored.headers = headers;
-  for (const [key, parse] of [
-    ['request_transform', parseRequestTransform],
-    ['response_transform', parseResponseTransform],
-  ] as const) {
-    if (!r.has(key)) continue;
-    const t = parse(r.value[key], r.at(key), r.path);
-    if ('code' in t && 'error' in t) throw new ApiError(400, t.code, t.error, t.path, t.internal);
-    stored[key] = r.value[key]!;
-  }
-  r.ignore('request_transform', 'response_transform');
+  readHeadersAndTransforms(r, stored, env);
   const cleanup = r.optional('cleanup_config', cleanupConfig);
   if (cleanup) stored.cleanup_config = cleanup;
   if (r.withDefault('trigger_on_replication', bool, false)) stored.trigger_on_replication = true;
@@ -108,13 +97,14 @@ function columnList(v: unknown, path: string): Json {
   throw parseFailed('expected "*" or a list of column names', path);
 }
 
+export function nonNegative(x: unknown, p: string): number {
+  const n = int(x, p);
+  if (n < 0) throw parseFailed('expected a non-negative integer', p);
+  return n;
+}
+
 function retryConf(v: unknown, path: string): JsonObject {
   const r = ObjectReader.of(v, path);
-  const nonNegative = (x: unknown, p: string) => {
-    const n = int(x, p);
-    if (n < 0) throw parseFailed('expected a non-negative integer', p);
-    return n;
-  };
   const out = {
     num_retries: r.withDefault('num_retries', nonNegative, RETRY_DEFAULTS.num_retries),
     interval_sec: r.withDefault('interval_sec', nonNegative, RETRY_DEFAULTS.interval_sec),
@@ -123,6 +113,27 @@ function retryConf(v: unknown, path: string): JsonObject {
   if (out.timeout_sec === 0) throw parseFailed('timeout_sec must be positive', r.at('timeout_sec'));
   r.done();
   return out;
+}
+
+/** `headers` (left out when empty) and `request_transform` / `response_transform` (their templates must parse) into `out`. */
+export function readHeadersAndTransforms(r: ObjectReader, out: JsonObject, env: NodeJS.ProcessEnv): void {
+  const headers = r.optional('headers', (v, p) => readHeaders(v, p, env));
+  if (headers && headers.length > 0) out.headers = headers;
+  for (const [key, parse] of [
+    ['request_transform', parseRequestTransform],
+    ['response_transform', parseResponseTransform],
+  ] as const) {
+    if (!r.has(key)) continue;
+    const t = parse(r.value[key], r.at(key), r.path);
+    if ('code' in t && 'error' in t) throw new ApiError(400, t.code, t.error, t.path, t.internal);
+    out[key] = r.value[key]!;
+  }
+  r.ignore('request_transform', 'response_transform');
+}
+
+/** `headers`: `{name, value}` or `{name, value_from_env}` (the variable must be set). */
+export function readHeaders(v: unknown, path: string, env: NodeJS.ProcessEnv): JsonObject[] {
+  return arrayOf((x, p) => header(x, p, env))(v, path);
 }
 
 function header(v: unknown, path: string, env: NodeJS.ProcessEnv): JsonObject {
@@ -169,7 +180,7 @@ export function cronSchedule(v: unknown, path: string): string {
 }
 
 /** A webhook URL: absolute http(s). */
-function checkUrl(url: string, path: string): string {
+export function checkUrl(url: string, path: string): string {
   let parsed: URL | null = null;
   try {
     parsed = new URL(url);

@@ -167,6 +167,8 @@ export interface EventsBootData {
   fetchBatchSize: number;
   fetchIntervalMs: number;
   retentionHours: number;
+  /** The metadata database (cron and one-off scheduled events live there). */
+  catalogUrl: string;
 }
 
 /** One-way message to the trigger-delivery actor: the triggers and sources as each snapshot leaves them. */

@@ -1,7 +1,8 @@
 /**
- * One delivery attempt of a leased event: the body the webhook receives (spec "Events" 1, in
- * the well-known engine's shape), the trigger's headers, its request transform, the call with
- * its `timeout_sec`, and what follows: delivered on a 2xx, else a retry after `Retry-After`
+ * One delivery attempt of a leased event (an event trigger's, a cron trigger's or a one-off
+ * scheduled event's): the body the webhook receives (for event triggers, spec "Events" 1 in
+ * the well-known engine's shape), the headers, the request transform, the call with its
+ * timeout, and what follows: delivered on a 2xx, else a retry after `Retry-After`
  * (seconds) or `interval_sec` while tries remain (`num_retries` retries after the first
  * attempt), else error. Never throws: a failed call or transform is an outcome, recorded.
  */
@@ -11,7 +12,7 @@ import type { EventTriggerView } from '../../metadata/event-triggers.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { applyRequestTransform, decodeJson } from '../../templates/apply-transform.js';
 import { makeRequest, requestUrl } from '../../templates/http-request.js';
-import type { ResponseTransform } from '../../templates/request-transform.js';
+import type { RequestTransform, ResponseTransform } from '../../templates/request-transform.js';
 
 interface StoredEvent {
   op: string;
@@ -22,6 +23,15 @@ interface StoredEvent {
 
 /** What is recorded of a response body (the rest is cut). */
 const RECORDED_BODY_CHARS = 64 * 1024;
+
+/** Where and how an event is sent (an event trigger, a cron trigger, a one-off event). */
+export interface DeliveryTarget {
+  webhook: string;
+  headers: [string, string][];
+  retry: { numRetries: number; intervalSec: number; timeoutSec: number };
+  requestTransform?: RequestTransform;
+  responseTransform?: ResponseTransform;
+}
 
 export interface Attempt {
   invocation: InvocationRecord;
@@ -54,13 +64,12 @@ interface Call {
 }
 
 /** The call as configured, then as the request transform makes it; or the transform's errors. */
-function buildCall(trigger: EventTriggerView, payload: Record<string, unknown>): { ok: true; call: Call } | { ok: false; message: string; errors?: unknown } {
+function buildCall(trigger: DeliveryTarget, payload: Record<string, unknown>, session: Record<string, string> | undefined): { ok: true; call: Call } | { ok: false; message: string; errors?: unknown } {
   const body = JSON.stringify(payload);
   const headers: [string, string][] = [['content-type', 'application/json'], ...trigger.headers];
   if (!trigger.requestTransform) return { ok: true, call: { url: trigger.webhook, method: 'POST', headers, body } };
   const made = makeRequest(trigger.webhook);
   if (!made.ok) return { ok: false, message: made.message };
-  const session = (payload.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
   const result = applyRequestTransform(trigger.requestTransform, { ...made.request, method: 'POST', headers, body }, { baseUrl: trigger.webhook, ...(session ? { sessionVariables: session } : {}) });
   if (!result.ok) return { ok: false, message: 'request transform failed', errors: result.errors };
   const r = result.request;
@@ -84,15 +93,15 @@ function retryAfter(value: string | string[] | undefined): number | null {
   return Number(text.trim());
 }
 
-function afterFailure(event: EventRecord, trigger: EventTriggerView, retryAfterSeconds: number | null): EventOutcome {
-  if (event.tries >= trigger.retry.numRetries) return { kind: 'error' };
+function afterFailure(tries: number, trigger: DeliveryTarget, retryAfterSeconds: number | null): EventOutcome {
+  if (tries >= trigger.retry.numRetries) return { kind: 'error' };
   return { kind: 'retry', afterSeconds: retryAfterSeconds ?? trigger.retry.intervalSec };
 }
 
-export async function deliver(client: HttpClient, event: EventRecord, trigger: EventTriggerView): Promise<Attempt> {
+/** Sends `payload`; `tries`: the attempts before this one; `session`: what `$session_variables` is to the transform. */
+export async function deliver(client: HttpClient, trigger: DeliveryTarget, payload: Record<string, unknown>, tries: number, session?: Record<string, string>): Promise<Attempt> {
   const started = performance.now();
-  const payload = eventBody(event, trigger);
-  const built = buildCall(trigger, payload);
+  const built = buildCall(trigger, payload, session);
   const duration = () => performance.now() - started;
   if (!built.ok) {
     // A transform that fails fails every time: no retry (the invocation says why).
@@ -114,10 +123,10 @@ export async function deliver(client: HttpClient, event: EventRecord, trigger: E
       version: '2',
     };
     const ok = answer.status >= 200 && answer.status < 300;
-    const outcome: EventOutcome = ok ? { kind: 'delivered' } : afterFailure(event, trigger, retryAfter(answer.headers['retry-after']));
+    const outcome: EventOutcome = ok ? { kind: 'delivered' } : afterFailure(tries, trigger, retryAfter(answer.headers['retry-after']));
     return { invocation: { status: answer.status, request, response, durationMs: duration() }, outcome };
   } catch (e) {
     const response = { type: 'client_error', data: { message: e instanceof Error ? e.message : String(e) }, version: '2' };
-    return { invocation: { status: null, request, response, durationMs: duration() }, outcome: afterFailure(event, trigger, null) };
+    return { invocation: { status: null, request, response, durationMs: duration() }, outcome: afterFailure(tries, trigger, null) };
   }
 }

@@ -20,7 +20,8 @@ import type { EventsBootData } from '../../protocol/messages.js';
 import type { EventsView } from '../../protocol/snapshot.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { LogCleaner } from './cleaner.js';
-import { deliver } from './delivery.js';
+import { deliver, eventBody } from './delivery.js';
+import { ScheduledDelivery } from './scheduled.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
 const LEASE_MARGIN_SECONDS = 10;
@@ -60,13 +61,21 @@ export class EventProcessor {
   private full = false;
   readonly counts = { delivered: 0, failed: 0 };
 
+  /** Cron triggers and one-off events (`scheduled.ts`), on the same HTTP client and polls. */
+  private readonly scheduled: ScheduledDelivery;
+
   constructor(private readonly options: EventsBootData) {
     this.client = new HttpClient(60_000, MAX_ANSWER_BYTES, this.tls, options.httpPoolSize);
+    this.scheduled = new ScheduledDelivery(options.catalogUrl, this.client, { batchSize: options.fetchBatchSize, poolSize: options.httpPoolSize }, this.instance);
   }
 
   start(): void {
     if (this.options.fetchIntervalMs === 0) return;
-    this.timer = setInterval(() => this.wake(), this.options.fetchIntervalMs);
+    this.scheduled.start();
+    this.timer = setInterval(() => {
+      this.wake();
+      void this.scheduled.poll();
+    }, this.options.fetchIntervalMs);
     if (this.options.retentionHours > 0) {
       this.retention = setInterval(() => void this.removeOld(), RETENTION_EVERY_MS);
       this.retention.unref();
@@ -77,6 +86,7 @@ export class EventProcessor {
   update(view: EventsView): void {
     this.tls.update(view.tlsAllowlist);
     if (this.options.fetchIntervalMs === 0) return;
+    this.scheduled.update(view.cronTriggers);
     const bySource = new Map<string, Map<string, EventTriggerView>>();
     for (const t of view.eventTriggers) {
       const triggers = bySource.get(t.source) ?? new Map<string, EventTriggerView>();
@@ -167,7 +177,9 @@ export class EventProcessor {
 
   private async deliverOne(source: Source, event: Parameters<EventStore['finish']>[0], trigger: EventTriggerView): Promise<void> {
     try {
-      const attempt = await deliver(this.client, event, trigger);
+      const body = eventBody(event, trigger);
+      const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
+      const attempt = await deliver(this.client, trigger, body, event.tries, session);
       if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
       else this.counts.failed++;
       await source.store.finish(event, attempt.invocation, attempt.outcome, this.instance);
@@ -203,6 +215,7 @@ export class EventProcessor {
         await close(s);
       }),
     );
+    await this.scheduled.stop();
     this.client.close();
   }
 

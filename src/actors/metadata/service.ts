@@ -24,6 +24,7 @@ import { deepFreeze } from '../../util/draft.js';
 import { metadataChanges } from '../../metadata/changes.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
+import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
 import { EventTriggerSync, eventTriggerViews, type Recreate } from './event-triggers.js';
 import { SourceManager } from './sources.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
@@ -219,9 +220,12 @@ export class MetadataService {
       restEndpoints: restRoutes(this.stored.metadata),
       tlsAllowlist: tlsAllowlist(this.stored.metadata),
       eventTriggers: eventTriggerViews(this.stored.metadata, this.inconsistencies),
+      cronTriggers: cronTriggerViews(this.stored.metadata),
       update,
     };
   }
+
+  private readonly catalogQuery = (text: string, params: unknown[]) => this.store.query(text, params);
 
   async health(): Promise<HealthResponse> {
     try {
@@ -256,7 +260,7 @@ export class MetadataService {
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
-        const uow = new UnitOfWork(this.sources, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version);
+        const uow = new UnitOfWork(this.sources, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version, this.catalogQuery);
         return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
       });
     }
@@ -272,7 +276,7 @@ export class MetadataService {
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
-        uow = new UnitOfWork(this.sources, endpoint, current.metadata, this.inconsistencies, current.version);
+        uow = new UnitOfWork(this.sources, endpoint, current.metadata, this.inconsistencies, current.version, this.catalogQuery);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // The store writes what differs from the stored document, if anything.

@@ -35,6 +35,8 @@ export class UnitOfWork {
     metadata: Metadata,
     inconsistencies: Inconsistency[],
     readonly resourceVersion: number,
+    /** A statement on the metadata database (the scheduled events live there). */
+    private readonly catalogQuery: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>,
   ) {
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
     this.metadata = deepFreeze(metadata);
@@ -110,6 +112,7 @@ export class UnitOfWork {
       backend: backendFor,
       runSql: (opts) => this.runSql(draft, opts),
       query: async (source, text, params) => (await this.transaction(source, false)).query(text, params),
+      catalogQuery: this.catalogQuery,
       reloadSources: async (names) => {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();

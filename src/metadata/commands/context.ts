@@ -35,6 +35,8 @@ export interface CommandContext {
   runSql(opts: RunSqlOptions): Promise<RunSqlResponse>;
   /** Runs one parameterised statement in the source's transaction of this unit of work (the DML operations). */
   query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Runs one parameterised statement on the metadata database, on its own (the scheduled events). */
+  catalogQuery(text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
   /** Re-introspects sources (all when `names` is true) and reconnects them. */
   reloadSources(names: string[] | true): Promise<void>;
   /** Removes every inconsistent object from `metadata` (the draft). */

@@ -14,9 +14,8 @@ import { findSource } from '../lookup.js';
 import { showTable } from '../names.js';
 import type { SourceMetadata } from '../types.js';
 import { SUCCESS, type Command, type CommandContext } from './context.js';
+import { uuid } from './scheduled-triggers.js';
 import { readTableArgs, tableTarget } from './table-objects.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const createEventTrigger: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
@@ -50,10 +49,9 @@ export const deleteEventTrigger: Command = (ctx, args, path) => {
 
 export const redeliverEvent: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
-  const id = r.required('event_id', str);
+  const id = r.required('event_id', uuid);
   const source = findSource(ctx.metadata, r.withDefault('source', str, 'default'), path);
   r.done();
-  if (!UUID.test(id)) throw badRequest('parse-failed', `invalid event id ${JSON.stringify(id)}: expected a UUID`, r.at('event_id'));
   const rows = await logQuery(ctx, source, path, (s) => s.redeliver, [id]);
   if (rows.length === 0) throw notExists(`event ${JSON.stringify(id)} does not exist`, r.at('event_id'));
   return { metadata: null, response: SUCCESS };

@@ -26,6 +26,15 @@ import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
 import {
+  createCronTrigger,
+  createScheduledEvent,
+  deleteCronTrigger,
+  deleteScheduledEvent,
+  getCronTriggers,
+  getScheduledEventInvocations,
+  getScheduledEvents,
+} from './scheduled-triggers.js';
+import {
   cleanupEventTriggerLogs,
   createEventTrigger,
   deleteEventTrigger,
@@ -36,7 +45,15 @@ import {
 import { setGenericFederationConfig, setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables.js';
 
 /** Commands that read only: answered without taking the metadata lock. */
-export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state', 'test_webhook_transform']);
+export const READ_ONLY = new Set([
+  'export_metadata',
+  'get_inconsistent_metadata',
+  'dump_internal_state',
+  'test_webhook_transform',
+  'get_cron_triggers',
+  'get_scheduled_events',
+  'get_scheduled_event_invocations',
+]);
 
 /** Operations whose envelope may carry `version`. */
 export const VERSIONED = new Set(['export_metadata', 'replace_metadata']);
@@ -84,6 +101,13 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     update_scope_of_collection_in_allowlist: updateScopeOfCollectionInAllowlist,
     create_rest_endpoint: createRestEndpoint,
     drop_rest_endpoint: dropRestEndpoint,
+    create_cron_trigger: createCronTrigger,
+    delete_cron_trigger: deleteCronTrigger,
+    get_cron_triggers: getCronTriggers,
+    create_scheduled_event: createScheduledEvent,
+    delete_scheduled_event: deleteScheduledEvent,
+    get_scheduled_events: getScheduledEvents,
+    get_scheduled_event_invocations: getScheduledEventInvocations,
   };
 }
 

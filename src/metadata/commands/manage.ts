@@ -1,6 +1,6 @@
 /** export, replace, reload, clear, get/drop inconsistent metadata. */
 import { ApiError, badRequest } from '../../protocol/errors.js';
-import { arrayOf, bool, ObjectReader, str, type Json } from '../../util/decode.js';
+import { arrayOf, bool, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 import { parseMetadataDocument } from '../document.js';
 import type { InconsistentObject, Metadata } from '../types.js';
 import { SUCCESS, type Command, type CommandContext } from './context.js';
@@ -12,10 +12,19 @@ export const exportMetadata =
   (version: EnvelopeVersion): Command =>
   (ctx, args, path) => {
     ObjectReader.of(args ?? {}, path).done();
-    const metadata = ctx.metadata as unknown as Json;
+    const metadata = exportedDocument(ctx.metadata) as unknown as Json;
     const response = version === 2 ? { resource_version: ctx.resourceVersion, metadata } : metadata;
     return { metadata: null, response };
   };
+
+/** The document as exported: cron triggers with `include_in_metadata: false` are left out (spec "Cron trigger"). */
+function exportedDocument(m: Metadata): Metadata {
+  const cron = m.cron_triggers;
+  if (!Array.isArray(cron) || cron.every((t) => (t as JsonObject).include_in_metadata !== false)) return m;
+  const kept = cron.filter((t) => (t as JsonObject).include_in_metadata !== false);
+  const { cron_triggers: _all, ...rest } = m;
+  return (kept.length > 0 ? { ...rest, cron_triggers: kept } : rest) as Metadata;
+}
 
 function inconsistencyReport(list: InconsistentObject[]): Json {
   return { is_consistent: list.length === 0, inconsistent_objects: list };
