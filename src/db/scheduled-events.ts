@@ -113,6 +113,11 @@ export class ScheduledEventStore {
     if (times.length > 0) await this.pool.query(GENERATE, [trigger, times.map((t) => t.toISOString())]);
   }
 
+  /** The events still to come of cron triggers that are gone. */
+  async dropScheduled(triggers: string[]): Promise<void> {
+    await this.pool.query(`DELETE FROM service_catalog.scheduled_events WHERE trigger_name = ANY($1) AND status = 'scheduled'`, [triggers]);
+  }
+
   async markDead(tolerances: Record<string, number>): Promise<void> {
     await this.pool.query(MARK_DEAD, [JSON.stringify(tolerances)]);
   }

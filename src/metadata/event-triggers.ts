@@ -12,7 +12,7 @@ import { Cron } from 'croner';
 import type { EventOperation, EventTriggerInstall } from '../backends/backend.js';
 import { ApiError, parseFailed } from '../protocol/errors.js';
 import { parseRequestTransform, parseResponseTransform, type RequestTransform, type ResponseTransform } from '../templates/webhook-transform.js';
-import { arrayOf, bool, int, isObject, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
+import { arrayOf, bool, int, isObject, obj, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
 import type { DatabaseCatalog, QualifiedName } from './catalog.js';
 import { sameTable, showTable } from './names.js';
 import type { Inconsistency, SourceCatalog } from './resolve/types.js';
@@ -81,6 +81,25 @@ export function readEventTrigger(r: ObjectReader, name: string, env: NodeJS.Proc
   if (r.withDefault('trigger_on_replication', bool, false)) stored.trigger_on_replication = true;
   return stored;
 }
+
+/**
+ * A stored trigger in a whole document (replace_metadata): checked as its arguments would be,
+ * except that environment variables are not looked up (a missing one makes the trigger
+ * inconsistent, not the document refused).
+ */
+export function storedEventTrigger(v: unknown, path: string): JsonObject {
+  const r = ObjectReader.of(v, path);
+  const name = r.required('name', str);
+  const definition = r.required('definition', obj);
+  const { name: _name, definition: _definition, ...rest } = r.value;
+  const args = new ObjectReader({ ...rest, ...definition }, path);
+  const stored = readEventTrigger(args, name, ANY_ENV);
+  args.done();
+  return stored;
+}
+
+/** Every variable set, to a URL: a document's references are checked by resolution instead. */
+const ANY_ENV: NodeJS.ProcessEnv = new Proxy({}, { get: () => 'http://environment.invalid/' });
 
 function operationSpec(v: unknown, path: string): JsonObject {
   const r = ObjectReader.of(v, path);
@@ -201,16 +220,17 @@ export function findEventTrigger(s: SourceMetadata, name: string): { entry: Tabl
   return sourceEventTriggers(s).find((t) => t.trigger.name === name);
 }
 
-function operation(definition: JsonObject, op: Operation): EventOperation | undefined {
-  const spec = definition[op];
+/** An operation of a stored definition (a document given to replace_metadata is read as leniently: anything odd is `*`). */
+function operation(definition: Json | undefined, op: Operation): EventOperation | undefined {
+  const spec = isObject(definition) ? definition[op] : undefined;
   if (!isObject(spec)) return undefined;
-  const columns = spec.columns as '*' | string[];
-  return { columns, payload: (spec.payload as '*' | string[] | undefined) ?? '*' };
+  const list = (v: Json | undefined): '*' | string[] => (Array.isArray(v) ? v.map(String) : '*');
+  return { columns: list(spec.columns), payload: list(spec.payload) };
 }
 
 /** What the database needs of a stored trigger. */
 export function installSpec(table: QualifiedName, trigger: JsonObject): EventTriggerInstall {
-  const definition = trigger.definition as JsonObject;
+  const definition = trigger.definition;
   const out: EventTriggerInstall = { name: String(trigger.name), table, triggerOnReplication: trigger.trigger_on_replication === true };
   for (const op of OPERATIONS) {
     const spec = operation(definition, op);
@@ -261,9 +281,8 @@ export function eventTriggerProblem(t: JsonObject, table: QualifiedName, catalog
   if (typeof missingEnv === 'string') return `environment variable ${JSON.stringify(missingEnv)} not set`;
   const columns = catalog?.tables.find((c) => sameTable(c, table))?.columns;
   if (!columns) return null;
-  const definition = t.definition as JsonObject;
   for (const op of OPERATIONS) {
-    const spec = operation(definition, op);
+    const spec = operation(t.definition, op);
     for (const list of [spec?.columns, spec?.payload]) {
       const missing = Array.isArray(list) ? list.find((c) => !columns.some((x) => x.name === c)) : undefined;
       if (missing !== undefined) return `column ${JSON.stringify(missing)} does not exist in table ${JSON.stringify(showTable(table))}`;

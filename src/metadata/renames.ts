@@ -150,7 +150,8 @@ function renameDefinitions(entry: TableMetadata, r: Renamer): void {
   }
   // Event triggers name columns in their operations (the database trigger follows on the next sync).
   for (const t of entry.event_triggers ?? []) {
-    const definition = t.definition as JsonObject;
+    const definition = t.definition;
+    if (!isObject(definition)) continue;
     for (const op of ['insert', 'update', 'delete'] as const) {
       const spec = definition[op];
       if (!isObject(spec)) continue;

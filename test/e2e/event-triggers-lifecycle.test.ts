@@ -59,6 +59,20 @@ describe('database triggers follow the metadata', () => {
     await until('the call', () => hook.calls.length === 1 || undefined);
   });
 
+  it('replace_metadata refuses a malformed trigger with its path, and changes nothing', async () => {
+    const doc = await exported();
+    const table = doc.metadata.sources[0].tables[0];
+    const bad = structuredClone(doc.metadata);
+    bad.sources[0].tables[0] = { ...table, event_triggers: [...table.event_triggers, { name: 'broken', definition: 5, webhook: hook.url }] };
+    const r = await engine.metadata({ type: 'replace_metadata', args: bad });
+    expect(r.status).toBe(400);
+    expect(r.body.path).toBe('$.args.sources[0].tables[0].event_triggers[1].definition');
+    const noUrl = structuredClone(doc.metadata);
+    noUrl.sources[0].tables[0] = { ...table, event_triggers: [{ ...table.event_triggers[0], webhook: 'not a url' }] };
+    expect((await engine.metadata({ type: 'replace_metadata', args: noUrl })).body.path).toBe('$.args.sources[0].tables[0].event_triggers[0].webhook');
+    expect((await exported()).resource_version).toBe(doc.resource_version);
+  });
+
   it('reload_metadata with recreate_event_triggers installs them again', async () => {
     // Changed by hand: a plain reload leaves a trigger that is there as it is.
     await db.sql('ALTER TABLE thing DISABLE TRIGGER "service_event_kept_INSERT"');

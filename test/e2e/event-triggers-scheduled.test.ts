@@ -116,6 +116,7 @@ describe('cron triggers', () => {
     expect((await engine.metadata({ type: 'create_cron_trigger', args: { name: 'minutely', webhook: hookUrl('cron'), schedule: '0 0 * * *', include_in_metadata: true, replace: true } })).status).toBe(200);
     expect((await engine.metadata({ type: 'export_metadata', args: {} })).body.cron_triggers.map((t: { name: string }) => t.name)).toEqual(['minutely']);
     expect((await engine.metadata({ type: 'delete_cron_trigger', args: { name: 'minutely' } })).status).toBe(200);
-    expect((await events({ type: 'cron', get_rows_count: true })).count).toBe(0);
+    // Events a generation under way made meanwhile go too, once the actor hears of the deletion.
+    await until('no cron events', async () => ((await events({ type: 'cron', get_rows_count: true })).count === 0 ? true : undefined));
   });
 });

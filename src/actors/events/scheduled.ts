@@ -22,6 +22,7 @@ export class ScheduledDelivery {
   private readonly inFlight = new Set<Promise<void>>();
   private generator: NodeJS.Timeout | null = null;
   private busy = false;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     catalogUrl: string,
@@ -39,10 +40,19 @@ export class ScheduledDelivery {
   update(cron: readonly CronTriggerView[]): void {
     const before = this.triggers;
     this.triggers = new Map(cron.map((t) => [t.name, t]));
+    const gone = [...before.keys()].filter((name) => !this.triggers.has(name));
+    // In turn with the generation: events made for a trigger just deleted go with it.
+    if (gone.length > 0) this.queue = this.queue.then(() => this.store.dropScheduled(gone)).catch((e: unknown) => log.warn('events of deleted cron triggers cannot be removed', { error: String(e) }));
     void this.generate(cron.filter((t) => before.get(t.name)?.schedule !== t.schedule));
   }
 
-  private async generate(triggers: readonly CronTriggerView[]): Promise<void> {
+  /** Makes the next events of `triggers`, in turn with the other changes to them. */
+  private generate(triggers: readonly CronTriggerView[]): Promise<void> {
+    this.queue = this.queue.then(() => this.generateNow(triggers));
+    return this.queue;
+  }
+
+  private async generateNow(triggers: readonly CronTriggerView[]): Promise<void> {
     for (const t of triggers) {
       try {
         const job = new Cron(t.schedule, { paused: true, timezone: 'Etc/UTC' });

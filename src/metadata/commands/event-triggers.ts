@@ -8,7 +8,7 @@
  */
 import type { EventStatements } from '../../backends/backend.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
-import { arrayOf, bool, int, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
+import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../event-triggers.js';
 import { findSource } from '../lookup.js';
 import { showTable } from '../names.js';
@@ -64,7 +64,7 @@ export const invokeEventTrigger: Command = async (ctx, args, path) => {
   const source = findSource(ctx.metadata, r.withDefault('source', str, 'default'), path);
   r.done();
   const { entry, trigger } = triggerOf(source, name, r.at('name'));
-  if ((trigger.definition as JsonObject).enable_manual !== true) {
+  if (!isObject(trigger.definition) || trigger.definition.enable_manual !== true) {
     throw badRequest('not-supported', `manual mode is not enabled for event trigger ${JSON.stringify(name)}`, r.at('name'));
   }
   // An invocation by an administrator: the admin role is its session (as the well-known engine records it).
