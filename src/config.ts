@@ -69,6 +69,14 @@ export interface Config {
   /** Each multiplexer actor's own pool per source: its largest size, and how long a connection may idle. */
   liveQueryMaxConnections: number;
   liveQueryIdleTimeoutSeconds: number;
+  /** Event deliveries: at most this many at once per instance (and connections per webhook host). */
+  eventsHttpPoolSize: number;
+  /** Events leased per fetch. */
+  eventsFetchBatchSize: number;
+  /** How often the event log is polled, in ms; 0: this instance processes no events. */
+  eventsFetchIntervalMs: number;
+  /** Delivered events older than this many hours are removed; 0: kept. */
+  eventsRetentionHours: number;
   /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
@@ -130,6 +138,10 @@ const OPTIONS = {
   liveQueryMaxConnections: opt('live-queries-max-connections', 'LIVE_QUERIES_MAX_CONNECTIONS'),
   liveQueryIdleTimeoutSeconds: opt('live-queries-idle-timeout', 'LIVE_QUERIES_IDLE_TIMEOUT'),
   websocketKeepAliveMs: opt('websocket-keepalive', 'WEBSOCKET_KEEPALIVE'),
+  eventsHttpPoolSize: opt('events-http-pool-size', 'EVENTS_HTTP_POOL_SIZE'),
+  eventsFetchBatchSize: opt('events-fetch-batch-size', 'EVENTS_FETCH_BATCH_SIZE'),
+  eventsFetchIntervalMs: opt('events-fetch-interval', 'EVENTS_FETCH_INTERVAL'),
+  eventsRetentionHours: opt('events-retention-hours', 'EVENTS_RETENTION_HOURS'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
@@ -299,6 +311,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     liveQueryMultiplexers: integer(get(OPTIONS.liveQueryMultiplexers) ?? '1', OPTIONS.liveQueryMultiplexers, 1, 64),
     liveQueryMaxConnections: integer(get(OPTIONS.liveQueryMaxConnections) ?? '10', OPTIONS.liveQueryMaxConnections, 1, 10_000),
     liveQueryIdleTimeoutSeconds: integer(get(OPTIONS.liveQueryIdleTimeoutSeconds) ?? '180', OPTIONS.liveQueryIdleTimeoutSeconds, 0, 86_400),
+    eventsHttpPoolSize: integer(get(OPTIONS.eventsHttpPoolSize) ?? '100', OPTIONS.eventsHttpPoolSize, 1, 10_000),
+    eventsFetchBatchSize: integer(get(OPTIONS.eventsFetchBatchSize) ?? '100', OPTIONS.eventsFetchBatchSize, 1, 10_000),
+    eventsFetchIntervalMs: integer(get(OPTIONS.eventsFetchIntervalMs) ?? '1000', OPTIONS.eventsFetchIntervalMs, 0, 3_600_000),
+    eventsRetentionHours: integer(get(OPTIONS.eventsRetentionHours) ?? '168', OPTIONS.eventsRetentionHours, 0, 1_000_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),

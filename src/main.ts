@@ -15,6 +15,7 @@ import { GraphQLService } from './graphql/service.js';
 import { Multiplexers } from './actors/multiplexer/multiplexers.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
+import { TriggerDelivery } from './actors/events/trigger-delivery.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
     shuttingDown = true;
     log.info('shutting down', { signal });
     http?.close();
+    // First: it gives back its event leases while the sources are still there.
+    await events.stop().catch(() => {});
     await metadata.stop().catch(() => {});
     await graphql.close();
     await compiler.close().catch(() => {});
@@ -106,9 +109,21 @@ async function main(): Promise<void> {
     { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
     tlsAllowlist,
   );
+  const events = new TriggerDelivery(
+    snapshots,
+    {
+      logLevel: config.logLevel,
+      httpPoolSize: config.eventsHttpPoolSize,
+      fetchBatchSize: config.eventsFetchBatchSize,
+      fetchIntervalMs: config.eventsFetchIntervalMs,
+      retentionHours: config.eventsRetentionHours,
+      catalogUrl: config.metadataDatabaseUrl ?? config.databaseUrl!,
+    },
+    config.actorTimeoutMs,
+  );
   let authenticator: Authenticator | undefined;
   try {
-    await Promise.all([metadata.start(), multiplexers.start()]);
+    await Promise.all([metadata.start(), multiplexers.start(), events.start()]);
   } catch (e) {
     log.error('an actor failed to start', { error: e instanceof Error ? e.message : String(e) });
     await embedded?.stop().catch(() => {});

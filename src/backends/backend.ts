@@ -50,6 +50,14 @@ export interface Backend {
    */
   listenChanges?(configuration: JsonObject, handlers: ChangeFeedHandlers): ChangeFeed;
 
+  /**
+   * Event triggers (optional): the log the trigger-delivery actor leases events from, with a
+   * pool of at most `maxConnections`, and the statements the event commands run in the
+   * request's transaction.
+   */
+  connectEvents?(configuration: JsonObject, maxConnections: number): EventStore;
+  eventStatements?: EventStatements;
+
   /** The deprecated `/v1/query` and `/v2/query` data operations as one statement (run as admin). */
   dmlStatement(kind: DmlKind, request: DmlRequest): Rendered;
 
@@ -127,8 +135,11 @@ export interface SourceConnection {
   json(text: string, values: unknown[], statement: string | null): Promise<string>;
   /** Runs one statement on its own (autocommit); every value as text. */
   rows: RunStatement;
-  /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
-  transaction<T>(fn: (run: RunStatement) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction (committed when it returns, rolled back when it throws);
+   * `sessionJson`: the session variables the source's event triggers record.
+   */
+  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string): Promise<T>;
   /** The database's plan of a statement, one line per entry. */
   explain(text: string, values: unknown[]): Promise<string[]>;
   close(): Promise<void>;
@@ -155,7 +166,88 @@ export interface AdminConnection {
    * capture is logged, and its live queries are polled.
    */
   syncChangeCapture?(source: string, tables: readonly QualifiedName[], keep: readonly QualifiedName[]): Promise<void>;
+  /**
+   * Event triggers (with `Backend.connectEvents`): makes the database triggers those of
+   * `triggers`, except the ones named in `keep` (another source's); `recreate` installs every
+   * one again. Returns why a trigger could not be installed, by database trigger name.
+   */
+  syncEventTriggers?(triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, string>>;
   close(): Promise<void>;
+}
+
+/** An operation's columns (`*` or a list): those whose change fires an UPDATE, and those sent. */
+export interface EventOperation {
+  columns: '*' | string[];
+  payload: '*' | string[];
+}
+
+/** What a database needs of one event trigger. */
+export interface EventTriggerInstall {
+  name: string;
+  table: QualifiedName;
+  insert?: EventOperation;
+  update?: EventOperation;
+  delete?: EventOperation;
+  triggerOnReplication: boolean;
+}
+
+/** A trigger whose events the actor may lease, and how long a lease holds (past it, another instance may take the event). */
+export interface LeaseSpec {
+  name: string;
+  leaseSeconds: number;
+}
+
+/** A leased event. `payload`: the stored JSON text `{op, data, session_variables, trace_context}`. */
+export interface EventRecord {
+  id: string;
+  trigger: string;
+  table: QualifiedName;
+  payload: string;
+  /** Attempts made before this one. */
+  tries: number;
+  createdAt: string;
+}
+
+/** One delivery attempt, as recorded. */
+export interface InvocationRecord {
+  status: number | null;
+  request: unknown;
+  response: unknown;
+  durationMs: number;
+}
+
+export type EventOutcome = { kind: 'delivered' } | { kind: 'retry'; afterSeconds: number } | { kind: 'error' };
+
+/** A source's event log as the trigger-delivery actor uses it. */
+export interface EventStore {
+  /** Whether the log exists (no event trigger was ever installed otherwise). */
+  ready(): Promise<boolean>;
+  /** Leases up to `limit` due events of these triggers for `instance`. */
+  fetch(triggers: readonly LeaseSpec[], limit: number, instance: string): Promise<EventRecord[]>;
+  /** Records the attempt and moves the event on (unless its lease was lost meanwhile). */
+  finish(event: EventRecord, invocation: InvocationRecord, outcome: EventOutcome, instance: string): Promise<void>;
+  /** Gives back the leases of `instance` (graceful shutdown). */
+  release(instance: string): Promise<void>;
+  /** One batch of a log cleanup (`EventStatements.cleanup`). */
+  cleanupBatch(trigger: string, olderThanHours: number, batchSize: number, invocations: boolean): Promise<{ events: number; invocations: number }>;
+  /** Removes a batch of delivered (or archived) events older than the retention; how many went. */
+  removeDelivered(olderThanHours: number, batchSize: number): Promise<number>;
+  /** Calls `wake` on each new event (and after (re)connecting). */
+  listen(wake: () => void): { close(): Promise<void> };
+  close(): Promise<void>;
+}
+
+/**
+ * Parameterised statements of the event commands. `invoke` ($1 schema, $2 table, $3 trigger,
+ * $4 payload JSON) returns `id`; `redeliver` ($1 event id) returns a row when the event
+ * exists; `cleanup` ($1 trigger, $2 hours, $3 batch size, $4 invocation logs too) returns
+ * `events`, `invocations`; `hasLog` returns `ready`.
+ */
+export interface EventStatements {
+  invoke: string;
+  redeliver: string;
+  cleanup: string;
+  hasLog: string;
 }
 
 /** What a change feed reports (`Backend.listenChanges`). */

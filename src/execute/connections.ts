@@ -6,6 +6,8 @@ import type { RemoteServer } from '../remote/servers.js';
 export interface ConnectedSource {
   connection: SourceConnection;
   backend: Backend;
+  /** The source has event triggers: its mutations carry their session variables (a transaction even for one statement). */
+  capturesEvents?: boolean;
 }
 
 /** The connected sources, by name (a `Map` will do). */

@@ -24,7 +24,7 @@ export async function runMutationOperation(steps: PlanStep[], bind: BindContext,
   const connected = source === undefined ? undefined : connections.get(source);
   if (source !== undefined && !connected) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
   if (!connected) return runGraph(steps, async (step) => (step.run.kind === 'constant' ? step.run.json : step.run.kind === 'remote' ? runRemote(step, step.run) : 'null'));
-  const { connection, backend } = connected;
+  const { connection, backend, capturesEvents } = connected;
   const inOrder = (run: RunStatement) =>
     runGraph(steps, async (step) => {
       if (step.run.kind === 'constant') return step.run.json;
@@ -32,10 +32,12 @@ export async function runMutationOperation(steps: PlanStep[], bind: BindContext,
       if (step.run.kind === 'remote') return runRemote(step, step.run);
       throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
     });
-  // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT round trips.
+  // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT
+  // round trips, unless the source's event triggers record the session variables (spec "Events"
+  // 1), which the transaction sets.
   const fields = steps.filter((s) => s.run.kind === 'mutation');
-  if (fields.length === 1 && (fields[0]!.run as MutationRun).ops.length === 1) return inOrder((text, values, statement) => connection.rows(text, values, statement));
-  return connection.transaction(inOrder);
+  if (!capturesEvents && fields.length === 1 && (fields[0]!.run as MutationRun).ops.length === 1) return inOrder((text, values, statement) => connection.rows(text, values, statement));
+  return capturesEvents ? connection.transaction(inOrder, bind.sessionJson) : connection.transaction(inOrder);
 }
 
 async function runField(run: RunStatement, backend: Backend, field: MutationRun, bind: BindContext): Promise<string> {

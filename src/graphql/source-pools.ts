@@ -43,11 +43,12 @@ export class SourcePools implements SourceConnections {
         log.warn('cannot connect to source for queries', { source: src.name, error: e instanceof Error ? e.message : String(e) });
       }
     }
+    const capturing = new Set((s.eventTriggers ?? []).map((t) => t.source));
     for (const [name, r] of this.runners) {
       if (!wanted.has(name)) {
         void r.source.connection.close().catch(() => {});
         this.runners.delete(name);
-      }
+      } else r.source.capturesEvents = capturing.has(name);
     }
   }
 

@@ -148,6 +148,16 @@ function renameDefinitions(entry: TableMetadata, r: Renamer): void {
       if (body.set !== undefined) body.set = renameKeys(body.set, col)!;
     }
   }
+  // Event triggers name columns in their operations (the database trigger follows on the next sync).
+  for (const t of entry.event_triggers ?? []) {
+    const definition = t.definition;
+    if (!isObject(definition)) continue;
+    for (const op of ['insert', 'update', 'delete'] as const) {
+      const spec = definition[op];
+      if (!isObject(spec)) continue;
+      for (const key of ['columns', 'payload'] as const) if (spec[key] !== undefined) spec[key] = renameColumnList(spec[key], col)!;
+    }
+  }
   const config = entry.configuration;
   if (config && isObject(config.column_config)) config.column_config = renameKeys(config.column_config, col)!;
 }

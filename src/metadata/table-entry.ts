@@ -6,6 +6,7 @@
 import { badRequest } from '../protocol/errors.js';
 import { arrayOf, type JsonObject, type ObjectReader } from '../util/decode.js';
 import { computedFieldEntry } from './computed-fields.js';
+import { storedEventTrigger } from './event-triggers.js';
 import { permissionEntry } from './permissions.js';
 import { relationshipEntry } from './relationships.js';
 import { TABLE_OBJECT_LISTS, type TableObjectList } from './resolve/objects.js';
@@ -31,6 +32,12 @@ export function tableObjects(r: ObjectReader): Partial<TableMetadata> {
     const i = firstRepeat(items, (item) => item[key]);
     if (i >= 0) throw badRequest('already-exists', `${list} has more than one entry for ${JSON.stringify(items[i]![key])}`, `${r.at(list)}[${i}]`);
     out[list] = items.sort((a, b) => (String(a[key]) < String(b[key]) ? -1 : 1));
+  }
+  const triggers = r.optional('event_triggers', arrayOf(storedEventTrigger));
+  if (triggers) {
+    const i = firstRepeat(triggers, (t) => t.name);
+    if (i >= 0) throw badRequest('already-exists', `event_triggers has more than one entry for ${JSON.stringify(triggers[i]!.name)}`, `${r.at('event_triggers')}[${i}]`);
+    out.event_triggers = triggers.sort((a, b) => (String(a.name) < String(b.name) ? -1 : 1));
   }
   return out;
 }

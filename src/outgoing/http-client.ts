@@ -11,11 +11,9 @@ import https from 'node:https';
 import type { TlsAllowlist } from './tls-allowlist.js';
 
 export interface OutgoingRequest {
-  method: 'GET' | 'POST';
+  method: string;
   headers: Record<string, string>;
   body?: string;
-  /** This call's deadline, when not the client's (a remote schema's `timeout_seconds`). */
-  timeoutMs?: number;
 }
 
 export interface IncomingAnswer {
@@ -29,23 +27,32 @@ const MAX_SOCKETS_PER_HOST = 64;
 const USER_AGENT = 'service-graphql-engine';
 
 export class HttpClient {
-  private readonly http = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST });
-  private readonly https = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST });
-  private readonly unverifiedHttps = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, rejectUnauthorized: false });
+  private readonly http: http.Agent;
+  private readonly https: https.Agent;
+  private readonly unverifiedHttps: https.Agent;
 
+  /** `maxSockets`: connections per host (the event deliveries' `SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE`). */
   constructor(
     private readonly timeoutMs: number,
     private readonly maxBodyBytes: number,
     private readonly tlsAllowlist: TlsAllowlist,
-  ) {}
+    maxSockets = MAX_SOCKETS_PER_HOST,
+  ) {
+    this.http = new http.Agent({ keepAlive: true, maxSockets });
+    this.https = new https.Agent({ keepAlive: true, maxSockets });
+    this.unverifiedHttps = new https.Agent({ keepAlive: true, maxSockets, rejectUnauthorized: false });
+  }
 
   private transport(url: URL): { request: typeof http.request; agent: http.Agent } {
     if (url.protocol !== 'https:') return { request: http.request, agent: this.http };
     return { request: https.request, agent: this.tlsAllowlist.permits(url) ? this.unverifiedHttps : this.https };
   }
 
-  /** Rejects with an `Error` saying what went wrong (unreachable, timeout, answer too large). */
-  send(url: URL, request: OutgoingRequest): Promise<IncomingAnswer> {
+  /**
+   * Rejects with an `Error` saying what went wrong (unreachable, timeout, answer too large).
+   * `timeoutMs`: this call's deadline, when not the client's (a remote schema's `timeout_seconds`, a trigger's `timeout_sec`).
+   */
+  send(url: URL, request: OutgoingRequest, timeoutMs = this.timeoutMs): Promise<IncomingAnswer> {
     const transport = this.transport(url);
     return new Promise((resolve, reject) => {
       const req = transport.request(url, { method: request.method, headers: { ...request.headers, 'user-agent': USER_AGENT }, agent: transport.agent }, (res) => {
@@ -62,7 +69,6 @@ export class HttpClient {
         });
         res.on('error', fail);
       });
-      const timeoutMs = request.timeoutMs ?? this.timeoutMs;
       const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       const fail = (e: Error) => {
         clearTimeout(deadline);

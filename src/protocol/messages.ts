@@ -2,7 +2,7 @@
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { GraphQLErrorBody, Plan, PlanStep, StepRun } from './plan.js';
-import type { PublishedSnapshot, SourcesView } from './snapshot.js';
+import type { EventsView, PublishedSnapshot, SourcesView } from './snapshot.js';
 import type { PoolLimits } from '../backends/backend.js';
 import type { CohortValues } from '../execute/cohort.js';
 import type { LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../graphql/live-queries.js';
@@ -159,3 +159,23 @@ export interface Delivery {
 
 /** The results a multiplexer's refetches produced, a batch per turn of its event loop. */
 export type MultiplexerEvent = { type: 'deliveries'; deliveries: Delivery[] };
+
+/** What the trigger-delivery actor runs with (`SERVICE_GRAPHQL_EVENTS_*`). */
+export interface EventsBootData {
+  logLevel: import('../config.js').LogLevel;
+  httpPoolSize: number;
+  fetchBatchSize: number;
+  fetchIntervalMs: number;
+  retentionHours: number;
+  /** The metadata database (cron and one-off scheduled events live there). */
+  catalogUrl: string;
+}
+
+/** One-way message to the trigger-delivery actor: the triggers and sources as each snapshot leaves them. */
+export type EventsMessage = { type: 'triggers'; view: EventsView };
+
+export type EventsRequest = { type: 'status' };
+
+export interface EventsReplies {
+  status: { inFlight: number; delivered: number; failed: number };
+}

@@ -16,6 +16,8 @@ import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
+import type { EventTriggerView } from '../metadata/event-triggers.js';
+import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
 import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
@@ -66,6 +68,10 @@ export interface PublishedSnapshot {
   tlsAllowlist: TlsAllowEntry[];
   /** The remote schemas as stored: the front thread forwards fields to them (remote/servers.ts). */
   remoteSchemas: RemoteSchemaMetadata[];
+  /** The consistent event triggers, environment variables resolved (the trigger-delivery actor). */
+  eventTriggers: EventTriggerView[];
+  /** The cron triggers, environment variables resolved (the trigger-delivery actor). */
+  cronTriggers: CronTriggerView[];
   /**
    * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.
@@ -74,7 +80,10 @@ export interface PublishedSnapshot {
 }
 
 /** What follows the sources alone needs of a snapshot (connection pools, change capture: the multiplexer actors). */
-export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'>;
+export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'> & Partial<Pick<PublishedSnapshot, 'eventTriggers'>>;
+
+/** What the trigger-delivery actor needs of a snapshot. */
+export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist'>;
 
 /** One source's table entries in an update (compare `SourceTablesChange`). */
 type TablesUpdate =

@@ -47,12 +47,15 @@ export const REMOTE_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** One GraphQL request; throws an Error for a failed call, a non-JSON answer or one that is not a GraphQL response. */
 export async function callRemote(client: HttpClient, endpoint: RemoteEndpoint, headers: Record<string, string>, body: { query: string; variables?: Record<string, unknown> }): Promise<RemoteAnswer> {
-  const answer = await client.send(endpoint.url, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    timeoutMs: endpoint.timeoutMs,
-  });
+  const answer = await client.send(
+    endpoint.url,
+    {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+    endpoint.timeoutMs,
+  );
   let parsed: unknown;
   try {
     parsed = JSON.parse(answer.body.toString('utf8'));

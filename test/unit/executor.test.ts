@@ -52,8 +52,8 @@ class FakeConnection implements SourceConnection {
     return (await this.answer(text, values)) as Rows;
   }
 
-  async transaction<T>(fn: (run: RunStatement) => Promise<T>): Promise<T> {
-    this.log.push('BEGIN');
+  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string): Promise<T> {
+    this.log.push(sessionJson === undefined ? 'BEGIN' : `BEGIN ${sessionJson}`);
     try {
       const result = await fn((text, values) => this.rows(text, values));
       this.log.push('COMMIT');
@@ -251,6 +251,13 @@ describe('executor: mutations', () => {
     const db = new FakeConnection({ m: [{ root: '{"affected_rows":1}' }] });
     expect(await run(chain(mutation('m')), db)).toBe('{"data":{"f0":{"affected_rows":1}}}');
     expect(db.log).toEqual(['start m', 'end m']);
+  });
+
+  it('runs it in a transaction carrying the session on a source with event triggers', async () => {
+    const db = new FakeConnection({ m: [{ root: '{"affected_rows":1}' }] });
+    const connections = new Map([['db', { connection: db, backend: backendFor('postgres')!, capturesEvents: true }]]);
+    await execute(chain(mutation('m')), { variables: {}, session: { 'x-service-role': 'user' } }, connections);
+    expect(db.log).toEqual(['BEGIN {"x-service-role":"user"}', 'start m', 'end m', 'COMMIT']);
   });
 
   it('rolls back and stops at a failed permission check', async () => {

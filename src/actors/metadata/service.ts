@@ -25,6 +25,8 @@ import { EVERYTHING, metadataChanges } from '../../metadata/changes.js';
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
+import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
+import { EventTriggerSync, eventTriggerViews, type Recreate } from './event-triggers.js';
 import { SourceManager } from './sources.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
@@ -76,6 +78,7 @@ const MAX_UPDATES_SINCE_WHOLE = 100;
 export class MetadataService {
   private store!: MetadataStore;
   private readonly capture: ChangeCaptureSync;
+  private readonly events = new EventTriggerSync();
   private readonly sources: SourceManager;
   private readonly remotes = new RemoteManager();
   private retryTimer: NodeJS.Timeout | null = null;
@@ -95,7 +98,10 @@ export class MetadataService {
   ) {
     const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
     this.capture = capture;
-    this.sources = new SourceManager((name, connection, m) => capture.removed(name, connection, m));
+    this.sources = new SourceManager(async (name, connection, m) => {
+      await this.events.removed(name, connection, m).catch((e: unknown) => log.warn('the event triggers of a dropped source cannot be removed', { source: name, error: String(e) }));
+      await capture.removed(name, connection, m);
+    });
   }
 
   async boot(): Promise<void> {
@@ -153,7 +159,7 @@ export class MetadataService {
   }
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
-  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
+  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[], recreate?: Recreate): Promise<void> {
     // Only a document read from the store can hold what no request may (this actor's own are
     // checked at the edge and frozen): the walk is over the whole document.
     const tooDeep = Object.isFrozen(stored.metadata) ? [] : dropTooDeepObjects(stored.metadata);
@@ -176,6 +182,7 @@ export class MetadataService {
     // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
     // front thread polls those tables (the sync's notice tells its listeners when they are).
     const m = stored.metadata;
+    await this.events.sync(m, (name) => this.sources.connection(name), this.sources.catalogs(), recreate);
     void this.serialised(() => this.capture.sync(m, (name) => this.sources.connection(name), this.sources.catalogs()));
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
@@ -234,9 +241,13 @@ export class MetadataService {
       restEndpoints: restRoutes(this.stored.metadata),
       tlsAllowlist: tlsAllowlist(this.stored.metadata),
       remoteSchemas: remoteSchemas(this.stored.metadata),
+      eventTriggers: eventTriggerViews(this.stored.metadata, this.inconsistencies),
+      cronTriggers: cronTriggerViews(this.stored.metadata),
       update,
     };
   }
+
+  private readonly catalogQuery = (text: string, params: unknown[]) => this.store.query(text, params);
 
   async health(): Promise<HealthResponse> {
     try {
@@ -271,7 +282,7 @@ export class MetadataService {
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
-        const uow = new UnitOfWork(this.sources, this.remotes, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version, this.config.enableRemoteSchemaPermissions);
+        const uow = new UnitOfWork(this.sources, this.remotes, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version, this.catalogQuery, this.config.enableRemoteSchemaPermissions);
         return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
       });
     }
@@ -287,7 +298,7 @@ export class MetadataService {
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
-        uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version, this.config.enableRemoteSchemaPermissions);
+        uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version, this.catalogQuery, this.config.enableRemoteSchemaPermissions);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // The store writes what differs from the stored document, if anything.
@@ -295,7 +306,7 @@ export class MetadataService {
       });
       const done = uow as UnitOfWork | null;
       try {
-        await this.adopt(stored, false, done?.inconsistencies);
+        await this.adopt(stored, false, done?.inconsistencies, done?.recreateEventTriggers);
       } catch (e) {
         // Committed already: an error answer would claim otherwise. The previous snapshot stays in effect until the next change or reload.
         log.error('metadata change committed but not published', { resourceVersion: stored.version, error: e instanceof Error ? e.message : String(e) });

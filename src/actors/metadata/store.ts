@@ -8,6 +8,7 @@
  * (works behind transaction-mode poolers) and, as an accelerator, by LISTEN/NOTIFY.
  */
 import pg from 'pg';
+import { SCHEDULED_SCHEMA } from '../../db/scheduled-events.js';
 import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
 import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
 import type { PgListener } from '../../db/listener.js';
@@ -86,6 +87,7 @@ export class MetadataStore {
     return this.transaction('BEGIN', async (c) => {
       await c.query(`SELECT pg_advisory_xact_lock(hashtext('service_catalog'))`);
       await c.query(SCHEMA_SQL);
+      await c.query(SCHEDULED_SCHEMA);
       const r = await c.query<VersionRow>(READ_VERSION_ROW);
       if (r.rows[0]) return this.document(c, r.rows[0]);
       const stored = { metadata: initial(), version: 1, inRows: true };
@@ -93,6 +95,11 @@ export class MetadataStore {
       await this.write(c, diffDocuments(null, stored.metadata)!, 1, true);
       return stored;
     });
+  }
+
+  /** One statement on the metadata database (the scheduled events' operations). */
+  async query(text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return (await this.pool.query(text, params)).rows as Record<string, unknown>[];
   }
 
   async version(): Promise<number> {

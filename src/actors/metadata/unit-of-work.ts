@@ -27,6 +27,8 @@ export class UnitOfWork {
   private readonly catalogs: Map<string, SourceCatalog>;
   private readonly changedCatalogs = new Map<string, DatabaseCatalog>();
   private readonly transactions = new Map<string, AdminTransaction>();
+  /** Sources whose event triggers are installed again once this request is in effect (reload_metadata). */
+  recreateEventTriggers: ReadonlySet<string> | true = new Set();
 
   constructor(
     private readonly sources: SourceManager,
@@ -35,6 +37,8 @@ export class UnitOfWork {
     metadata: Metadata,
     inconsistencies: Inconsistency[],
     readonly resourceVersion: number,
+    /** A statement on the metadata database (the scheduled events live there). */
+    private readonly catalogQuery: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>,
     private readonly remoteSchemaPermissions = false,
   ) {
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
@@ -53,6 +57,8 @@ export class UnitOfWork {
     const ctx = this.context(session.draft(this.metadata), endpoint);
     const result = await command(ctx, args, path);
     const [changed, response] = session.finish([result.metadata, result.response] as const);
+    const recreate = result.recreateEventTriggers;
+    if (recreate) this.recreateEventTriggers = recreate === true || this.recreateEventTriggers === true ? true : new Set([...this.recreateEventTriggers, ...recreate]);
     const before = new Set(this.inconsistencies.map((i) => inconsistencyKey(i.object)));
     if (changed) {
       await Promise.all([this.sources.sync(changed), this.remotes.sync(changed)]);
@@ -113,6 +119,7 @@ export class UnitOfWork {
       backend: backendFor,
       runSql: (opts) => this.runSql(draft, opts),
       query: async (source, text, params) => (await this.transaction(source, false)).query(text, params),
+      catalogQuery: this.catalogQuery,
       reloadSources: async (names) => {
         await this.sources.sync(draft, names === true ? true : new Set(names));
         this.refreshCatalogs();

@@ -6,8 +6,9 @@
 import type pg from 'pg';
 import type { DatabaseCatalog, QualifiedName } from '../../metadata/catalog.js';
 import type { JsonObject } from '../../util/decode.js';
-import type { AdminConnection, AdminTransaction } from '../backend.js';
+import type { AdminConnection, AdminTransaction, EventTriggerInstall } from '../backend.js';
 import { syncChangeCapture } from './change-capture.js';
+import { syncEventTriggers } from './event-triggers.js';
 import { beginStatement, createPool } from './connection.js';
 import { loadEnumValues } from './enum-values.js';
 import { introspectPg } from './introspect.js';
@@ -32,6 +33,10 @@ export class PgAdminConnection implements AdminConnection {
 
   syncChangeCapture(source: string, tables: readonly QualifiedName[], keep: readonly QualifiedName[]) {
     return syncChangeCapture(this.pool, source, tables, keep);
+  }
+
+  syncEventTriggers(triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean) {
+    return syncEventTriggers(this.pool, triggers, keep, recreate);
   }
 
   async begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction> {

@@ -6,6 +6,7 @@ import { connectionInfo, pgSourceConfiguration, resolveDatabaseUrl } from './con
 import { dataError, isCheckViolation } from './data-errors.js';
 import { dmlStatement } from './dml/statement.js';
 import { PgSourceConnection } from './execute.js';
+import { eventStatements, PgEventStore } from './event-log.js';
 import { isPgError, postgresError } from './run-sql.js';
 import { translateMutation } from './translate/mutation.js';
 import { translateLiveField } from './translate/multiplexed.js';
@@ -31,6 +32,8 @@ export const postgres: Backend = {
   connect: (configuration, limits) => new PgSourceConnection(configuration, limits),
   connectAdmin: (configuration) => new PgAdminConnection(configuration),
   listenChanges: (configuration, handlers) => listenChanges(resolveDatabaseUrl(configuration), handlers),
+  connectEvents: (configuration, maxConnections) => new PgEventStore(configuration, maxConnections),
+  eventStatements,
   dmlStatement,
   dataError,
   isCheckViolation,

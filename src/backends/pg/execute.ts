@@ -8,6 +8,7 @@ import type { JsonObject } from '../../util/decode.js';
 import type { PoolLimits, RunStatement, SourceConnection } from '../backend.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { SESSION_SETTING } from './event-triggers.js';
 
 const JSON_OID = 114;
 
@@ -56,10 +57,12 @@ export class PgSourceConnection implements SourceConnection {
   }
 
   /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
-  async transaction<T>(fn: (run: RunStatement) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
+      // Transaction-local: the event triggers' function reads it (backends/pg/event-triggers.ts).
+      if (sessionJson !== undefined) await client.query(`SELECT set_config('${SESSION_SETTING}', $1, true)`, [sessionJson]);
       const result = await fn(async (text, values, statement) => {
         const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
         if (statement) await this.prepared.used(client, statement);

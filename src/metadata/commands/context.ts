@@ -36,6 +36,8 @@ export interface CommandContext {
   runSql(opts: RunSqlOptions): Promise<RunSqlResponse>;
   /** Runs one parameterised statement in the source's transaction of this unit of work (the DML operations). */
   query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Runs one parameterised statement on the metadata database, on its own (the scheduled events). */
+  catalogQuery(text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
   /** Re-introspects sources (all when `names` is true) and reconnects them. */
   reloadSources(names: string[] | true): Promise<void>;
   /** Whether remote schema permissions are enabled (`--enable-remote-schema-permissions`). */
@@ -60,6 +62,8 @@ export interface CommandResult {
   strict?: boolean;
   /** The error when the change leaves new inconsistencies (default: the first one's reason). */
   inconsistencyError?: (objects: InconsistentObject[]) => ApiError;
+  /** Sources whose database event triggers are installed again once the change is in effect (reload_metadata). */
+  recreateEventTriggers?: string[] | true;
   /** Builds the response from the inconsistencies left after the change (when `response` depends on them). */
   reportInconsistencies?: ((list: InconsistentObject[]) => Json) | undefined;
 }

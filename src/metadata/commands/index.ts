@@ -28,10 +28,35 @@ import { runSqlCommand } from './run-sql.js';
 import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
+import {
+  createCronTrigger,
+  createScheduledEvent,
+  deleteCronTrigger,
+  deleteScheduledEvent,
+  getCronTriggers,
+  getScheduledEventInvocations,
+  getScheduledEvents,
+} from './scheduled-triggers.js';
+import {
+  cleanupEventTriggerLogs,
+  createEventTrigger,
+  deleteEventTrigger,
+  invokeEventTrigger,
+  redeliverEvent,
+  setEventTriggerCleanupsPaused,
+} from './event-triggers.js';
 import { setGenericFederationConfig, setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables.js';
 
 /** Commands that read only: answered without taking the metadata lock. */
-export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state', 'test_webhook_transform']);
+export const READ_ONLY = new Set([
+  'export_metadata',
+  'get_inconsistent_metadata',
+  'dump_internal_state',
+  'test_webhook_transform',
+  'get_cron_triggers',
+  'get_scheduled_events',
+  'get_scheduled_event_invocations',
+]);
 
 /** Operations whose envelope may carry `version`. */
 export const VERSIONED = new Set(['export_metadata', 'replace_metadata']);
@@ -45,6 +70,14 @@ const TABLE_COMMANDS = {
   track_function: trackFunction,
   untrack_function: untrackFunction,
   ...TABLE_OBJECT_COMMANDS,
+} as const;
+
+/** The event trigger operations, named as `/v1/query` names them; `/v1/metadata` adds the backend prefix. */
+const EVENT_TRIGGER_COMMANDS = {
+  create_event_trigger: createEventTrigger,
+  delete_event_trigger: deleteEventTrigger,
+  redeliver_event: redeliverEvent,
+  invoke_event_trigger: invokeEventTrigger,
 } as const;
 
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
@@ -77,6 +110,13 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     drop_remote_schema_permissions: dropRemoteSchemaPermissions,
     create_rest_endpoint: createRestEndpoint,
     drop_rest_endpoint: dropRestEndpoint,
+    create_cron_trigger: createCronTrigger,
+    delete_cron_trigger: deleteCronTrigger,
+    get_cron_triggers: getCronTriggers,
+    create_scheduled_event: createScheduledEvent,
+    delete_scheduled_event: deleteScheduledEvent,
+    get_scheduled_events: getScheduledEvents,
+    get_scheduled_event_invocations: getScheduledEventInvocations,
   };
 }
 
@@ -94,8 +134,11 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           test_webhook_transform: testWebhookTransformCommand,
           add_host_to_tls_allowlist: addHostToTlsAllowlist,
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
-          ...prefixed('pg', TABLE_COMMANDS),
-          ...prefixed('citus', TABLE_COMMANDS),
+          cleanup_event_trigger_logs: cleanupEventTriggerLogs,
+          pause_event_trigger_cleanups: setEventTriggerCleanupsPaused(true),
+          resume_event_trigger_cleanups: setEventTriggerCleanupsPaused(false),
+          ...prefixed('pg', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
+          ...prefixed('citus', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
           // Until an mssql backend exists its remote relationship commands act on the named source as pg's do.
           mssql_create_remote_relationship: createRemoteRelationship,
           mssql_update_remote_relationship: updateRemoteRelationship,
@@ -103,7 +146,7 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
     };
   }
   if (endpoint === 'v1/query') {
-    return { ...shared(version), ...TABLE_COMMANDS, ...DML_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
+    return { ...shared(version), ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS, ...DML_COMMANDS, set_table_custom_fields: setTableCustomFields, run_sql: runSqlCommand };
   }
   return { ...DML_COMMANDS, run_sql: runSqlCommand };
 }

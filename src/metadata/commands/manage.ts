@@ -1,7 +1,7 @@
 /** export, replace, reload, clear, get/drop inconsistent metadata. */
 import { remoteSchemas } from '../remote-schemas.js';
 import { ApiError, badRequest } from '../../protocol/errors.js';
-import { arrayOf, bool, ObjectReader, str, type Json } from '../../util/decode.js';
+import { arrayOf, bool, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 import { parseMetadataDocument } from '../document.js';
 import type { InconsistentObject, Metadata } from '../types.js';
 import { SUCCESS, type Command, type CommandContext } from './context.js';
@@ -13,10 +13,19 @@ export const exportMetadata =
   (version: EnvelopeVersion): Command =>
   (ctx, args, path) => {
     ObjectReader.of(args ?? {}, path).done();
-    const metadata = ctx.metadata as unknown as Json;
+    const metadata = exportedDocument(ctx.metadata) as unknown as Json;
     const response = version === 2 ? { resource_version: ctx.resourceVersion, metadata } : metadata;
     return { metadata: null, response };
   };
+
+/** The document as exported: cron triggers with `include_in_metadata: false` are left out (spec "Cron trigger"). */
+function exportedDocument(m: Metadata): Metadata {
+  const cron = m.cron_triggers;
+  if (!Array.isArray(cron) || cron.every((t) => (t as JsonObject).include_in_metadata !== false)) return m;
+  const kept = cron.filter((t) => (t as JsonObject).include_in_metadata !== false);
+  const { cron_triggers: _all, ...rest } = m;
+  return (kept.length > 0 ? { ...rest, cron_triggers: kept } : rest) as Metadata;
+}
 
 function inconsistencyReport(list: InconsistentObject[]): Json {
   return { is_consistent: list.length === 0, inconsistent_objects: list };
@@ -68,7 +77,7 @@ export const reloadMetadata: Command = async (ctx, args, path) => {
   const r = ObjectReader.of(args ?? {}, path);
   const remotes = r.withDefault('reload_remote_schemas', sourceList, true);
   const sources = ctx.endpoint === 'v1/metadata' ? r.withDefault('reload_sources', sourceList, true) : true;
-  if (ctx.endpoint === 'v1/metadata') r.optional('recreate_event_triggers', sourceList);
+  const recreate = ctx.endpoint === 'v1/metadata' ? r.withDefault('recreate_event_triggers', sourceList, false) : false;
   r.done();
   if (sources !== false) {
     if (Array.isArray(sources)) {
@@ -89,6 +98,7 @@ export const reloadMetadata: Command = async (ctx, args, path) => {
     metadata: null,
     allowInconsistent: true,
     response: null,
+    ...(recreate !== false ? { recreateEventTriggers: recreate } : {}),
     reportInconsistencies: (list): Json =>
       list.length === 0 ? { is_consistent: true, message: 'success' } : { is_consistent: false, message: 'success', inconsistent_objects: list },
   };

@@ -1,0 +1,132 @@
+/**
+ * One delivery attempt of a leased event (an event trigger's, a cron trigger's or a one-off
+ * scheduled event's): the body the webhook receives (for event triggers, spec "Events" 1 in
+ * the well-known engine's shape), the headers, the request transform, the call with its
+ * timeout, and what follows: delivered on a 2xx, else a retry after `Retry-After`
+ * (seconds) or `interval_sec` while tries remain (`num_retries` retries after the first
+ * attempt), else error. Never throws: a failed call or transform is an outcome, recorded.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EventOutcome, EventRecord, InvocationRecord } from '../../backends/backend.js';
+import type { EventTriggerView } from '../../metadata/event-triggers.js';
+import type { HttpClient } from '../../outgoing/http-client.js';
+import { applyRequestTransform, decodeJson } from '../../templates/apply-transform.js';
+import { makeRequest, requestUrl } from '../../templates/http-request.js';
+import type { RequestTransform, ResponseTransform } from '../../templates/request-transform.js';
+
+interface StoredEvent {
+  op: string;
+  data: { old: unknown; new: unknown };
+  session_variables: Record<string, string> | null;
+  trace_context: unknown;
+}
+
+/** What is recorded of a response body (the rest is cut). */
+const RECORDED_BODY_CHARS = 64 * 1024;
+
+/** Where and how an event is sent (an event trigger, a cron trigger, a one-off event). */
+export interface DeliveryTarget {
+  webhook: string;
+  headers: [string, string][];
+  retry: { numRetries: number; intervalSec: number; timeoutSec: number };
+  requestTransform?: RequestTransform;
+  responseTransform?: ResponseTransform;
+}
+
+export interface Attempt {
+  invocation: InvocationRecord;
+  outcome: EventOutcome;
+}
+
+/** The webhook's body for an event. */
+export function eventBody(event: EventRecord, trigger: EventTriggerView): Record<string, unknown> {
+  const stored = JSON.parse(event.payload) as StoredEvent;
+  return {
+    event: {
+      session_variables: stored.session_variables,
+      op: stored.op,
+      data: stored.data,
+      trace_context: stored.trace_context ?? { trace_id: randomBytes(16).toString('hex'), span_id: randomBytes(8).toString('hex') },
+    },
+    created_at: event.createdAt,
+    id: event.id,
+    delivery_info: { max_retries: trigger.retry.numRetries, current_retry: event.tries },
+    trigger: { name: trigger.name },
+    table: { schema: event.table.schema, name: event.table.name },
+  };
+}
+
+interface Call {
+  url: string;
+  method: string;
+  headers: [string, string][];
+  body: string;
+}
+
+/** The call as configured, then as the request transform makes it; or the transform's errors. */
+function buildCall(trigger: DeliveryTarget, payload: Record<string, unknown>, session: Record<string, string> | undefined): { ok: true; call: Call } | { ok: false; message: string; errors?: unknown } {
+  const body = JSON.stringify(payload);
+  const headers: [string, string][] = [['content-type', 'application/json'], ...trigger.headers];
+  if (!trigger.requestTransform) return { ok: true, call: { url: trigger.webhook, method: 'POST', headers, body } };
+  const made = makeRequest(trigger.webhook);
+  if (!made.ok) return { ok: false, message: made.message };
+  const result = applyRequestTransform(trigger.requestTransform, { ...made.request, method: 'POST', headers, body }, { baseUrl: trigger.webhook, ...(session ? { sessionVariables: session } : {}) });
+  if (!result.ok) return { ok: false, message: 'request transform failed', errors: result.errors };
+  const r = result.request;
+  return { ok: true, call: { url: requestUrl(r), method: r.method, headers: r.headers, body: r.body } };
+}
+
+/** The response body as recorded: through the response transform when there is one. */
+function recordedBody(text: string, t: ResponseTransform | undefined, webhook: string): unknown {
+  if (!t?.body) return text.slice(0, RECORDED_BODY_CHARS);
+  const made = makeRequest(webhook);
+  if (!made.ok) return text.slice(0, RECORDED_BODY_CHARS);
+  const result = applyRequestTransform({ version: t.version, template_engine: t.template_engine, body: t.body }, { ...made.request, body: text }, { baseUrl: webhook });
+  if (!result.ok) return { response_transform_errors: result.errors as unknown[], body: text.slice(0, RECORDED_BODY_CHARS) };
+  return decodeJson(result.request.body) ?? result.request.body;
+}
+
+/** `Retry-After` in seconds (the date form is not used by webhooks in practice). */
+function retryAfter(value: string | string[] | undefined): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || !/^\d+$/.test(text.trim())) return null;
+  return Number(text.trim());
+}
+
+function afterFailure(tries: number, trigger: DeliveryTarget, retryAfterSeconds: number | null): EventOutcome {
+  if (tries >= trigger.retry.numRetries) return { kind: 'error' };
+  return { kind: 'retry', afterSeconds: retryAfterSeconds ?? trigger.retry.intervalSec };
+}
+
+/** Sends `payload`; `tries`: the attempts before this one; `session`: what `$session_variables` is to the transform. */
+export async function deliver(client: HttpClient, trigger: DeliveryTarget, payload: Record<string, unknown>, tries: number, session?: Record<string, string>): Promise<Attempt> {
+  const started = performance.now();
+  const built = buildCall(trigger, payload, session);
+  const duration = () => performance.now() - started;
+  if (!built.ok) {
+    // A transform that fails fails every time: no retry (the invocation says why).
+    const response = { type: 'client_error', data: { message: built.message, errors: built.errors ?? null }, version: '2' };
+    return { invocation: { status: null, request: { payload, headers: [], version: '2' }, response, durationMs: duration() }, outcome: { kind: 'error' } };
+  }
+  const { call } = built;
+  const request = { payload: decodeJson(call.body) ?? call.body, headers: call.headers.map(([name, value]) => ({ name, value })), url: call.url, method: call.method, version: '2' };
+  try {
+    const answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body }, trigger.retry.timeoutSec * 1000);
+    const text = answer.body.toString('utf8');
+    const response = {
+      type: 'webhook_response',
+      data: {
+        status: answer.status,
+        body: recordedBody(text, trigger.responseTransform, trigger.webhook),
+        headers: Object.entries(answer.headers).map(([name, value]) => ({ name, value: Array.isArray(value) ? value.join(', ') : String(value) })),
+      },
+      version: '2',
+    };
+    const ok = answer.status >= 200 && answer.status < 300;
+    const outcome: EventOutcome = ok ? { kind: 'delivered' } : afterFailure(tries, trigger, retryAfter(answer.headers['retry-after']));
+    return { invocation: { status: answer.status, request, response, durationMs: duration() }, outcome };
+  } catch (e) {
+    const response = { type: 'client_error', data: { message: e instanceof Error ? e.message : String(e) }, version: '2' };
+    return { invocation: { status: null, request, response, durationMs: duration() }, outcome: afterFailure(tries, trigger, null) };
+  }
+}

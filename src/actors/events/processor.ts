@@ -1,0 +1,230 @@
+/**
+ * The trigger-delivery actor's loop (issue 12 item 2): per source with event triggers, lease
+ * due events in batches (`EventStore.fetch`: `FOR UPDATE SKIP LOCKED`, so instances share the
+ * work), deliver each (`delivery.ts`), record the attempt and move the event on. At most
+ * `httpPoolSize` deliveries are in flight; a full batch is followed by another fetch at once,
+ * else the next poll comes after `fetchIntervalMs` or sooner when a captured event NOTIFYs.
+ * Delivered events past the retention are removed hourly, and each trigger's `cleanup_config`
+ * runs on its schedule (`cleaner.ts`). Shutdown waits a little for the
+ * deliveries in flight, then gives back the leases it still holds.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EventStore } from '../../backends/backend.js';
+import { backendFor } from '../../backends/registry.js';
+import type { EventTriggerView } from '../../metadata/event-triggers.js';
+import { log } from '../../log.js';
+import { HttpClient } from '../../outgoing/http-client.js';
+import { TlsAllowlist } from '../../outgoing/tls-allowlist.js';
+import type { EventsBootData } from '../../protocol/messages.js';
+import type { EventsView } from '../../protocol/snapshot.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import { LogCleaner } from './cleaner.js';
+import { deliver, eventBody } from './delivery.js';
+import { ScheduledDelivery } from './scheduled.js';
+
+/** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
+const LEASE_MARGIN_SECONDS = 10;
+const RETENTION_EVERY_MS = 3_600_000;
+const RETENTION_BATCH = 10_000;
+/** How long shutdown waits for deliveries in flight before giving their leases back. */
+const SHUTDOWN_GRACE_MS = 3_000;
+/** Response bodies past this are cut (the recorded body is shorter still). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+interface Source {
+  configKey: string;
+  store: EventStore;
+  listener: { close(): Promise<void> };
+  triggers: Map<string, EventTriggerView>;
+  /** The log exists (checked until it does). */
+  ready: boolean;
+  /** The last fetch failed (logged once). */
+  failing: boolean;
+}
+
+export class EventProcessor {
+  /** This actor's name on its leases (`locked_by`). */
+  readonly instance = `${hostname()}:${process.pid}:${randomUUID()}`;
+  private readonly sources = new Map<string, Source>();
+  private readonly tls = new TlsAllowlist();
+  private readonly client: HttpClient;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly cleaner = new LogCleaner();
+  private timer: NodeJS.Timeout | null = null;
+  private retention: NodeJS.Timeout | null = null;
+  private fetching = false;
+  /** A fetch was asked for while one ran: run again after it. */
+  private again = false;
+  private stopped = false;
+  /** Deliveries filled the pool while events were due: the next to end fetches again. */
+  private full = false;
+  readonly counts = { delivered: 0, failed: 0 };
+
+  /** Cron triggers and one-off events (`scheduled.ts`), on the same HTTP client and polls. */
+  private readonly scheduled: ScheduledDelivery;
+
+  constructor(private readonly options: EventsBootData) {
+    this.client = new HttpClient(60_000, MAX_ANSWER_BYTES, this.tls, options.httpPoolSize);
+    this.scheduled = new ScheduledDelivery(options.catalogUrl, this.client, { batchSize: options.fetchBatchSize, poolSize: options.httpPoolSize }, this.instance);
+  }
+
+  start(): void {
+    if (this.options.fetchIntervalMs === 0) return;
+    this.scheduled.start();
+    this.timer = setInterval(() => {
+      this.wake();
+      void this.scheduled.poll();
+    }, this.options.fetchIntervalMs);
+    if (this.options.retentionHours > 0) {
+      this.retention = setInterval(() => void this.removeOld(), RETENTION_EVERY_MS);
+      this.retention.unref();
+    }
+  }
+
+  /** A new snapshot: sources connected or dropped, triggers as they are now. */
+  update(view: EventsView): void {
+    this.tls.update(view.tlsAllowlist);
+    if (this.options.fetchIntervalMs === 0) return;
+    this.scheduled.update(view.cronTriggers);
+    const bySource = new Map<string, Map<string, EventTriggerView>>();
+    for (const t of view.eventTriggers) {
+      const triggers = bySource.get(t.source) ?? new Map<string, EventTriggerView>();
+      triggers.set(t.name, t);
+      bySource.set(t.source, triggers);
+    }
+    for (const [name, s] of this.sources) {
+      const connected = view.connected.find((c) => c.name === name);
+      if (!connected || !bySource.has(name) || canonicalJson(connected.configuration) !== s.configKey) {
+        this.sources.delete(name);
+        void close(s);
+      }
+    }
+    for (const [name, triggers] of bySource) {
+      const connected = view.connected.find((c) => c.name === name);
+      const backend = connected && backendFor(connected.kind);
+      if (!connected || !backend?.connectEvents) continue;
+      const existing = this.sources.get(name);
+      if (existing) {
+        existing.triggers = triggers;
+        continue;
+      }
+      const store = backend.connectEvents(connected.configuration, Math.max(2, Math.min(this.options.httpPoolSize, 10)));
+      const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, ready: false, failing: false };
+      this.sources.set(name, source);
+      if (this.options.retentionHours > 0) void this.removeOld(source);
+    }
+    this.cleaner.update(view.eventTriggers, (name) => this.sources.get(name)?.store);
+    this.wake();
+  }
+
+  /** Fetch now (coalesced with a fetch under way). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    this.fetching = true;
+    void this.fetchAll().finally(() => {
+      this.fetching = false;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async fetchAll(): Promise<void> {
+    for (const [name, source] of this.sources) {
+      try {
+        await this.fetchSource(source);
+        source.failing = false;
+      } catch (e) {
+        // Once per outage, not every poll.
+        if (!source.failing) log.warn('events cannot be fetched from a source; retrying every poll', { source: name, error: e instanceof Error ? e.message : String(e) });
+        source.failing = true;
+      }
+    }
+  }
+
+  private async fetchSource(source: Source): Promise<void> {
+    if (!source.ready && !(source.ready = await source.store.ready())) return;
+    const leases = [...source.triggers.values()].map((t) => ({ name: t.name, leaseSeconds: t.retry.timeoutSec + LEASE_MARGIN_SECONDS }));
+    for (;;) {
+      const room = Math.min(this.options.fetchBatchSize, this.options.httpPoolSize - this.inFlight.size);
+      if (room <= 0 || this.stopped) {
+        // Full: the next delivery to end fetches again.
+        this.full = true;
+        return;
+      }
+      const events = await source.store.fetch(leases, room, this.instance);
+      for (const event of events) {
+        const trigger = source.triggers.get(event.trigger);
+        if (!trigger) continue;
+        const p: Promise<void> = this.deliverOne(source, event, trigger).finally(() => {
+          this.inFlight.delete(p);
+          if (this.full) {
+            this.full = false;
+            this.wake();
+          }
+        });
+        this.inFlight.add(p);
+      }
+      if (events.length < room) return;
+    }
+  }
+
+  private async deliverOne(source: Source, event: Parameters<EventStore['finish']>[0], trigger: EventTriggerView): Promise<void> {
+    try {
+      const body = eventBody(event, trigger);
+      const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
+      const attempt = await deliver(this.client, trigger, body, event.tries, session);
+      if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
+      else this.counts.failed++;
+      await source.store.finish(event, attempt.invocation, attempt.outcome, this.instance);
+      // A retry due at once (Retry-After: 0) is fetched on the next turn.
+      if (attempt.outcome.kind === 'retry' && attempt.outcome.afterSeconds === 0) this.wake();
+    } catch (e) {
+      // The lease runs out and the event is fetched again.
+      log.warn('an event delivery cannot be recorded', { trigger: trigger.name, event: event.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** Delivered events past the retention go, a batch at a time. */
+  private async removeOld(only?: Source): Promise<void> {
+    for (const source of only ? [only] : this.sources.values()) {
+      try {
+        if (!(await source.store.ready())) continue;
+        while ((await source.store.removeDelivered(this.options.retentionHours, RETENTION_BATCH)) === RETENTION_BATCH && !this.stopped);
+      } catch (e) {
+        log.warn('old delivered events cannot be removed', { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cleaner.stop();
+    if (this.timer) clearInterval(this.timer);
+    if (this.retention) clearInterval(this.retention);
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
+    await Promise.all(
+      [...this.sources.values()].map(async (s) => {
+        await s.store.release(this.instance).catch((e: unknown) => log.warn('event leases cannot be given back', { error: String(e) }));
+        await close(s);
+      }),
+    );
+    await this.scheduled.stop();
+    this.client.close();
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+}
+
+async function close(s: Source): Promise<void> {
+  await s.listener.close().catch(() => {});
+  await s.store.close().catch(() => {});
+}

@@ -1,0 +1,45 @@
+/**
+ * The front thread's side of the trigger-delivery actor: starts it and tells it the event
+ * triggers, sources and TLS allow-list of each snapshot (again after a restart, which gives
+ * up nothing: its leases run out and are taken again).
+ */
+import type { EventsBootData, EventsMessage, EventsReplies, EventsRequest } from '../../protocol/messages.js';
+import type { EventsView, PublishedSnapshot } from '../../protocol/snapshot.js';
+import { Actor } from '../runtime.js';
+import type { Snapshots } from '../snapshot-bus.js';
+
+export class TriggerDelivery {
+  private readonly actor: Actor<EventsRequest, EventsReplies, never>;
+  private view: EventsView | null = null;
+  private ready = false;
+
+  constructor(snapshots: Snapshots<PublishedSnapshot>, data: EventsBootData, timeoutMs: number) {
+    this.actor = new Actor({ name: 'trigger delivery', script: new URL('./worker.js', import.meta.url), workerData: data, timeoutMs });
+    this.actor.onReady(() => {
+      this.ready = true;
+      this.tell();
+    });
+    snapshots.subscribe((s) => {
+      this.view = { connected: s.connected, eventTriggers: s.eventTriggers, cronTriggers: s.cronTriggers, tlsAllowlist: s.tlsAllowlist };
+      this.tell();
+    });
+  }
+
+  start(): Promise<void> {
+    return this.actor.start();
+  }
+
+  status(): Promise<EventsReplies['status']> {
+    return this.actor.request({ type: 'status' });
+  }
+
+  stop(): Promise<void> {
+    return this.actor.stop();
+  }
+
+  private tell(): void {
+    if (!this.ready || !this.view) return;
+    const message: EventsMessage = { type: 'triggers', view: this.view };
+    this.actor.tell(message);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Entry of the trigger-delivery actor's worker thread (issue 12 item 2): follows the event
+ * triggers and sources of each snapshot (`EventsView`, told by `trigger-delivery.ts`) and
+ * delivers their events (`processor.ts`) on its own connection pools and HTTP client.
+ */
+import { workerData } from 'node:worker_threads';
+import { setLogLevel } from '../../log.js';
+import type { EventsBootData, EventsMessage, EventsRequest } from '../../protocol/messages.js';
+import { serveActor } from '../host.js';
+import { EventProcessor } from './processor.js';
+
+const options = workerData as EventsBootData;
+setLogLevel(options.logLevel);
+const processor = new EventProcessor(options);
+
+serveActor<EventsRequest, EventsMessage>({
+  boot: async () => processor.start(),
+  handle: async (req) => {
+    switch (req.type) {
+      case 'status':
+        return { inFlight: processor.inFlightCount, ...processor.counts };
+    }
+  },
+  told: (message) => {
+    switch (message.type) {
+      case 'triggers':
+        return processor.update(message.view);
+    }
+  },
+  shutdown: () => processor.stop(),
+});

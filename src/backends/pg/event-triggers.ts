@@ -1,0 +1,208 @@
+/**
+ * Event triggers in a PostgreSQL source (spec "Event trigger", "Events" 1): the event log
+ * (`service_catalog.event_log`, `service_catalog.event_invocation_logs`, as the well-known
+ * engine's hdb_catalog tables) and one row trigger per trigger and operation, all calling one
+ * function, `service_catalog.capture_event(name, columns, payload)`, which writes the event
+ * in the transaction of the change. The operation's `columns` and `payload` travel as the
+ * trigger's arguments (JSON text), so no SQL is generated per trigger; the trigger's comment
+ * holds its definition's signature, which is how a sync sees that a trigger is as wanted.
+ * The session variables are those the engine's mutation transaction set
+ * (`service.session_variables`, transaction-local); NULL for writes from elsewhere.
+ */
+import type pg from 'pg';
+import { log } from '../../log.js';
+import type { EventTriggerInstall } from '../backend.js';
+
+/** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
+export const EVENTS_CHANNEL = 'service_events';
+/** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
+export const SESSION_SETTING = 'service.session_variables';
+const TRIGGER_PREFIX = 'service_event_';
+
+// One transaction under an advisory lock: two instances creating the tables at once would collide.
+const CREATE_LOG = `
+BEGIN;
+SELECT pg_advisory_xact_lock(hashtext('service_catalog.event_log'));
+CREATE SCHEMA IF NOT EXISTS service_catalog;
+CREATE TABLE IF NOT EXISTS service_catalog.event_log (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  schema_name text NOT NULL,
+  table_name text NOT NULL,
+  trigger_name text NOT NULL,
+  payload jsonb NOT NULL,
+  delivered boolean NOT NULL DEFAULT false,
+  error boolean NOT NULL DEFAULT false,
+  tries integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  locked timestamptz,
+  locked_by text,
+  next_retry_at timestamptz,
+  archived boolean NOT NULL DEFAULT false
+);
+CREATE INDEX IF NOT EXISTS event_log_pending ON service_catalog.event_log (created_at) WHERE NOT delivered AND NOT error AND NOT archived;
+CREATE INDEX IF NOT EXISTS event_log_trigger ON service_catalog.event_log (trigger_name, created_at);
+CREATE TABLE IF NOT EXISTS service_catalog.event_invocation_logs (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  event_id uuid NOT NULL,
+  trigger_name text NOT NULL,
+  status integer,
+  request jsonb,
+  response jsonb,
+  duration_ms integer,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS event_invocation_logs_event ON service_catalog.event_invocation_logs (event_id);
+CREATE INDEX IF NOT EXISTS event_invocation_logs_trigger ON service_catalog.event_invocation_logs (trigger_name, created_at);
+CREATE OR REPLACE FUNCTION service_catalog.capture_event() RETURNS trigger LANGUAGE plpgsql AS $body$
+DECLARE
+  _columns jsonb := TG_ARGV[1]::jsonb;
+  _payload jsonb := TG_ARGV[2]::jsonb;
+  _old jsonb;
+  _new jsonb;
+  _session text := current_setting('${SESSION_SETTING}', true);
+BEGIN
+  IF TG_OP <> 'INSERT' THEN _old := to_jsonb(OLD); END IF;
+  IF TG_OP <> 'DELETE' THEN _new := to_jsonb(NEW); END IF;
+  -- Only a change to one of the listed columns is an UPDATE event.
+  IF TG_OP = 'UPDATE' AND jsonb_typeof(_columns) = 'array'
+     AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(_columns) c WHERE _old -> c IS DISTINCT FROM _new -> c) THEN
+    RETURN NULL;
+  END IF;
+  IF jsonb_typeof(_payload) = 'array' THEN
+    IF _old IS NOT NULL THEN
+      _old := (SELECT coalesce(jsonb_object_agg(c, _old -> c), '{}') FROM jsonb_array_elements_text(_payload) c);
+    END IF;
+    IF _new IS NOT NULL THEN
+      _new := (SELECT coalesce(jsonb_object_agg(c, _new -> c), '{}') FROM jsonb_array_elements_text(_payload) c);
+    END IF;
+  END IF;
+  INSERT INTO service_catalog.event_log (schema_name, table_name, trigger_name, payload)
+  VALUES (TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_ARGV[0], jsonb_build_object(
+    'op', TG_OP,
+    'data', jsonb_build_object('old', _old, 'new', _new),
+    'session_variables', CASE WHEN _session IS NULL OR _session = '' THEN NULL ELSE _session::jsonb END,
+    'trace_context', NULL));
+  PERFORM pg_notify('${EVENTS_CHANNEL}', TG_ARGV[0]);
+  RETURN NULL;
+END
+$body$;
+-- Removes (then installs, when \`install\`) each trigger, each in a subtransaction: the ones it
+-- failed on come back with the error.
+CREATE OR REPLACE FUNCTION service_catalog.sync_event_triggers(changes json) RETURNS TABLE (trigger_name text, error text)
+LANGUAGE plpgsql AS $body$
+DECLARE t record;
+BEGIN
+  FOR t IN SELECT * FROM json_to_recordset(changes) AS x(s text, n text, tg text, install boolean, op text, a text, b text, c text, always boolean, sig text) LOOP
+    BEGIN
+      EXECUTE format('DROP TRIGGER IF EXISTS %I ON %I.%I', t.tg, t.s, t.n);
+      IF t.install THEN
+        -- t.op is INSERT, UPDATE or DELETE (written by the engine, never by a caller).
+        EXECUTE format('CREATE TRIGGER %I AFTER %s ON %I.%I FOR EACH ROW EXECUTE FUNCTION service_catalog.capture_event(%L, %L, %L)', t.tg, t.op, t.s, t.n, t.a, t.b, t.c);
+        IF t.always THEN
+          EXECUTE format('ALTER TABLE %I.%I ENABLE ALWAYS TRIGGER %I', t.s, t.n, t.tg);
+        END IF;
+        EXECUTE format('COMMENT ON TRIGGER %I ON %I.%I IS %L', t.tg, t.s, t.n, t.sig);
+      END IF;
+    EXCEPTION WHEN others THEN
+      trigger_name := t.tg; error := SQLERRM;
+      RETURN NEXT;
+    END;
+  END LOOP;
+END
+$body$;
+COMMIT`;
+
+/** This engine's event triggers in the database, with their tables and signatures. */
+const INSTALLED = `
+SELECT t.tgname AS trigger, n.nspname AS schema, c.relname AS name, obj_description(t.oid, 'pg_trigger') AS signature
+FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE t.tgname LIKE '${TRIGGER_PREFIX}%'`;
+
+const ARCHIVE = `UPDATE service_catalog.event_log SET archived = true WHERE trigger_name = ANY($1) AND NOT delivered AND NOT error AND NOT archived`;
+
+const HAS_LOG = `SELECT to_regprocedure('service_catalog.sync_event_triggers(json)') IS NOT NULL AS ready`;
+
+const OPS = { insert: 'INSERT', update: 'UPDATE', delete: 'DELETE' } as const;
+
+interface Installed {
+  trigger: string;
+  schema: string;
+  name: string;
+  signature: string | null;
+}
+
+interface Change {
+  s: string;
+  n: string;
+  tg: string;
+  install: boolean;
+  op?: string;
+  a?: string;
+  b?: string;
+  c?: string;
+  always?: boolean;
+  sig?: string;
+}
+
+/** The database trigger of one trigger's operation. */
+export const databaseTriggerName = (trigger: string, op: keyof typeof OPS) => `${TRIGGER_PREFIX}${trigger}_${OPS[op]}`;
+
+/** Creates the event log tables and functions (idempotent). */
+export async function createEventLog(pool: pg.Pool): Promise<void> {
+  const ready = (await pool.query<{ ready: boolean }>(HAS_LOG)).rows[0]?.ready;
+  if (ready) return;
+  const client = await pool.connect();
+  try {
+    await client.query(CREATE_LOG);
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Makes the database's event triggers those of `triggers` (one source's), leaving the
+ * triggers named in `keep` (another source's, maybe on the same database) alone; `recreate`
+ * installs every one again (reload_metadata's `recreate_event_triggers`). Returns the
+ * errors by trigger name (never throws for one trigger).
+ */
+export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, string>> {
+  const failed = new Map<string, string>();
+  if (triggers.length === 0 && !(await pool.query<{ ready: boolean }>(HAS_LOG)).rows[0]?.ready) return failed;
+  await createEventLog(pool);
+  const installed = (await pool.query<Installed>(INSTALLED)).rows;
+  const wanted = new Map<string, Change>();
+  for (const t of triggers) {
+    for (const op of ['insert', 'update', 'delete'] as const) {
+      const spec = t[op];
+      if (!spec) continue;
+      const args = { a: t.name, b: JSON.stringify(spec.columns), c: JSON.stringify(spec.payload) };
+      const sig = JSON.stringify([args.a, args.b, args.c, t.triggerOnReplication]);
+      const tg = databaseTriggerName(t.name, op);
+      wanted.set(tg, { s: t.table.schema, n: t.table.name, tg, install: true, op: OPS[op], ...args, always: t.triggerOnReplication, sig });
+    }
+  }
+  const kept = new Set([...keep].flatMap((name) => (['insert', 'update', 'delete'] as const).map((op) => databaseTriggerName(name, op))));
+  const changes: Change[] = [];
+  for (const i of installed) {
+    const w = wanted.get(i.trigger);
+    const same = w && w.s === i.schema && w.n === i.name;
+    if (same && w.sig === i.signature && !recreate) wanted.delete(i.trigger);
+    else if (!same && !kept.has(i.trigger)) changes.push({ s: i.schema, n: i.name, tg: i.trigger, install: false });
+  }
+  changes.push(...wanted.values());
+  if (changes.length === 0) return failed;
+  // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
+  // aside (archived: never delivered, removed by the retention and by cleanups).
+  const names = new Set(triggers.map((t) => t.name));
+  const gone = [...new Set(changes.filter((c) => !c.install).map((c) => c.tg.slice(TRIGGER_PREFIX.length, c.tg.lastIndexOf('_'))))].filter((n) => !names.has(n) && !keep.has(n));
+  if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
+  const rows = (await pool.query<{ trigger_name: string; error: string }>('SELECT * FROM service_catalog.sync_event_triggers($1::json)', [JSON.stringify(changes)])).rows;
+  for (const r of rows) {
+    failed.set(r.trigger_name, r.error);
+    log.warn('an event trigger cannot be installed or removed in its source', { trigger: r.trigger_name, error: r.error });
+  }
+  return failed;
+}
