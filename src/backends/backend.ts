@@ -61,8 +61,13 @@ export interface Backend {
   adminError(e: unknown): ApiError | null;
 }
 
-/** What a backend supports, for schema generation to offer; PostgreSQL supports all of it. */
+/**
+ * What a backend supports, for schema generation to offer (published with each source in the
+ * snapshot): without one, its root fields and arguments are left out. PostgreSQL supports all of it.
+ */
 export interface Capabilities {
+  /** insert/update/delete root fields. */
+  mutations: boolean;
   aggregates: boolean;
   distinctOn: boolean;
   returning: boolean;
@@ -72,6 +77,19 @@ export interface Capabilities {
   subscriptions: boolean;
   streaming: boolean;
 }
+
+/** Everything: a source published without capabilities (an older snapshot) has PostgreSQL's. */
+export const ALL_CAPABILITIES: Capabilities = Object.freeze({
+  mutations: true,
+  aggregates: true,
+  distinctOn: true,
+  returning: true,
+  nestedInserts: true,
+  upsert: true,
+  eventTriggers: true,
+  subscriptions: true,
+  streaming: true,
+});
 
 /** How SQL is written, beyond the IR (which carries every type, join and permission it needs). */
 export interface TranslateOptions {

@@ -44,3 +44,11 @@ export function graphqlName(v: unknown, path: string): string {
   }
   return s;
 }
+
+/**
+ * The schema a backend kind's table names are written without (root fields `author`, not
+ * `dbo_author`): PostgreSQL's `public`, SQL Server's `dbo`. BigQuery always names the dataset.
+ */
+export function defaultSchemaOf(kind: string): string {
+  return kind === 'mssql' ? 'dbo' : kind === 'bigquery' ? '' : 'public';
+}

@@ -10,6 +10,7 @@
  * (frozen) object, so that what they derive from it can be kept per part too. At 5,000 tables
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
  */
+import type { Capabilities } from '../backends/backend.js';
 import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
@@ -25,6 +26,8 @@ export interface SourceSnapshot {
   introspection: DatabaseCatalog | null;
   /** Rows of the tracked enum tables (`is_enum`), by `schema.name`: they become GraphQL enum values. */
   enumValues?: Record<string, { value: string; comment: string | null }[]>;
+  /** What the source's backend supports (the schema leaves out the rest); absent: everything. */
+  capabilities?: Capabilities;
 }
 
 export interface MetadataSnapshot {

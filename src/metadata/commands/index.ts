@@ -44,6 +44,15 @@ const TABLE_COMMANDS = {
   ...TABLE_OBJECT_COMMANDS,
 } as const;
 
+/** SQL Server's table commands (spec: track, customization, federation, relationships, permissions); no functions, enums or computed fields. */
+const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
+  track_table: trackTable,
+  untrack_table: untrackTable,
+  set_table_customization: setTableCustomization,
+  set_generic_federation_config: setGenericFederationConfig,
+  ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field'))),
+};
+
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
   return Object.fromEntries(Object.entries(commands).map(([k, v]) => [`${prefix}_${k}`, v]));
 }
@@ -87,6 +96,10 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
           ...prefixed('pg', TABLE_COMMANDS),
           ...prefixed('citus', TABLE_COMMANDS),
+          mssql_add_source: addSource('mssql'),
+          mssql_update_source: updateSource('mssql'),
+          mssql_drop_source: dropSource,
+          ...prefixed('mssql', MSSQL_TABLE_COMMANDS),
     };
   }
   if (endpoint === 'v1/query') {

@@ -1,0 +1,23 @@
+/** Table aliases of one statement, for every dialect (each quotes them its own way). */
+import type { QualifiedName } from '../metadata/catalog.js';
+import type { Sql } from './fragment.js';
+
+/** A table alias in scope and the table it ranges over. */
+export interface Scope {
+  alias: Sql;
+  table: QualifiedName;
+}
+
+/** Fresh aliases per statement: `<prefix>0`, `<prefix>1`, ..., quoted by the dialect's `quote`. */
+export class Aliases {
+  private n = 0;
+
+  constructor(
+    private readonly quote: (name: string) => Sql,
+    private readonly prefix: string,
+  ) {}
+
+  next(): Sql {
+    return this.quote(`${this.prefix}${this.n++}`);
+  }
+}
