@@ -4,6 +4,7 @@
  * schema/metadata API").
  */
 import type { AdminEndpoint } from '../../protocol/messages.js';
+import { isObject } from '../../util/decode.js';
 import type { Command } from './context.js';
 import {
   clearMetadata,
@@ -53,6 +54,21 @@ const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field'))),
 };
 
+const mapValues = (commands: Record<string, Command>, f: (c: Command) => Command) => Object.fromEntries(Object.entries(commands).map(([k, c]) => [k, f(c)]));
+
+/** A table named by a bare string is in `schema` (SQL Server's `dbo`): in the args and in a relationship's `using`. */
+function inSchema(schema: string) {
+  const qualify = (o: Record<string, unknown>, key: string): Record<string, unknown> => (typeof o[key] === 'string' ? { ...o, [key]: { schema, name: o[key] } } : o);
+  const inner = (o: Record<string, unknown>, key: string, tableKey: string) => (isObject(o[key]) ? { ...o, [key]: qualify(o[key] as Record<string, unknown>, tableKey) } : o);
+  return (command: Command): Command =>
+    (ctx, args, path) => {
+      if (!isObject(args)) return command(ctx, args, path);
+      let out = qualify(args, 'table');
+      if (isObject(out.using)) out = { ...out, using: inner(inner(out.using, 'foreign_key_constraint_on', 'table'), 'manual_configuration', 'remote_table') };
+      return command(ctx, out, path);
+    };
+}
+
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
   return Object.fromEntries(Object.entries(commands).map(([k, v]) => [`${prefix}_${k}`, v]));
 }
@@ -99,7 +115,7 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           mssql_add_source: addSource('mssql'),
           mssql_update_source: updateSource('mssql'),
           mssql_drop_source: dropSource,
-          ...prefixed('mssql', MSSQL_TABLE_COMMANDS),
+          ...prefixed('mssql', mapValues(MSSQL_TABLE_COMMANDS, inSchema('dbo'))),
     };
   }
   if (endpoint === 'v1/query') {
