@@ -11,7 +11,7 @@ import type { BoolExp } from '../ir/boolexp.js';
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { ResolvedTable } from '../metadata/resolve/types.js';
-import type { ApiError } from '../protocol/errors.js';
+import { badRequest, type ApiError } from '../protocol/errors.js';
 import type { ParamSource, Rendered } from '../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../util/decode.js';
 
@@ -90,6 +90,22 @@ export const ALL_CAPABILITIES: Capabilities = Object.freeze({
   subscriptions: true,
   streaming: true,
 });
+
+/** Queries only (SQL Server and BigQuery today): selects and aggregates, nothing that writes or listens. */
+export const QUERY_CAPABILITIES: Capabilities = Object.freeze({
+  ...ALL_CAPABILITIES,
+  mutations: false,
+  distinctOn: false,
+  returning: false,
+  nestedInserts: false,
+  upsert: false,
+  eventTriggers: false,
+  subscriptions: false,
+  streaming: false,
+});
+
+/** The error for what a backend cannot do the way a request asks, naming the backend. */
+export const notSupportedBy = (backend: string) => (what: string) => badRequest('not-supported', `${what} is not supported by the ${backend} backend`);
 
 /** How SQL is written, beyond the IR (which carries every type, join and permission it needs). */
 export interface TranslateOptions {

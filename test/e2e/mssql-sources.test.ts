@@ -88,7 +88,7 @@ describe('an unreachable SQL Server', () => {
     const byName = Object.fromEntries(inconsistent.inconsistent_objects.map((o: any) => [o.name, o.reason]));
     expect(Object.keys(byName).sort()).toEqual(['source shop', 'source warehouse']);
     expect(byName['source shop']).toMatch(/^Inconsistent object: could not connect to source "shop": .*(ECONNREFUSED|connect)/i);
-    expect(byName['source warehouse']).toContain('bigquery');
+    expect(byName['source warehouse']).toContain('environment variable "BQ_SA" not set');
     expect(await exported()).toEqual(document);
     const again = await meta('replace_metadata', { metadata: await exported(), allow_inconsistent_metadata: true });
     expect(again.status).toBe(200);

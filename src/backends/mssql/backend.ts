@@ -5,7 +5,7 @@
  * event triggers are not written yet: capabilities say so, and what the IR asks beyond them
  * answers `not-supported` naming the backend.
  */
-import type { Backend } from '../backend.js';
+import { QUERY_CAPABILITIES, type Backend } from '../backend.js';
 import { mssqlSourceConfiguration } from './configuration.js';
 import { MssqlAdminConnection, MssqlSourceConnection } from './connection.js';
 import { dataError, isMssqlError, mssqlAdminError } from './errors.js';
@@ -14,17 +14,7 @@ import { translateRootField } from './translate/select.js';
 
 export const mssql: Backend = {
   kind: 'mssql',
-  capabilities: {
-    mutations: false,
-    aggregates: true,
-    distinctOn: false,
-    returning: false,
-    nestedInserts: false,
-    upsert: false,
-    eventTriggers: false,
-    subscriptions: false,
-    streaming: false,
-  },
+  capabilities: QUERY_CAPABILITIES,
   decodeConfiguration: mssqlSourceConfiguration,
   usesPreparedStatements: () => false,
   translateRootField,

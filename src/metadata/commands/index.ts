@@ -54,6 +54,15 @@ const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field'))),
 };
 
+/** BigQuery's (spec: track, customization, federation, manual relationships, select permissions); read-only. */
+const BIGQUERY_TABLE_COMMANDS: Record<string, Command> = {
+  track_table: trackTable,
+  untrack_table: untrackTable,
+  set_table_customization: setTableCustomization,
+  set_generic_federation_config: setGenericFederationConfig,
+  ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field') && !/_(insert|update|delete)_permission$/.test(k))),
+};
+
 const mapValues = (commands: Record<string, Command>, f: (c: Command) => Command) => Object.fromEntries(Object.entries(commands).map(([k, c]) => [k, f(c)]));
 
 /** A table named by a bare string is in `schema` (SQL Server's `dbo`): in the args and in a relationship's `using`. */
@@ -116,6 +125,10 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           mssql_update_source: updateSource('mssql'),
           mssql_drop_source: dropSource,
           ...prefixed('mssql', mapValues(MSSQL_TABLE_COMMANDS, inSchema('dbo'))),
+          bigquery_add_source: addSource('bigquery'),
+          bigquery_update_source: updateSource('bigquery'),
+          bigquery_drop_source: dropSource,
+          ...prefixed('bigquery', BIGQUERY_TABLE_COMMANDS),
     };
   }
   if (endpoint === 'v1/query') {

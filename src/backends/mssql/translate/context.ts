@@ -1,24 +1,17 @@
 /** What the SQL Server translators share: scopes and aliases, bound values, casts, refusals. */
 import type { CatalogType } from '../../../metadata/catalog.js';
-import { badRequest } from '../../../protocol/errors.js';
 import { literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { Value } from '../../../ir/boolexp.js';
-import { bracket } from '../dialect.js';
-import { Aliases as NeutralAliases, type Scope } from '../../../sql/scope.js';
+import { bracket, bracketQualified } from '../dialect.js';
+import type { BoolExpDialect } from '../../../sql/boolexp-compiler.js';
+import { qualifiedColumn, type Scope } from '../../../sql/scope.js';
+import { notSupportedBy } from '../../backend.js';
 
 export type { Scope } from '../../../sql/scope.js';
 
-/** Fresh aliases per statement: `[t0]`, `[t1]`, ... */
-export class Aliases extends NeutralAliases {
-  constructor() {
-    super(bracket, 't');
-  }
-}
+export const col = qualifiedColumn(bracket);
 
-export const col = (scope: Scope, column: string): Sql => raw(`${scope.alias.parts[0] as string}.${bracket(column).parts[0] as string}`);
-
-/** What SQL Server cannot do the way the IR asks, named as the API reports it. */
-export const notSupported = (what: string) => badRequest('not-supported', `${what} is not supported by the mssql backend`);
+export const notSupported = notSupportedBy('mssql');
 
 /** The SQL Server type a value is cast to (parameters are bound as nvarchar). */
 export const castType = (t: CatalogType): Sql => raw(t.display);
@@ -47,14 +40,16 @@ export function sessionValue(name: string): Sql {
   return sql`JSON_VALUE(${paramFrom({ kind: 'session' })}, ${literal(`$."${name}"`)})`;
 }
 
-/** A list value (`_in`): a JSON array parameter read with OPENJSON. */
-export function boundList(value: Value, type: CatalogType): Sql {
-  const list =
-    value.kind === 'literal'
-      ? paramFrom({ kind: 'literal', value: JSON.stringify(value.value), query: true })
-      : value.kind === 'variable'
-        ? paramFrom({ kind: 'variable', name: value.name, path: value.path, coerce: 'json' })
-        : null;
-  if (!list) throw notSupported(`a list from a ${value.kind}`);
-  return sql`SELECT CAST([value] AS ${castType(type)}) FROM OPENJSON(${list})`;
+/** How SQL Server writes boolean expressions (`sql/boolexp-compiler.ts`). */
+export const MSSQL_BOOLEXP: BoolExpDialect = {
+  table: (t) => bracketQualified(t.schema, t.name),
+  column: col,
+  value: bound,
+  list: boundList,
+  notSupported,
+};
+
+/** A list (`_in`): its JSON array parameter read with OPENJSON. */
+function boundList(json: Sql, type: CatalogType): Sql {
+  return sql`SELECT CAST([value] AS ${castType(type)}) FROM OPENJSON(${json})`;
 }

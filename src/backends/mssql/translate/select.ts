@@ -9,10 +9,14 @@ import type { AggregateField, AggregateSelection, Field, OrderByItem, RootField,
 import type { CatalogType } from '../../../metadata/catalog.js';
 import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import { isSql, join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { sessionVariablesOf } from '../../../ir/session-variables.js';
 import type { TranslatedField, TranslateOptions } from '../../backend.js';
 import { bracket, bracketQualified, renderMssql } from '../dialect.js';
-import { BoolExpCompiler, joinCondition } from './boolexp.js';
-import { Aliases, col, notSupported, type Scope } from './context.js';
+import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
+import { StatementScopes } from '../../../sql/scope.js';
+import { col, MSSQL_BOOLEXP, notSupported, type Scope } from './context.js';
+
+const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(MSSQL_BOOLEXP, j, outer, inner);
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 const OBJECT = raw('FOR JSON PATH, INCLUDE_NULL_VALUES, WITHOUT_ARRAY_WRAPPER');
@@ -22,22 +26,12 @@ const ARRAY = raw('FOR JSON PATH, INCLUDE_NULL_VALUES');
 type Related = (scope: Scope) => Sql[];
 const NONE: Related = () => [];
 
-class SelectCompiler {
-  private readonly aliases = new Aliases();
-  private readonly bool: BoolExpCompiler;
-  /** The root field's table (`["$", column]` comparisons read it). */
-  readonly root: Scope;
-
+class SelectCompiler extends StatementScopes {
   constructor(
     private readonly options: TranslateOptions,
     table: Scope['table'],
   ) {
-    this.root = this.newScope(table);
-    this.bool = new BoolExpCompiler(this.aliases, this.root);
-  }
-
-  newScope(table: Scope['table']): Scope {
-    return { alias: this.aliases.next(), table };
+    super(MSSQL_BOOLEXP, bracket, table);
   }
 
   /** `SELECT <list> FROM <table> WHERE <permission and where> [ORDER BY ... OFFSET ... FETCH ...]`, without FOR JSON. */
@@ -81,7 +75,7 @@ class SelectCompiler {
     const conditions: Sql[] = [];
     const tables: Sql[] = [];
     for (const step of o.path) {
-      const next = this.newScope(step.join.target);
+      const next = this.scope(step.join.target);
       tables.push(sql`${bracketQualified(next.table.schema, next.table.name)} AS ${next.alias}`);
       conditions.push(joinCondition(step.join, current, next), this.bool.compile(step.permission, next));
       current = next;
@@ -91,7 +85,7 @@ class SelectCompiler {
       const c = col(current, t.column);
       value = t.visibleWhen ? sql`CASE WHEN ${this.bool.compile(t.visibleWhen, current)} THEN ${c} ELSE NULL END` : c;
     } else {
-      const inner = this.newScope(t.join.target);
+      const inner = this.scope(t.join.target);
       const fn = t.fn === 'count' ? raw('COUNT(*)') : sql`${raw(t.fn.toUpperCase())}(${col(inner, t.column!)})`;
       value = sql`(SELECT ${fn} FROM ${bracketQualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE (${joinCondition(t.join, current, inner)}) AND (${this.bool.compile(t.permission, inner)}))`;
     }
@@ -121,13 +115,13 @@ class SelectCompiler {
           return sql`${f.visibleWhen ? sql`CASE WHEN ${this.bool.compile(f.visibleWhen, scope)} THEN ${c} ELSE NULL END` : c} AS ${as}`;
         }
         case 'object': {
-          const inner = this.newScope(f.join.target);
+          const inner = this.scope(f.join.target);
           const where = this.conditions([joinCondition(f.join, scope, inner), f.permission], inner);
           const body = sql`SELECT ${this.fields(f.fields, inner)} FROM ${bracketQualified(inner.table.schema, inner.table.name)} AS ${inner.alias}${where} ${OBJECT}`;
           return sql`JSON_QUERY((${body})) AS ${as}`;
         }
         case 'array': {
-          const inner = this.newScope(f.join.target);
+          const inner = this.scope(f.join.target);
           const body = this.rows(f.rows, inner, this.fields(f.fields, inner), (s) => [joinCondition(f.join, scope, s)]);
           return sql`JSON_QUERY(ISNULL((${body} ${ARRAY}), N'[]')) AS ${as}`;
         }
@@ -148,15 +142,15 @@ class SelectCompiler {
       const as = bracket(s.alias);
       if (s.kind === 'typename') return sql`${paramFrom({ kind: 'literal', value: s.typename, query: true })} AS ${as}`;
       if (s.kind === 'nodes') {
-        const inner = this.newScope(table);
+        const inner = this.scope(table);
         const body = this.rows(rows, inner, this.fields(s.fields, inner), extra);
         return sql`JSON_QUERY(ISNULL((${body} ${ARRAY}), N'[]')) AS ${as}`;
       }
-      const inner = this.newScope(table);
+      const inner = this.scope(table);
       // The rows' order matters to the aggregate only when it pages them.
       const paged = rows.limit !== null || rows.offset !== null || rows.limitCap !== null;
       const derived = this.rows(rows, inner, raw(`${inner.alias.parts[0] as string}.*`), extra, paged);
-      const r = this.newScope(table);
+      const r = this.scope(table);
       const list = join(s.fields.flatMap((f) => this.aggregateField(f, r)), ', ');
       return sql`JSON_QUERY((SELECT ${list} FROM (${derived}) AS ${r.alias} ${OBJECT})) AS ${as}`;
     });
@@ -206,19 +200,4 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
   const statement = field.kind === 'select' ? sql`SELECT ${body} AS [root]` : sql`SELECT (${body}) AS [root]`;
   const rendered = renderMssql(statement);
   return { ...rendered, sessionVariables: sessionVariablesOf(field), wholeSession: false };
-}
-
-/** Session variables a field's statement reads (a request must carry them). */
-function sessionVariablesOf(field: unknown): string[] {
-  const out = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (o.kind === 'session' && typeof o.name === 'string') out.add(o.name);
-      Object.values(o).forEach(walk);
-    }
-  };
-  walk(field);
-  return [...out].sort();
 }
