@@ -4,7 +4,7 @@
  * actor's introspects the datasets. Nothing connects until a query runs: introspection is the
  * first, so bad credentials or an unreachable API make the source inconsistent with its reason.
  */
-import { BigQuery } from '@google-cloud/bigquery';
+import type { BigQuery } from '@google-cloud/bigquery';
 import type { JsonObject } from '../../util/decode.js';
 import type { AdminConnection, AdminTransaction, RunStatement, SourceConnection } from '../backend.js';
 import { render, type Sql } from '../../sql/fragment.js';
@@ -13,12 +13,17 @@ import { BIGQUERY_DIALECT } from './dialect.js';
 import { introspectBigQuery, type Row } from './introspect.js';
 import { notSupported } from './translate/context.js';
 
-function client(configuration: JsonObject): BigQuery {
+/**
+ * The client, its settings read now (a missing variable fails the source at once); the driver
+ * is loaded when first needed, so threads that never meet a BigQuery source do not pay for it.
+ */
+function client(configuration: JsonObject): Promise<BigQuery> {
   const target = bigqueryTarget(configuration);
-  return new BigQuery({ projectId: target.projectId, credentials: target.credentials, retryOptions: { maxRetries: 0 } });
+  return import('@google-cloud/bigquery').then(({ BigQuery }) => new BigQuery({ projectId: target.projectId, credentials: target.credentials, retryOptions: { maxRetries: 0 } }));
 }
 
-async function run(bq: BigQuery, text: string, values: readonly unknown[]): Promise<Row[]> {
+async function run(client: Promise<BigQuery>, text: string, values: readonly unknown[]): Promise<Row[]> {
+  const bq = await client;
   const params = Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v === null || v === undefined ? null : String(v)]));
   const types = Object.fromEntries(values.map((_, i) => [`p${i + 1}`, 'STRING']));
   const [rows] = await bq.query({ query: text, params, types, useLegacySql: false });
@@ -26,7 +31,7 @@ async function run(bq: BigQuery, text: string, values: readonly unknown[]): Prom
 }
 
 export class BigQuerySourceConnection implements SourceConnection {
-  private readonly bq: BigQuery;
+  private readonly bq: Promise<BigQuery>;
 
   constructor(configuration: JsonObject) {
     this.bq = client(configuration);
@@ -51,7 +56,7 @@ export class BigQuerySourceConnection implements SourceConnection {
 }
 
 export class BigQueryAdminConnection implements AdminConnection {
-  private readonly bq: BigQuery;
+  private readonly bq: Promise<BigQuery>;
   private readonly datasets: string[];
 
   constructor(configuration: JsonObject) {

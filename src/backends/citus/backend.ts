@@ -11,8 +11,8 @@ import { readPartitions, withDistribution } from './distribution.js';
 
 export function citusOn(postgres: Backend): Backend {
   return {
+    // `kind` stays `postgres`: statements are PostgreSQL's, so citus sources share its compiler pool.
     ...postgres,
-    kind: 'citus',
     capabilities: { ...postgres.capabilities, eventTriggers: false },
     connectAdmin: (configuration) => withCitusCatalog(postgres.connectAdmin(configuration), configuration),
   };

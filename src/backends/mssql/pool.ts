@@ -3,7 +3,12 @@
  * `max` open, idle ones closed after `idleMs`, waiters served in order. A connection that
  * fails is dropped, never handed out again.
  */
-import { Connection, Request, TYPES } from 'tedious';
+import type { Connection } from 'tedious';
+
+// The driver is loaded when a SQL Server source first connects: threads that never meet one
+// (every compiler and multiplexer thread of a PostgreSQL-only engine) do not pay for it.
+let driver: Promise<typeof import('tedious')> | null = null;
+const tedious = () => (driver ??= import('tedious'));
 import type { ConnectionTarget } from './configuration.js';
 
 export type Row = Record<string, unknown>;
@@ -13,7 +18,8 @@ interface Idle {
   timer: NodeJS.Timeout;
 }
 
-function open(target: ConnectionTarget): Promise<Connection> {
+async function open(target: ConnectionTarget): Promise<Connection> {
+  const { Connection } = await tedious();
   const connection = new Connection({
     server: target.server,
     authentication: { type: 'default', options: { userName: target.user ?? undefined, password: target.password ?? undefined } },
@@ -35,7 +41,8 @@ function open(target: ConnectionTarget): Promise<Connection> {
 }
 
 /** Runs one statement; values bind to `@p1`, `@p2`... as text (the statement casts where a type matters). */
-export function execute(connection: Connection, text: string, values: readonly unknown[]): Promise<Row[]> {
+export async function execute(connection: Connection, text: string, values: readonly unknown[]): Promise<Row[]> {
+  const { Request, TYPES } = await tedious();
   return new Promise((resolve, reject) => {
     const rows: Row[] = [];
     const request = new Request(text, (err) => (err ? reject(err) : resolve(rows)));
