@@ -11,7 +11,7 @@ import type { BoolExp } from '../ir/boolexp.js';
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { ResolvedTable } from '../metadata/resolve/types.js';
-import type { ApiError } from '../protocol/errors.js';
+import { badRequest, type ApiError } from '../protocol/errors.js';
 import type { ParamSource, Rendered } from '../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../util/decode.js';
 
@@ -69,8 +69,13 @@ export interface Backend {
   adminError(e: unknown): ApiError | null;
 }
 
-/** What a backend supports, for schema generation to offer; PostgreSQL supports all of it. */
+/**
+ * What a backend supports, for schema generation to offer (published with each source in the
+ * snapshot): without one, its root fields and arguments are left out. PostgreSQL supports all of it.
+ */
 export interface Capabilities {
+  /** insert/update/delete root fields. */
+  mutations: boolean;
   aggregates: boolean;
   distinctOn: boolean;
   returning: boolean;
@@ -80,6 +85,35 @@ export interface Capabilities {
   subscriptions: boolean;
   streaming: boolean;
 }
+
+/** Everything: a source published without capabilities (an older snapshot) has PostgreSQL's. */
+export const ALL_CAPABILITIES: Capabilities = Object.freeze({
+  mutations: true,
+  aggregates: true,
+  distinctOn: true,
+  returning: true,
+  nestedInserts: true,
+  upsert: true,
+  eventTriggers: true,
+  subscriptions: true,
+  streaming: true,
+});
+
+/** Queries only (SQL Server and BigQuery today): selects and aggregates, nothing that writes or listens. */
+export const QUERY_CAPABILITIES: Capabilities = Object.freeze({
+  ...ALL_CAPABILITIES,
+  mutations: false,
+  distinctOn: false,
+  returning: false,
+  nestedInserts: false,
+  upsert: false,
+  eventTriggers: false,
+  subscriptions: false,
+  streaming: false,
+});
+
+/** The error for what a backend cannot do the way a request asks, naming the backend. */
+export const notSupportedBy = (backend: string) => (what: string) => badRequest('not-supported', `${what} is not supported by the ${backend} backend`);
 
 /** How SQL is written, beyond the IR (which carries every type, join and permission it needs). */
 export interface TranslateOptions {

@@ -1,14 +1,17 @@
 /**
- * The backend of each metadata source kind. `postgres` and `citus` (a flavour of
- * PostgreSQL) share one; `mssql` and `bigquery` sources are accepted in the metadata
- * but have no backend yet (they are reported as inconsistent).
+ * The backend of each metadata source kind. `citus` is the `postgres` backend with
+ * Citus' catalog read (composed here: backends never import each other); `mssql` is
+ * SQL Server; `bigquery` is BigQuery (read-only).
  */
 import type { ApiError } from '../protocol/errors.js';
 import type { BackendKind } from '../metadata/types.js';
 import type { Backend } from './backend.js';
+import { bigquery } from './bigquery/backend.js';
+import { citusOn } from './citus/backend.js';
+import { mssql } from './mssql/backend.js';
 import { postgres } from './pg/backend.js';
 
-const BACKENDS: Partial<Record<BackendKind, Backend>> = { postgres, citus: postgres };
+const BACKENDS: Partial<Record<BackendKind, Backend>> = { postgres, citus: citusOn(postgres), mssql, bigquery };
 
 /** The backend of a source kind, or undefined when this engine has none for it. */
 export function backendFor(kind: string): Backend | undefined {

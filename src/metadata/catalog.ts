@@ -76,6 +76,18 @@ export interface CatalogTable {
   insertable: boolean;
   updatable: boolean;
   deletable: boolean;
+  /**
+   * How a distributed database places the table across its nodes (Citus: `pg_dist_partition`);
+   * absent on a single-node database, where every table is `local`. Joins between tables are
+   * limited by it (`metadata/distribution.ts`).
+   */
+  distribution?: TableDistribution;
+}
+
+/** `distributed`: sharded by `column` (null: a single shard); `reference`: copied to every node; `local`: on one node. */
+export interface TableDistribution {
+  kind: 'distributed' | 'reference' | 'local';
+  column: string | null;
 }
 
 export interface CatalogFunctionArg {

@@ -3,14 +3,18 @@ import type { QualifiedName } from './catalog.js';
 import { isObject, nonEmptyStr, ObjectReader, str } from '../util/decode.js';
 import { parseFailed } from '../protocol/errors.js';
 
-/** `"author"` (schema public) or `{schema?, name}`: how tables and functions are named. */
+/**
+ * `"author"` (schema public) or `{schema?, name}`: how tables and functions are named;
+ * BigQuery's `{dataset, name}` too (the dataset is the schema, and is stored as `schema`).
+ */
 function qualifiedName(what: string) {
   return (v: unknown, path: string): QualifiedName => {
     if (typeof v === 'string') return { schema: 'public', name: v };
     if (!isObject(v)) throw parseFailed(`expected a ${what} name: a string or {"schema", "name"}`, path);
     const r = ObjectReader.of(v, path);
     const name = r.required('name', str);
-    const schema = r.withDefault('schema', str, 'public');
+    if (r.has('dataset') && r.has('schema')) throw parseFailed('expected "schema" or "dataset", not both', path);
+    const schema = r.has('dataset') ? r.required('dataset', str) : r.withDefault('schema', str, 'public');
     r.done();
     return { schema, name };
   };
@@ -43,4 +47,12 @@ export function graphqlName(v: unknown, path: string): string {
     throw parseFailed(s.startsWith('__') ? `${shown} is not allowed: names beginning with "__" are reserved by GraphQL` : `${shown} is not a valid GraphQL name`, path);
   }
   return s;
+}
+
+/**
+ * The schema a backend kind's table names are written without (root fields `author`, not
+ * `dbo_author`): PostgreSQL's `public`, SQL Server's `dbo`. BigQuery always names the dataset.
+ */
+export function defaultSchemaOf(kind: string): string {
+  return kind === 'mssql' ? 'dbo' : kind === 'bigquery' ? '' : 'public';
 }

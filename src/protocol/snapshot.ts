@@ -11,6 +11,7 @@
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
  */
 import type { IntrospectionQuery } from 'graphql';
+import type { Capabilities } from '../backends/backend.js';
 import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
@@ -29,6 +30,8 @@ export interface SourceSnapshot {
   introspection: DatabaseCatalog | null;
   /** Rows of the tracked enum tables (`is_enum`), by `schema.name`: they become GraphQL enum values. */
   enumValues?: Record<string, { value: string; comment: string | null }[]>;
+  /** What the source's backend supports (the schema leaves out the rest); absent: everything. */
+  capabilities?: Capabilities;
 }
 
 export interface MetadataSnapshot {

@@ -114,7 +114,7 @@ export class SchemaBuilder {
   rowArgs(t: TableInfo): GraphQLFieldConfigArgumentMap {
     const args: GraphQLFieldConfigArgumentMap = {};
     const n = (base: string) => t.naming.fieldName(base);
-    if (t.columns.length > 0) args[n('distinct_on')] = { type: inputList(selectColumnEnum(this.shared, t)), description: 'distinct select on columns' };
+    if (t.columns.length > 0 && t.capabilities.distinctOn) args[n('distinct_on')] = { type: inputList(selectColumnEnum(this.shared, t)), description: 'distinct select on columns' };
     args.limit = { type: GraphQLInt, description: 'limit the number of rows returned' };
     args.offset = { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' };
     args[n('order_by')] = { type: inputList(this.orderBy(t)), description: 'sort the rows by one or more columns' };
@@ -246,7 +246,7 @@ export class SchemaBuilder {
       );
     }
     // A table without a column that can order a cursor cannot be streamed.
-    if (streams && streamCursorColumns(t).length > 0) {
+    if (streams && t.capabilities.streaming && streamCursorColumns(t).length > 0) {
       add(
         'select_stream',
         () => ({
@@ -308,7 +308,10 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: 
   };
   const root = (rootName: 'query_root' | 'subscription_root', pick: (t: TableInfo) => Set<string> | null) => {
     const r = rootOf(rootName);
-    for (const t of model.tables.values()) r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
+    for (const t of model.tables.values()) {
+      if (rootName === 'subscription_root' && !t.capabilities.subscriptions) continue;
+      r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
+    }
     for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
     if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'query', typeName));
     return r.done();

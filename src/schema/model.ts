@@ -7,6 +7,7 @@ import type { CatalogColumn, CatalogFunction, CatalogTable, QualifiedName } from
 import { qualifiedKey } from '../metadata/catalog.js';
 import type { ComputedCall, Join } from '../ir/boolexp.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
+import type { Capabilities } from '../backends/backend.js';
 import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
 import { functionInfos, type FunctionInfo } from './functions.js';
@@ -51,6 +52,8 @@ export const orderableComputedField = (cf: ComputedFieldInfo): boolean =>
 /** A tracked table's catalog entry and names, the same for every role. */
 export interface TableIdentity {
   key: string;
+  /** What the source's backend supports: root fields and arguments beyond it are left out. */
+  capabilities: Capabilities;
   source: SourceMetadata;
   naming: SourceNaming;
   meta: TableMetadata;
@@ -117,7 +120,7 @@ export function buildRoleModel(tracked: TrackedTables, role: string, backendOnly
       const insert = catalog.insertable ? usable(permissions.insert(resolved, role)) : null;
       const update = catalog.updatable ? usable(permissions.update(resolved, role)) : null;
       const del = catalog.deletable ? usable(permissions.delete(resolved, role)) : null;
-      if (insert || update || del) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
+      if (table.capabilities.mutations && (insert || update || del)) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
       const permission = permissions.select(resolved, role);
       if (!permission) continue;
       tables.set(table.key, {

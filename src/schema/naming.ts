@@ -6,6 +6,7 @@
  */
 import type { QualifiedName } from '../metadata/catalog.js';
 import { isObject, type JsonObject } from '../util/decode.js';
+import { defaultSchemaOf } from '../metadata/names.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 
 export type NamingConvention = 'service-default' | 'graphql-default';
@@ -25,8 +26,11 @@ export class SourceNaming {
   private readonly rootSuffix: string;
   private readonly typePrefix: string;
   private readonly typeSuffix: string;
+  /** Tables of this schema are named without it (`public` on PostgreSQL, `dbo` on SQL Server). */
+  readonly defaultSchema: string;
 
   constructor(readonly source: SourceMetadata) {
+    this.defaultSchema = defaultSchemaOf(source.kind);
     const c = source.customization ?? {};
     const rf = isObject(c.root_fields) ? c.root_fields : {};
     const tn = isObject(c.type_names) ? c.type_names : {};
@@ -68,14 +72,14 @@ export class SourceNaming {
 }
 
 /** The identifier a table's names are built from. */
-export function tableIdentifier(t: TableMetadata): string {
+export function tableIdentifier(t: TableMetadata, defaultSchema: string): string {
   const cfg = t.configuration ?? {};
   if (typeof cfg.custom_name === 'string') return cfg.custom_name;
   if (typeof cfg.identifier === 'string') return cfg.identifier;
-  return defaultIdentifier(t.table);
+  return defaultIdentifier(t.table, defaultSchema);
 }
 
-export const defaultIdentifier = (t: QualifiedName) => (t.schema === 'public' ? t.name : `${t.schema}_${t.name}`);
+export const defaultIdentifier = (t: QualifiedName, defaultSchema: string) => (t.schema === defaultSchema ? t.name : `${t.schema}_${t.name}`);
 
 export type RootFieldKind =
   | 'select'
@@ -105,7 +109,7 @@ const ROOT_AFFIXES: Record<RootFieldKind, [string, string]> = {
   delete_by_pk: ['delete_', '_by_pk'],
 };
 
-const defaultRootName = (t: TableMetadata, kind: RootFieldKind) => ROOT_AFFIXES[kind][0] + tableIdentifier(t) + ROOT_AFFIXES[kind][1];
+const defaultRootName = (naming: SourceNaming, t: TableMetadata, kind: RootFieldKind) => ROOT_AFFIXES[kind][0] + tableIdentifier(t, naming.defaultSchema) + ROOT_AFFIXES[kind][1];
 
 /** Name and description of one generated root field of a table. */
 export function tableRootField(naming: SourceNaming, t: TableMetadata, kind: RootFieldKind): { name: string; comment: string | null } {
@@ -114,9 +118,9 @@ export function tableRootField(naming: SourceNaming, t: TableMetadata, kind: Roo
   if (isObject(custom)) {
     const comment = typeof custom.comment === 'string' ? custom.comment : null;
     if (typeof custom.name === 'string') return { name: naming.customRootField(custom.name), comment };
-    return { name: naming.rootField(defaultRootName(t, kind)), comment };
+    return { name: naming.rootField(defaultRootName(naming, t, kind)), comment };
   }
-  return { name: naming.rootField(defaultRootName(t, kind)), comment: null };
+  return { name: naming.rootField(defaultRootName(naming, t, kind)), comment: null };
 }
 
 /** The GraphQL field name of a column (column_config custom_name wins). */

@@ -4,6 +4,7 @@
  * the GraphQL names of all its columns, relationships and computed fields, and the enum tables. A role's model keeps the parts its
  * permissions allow, so no role holds its own copy of catalog data.
  */
+import { ALL_CAPABILITIES, type Capabilities } from '../backends/backend.js';
 import type { DatabaseCatalog } from '../metadata/catalog.js';
 import { computedCall } from '../ir/boolexp.js';
 import { qualifiedKey } from '../metadata/catalog.js';
@@ -69,9 +70,9 @@ function hasGraphQLNames(naming: SourceNaming, meta: TableMetadata, texts: Table
   return isGraphQLName(texts.object.name) && ROOT_FIELD_KEYS.every((kind) => isGraphQLName(tableRootField(naming, meta, kind).name));
 }
 
-function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable): TrackedTable | null {
+function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable, capabilities: Capabilities): TrackedTable | null {
   const { entry: meta, catalog } = t;
-  const identifier = tableIdentifier(meta);
+  const identifier = tableIdentifier(meta, naming.defaultSchema);
   const texts = tableTexts(naming, identifier, meta, catalog);
   if (!hasGraphQLNames(naming, meta, texts)) return null;
   return {
@@ -81,6 +82,7 @@ function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable
     meta,
     catalog,
     identifier,
+    capabilities,
     texts,
     resolved: t,
     columns: catalog.columns
@@ -105,7 +107,7 @@ export class TrackedTables {
       if (naming.namespace !== null && !isGraphQLName(naming.namespace)) continue;
       const tables: TrackedTable[] = [];
       for (const t of rs.tables.values()) {
-        const table = trackedTable(rs, naming, t);
+        const table = trackedTable(rs, naming, t, snapshot.sources[rs.name]?.capabilities ?? ALL_CAPABILITIES);
         if (!table) continue;
         if (t.entry.is_enum) {
           const rows = snapshot.sources[rs.name]?.enumValues?.[qualifiedKey(t.name)] ?? [];

@@ -31,7 +31,7 @@ import { SourceManager } from './sources.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { UnitOfWork } from './unit-of-work.js';
-import { adminError } from '../../backends/registry.js';
+import { adminError, backendFor } from '../../backends/registry.js';
 
 /** The `default` source as first boot stores it: its URL stays in the environment. */
 export function initialMetadata(): Metadata {
@@ -196,7 +196,8 @@ export class MetadataService {
       const connection = this.sources.connection(name);
       const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
       const enumValues = connection && c.introspection && enumTables.length ? await connection.loadEnumValues(c.introspection, enumTables) : {};
-      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues };
+      const capabilities = backendFor(meta?.kind ?? 'postgres')?.capabilities;
+      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues, ...(capabilities ? { capabilities } : {}) };
     }
     const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
     const before = this.published;

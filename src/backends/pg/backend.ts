@@ -1,5 +1,5 @@
 /** PostgreSQL (and Citus, a flavour of it) as a `Backend`. */
-import type { Backend } from '../backend.js';
+import { ALL_CAPABILITIES, type Backend } from '../backend.js';
 import { PgAdminConnection } from './admin.js';
 import { listenChanges } from './change-capture.js';
 import { connectionInfo, pgSourceConfiguration, resolveDatabaseUrl } from './connection.js';
@@ -14,16 +14,7 @@ import { translateRootField } from './translate/select.js';
 
 export const postgres: Backend = {
   kind: 'postgres',
-  capabilities: {
-    aggregates: true,
-    distinctOn: true,
-    returning: true,
-    nestedInserts: true,
-    upsert: true,
-    eventTriggers: true,
-    subscriptions: true,
-    streaming: true,
-  },
+  capabilities: ALL_CAPABILITIES,
   decodeConfiguration: pgSourceConfiguration,
   usesPreparedStatements: (configuration) => connectionInfo(configuration).use_prepared_statements,
   translateRootField,

@@ -4,7 +4,9 @@
  * schema/metadata API").
  */
 import type { AdminEndpoint } from '../../protocol/messages.js';
+import { isObject } from '../../util/decode.js';
 import type { Command } from './context.js';
+import { notSupportedBy } from '../../backends/backend.js';
 import {
   clearMetadata,
   dropInconsistentMetadata,
@@ -17,7 +19,6 @@ import {
 } from './manage.js';
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './remote-schema-permissions.js';
-import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './remote-relationships.js';
 import { DML_COMMANDS } from './dml.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
@@ -80,6 +81,45 @@ const EVENT_TRIGGER_COMMANDS = {
   invoke_event_trigger: invokeEventTrigger,
 } as const;
 
+/** SQL Server's table commands (spec: track, customization, federation, relationships, permissions); no functions, enums or computed fields. */
+const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
+  track_table: trackTable,
+  untrack_table: untrackTable,
+  set_table_customization: setTableCustomization,
+  set_generic_federation_config: setGenericFederationConfig,
+  ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field'))),
+};
+
+/** BigQuery's (spec: track, customization, federation, manual relationships, select permissions); read-only. */
+const BIGQUERY_TABLE_COMMANDS: Record<string, Command> = {
+  track_table: trackTable,
+  untrack_table: untrackTable,
+  set_table_customization: setTableCustomization,
+  set_generic_federation_config: setGenericFederationConfig,
+  ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field') && !/_(insert|update|delete)_permission$/.test(k))),
+};
+
+/** `<kind>_<name>` for each of `names`, answering that the backend cannot do it. */
+const notSupportedOn = (kind: string, names: string[]): Record<string, Command> =>
+  Object.fromEntries(names.map((n) => [`${kind}_${n}`, (async () => {
+    throw notSupportedBy(kind)(n.replace(/_/g, ' '));
+  }) as Command]));
+
+const mapValues = (commands: Record<string, Command>, f: (c: Command) => Command) => Object.fromEntries(Object.entries(commands).map(([k, c]) => [k, f(c)]));
+
+/** A table named by a bare string is in `schema` (SQL Server's `dbo`): in the args and in a relationship's `using`. */
+function inSchema(schema: string) {
+  const qualify = (o: Record<string, unknown>, key: string): Record<string, unknown> => (typeof o[key] === 'string' ? { ...o, [key]: { schema, name: o[key] } } : o);
+  const inner = (o: Record<string, unknown>, key: string, tableKey: string) => (isObject(o[key]) ? { ...o, [key]: qualify(o[key] as Record<string, unknown>, tableKey) } : o);
+  return (command: Command): Command =>
+    (ctx, args, path) => {
+      if (!isObject(args)) return command(ctx, args, path);
+      let out = qualify(args, 'table');
+      if (isObject(out.using)) out = { ...out, using: inner(inner(out.using, 'foreign_key_constraint_on', 'table'), 'manual_configuration', 'remote_table') };
+      return command(ctx, out, path);
+    };
+}
+
 function prefixed(prefix: string, commands: Record<string, Command>): Record<string, Command> {
   return Object.fromEntries(Object.entries(commands).map(([k, v]) => [`${prefix}_${k}`, v]));
 }
@@ -139,10 +179,17 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           resume_event_trigger_cleanups: setEventTriggerCleanupsPaused(false),
           ...prefixed('pg', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
           ...prefixed('citus', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
-          // Until an mssql backend exists its remote relationship commands act on the named source as pg's do.
-          mssql_create_remote_relationship: createRemoteRelationship,
-          mssql_update_remote_relationship: updateRemoteRelationship,
-          mssql_delete_remote_relationship: deleteRemoteRelationship,
+          mssql_add_source: addSource('mssql'),
+          mssql_update_source: updateSource('mssql'),
+          mssql_drop_source: dropSource,
+          ...prefixed('mssql', mapValues(MSSQL_TABLE_COMMANDS, inSchema('dbo'))),
+          // Operations of the spec the SQL Server backend cannot do yet: not-supported, naming it.
+          ...notSupportedOn('mssql', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship', ...Object.keys(EVENT_TRIGGER_COMMANDS)]),
+          bigquery_add_source: addSource('bigquery'),
+          bigquery_update_source: updateSource('bigquery'),
+          bigquery_drop_source: dropSource,
+          ...prefixed('bigquery', BIGQUERY_TABLE_COMMANDS),
+          ...notSupportedOn('bigquery', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship']),
     };
   }
   if (endpoint === 'v1/query') {

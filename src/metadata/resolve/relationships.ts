@@ -1,5 +1,6 @@
 /** Stage 3: each relationship joins to a tracked table through a foreign key or a manual mapping. */
 import { qualifiedKey } from '../catalog.js';
+import { distributionRefusal } from '../distribution.js';
 import { isGraphQLName } from '../names.js';
 import { RelationshipError, resolveRelationship, type RelationshipScope } from '../relationships.js';
 import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
@@ -29,7 +30,10 @@ function addRelationship(table: ResolvedTable, kind: RelationshipKind, stored: T
   if (table.columns.has(name)) return tableObjectInconsistency(ref, 'field definition conflicts with postgres column');
   if (table.relationships.has(name)) return tableObjectInconsistency(ref, `conflicting definitions for field ${JSON.stringify(name)}`);
   try {
-    table.relationships.set(name, resolveRelationship(stored, kind, scope));
+    const relationship = resolveRelationship(stored, kind, scope);
+    const refusal = distributionRefusal(table.catalog, scope.tracked(relationship.target)!, kind, relationship.mapping);
+    if (refusal) return tableObjectInconsistency(ref, tableObjectContext(table.name, 'relationship', name) + refusal);
+    table.relationships.set(name, relationship);
     return null;
   } catch (e) {
     return tableObjectInconsistency(ref, tableObjectContext(table.name, 'relationship', name) + unresolvable(e, RelationshipError));

@@ -1,6 +1,7 @@
 /** Helpers shared by the PostgreSQL translators: output values, scopes and aliases, casts. */
-import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../metadata/catalog.js';
 import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { Aliases as NeutralAliases, type Scope } from '../../../sql/scope.js';
 import type { TranslateOptions } from '../../backend.js';
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
@@ -12,17 +13,12 @@ export function outputValue(value: Sql, type: CatalogType, options: TranslateOpt
   return options.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
 }
 
-/** A table alias in scope and the table it ranges over. */
-export interface Scope {
-  alias: Sql;
-  table: QualifiedName;
-}
+export type { Scope } from '../../../sql/scope.js';
 
-/** Fresh aliases per statement: `_0`, `_1`, ... */
-export class Aliases {
-  private n = 0;
-  next(): Sql {
-    return ident(`_${this.n++}`);
+/** Fresh aliases per statement: `"_0"`, `"_1"`, ... */
+export class Aliases extends NeutralAliases {
+  constructor() {
+    super(ident, '_');
   }
 }
 

@@ -1,0 +1,150 @@
+/**
+ * A query root field as one GoogleSQL statement whose single row's `root` column is the field's
+ * JSON text: rows as `ARRAY(SELECT AS STRUCT ...)`, an object relationship as a `SELECT AS STRUCT
+ * ... LIMIT 1` subquery, aggregates as STRUCTs, all turned into JSON by `TO_JSON_STRING`. Every
+ * value is a named parameter (@p1...), identifiers are in backticks; limits and offsets are
+ * integers of the plan. Read-only: BigQuery sources have no mutations or subscriptions.
+ */
+import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
+import type { AggregateField, AggregateSelection, Field, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
+import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
+import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
+import { StatementScopes } from '../../../sql/scope.js';
+import { isSql, join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { sessionVariablesOf } from '../../../ir/session-variables.js';
+import type { TranslatedField, TranslateOptions } from '../../backend.js';
+import { backtick, backtickQualified, renderBigQuery } from '../dialect.js';
+import { BIGQUERY_BOOLEXP, col, notSupported, type Scope } from './context.js';
+
+const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(BIGQUERY_BOOLEXP, j, outer, inner);
+const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
+const AGGREGATES: Record<string, string> = { avg: 'AVG', sum: 'SUM', min: 'MIN', max: 'MAX', stddev: 'STDDEV', stddev_samp: 'STDDEV_SAMP', stddev_pop: 'STDDEV_POP', variance: 'VARIANCE', var_samp: 'VAR_SAMP', var_pop: 'VAR_POP' };
+const from = (scope: Scope) => sql`${backtickQualified(scope.table.schema, scope.table.name)} AS ${scope.alias}`;
+const typename = (name: string, as: Sql) => sql`${paramFrom({ kind: 'literal', value: name, query: true })} AS ${as}`;
+
+class SelectCompiler extends StatementScopes {
+  constructor(
+    private readonly options: TranslateOptions,
+    table: QualifiedName,
+  ) {
+    super(BIGQUERY_BOOLEXP, backtick, table);
+  }
+
+  /** ` WHERE c1 AND c2 ...`, empty conditions left out. */
+  private where(items: (Sql | BoolExp)[], scope: Scope): Sql {
+    const sqls = items.flatMap((c) => (isSql(c) ? [c] : isTrue(c) ? [] : [this.bool.compile(c, scope)]));
+    return sqls.length === 0 ? raw('') : sql` WHERE ${join(sqls.map((c) => sql`(${c})`), ' AND ')}`;
+  }
+
+  /** `SELECT [AS STRUCT] <list> FROM <table> WHERE ... ORDER BY ... LIMIT ... OFFSET ...`. */
+  rows(rows: RowSource, scope: Scope, list: Sql, related: Sql[], struct: boolean): Sql {
+    if (rows.distinctOn.length > 0) throw notSupported('distinct_on');
+    const order = rows.orderBy.flatMap((o) => this.orderItem(o, scope));
+    const asked = this.integer(rows.limit, 'limit');
+    const limit = asked === null ? rows.limitCap : rows.limitCap === null ? asked : Math.min(asked, rows.limitCap);
+    const offset = this.integer(rows.offset, 'offset');
+    const tail = sql`${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit !== null ? raw(` LIMIT ${limit}`) : offset !== null ? raw(' LIMIT 9223372036854775807') : raw('')}${offset !== null ? raw(` OFFSET ${offset}`) : raw('')}`;
+    return sql`SELECT ${raw(struct ? 'AS STRUCT ' : '')}${list} FROM ${from(scope)}${this.where([...related, rows.permission, rows.where], scope)}${tail}`;
+  }
+
+  private integer(v: Value | null, what: string): number | null {
+    if (v === null) return null;
+    if (v.kind !== 'literal' || typeof v.value !== 'number' || !Number.isSafeInteger(v.value) || v.value < 0) throw notSupported(`a ${what} given by a variable`);
+    return v.value;
+  }
+
+  private orderItem(o: OrderByItem, scope: Scope): Sql[] {
+    if (o.path.length > 0 || o.target.kind !== 'column') throw notSupported('ordering by a relationship');
+    const c = col(scope, o.target.column);
+    const value = o.target.visibleWhen ? sql`CASE WHEN ${this.bool.compile(o.target.visibleWhen, scope)} THEN ${c} ELSE NULL END` : c;
+    // NULLS FIRST/LAST as a leading key: the same meaning, in a form every parser reads.
+    const nullsFirst = (o.nulls ?? (o.direction === 'desc' ? 'first' : 'last')) === 'first';
+    return [sql`CASE WHEN ${value} IS NULL THEN ${raw(nullsFirst ? '0' : '1')} ELSE ${raw(nullsFirst ? '1' : '0')} END`, sql`${value} ${raw(o.direction === 'desc' ? 'DESC' : 'ASC')}`];
+  }
+
+  private output(value: Sql, type: CatalogType): Sql {
+    return this.options.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`CAST(${value} AS STRING)` : value;
+  }
+
+  private visible(value: Sql, when: BoolExp | null, scope: Scope): Sql {
+    return when ? sql`CASE WHEN ${this.bool.compile(when, scope)} THEN ${value} ELSE NULL END` : value;
+  }
+
+  fields(fields: Field[], scope: Scope): Sql {
+    const items = fields.map((f): Sql => {
+      const as = backtick(f.alias);
+      switch (f.kind) {
+        case 'typename':
+          return typename(f.typename, as);
+        case 'column':
+          if (f.jsonPath) throw notSupported('a JSON path argument');
+          return sql`${this.visible(this.output(col(scope, f.column), f.type), f.visibleWhen, scope)} AS ${as}`;
+        case 'object': {
+          const inner = this.scope(f.join.target);
+          return sql`(SELECT AS STRUCT ${this.fields(f.fields, inner)} FROM ${from(inner)}${this.where([joinCondition(f.join, scope, inner), f.permission], inner)} LIMIT 1) AS ${as}`;
+        }
+        case 'array': {
+          const inner = this.scope(f.join.target);
+          return sql`ARRAY(${this.rows(f.rows, inner, this.fields(f.fields, inner), [joinCondition(f.join, scope, inner)], true)}) AS ${as}`;
+        }
+        case 'aggregate':
+          return sql`${this.aggregate(f.rows, f.aggregate, f.join.target, (s) => [joinCondition(f.join, scope, s)])} AS ${as}`;
+        case 'computed_scalar':
+        case 'computed_set':
+          throw notSupported('computed fields');
+      }
+    });
+    return items.length > 0 ? join(items, ', ') : raw('NULL AS `__empty`');
+  }
+
+  /** An aggregate object as a STRUCT: `aggregate` over the rows, `nodes` as an ARRAY of them. */
+  aggregate(rows: RowSource, selection: AggregateSelection, table: QualifiedName, related: (s: Scope) => Sql[]): Sql {
+    const parts = selection.map((s): Sql => {
+      const as = backtick(s.alias);
+      if (s.kind === 'typename') return typename(s.typename, as);
+      const inner = this.scope(table);
+      if (s.kind === 'nodes') return sql`ARRAY(${this.rows(rows, inner, this.fields(s.fields, inner), related(inner), true)}) AS ${as}`;
+      const paged = rows.limit !== null || rows.offset !== null || rows.limitCap !== null;
+      // Aggregated over the rows themselves, or over the page of them the limit leaves.
+      const r = paged ? this.scope(table) : inner;
+      const source = paged ? sql`(${this.rows(rows, inner, raw(`${inner.alias.parts[0] as string}.*`), related(inner), false)}) AS ${r.alias}` : from(inner);
+      const where = paged ? raw('') : this.where([...related(inner), rows.permission, rows.where], inner);
+      return sql`(SELECT STRUCT(${join(s.fields.map((f) => this.aggregateField(f, r)), ', ')}) FROM ${source}${where}) AS ${as}`;
+    });
+    return sql`STRUCT(${parts.length > 0 ? join(parts, ', ') : raw('NULL AS `__empty`')})`;
+  }
+
+  private aggregateField(f: AggregateField, r: Scope): Sql {
+    const as = backtick(f.alias);
+    switch (f.kind) {
+      case 'typename':
+        return typename(f.typename, as);
+      case 'count': {
+        if (f.columns.length > 1) throw notSupported('count over several columns');
+        const c = f.columns[0];
+        const arg = c ? sql`${raw(f.distinct ? 'DISTINCT ' : '')}${this.visible(col(r, c.column), c.visibleWhen, r)}` : raw('*');
+        return sql`COUNT(${arg}) AS ${as}`;
+      }
+      case 'fn': {
+        const fn = AGGREGATES[f.fn];
+        if (!fn) throw notSupported(`the aggregate ${f.fn}`);
+        const columns = f.columns.map((c) =>
+          'typename' in c ? typename(c.typename, backtick(c.alias)) : sql`${this.output(sql`${raw(fn)}(${this.visible(col(r, c.column), c.visibleWhen, r)})`, c.type)} AS ${backtick(c.alias)}`,
+        );
+        return sql`STRUCT(${join(columns, ', ')}) AS ${as}`;
+      }
+    }
+  }
+}
+
+/** The statement of one query root field. */
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
+  if ('from' in field && field.from) throw notSupported('tracked functions');
+  if (field.kind === 'stream') throw notSupported('streaming subscriptions');
+  const compiler = new SelectCompiler(options, field.rows.table);
+  let body: Sql;
+  if (field.kind === 'aggregate') body = compiler.aggregate(field.rows, field.aggregate, field.rows.table, () => []);
+  else if (field.kind === 'select_one') body = sql`(${compiler.rows({ ...field.rows, limit: { kind: 'literal', value: 1 } }, compiler.root, compiler.fields(field.fields, compiler.root), [], true)})`;
+  else body = sql`ARRAY(${compiler.rows(field.rows, compiler.root, compiler.fields(field.fields, compiler.root), [], true)})`;
+  return { ...renderBigQuery(sql`SELECT TO_JSON_STRING(${body}) AS root`), sessionVariables: sessionVariablesOf(field), wholeSession: false };
+}

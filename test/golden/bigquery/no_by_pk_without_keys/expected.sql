@@ -1,0 +1,1 @@
+-- request error: field 'shop_customer_by_pk' not found in type: 'query_root'

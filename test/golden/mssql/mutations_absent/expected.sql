@@ -1,0 +1,1 @@
+-- request error: no mutations exist

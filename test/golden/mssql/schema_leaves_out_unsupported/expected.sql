@@ -1,0 +1,1 @@
+-- request error: 'author' has no argument named 'distinct_on'
