@@ -1,6 +1,6 @@
 /**
- * The live SQL Server suite: runs only when SERVICE_TEST_MSSQL_CONNECTION_STRING names a SQL
- * Server the test may write to (docs/backends.md); otherwise it is skipped with a message. It
+ * The live SQL Server suite: SERVICE_TEST_MSSQL_CONNECTION_STRING names a SQL Server the test
+ * may write to (docs/backends.md); `npm test` runs it only when that is set (vitest.config.ts). It
  * is in addition to the golden tests (test/golden/mssql), which check every statement without
  * a server: here the same kinds of requests run for real and their answers are compared.
  */
@@ -10,7 +10,7 @@ import { connectionTarget } from '../../src/backends/mssql/configuration.js';
 import { useEngine } from '../support/fixture.js';
 
 const CONNECTION_STRING = process.env.SERVICE_TEST_MSSQL_CONNECTION_STRING ?? '';
-if (!CONNECTION_STRING) console.warn('mssql-live: SERVICE_TEST_MSSQL_CONNECTION_STRING is not set; the live SQL Server suite is skipped (see docs/backends.md)');
+if (!CONNECTION_STRING) throw new Error('the live SQL Server suite needs SERVICE_TEST_MSSQL_CONNECTION_STRING (see docs/backends.md)');
 
 /** Runs a batch on the server directly (setup and teardown). */
 async function batch(text: string): Promise<void> {
@@ -25,7 +25,7 @@ async function batch(text: string): Promise<void> {
   c.close();
 }
 
-describe.skipIf(!CONNECTION_STRING)('a live SQL Server source', () => {
+describe('a live SQL Server source', () => {
   const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING });
   const meta = (type: string, args: Record<string, unknown>) => fx.engine.metadata({ type, args: { source: 'live', ...args } });
   const query = (q: string, headers: Record<string, string> = {}) => fx.engine.post('/v1/graphql', { query: q }, headers);
