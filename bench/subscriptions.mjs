@@ -130,7 +130,8 @@ async function measure(capture) {
   const writesFrom = statements.length;
   const writesStart = performance.now();
   for (let i = 0; i < WRITES; i++) {
-    const user = 1 + Math.floor(Math.random() * USERS);
+    // A user with subscribers (fewer connections than users leave some without).
+    const user = 1 + Math.floor(Math.random() * Math.min(USERS, CONNECTIONS));
     const title = `changed ${i}`;
     const at = performance.now();
     const arrived = new Promise((resolve) => waiting.set(user, { title, at, resolve }));
