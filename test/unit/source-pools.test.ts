@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SnapshotBus } from '../../src/actors/snapshot-bus.js';
 import { SourcePools } from '../../src/graphql/source-pools.js';
 import type { PublishedSnapshot } from '../../src/protocol/snapshot.js';
+import type { PgSourceConnection } from '../../src/backends/pg/execute.js';
 
 const snapshot = (generation: number, configuration: Record<string, unknown>): PublishedSnapshot => ({
   version: generation,
@@ -38,5 +39,16 @@ describe('SourcePools', () => {
     bus.publish(snapshot(2, { connection_info: { database_url: { from_env: 'SERVICE_TEST_NO_SUCH_VARIABLE' } } }));
     expect(pools.get('default')).toBeUndefined();
     await pools.close();
+  });
+
+  it("opens pools with the multiplexer actors' limits instead of the source's pool settings", async () => {
+    const bus = new SnapshotBus();
+    const own = new SourcePools(bus);
+    const limited = new SourcePools(bus, { maxConnections: 3, idleTimeoutSeconds: 7 });
+    bus.publish(snapshot(1, { connection_info: { database_url: 'postgres://nobody@127.0.0.1:1/nothing', pool_settings: { max_connections: 20, idle_timeout: 60 } } }));
+    const options = (p: SourcePools) => (p.get('default')!.connection as PgSourceConnection).pool.options;
+    expect([options(own).max, options(own).idleTimeoutMillis]).toEqual([20, 60_000]);
+    expect([options(limited).max, options(limited).idleTimeoutMillis]).toEqual([3, 7_000]);
+    await Promise.all([own.close(), limited.close()]);
   });
 });
