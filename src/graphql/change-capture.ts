@@ -1,5 +1,5 @@
 /**
- * The front thread's change capture (issue 11 item 2): per source whose live queries run, a
+ * A multiplexer actor's change capture (issue 11 item 2): per source whose live queries run, a
  * change feed from its backend (`Backend.listenChanges`; PostgreSQL: statement-level triggers
  * and LISTEN), which says which tracked tables are captured and when one was written. The
  * refetch schedule (`refetch-schedule.ts`) asks whether every table a query reads is captured

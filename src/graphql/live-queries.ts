@@ -14,8 +14,8 @@
  * are multiplexed the same way; they differ in what is sent (each non-empty batch, no hash) and
  * in their values, whose cursor moves after each batch (`streams.ts`).
  *
- * Plain data in (plan steps, cohort values as JSON text), text out (`Subscriber`), so that
- * the multiplexer can move to a worker thread.
+ * Plain data in (plan steps, cohort values as JSON text), text out (`Subscriber`): it runs on
+ * the multiplexer actors (`actors/multiplexer/worker.ts`).
  */
 import { createHash } from 'node:crypto';
 import { RequestError } from '../compiler/errors.js';
