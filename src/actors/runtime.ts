@@ -60,11 +60,11 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   }
 
   /**
-   * A one-way message (no reply, no timeout). Dropped while the worker is down: an actor
+   * A one-way message (no reply, no timeout). Dropped before the worker is first ready and while it is down: an actor
    * whose state matters gives it again on `onReady`.
    */
   tell(message: { type: string }): void {
-    if (this.down || this.stopping) return;
+    if (this.down || this.stopping || !this.started) return;
     const bytes = encode({ kind: 'event', body: message } satisfies EventEnvelope);
     this.worker.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
   }
