@@ -10,6 +10,7 @@
  * (`live query refetched`, one line per statement).
  */
 import type { Client } from 'graphql-ws';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_LISTENER_APPLICATION_NAME } from '../../src/backends/pg/change-capture.js';
 import { useEngine } from '../support/fixture.js';
@@ -150,6 +151,26 @@ describe('change-aware refetch', () => {
     await expectTriggers('other', 0);
     expect((await fx.engine.metadata({ type: 'pg_track_table', args: { table: 'other' } })).status).toBe(200);
     await expectTriggers('other', 1);
+  });
+
+  it('never deadlocks a client that locks tracked tables in another order while their triggers go in', async () => {
+    await fx.db.sql('CREATE TABLE first_t (id int PRIMARY KEY); CREATE TABLE second_t (id int PRIMARY KEY)');
+    const client = new pg.Client({ connectionString: fx.db.url });
+    await client.connect();
+    try {
+      // The client holds second_t; the trigger sync (after the answer) takes first_t, then waits for second_t.
+      await client.query('BEGIN; LOCK TABLE second_t IN ACCESS EXCLUSIVE MODE');
+      const track = (table: string) => ({ type: 'pg_track_table', args: { table } });
+      expect((await fx.engine.metadata({ type: 'bulk', args: [track('first_t'), track('second_t')] })).status).toBe(200);
+      await sleep(300);
+      // Now the client wants first_t too: without a bound on the sync's lock waits, one of the two is a deadlock's victim.
+      await client.query('LOCK TABLE first_t IN ACCESS EXCLUSIVE MODE');
+      await client.query('COMMIT');
+    } finally {
+      await client.end();
+    }
+    await expectTriggers('first_t', 1);
+    await expectTriggers('second_t', 1);
   });
 
   it('reconnects a killed LISTEN connection, refetches, and keeps pushing', async () => {

@@ -84,6 +84,41 @@ WHERE t.typrelid = 0
 /** Tables per statement: each holds a lock on its table until the statement's transaction ends. */
 const TABLES_PER_STATEMENT = 200;
 
+/**
+ * How long a batch waits for a table's lock. Short of PostgreSQL's deadlock_timeout (1 s): a
+ * client's statement that locks the same tables in another order (`TRUNCATE b, a` while the batch
+ * holds `a` and waits for `b`) is never the one a deadlock aborts; the batch gives up `b` and
+ * tries it again after the client is done.
+ */
+const LOCK_TIMEOUT = '200ms';
+const LOCK_ATTEMPTS = 5;
+const LOCK_RETRY_MS = 500;
+
+interface SyncFailure {
+  table_schema: string;
+  table_name: string;
+  installing: boolean;
+  error: string;
+}
+
+/** One batch in a transaction of its own whose lock waits are bounded; the tables it failed on. */
+async function syncBatch(pool: pg.Pool, batch: { s: string; n: string; install: boolean }[]): Promise<SyncFailure[]> {
+  let client: pg.PoolClient | undefined;
+  try {
+    client = await pool.connect();
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    const rows = (await client.query<SyncFailure>(`SELECT * FROM ${SYNC_FUNCTION}($1::json)`, [JSON.stringify(batch)])).rows;
+    await client.query('COMMIT');
+    return rows;
+  } catch (e) {
+    await client?.query('ROLLBACK').catch(() => {});
+    return batch.map((t) => ({ table_schema: t.s, table_name: t.n, installing: t.install, error: message(e) }));
+  } finally {
+    client?.release();
+  }
+}
+
 interface StateRow {
   schema: string;
   name: string;
@@ -117,21 +152,26 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
       return;
     }
   }
-  const changes = [...install.map((t) => ({ s: t.schema, n: t.name, install: true })), ...remove.map((t) => ({ s: t.schema, n: t.name, install: false }))];
+  let changes = [...install.map((t) => ({ s: t.schema, n: t.name, install: true })), ...remove.map((t) => ({ s: t.schema, n: t.name, install: false }))];
   if (changes.length === 0) return;
-  for (let from = 0; from < changes.length; from += TABLES_PER_STATEMENT) {
-    const batch = changes.slice(from, from + TABLES_PER_STATEMENT);
-    let failed: { table_schema: string; table_name: string; installing: boolean; error: string }[];
-    try {
-      failed = (await pool.query(`SELECT * FROM ${SYNC_FUNCTION}($1::json)`, [JSON.stringify(batch)])).rows;
-    } catch (e) {
-      failed = batch.map((t) => ({ table_schema: t.s, table_name: t.n, installing: t.install, error: message(e) }));
+  const failed: SyncFailure[] = [];
+  for (let attempt = 1; changes.length > 0; attempt++) {
+    const busy: typeof changes = [];
+    for (let from = 0; from < changes.length; from += TABLES_PER_STATEMENT) {
+      const batch = changes.slice(from, from + TABLES_PER_STATEMENT);
+      for (const f of await syncBatch(pool, batch)) {
+        // A table a client holds (its TRUNCATE, its DDL) is tried again shortly, a few times.
+        if (f.error.includes('lock timeout') && attempt < LOCK_ATTEMPTS) busy.push({ s: f.table_schema, n: f.table_name, install: f.installing });
+        else failed.push(f);
+      }
     }
-    for (const f of failed) {
-      const table = qualifiedKey({ schema: f.table_schema, name: f.table_name });
-      if (f.installing) log.warn('change capture cannot be installed on a table; its live queries are polled', { source, table, error: f.error });
-      else log.warn('change capture cannot be removed from a table', { source, table, error: f.error });
-    }
+    changes = busy;
+    if (busy.length > 0) await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
+  }
+  for (const f of failed) {
+    const table = qualifiedKey({ schema: f.table_schema, name: f.table_name });
+    if (f.installing) log.warn('change capture cannot be installed on a table; its live queries are polled', { source, table, error: f.error });
+    else log.warn('change capture cannot be removed from a table', { source, table, error: f.error });
   }
   // Every listener (this instance's and others') reads the captured tables again.
   await pool.query(`SELECT pg_notify('${CHANNEL}', '${CAPTURED_CHANGED}')`).catch((e: unknown) => log.warn('change capture listeners cannot be told of new triggers', { source, error: message(e) }));
