@@ -28,6 +28,13 @@ interface KeptFields {
   shape: object;
   tables: Map<string, ResolvedTable>;
   inconsistencies: Inconsistency[];
+  /**
+   * The table records handed out last and the entries they were made for: a record whose entry
+   * is the same object is handed out again (its permissions are those resolvePermissions gives
+   * an unchanged entry on this shape).
+   */
+  records: Map<string, ResolvedTable>;
+  handed: readonly TableMetadata[];
 }
 
 const keptFields = new Map<string, KeptFields>();
@@ -51,25 +58,31 @@ function sameFieldParts(c: ConnectedSource, kept: KeptFields): boolean {
  * A source's tables with their relationships and computed fields: what boolean expressions
  * may refer to. Committed metadata is frozen and a change shares what it does not touch:
  * while a source's catalog and every table's fields are the same objects as last time (a
- * permission change, say), the fields resolved then are kept and only the table records are
- * new (each with its current entry and empty permissions).
+ * permission change, say), the fields resolved then are kept and only the records of the
+ * entries that changed are new (each with its current entry and empty permissions).
  */
 function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[]; shape: object } {
   const frozen = Object.isFrozen(c.metadata.tables);
   const kept = keptFields.get(c.metadata.name);
   if (frozen && kept && sameFieldParts(c, kept)) {
-    const tables = new Map<string, ResolvedTable>();
-    for (const entry of c.metadata.tables) {
+    // The records handed out last, but for the entries that are new objects (same places, same tables).
+    const tables = new Map(kept.records);
+    const now = c.metadata.tables;
+    for (let i = 0; i < now.length; i++) {
+      const entry = now[i]!;
+      if (entry === kept.handed[i]) continue;
       const key = qualifiedKey(entry.table);
       const table = kept.tables.get(key);
       if (table) tables.set(key, { ...table, entry, permissions: NO_PERMISSIONS });
     }
+    kept.records = tables;
+    kept.handed = now;
     return { source: { name: c.metadata.name, metadata: c.metadata, introspection: c.introspection, tables }, inconsistencies: [...kept.inconsistencies], shape: kept.shape };
   }
   const { source, inconsistencies } = resolveTables(c);
   inconsistencies.push(...resolveRelationships(source), ...resolveComputedFields(source));
   const shape = {};
-  if (frozen) keptFields.set(c.metadata.name, { introspection: c.introspection, entries: c.metadata.tables, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies] });
+  if (frozen) keptFields.set(c.metadata.name, { introspection: c.introspection, entries: c.metadata.tables, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies], records: source.tables, handed: c.metadata.tables });
   return { source, inconsistencies, shape };
 }
 

@@ -9,28 +9,28 @@
  */
 import type { AdminConnection } from '../../backends/backend.js';
 import type { SourceCatalog } from '../../metadata/resolve.js';
-import type { Metadata } from '../../metadata/types.js';
+import type { Metadata, TableMetadata } from '../../metadata/types.js';
+import { samePicks } from '../../util/same-picks.js';
 
 export class ChangeCaptureSync {
-  /** Per source, what was last synced: the tables (JSON) and the catalog they were checked against. */
-  private readonly synced = new Map<string, { tables: string; catalog: SourceCatalog }>();
+  /** Per source, what was last synced: its table entries, their tables (JSON) and the catalog they were checked against. */
+  private readonly synced = new Map<string, { entries: readonly TableMetadata[]; tables: string; catalog: SourceCatalog }>();
 
   constructor(private readonly enabled: boolean) {}
 
   async sync(m: Metadata, connection: (source: string) => AdminConnection | null, catalogs: Map<string, SourceCatalog>): Promise<void> {
     if (!this.enabled) return;
-    const keep = everyTrackedTable(m);
     for (const name of this.synced.keys()) if (!m.sources.some((s) => s.name === name)) this.synced.delete(name);
     for (const s of m.sources) {
       const admin = connection(s.name);
       const catalog = catalogs.get(s.name);
       if (!admin?.syncChangeCapture || !catalog?.introspection) continue;
+      const last = this.synced.get(s.name);
+      if (last?.catalog === catalog && samePicks(last.entries, s.tables, (t) => t.table)) continue;
       const tables = s.tables.map((t) => t.table);
       const key = JSON.stringify(tables);
-      const last = this.synced.get(s.name);
-      if (last && last.tables === key && last.catalog === catalog) continue;
-      await admin.syncChangeCapture(s.name, tables, keep);
-      this.synced.set(s.name, { tables: key, catalog });
+      if (last?.catalog !== catalog || last.tables !== key) await admin.syncChangeCapture(s.name, tables, everyTrackedTable(m));
+      this.synced.set(s.name, { entries: s.tables, tables: key, catalog });
     }
   }
 

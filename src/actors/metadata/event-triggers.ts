@@ -12,14 +12,16 @@
 import type { AdminConnection } from '../../backends/backend.js';
 import { deliveryView, eventTriggerObjectName, installSpec, sourceEventTriggers, type EventTriggerView } from '../../metadata/event-triggers.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
-import type { Metadata } from '../../metadata/types.js';
+import type { Metadata, TableMetadata } from '../../metadata/types.js';
+import { samePicks } from '../../util/same-picks.js';
 import { log } from '../../log.js';
 
 /** Sources whose triggers are installed again (`recreate_event_triggers`): some, or all. */
 export type Recreate = ReadonlySet<string> | true;
 
 export class EventTriggerSync {
-  private readonly synced = new Map<string, { triggers: string; catalog: SourceCatalog | undefined }>();
+  /** Per source, what was last synced: its table entries, their triggers (JSON) and the catalog. */
+  private readonly synced = new Map<string, { entries: readonly TableMetadata[]; triggers: string; catalog: SourceCatalog | undefined }>();
 
   async sync(m: Metadata, connection: (source: string) => AdminConnection | null, catalogs: Map<string, SourceCatalog>, recreate: Recreate = new Set()): Promise<void> {
     for (const name of this.synced.keys()) if (!m.sources.some((s) => s.name === name)) this.synced.delete(name);
@@ -27,14 +29,20 @@ export class EventTriggerSync {
       const admin = connection(s.name);
       const catalog = catalogs.get(s.name);
       if (!admin?.syncEventTriggers || !catalog?.introspection) continue;
-      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger));
-      const triggers = JSON.stringify(specs);
       const again = recreate === true || recreate.has(s.name);
       const last = this.synced.get(s.name);
-      if (!again && last && last.triggers === triggers && last.catalog === catalog) continue;
+      const sameCatalog = last?.catalog === catalog;
+      // Tables and their triggers the same objects: nothing to compare (a permission change).
+      if (!again && sameCatalog && samePicks(last.entries, s.tables, (t) => t.event_triggers) && samePicks(last.entries, s.tables, (t) => t.table)) continue;
+      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger));
+      const triggers = JSON.stringify(specs);
+      if (!again && sameCatalog && last.triggers === triggers) {
+        this.synced.set(s.name, { entries: s.tables, triggers, catalog });
+        continue;
+      }
       try {
         await admin.syncEventTriggers(specs, otherTriggers(m, s.name), again);
-        this.synced.set(s.name, { triggers, catalog });
+        this.synced.set(s.name, { entries: s.tables, triggers, catalog });
       } catch (e) {
         log.warn('the event triggers of a source cannot be synced with its database', { source: s.name, error: e instanceof Error ? e.message : String(e) });
       }

@@ -90,10 +90,12 @@ WITH
         ON "ra"."attrelid" = "c"."confrelid" AND "ra"."attnum" = "k"."ref_attnum"
     ) "k"
     WHERE "c"."contype" IN ('p', 'u', 'f', 'c', 'x')
-      AND NOT EXISTS (
+      -- "conparentid" = 0 first: written as a bare anti-join, the planner estimated one row
+      -- left and joined it to "rel" by a nested loop (50 million comparisons, 5 s at 5,000 tables).
+      AND ("c"."conparentid" = 0 OR NOT EXISTS (
         SELECT FROM "pg_catalog"."pg_constraint" "parent"
         WHERE "parent"."oid" = "c"."conparentid" AND "parent"."conrelid" = "c"."conrelid"
-      )
+      ))
   ),
   "con_agg" AS (
     SELECT "con"."conrelid",
