@@ -12,7 +12,7 @@ const fx = useEngine();
 
 /** Each entry row's table name and the transaction that last wrote it. */
 async function entryRows(): Promise<{ name: string; writer: string }[]> {
-  const r = await fx.db.sql(`SELECT entry->'table'->>'name' AS name, xmin::text AS writer FROM service_catalog.metadata_tables WHERE source = 'default' ORDER BY position`);
+  const r = await fx.db.sql(`SELECT entry::json->'table'->>'name' AS name, xmin::text AS writer FROM service_catalog.metadata_tables WHERE source = 'default' ORDER BY position`);
   return r.rows;
 }
 

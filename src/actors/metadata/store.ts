@@ -31,17 +31,24 @@ CREATE TABLE IF NOT EXISTS service_catalog.metadata (
   skeleton json,
   resource_version bigint NOT NULL
 );
+-- "entry" is the JSON text the engine wrote, stored as it is: text, not json (the server
+-- would parse 40 MiB again at 5,000 tables), and not compressed (pglz on every write cost
+-- more than the disk it saves): replace_metadata's write 2.5 s -> 1.6 s on a loaded machine.
 CREATE TABLE IF NOT EXISTS service_catalog.metadata_tables (
   source text NOT NULL,
   key text NOT NULL,
   position integer NOT NULL,
-  entry json NOT NULL,
+  entry text NOT NULL,
   PRIMARY KEY (source, key)
 );
 DO $$ BEGIN
   -- A store created before the entries had rows of their own.
   IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = 'service_catalog' AND table_name = 'metadata' AND column_name = 'skeleton') THEN
     ALTER TABLE service_catalog.metadata ALTER COLUMN metadata DROP NOT NULL, ADD COLUMN skeleton json;
+  END IF;
+  -- New, or a store whose entries were json (CREATE TABLE takes STORAGE from PostgreSQL 16 on).
+  IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'service_catalog.metadata_tables'::regclass AND attname = 'entry' AND (atttypid = 'json'::regtype OR attstorage <> 'e')) THEN
+    ALTER TABLE service_catalog.metadata_tables ALTER COLUMN entry TYPE text, ALTER COLUMN entry SET STORAGE EXTERNAL;
   END IF;
 END $$;`;
 
@@ -66,7 +73,7 @@ function insertEntries(source: string, entries: readonly TableMetadata[]): { tex
   const values = [source];
   const rows = entries.map((t, i) => {
     values.push(tableEntryKey(t), tableEntryJson(t));
-    return `($${values.length - 1}, ${i}, $${values.length}::json)`;
+    return `($${values.length - 1}, ${i}, $${values.length})`;
   });
   const text = `
 INSERT INTO service_catalog.metadata_tables (source, key, position, entry)
@@ -163,12 +170,12 @@ export class MetadataStore {
     const version = Number(row.resource_version);
     if (row.metadata) return { metadata: row.metadata, version, inRows: false };
     const skeleton = row.skeleton ?? { version: 3, sources: [] };
-    const r = await c.query<{ source: string; entry: TableMetadata }>('SELECT source, entry FROM service_catalog.metadata_tables ORDER BY source, position');
+    const r = await c.query<{ source: string; entry: string }>('SELECT source, entry FROM service_catalog.metadata_tables ORDER BY source, position');
     const tables = new Map<string, TableMetadata[]>();
     for (const { source, entry } of r.rows) {
       let list = tables.get(source);
       if (!list) tables.set(source, (list = []));
-      list.push(entry);
+      list.push(JSON.parse(entry) as TableMetadata);
     }
     const sources = skeleton.sources.map((s: SourceMetadata) => ({ ...s, tables: tables.get(s.name) ?? [] }));
     return { metadata: { ...skeleton, sources }, version, inRows: true };
