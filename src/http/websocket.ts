@@ -43,8 +43,12 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
   };
   app.ws<Connection>('/v1/graphql', {
     maxPayloadLength: opts.maxMessageBytes,
-    // No idle timeout: the legacy protocol's keep-alives and the client's pings keep it open.
-    idleTimeout: 0,
+    // uWS pings a connection silent for 104 s and drops it when nothing came back 16 s later
+    // (a dead peer). The same 16 s are what a closed connection's client has to read what was
+    // queued before the close frame (the slow-client close, 1008): with no idle timeout, uWS
+    // gave it 4 s and then cut the connection (the client saw 1006).
+    idleTimeout: 120,
+    sendPingsAutomatically: true,
     // No uWS limit (it would drop messages silently past 64 KiB): the connection's outbox enforces ours.
     maxBackpressure: 0,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
