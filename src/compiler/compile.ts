@@ -211,7 +211,8 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   const addJoins = (parent: number, rootPath: string[]): void => {
     const pending = selection.pendingJoins;
     selection.pendingJoins = [];
-    if (pending.length > 0 && op.operation !== 'query') throw new RequestError('remote relationships can only be selected in queries', pending[0]!.path, 'not-supported');
+    // A live query re-runs its statement alone: a joined remote answer would not be watched.
+    if (pending.length > 0 && op.operation === 'subscription') throw new RequestError('remote relationships cannot be selected in subscriptions', pending[0]!.path, 'not-supported');
     for (const j of pending) {
       const keys = j.path.slice('$.selectionSet.'.length).split('.selectionSet.').slice(rootPath.length);
       const run = j.to.kind === 'remote' ? remoteJoinRun(j.to.join, j.field, { schema: rs.schema, op, fragments, inputs }, j.path) : sourceJoinRun(j.to, j.field.alias);

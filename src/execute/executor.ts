@@ -43,7 +43,7 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
     run.batch ? runRemoteJoin(run, joinKeys ?? '[]', connections.remote?.(run.remote), remote) : runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], connections.remote?.(run.remote), remote);
   const texts =
     plan.operation === 'mutation'
-      ? await runMutationOperation(plan.steps, bind, connections, runRemote)
+      ? await runMutationOperation(plan.steps, bind, connections, runRemote, (step, joinKeys) => runQueryStep(step, { ...bind, joinKeys }, connections, runRemote))
       : await runGraph(plan.steps, (step, joinKeys) => runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote));
   return assembleData(plan.steps, texts);
 }

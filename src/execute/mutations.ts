@@ -16,28 +16,53 @@ type MutationRun = Extract<StepRun, { kind: 'mutation' }>;
 
 const checkFailed = (field: MutationRun) => new ApiError(400, 'permission-error', `Check constraint violation. ${field.check} check constraint failed`, '$');
 
-/** `runRemote`: a remote schema's mutation field, run in its turn (outside the transaction: the remote has its own). */
-export async function runMutationOperation(steps: PlanStep[], bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>): Promise<string[]> {
-  const sources = new Set(steps.flatMap((s) => (s.run.kind === 'constant' || s.run.kind === 'remote' ? [] : [s.run.source])));
+/** Runs a join step (a remote relationship) with the key tuples of its parent's rows. */
+export type JoinRunner = (step: PlanStep, joinKeys: string) => Promise<string>;
+
+/**
+ * `runRemote`: a remote schema's mutation field, run in its turn (outside the transaction: the
+ * remote has its own). `runJoin`: the remote relationships selected in the fields' answers,
+ * run once the transaction committed (they read the rows as everyone sees them, and no remote
+ * call holds the transaction open), one per relationship as in a query.
+ */
+export async function runMutationOperation(
+  steps: PlanStep[],
+  bind: BindContext,
+  connections: SourceConnections,
+  runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
+  runJoin: JoinRunner,
+): Promise<string[]> {
+  const fields = steps.filter((s) => s.output.kind !== 'join');
+  const sources = new Set(fields.flatMap((s) => (s.run.kind === 'constant' || s.run.kind === 'remote' ? [] : [s.run.source])));
   if (sources.size > 1) throw new RequestError('all mutation fields of a request must be on the same source', '$', 'not-supported');
   const [source] = sources;
   const connected = source === undefined ? undefined : connections.get(source);
   if (source !== undefined && !connected) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
-  if (!connected) return runGraph(steps, async (step) => (step.run.kind === 'constant' ? step.run.json : step.run.kind === 'remote' ? runRemote(step, step.run) : 'null'));
-  const { connection, backend, capturesEvents } = connected;
-  const inOrder = (run: RunStatement) =>
-    runGraph(steps, async (step) => {
-      if (step.run.kind === 'constant') return step.run.json;
-      if (step.run.kind === 'mutation') return runField(run, backend, step.run, bind);
-      if (step.run.kind === 'remote') return runRemote(step, step.run);
-      throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
-    });
-  // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT
-  // round trips, unless the source's event triggers record the session variables (spec "Events"
-  // 1), which the transaction sets.
-  const fields = steps.filter((s) => s.run.kind === 'mutation');
-  if (!capturesEvents && fields.length === 1 && (fields[0]!.run as MutationRun).ops.length === 1) return inOrder((text, values, statement) => connection.rows(text, values, statement));
-  return capturesEvents ? connection.transaction(inOrder, bind.sessionJson) : connection.transaction(inOrder);
+  const texts = new Map<number, string>();
+  // Every field in order: each depends on the one before.
+  const inOrder = async (run: RunStatement | null) => {
+    for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected?.backend, bind, runRemote));
+  };
+  if (!connected) await inOrder(null);
+  else {
+    const { connection, capturesEvents } = connected;
+    // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT
+    // round trips, unless the source's event triggers record the session variables (spec "Events"
+    // 1), which the transaction sets.
+    const mutations = fields.filter((s) => s.run.kind === 'mutation');
+    if (!capturesEvents && mutations.length === 1 && (mutations[0]!.run as MutationRun).ops.length === 1) await inOrder((text, values, statement) => connection.rows(text, values, statement));
+    else if (capturesEvents) await connection.transaction(inOrder, bind.sessionJson);
+    else await connection.transaction(inOrder);
+  }
+  if (fields.length === steps.length) return steps.map((s) => texts.get(s.id)!);
+  return runGraph(steps, async (step, joinKeys) => (joinKeys === null ? texts.get(step.id)! : runJoin(step, joinKeys)));
+}
+
+async function runFieldStep(step: PlanStep, run: RunStatement | null, backend: Backend | undefined, bind: BindContext, runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>): Promise<string> {
+  if (step.run.kind === 'constant') return step.run.json;
+  if (step.run.kind === 'remote') return runRemote(step, step.run);
+  if (step.run.kind === 'mutation' && run && backend) return runField(run, backend, step.run, bind);
+  throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
 }
 
 async function runField(run: RunStatement, backend: Backend, field: MutationRun, bind: BindContext): Promise<string> {

@@ -199,4 +199,24 @@ describe('remote relationships', () => {
     const untracked = await admin('pg_create_remote_relationship', { name: 'x', table: 'book', definition: { to_source: { relationship_type: 'array', source: 'other', table: 'nope', field_mapping: { id: 'id' } } } });
     expect(untracked.body.error).toContain('is not tracked');
   });
+
+  it('joins the answer of a mutation once it committed (remote schema and another source), and refuses them in subscriptions', async () => {
+    const latest = { to_remote_schema: { remote_schema: 'msgs', lhs_fields: ['id'], remote_field: { messages: { arguments: { author: '$id', limit: 1 } } } } };
+    expect((await admin('pg_create_remote_relationship', { name: 'latest', table: 'author', definition: latest })).status).toBe(200);
+    remote.calls.length = 0;
+    const m = await gql('mutation { insert_book(objects: [{author_id: 1}, {author_id: 2}]) { affected_rows returning { author { latest { body } } reviews { stars } } } }');
+    expect(m.body).toEqual({
+      data: { insert_book: { affected_rows: 2, returning: [{ author: { latest: [{ body: 'm1.0' }] }, reviews: [] }, { author: { latest: [{ body: 'm2.0' }] }, reviews: [] }] } },
+    });
+    expect(remote.queries()).toHaveLength(1);
+    // By primary key, and a rolled-back mutation makes no remote call.
+    const one = await gql('mutation { insert_book_one(object: {id: 1000, author_id: 3}) { id author { shelf { label } latest { id } } } }');
+    expect(one.body).toEqual({ data: { insert_book_one: { id: 1000, author: { shelf: null, latest: [{ id: 30 }] } } } });
+    remote.calls.length = 0;
+    const failed = await gql('mutation { insert_book_one(object: {id: 1000, author_id: 3}) { id author { latest { id } } } }');
+    expect(failed.body.errors[0].extensions.code).toBe('constraint-violation');
+    expect(remote.calls).toHaveLength(0);
+    const sub = await gql('subscription { author(limit: 1) { latest { id } } }');
+    expect(sub.body.errors[0]).toMatchObject({ message: 'remote relationships cannot be selected in subscriptions', extensions: { code: 'not-supported' } });
+  });
 });
