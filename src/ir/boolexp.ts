@@ -19,12 +19,19 @@ export interface Join {
 export interface ComputedCall {
   fn: QualifiedName;
   returnType: CatalogType;
+  /** Name of the row argument when it is not the function's first one (then it is passed by name), else null. */
+  tableArgument: string | null;
   /** Name of the JSON session argument, if any. */
   sessionArgument: string | null;
 }
 
-export function computedCall(fn: CatalogFunction, sessionArgument: number | null): ComputedCall {
-  return { fn: { schema: fn.schema, name: fn.name }, returnType: fn.returnType, sessionArgument: sessionArgument === null ? null : (fn.args[sessionArgument]?.name ?? null) };
+export function computedCall(fn: CatalogFunction, tableArgument: number, sessionArgument: number | null): ComputedCall {
+  return {
+    fn: { schema: fn.schema, name: fn.name },
+    returnType: fn.returnType,
+    tableArgument: tableArgument === 0 ? null : (fn.args[tableArgument]?.name ?? null),
+    sessionArgument: sessionArgument === null ? null : (fn.args[sessionArgument]?.name ?? null),
+  };
 }
 
 export type BoolExp =

@@ -20,7 +20,7 @@ export interface BoolExpTable {
   name: QualifiedName;
   columns: ReadonlyMap<string, CatalogColumn>;
   relationships: ReadonlyMap<string, Pick<ResolvedRelationship, 'target' | 'mapping'>>;
-  computedFields: ReadonlyMap<string, Pick<ResolvedComputedField, 'returns' | 'inputArguments' | 'function' | 'sessionArgument'>>;
+  computedFields: ReadonlyMap<string, Pick<ResolvedComputedField, 'returns' | 'inputArguments' | 'function' | 'tableArgument' | 'sessionArgument'>>;
 }
 
 /** The tracked tables of the source, for relationship targets and `_exists`. */
@@ -108,9 +108,9 @@ function field(key: string, v: Json, table: BoolExpTable, w: Walk, path: string)
     if (computed.returns.kind === 'table') {
       const target = w.scope.table(computed.returns.table);
       if (!target) throw badRequest('not-exists', `table ${JSON.stringify(showTable(computed.returns.table))} is not tracked`, path);
-      return { kind: 'computed_rows', field: key, call: computedCall(computed.function, computed.sessionArgument), table: computed.returns.table, where: expression(v, target, w, path) };
+      return { kind: 'computed_rows', field: key, call: computedCall(computed.function, computed.tableArgument, computed.sessionArgument), table: computed.returns.table, where: expression(v, target, w, path) };
     }
-    return { kind: 'computed', field: key, call: computedCall(computed.function, computed.sessionArgument), ops: parseComparisons(operand(key, { type: computed.returns.type }, table, w), v, path, opPath) };
+    return { kind: 'computed', field: key, call: computedCall(computed.function, computed.tableArgument, computed.sessionArgument), ops: parseComparisons(operand(key, { type: computed.returns.type }, table, w), v, path, opPath) };
   }
   throw badRequest('not-exists', `${JSON.stringify(key)} does not exist`, path);
 }

@@ -41,8 +41,6 @@ export function functionInfos(source: SourceMetadata, naming: SourceNaming, intr
     const roots = isObject(config.custom_root_fields) ? config.custom_root_fields : {};
     const sessionArgument = typeof config.session_argument === 'string' ? config.session_argument : null;
     const inputArgs = fn.args.filter((a) => a.name !== sessionArgument);
-    // A row-typed argument cannot be given in GraphQL: such a function serves as a computed field only.
-    if (inputArgs.some((a) => a.type.kind === 'c')) continue;
     const rootName = typeof roots.function === 'string' ? naming.customRootField(roots.function) : naming.rootField(base);
     const aggregateName = typeof roots.function_aggregate === 'string' ? naming.customRootField(roots.function_aggregate) : naming.rootField(`${base}_aggregate`);
     // Never a broken schema: a name that is not a GraphQL name leaves the function out (tracked-tables.ts).

@@ -27,6 +27,9 @@ const RENAMED: Record<string, string> = {
 export function scalarName(t: CatalogType): string {
   const builtin = BUILTIN[t.name];
   if (builtin) return builtin.name;
+  // A composite (a table's row type) would take its table's object type name: `<type>_scalar`,
+  // as the well-known engine names it; a value is the row's text form, "(1,'Roger','Chris')".
+  if (t.kind === 'c') return `${t.name}_scalar`;
   return RENAMED[t.name] ?? t.name;
 }
 

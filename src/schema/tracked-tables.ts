@@ -42,7 +42,7 @@ function computedFields(source: string, naming: SourceNaming, t: ResolvedTable):
     fieldName: naming.fieldName(cf.name),
     fn: cf.function,
     extraArgs: cf.inputArguments,
-    call: computedCall(cf.function, cf.sessionArgument),
+    call: computedCall(cf.function, cf.tableArgument, cf.sessionArgument),
     tableArgument: cf.tableArgument,
     returnsTable: cf.returns.kind === 'table' ? tableKey(source, cf.returns.table) : null,
     description: cf.description,

@@ -128,3 +128,29 @@ describe('pg_drop_computed_field', () => {
     });
   });
 });
+
+describe('row arguments in queries', () => {
+  it('calls a function whose row argument is not its first one by name, with the session argument', async () => {
+    await fx.db.sql(`
+      INSERT INTO author (first_name, last_name) VALUES ('Ada', 'L');
+      CREATE FUNCTION session_last(session json, author_row author) RETURNS text AS $$ SELECT author_row.first_name || ':' || (session->>'x-service-role') $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION session_rows(session json, author_row author) RETURNS SETOF article AS $$ SELECT * FROM article WHERE author_id = author_row.id $$ LANGUAGE sql STABLE;
+    `);
+    expect((await add('tagged', { function: 'session_last', table_argument: 'author_row', session_argument: 'session' })).status).toBe(200);
+    expect((await add('own_articles', { function: 'session_rows', table_argument: 'author_row', session_argument: 'session' })).status).toBe(200);
+    await fx.db.sql(`INSERT INTO article (title, author_id) SELECT 'T', id FROM author WHERE first_name = 'Ada'`);
+    const r = await fx.engine.post('/v1/graphql', { query: `{ author(where: {first_name: {_eq: "Ada"}, own_articles: {title: {_eq: "T"}}}) { tagged own_articles { title } } }` });
+    expect(r.body).toEqual({ data: { author: [{ tagged: 'Ada:admin', own_articles: [{ title: 'T' }] }] } });
+  });
+
+  it('serves a tracked function with a row argument as a root field, the row given as text (<type>_scalar)', async () => {
+    expect((await meta('pg_track_function', { function: 'fetch_articles' })).status).toBe(200);
+    const r = await fx.engine.post('/v1/graphql', { query: `{ fetch_articles(args: {search: "t", author_row: "(1,'Ada','L')"}) { title } }` });
+    expect(r.body).toEqual({ data: { fetch_articles: [{ title: 'T' }] } });
+    const t = await fx.engine.post('/v1/graphql', { query: '{ __type(name: "fetch_articles_args") { inputFields { name type { name } } } }' });
+    expect(t.body.data.__type.inputFields).toEqual([
+      { name: 'search', type: { name: 'String' } },
+      { name: 'author_row', type: { name: 'author_scalar' } },
+    ]);
+  });
+});

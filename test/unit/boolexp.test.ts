@@ -26,8 +26,8 @@ const fn = (name: string, returnType: CatalogType): CatalogFunction => ({ schema
 
 const author = table('author', [column('id', INT), column('name', TEXT), column('rating', INT)], {
   computedFields: new Map([
-    ['full_name', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [], function: fn('author_full_name', TEXT), sessionArgument: null }],
-    ['search', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [{ name: 'q', type: TEXT, hasDefault: false }], function: fn('author_search', TEXT), sessionArgument: null }],
+    ['full_name', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [], function: fn('author_full_name', TEXT), tableArgument: 0, sessionArgument: null }],
+    ['search', { returns: { kind: 'scalar', type: TEXT }, inputArguments: [{ name: 'q', type: TEXT, hasDefault: false }], function: fn('author_search', TEXT), tableArgument: 0, sessionArgument: null }],
   ]),
 });
 const article = table(
@@ -90,7 +90,7 @@ describe('structure', () => {
   });
 
   it('compares a scalar computed field like a column', () => {
-    expect(parse({ full_name: { _ilike: '%a%' } }, author)).toEqual({ kind: 'computed', field: 'full_name', call: { fn: { schema: 'public', name: 'author_full_name' }, returnType: TEXT, sessionArgument: null }, ops: [{ op: '_ilike', value: { kind: 'literal', value: '%a%' } }] });
+    expect(parse({ full_name: { _ilike: '%a%' } }, author)).toEqual({ kind: 'computed', field: 'full_name', call: { fn: { schema: 'public', name: 'author_full_name' }, returnType: TEXT, tableArgument: null, sessionArgument: null }, ops: [{ op: '_ilike', value: { kind: 'literal', value: '%a%' } }] });
   });
 });
 

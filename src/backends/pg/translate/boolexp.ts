@@ -163,12 +163,16 @@ export function joinCondition(outer: Scope, inner: Scope, mapping: [string, stri
   return and(mapping.map(([a, b]) => sql`(${col(outer, a)} = ${col(inner, b)})`));
 }
 
-/** A scalar computed field's value on the row of `scope` (its session argument named, if it has one). */
+/**
+ * A computed field's function called on the row of `scope`: a scalar's value, or a set's rows.
+ * The row goes first unless the function takes it later (then by name, as the session argument).
+ */
 export function computedValue(call: ComputedCall, scope: Scope, env: BoolExpEnv): Sql {
-  const { fn, sessionArgument } = call;
+  const { fn, tableArgument, sessionArgument } = call;
   if (sessionArgument) env.wholeSession.read = true;
+  const row = tableArgument ? sql`${ident(tableArgument)} => ${scope.alias}` : scope.alias;
   const session = sessionArgument ? sql`, ${ident(sessionArgument)} => (${paramFrom({ kind: 'session' })})::json` : raw('');
-  return sql`${qualified(fn.schema, fn.name)}(${scope.alias}${session})`;
+  return sql`${qualified(fn.schema, fn.name)}(${row}${session})`;
 }
 
 /** Inherited roles: a value some parents grant is NULL where none of their filters hold (spec rule 3). */
@@ -199,9 +203,8 @@ export function boolExpSql(b: BoolExp, scope: Scope, env: BoolExpEnv): Sql {
       return sql`EXISTS (SELECT 1 FROM ${qualified(inner.table.schema, inner.table.name)} AS ${inner.alias} WHERE ${and(conds)})`;
     }
     case 'computed_rows': {
-      const { fn } = b.call;
       const inner: Scope = { alias: env.aliases.next(), table: b.table };
-      return sql`EXISTS (SELECT 1 FROM ${qualified(fn.schema, fn.name)}(${scope.alias}) AS ${inner.alias} WHERE ${boolExpSql(b.where, inner, env)})`;
+      return sql`EXISTS (SELECT 1 FROM ${computedValue(b.call, scope, env)} AS ${inner.alias} WHERE ${boolExpSql(b.where, inner, env)})`;
     }
     case 'exists': {
       const inner: Scope = { alias: env.aliases.next(), table: b.table };
