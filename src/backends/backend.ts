@@ -252,14 +252,21 @@ export interface InvocationRecord {
 
 export type EventOutcome = { kind: 'delivered' } | { kind: 'retry'; afterSeconds: number } | { kind: 'error' };
 
+/** A delivery attempt of a leased event, to be recorded. */
+export interface FinishedAttempt {
+  event: EventRecord;
+  invocation: InvocationRecord;
+  outcome: EventOutcome;
+}
+
 /** A source's event log as the trigger-delivery actor uses it. */
 export interface EventStore {
   /** Whether the log exists (no event trigger was ever installed otherwise). */
   ready(): Promise<boolean>;
   /** Leases up to `limit` due events of these triggers for `instance`. */
   fetch(triggers: readonly LeaseSpec[], limit: number, instance: string): Promise<EventRecord[]>;
-  /** Records the attempt and moves the event on (unless its lease was lost meanwhile). */
-  finish(event: EventRecord, invocation: InvocationRecord, outcome: EventOutcome, instance: string): Promise<void>;
+  /** Records the attempts and moves each event on (unless its lease was lost meanwhile), in one statement. */
+  finish(attempts: readonly FinishedAttempt[], instance: string): Promise<void>;
   /** Gives back the leases of `instance` (graceful shutdown). */
   release(instance: string): Promise<void>;
   /** One batch of a log cleanup (`EventStatements.cleanup`). */

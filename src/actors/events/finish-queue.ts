@@ -1,0 +1,48 @@
+/**
+ * The ends of one source's deliveries, written to its event log in batches: one statement per
+ * flush (`EventStore.finish`) instead of one transaction, and one WAL flush, per event, which
+ * is what held the throughput goal of issue 12 back (bench/events.mjs). A batch goes when it
+ * holds `max` attempts or `delayMs` after its first attempt, one flush at a time. An instance
+ * that dies before a flush loses nothing: its events stay leased and are delivered again after
+ * the lease time (at least once, as for a death mid-delivery).
+ */
+import type { EventStore, FinishedAttempt } from '../../backends/backend.js';
+import { log } from '../../log.js';
+
+export class FinishQueue {
+  private pending: FinishedAttempt[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly instance: string,
+    private readonly max: number,
+    private readonly delayMs: number,
+    /** Called after each flush that was written. */
+    private readonly flushed: (batch: readonly FinishedAttempt[]) => void,
+  ) {}
+
+  add(attempt: FinishedAttempt): void {
+    this.pending.push(attempt);
+    if (this.pending.length >= this.max) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /** Writes what is pending (after the flush under way); resolves when all is written or given up. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.length === 0) return this.flushing;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(() =>
+      this.store.finish(batch, this.instance).then(
+        () => this.flushed(batch),
+        // The leases run out and the events are fetched again.
+        (e: unknown) => log.warn('event deliveries cannot be recorded', { events: batch.length, error: e instanceof Error ? e.message : String(e) }),
+      ),
+    );
+    return this.flushing;
+  }
+}
