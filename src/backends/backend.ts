@@ -203,9 +203,9 @@ export interface AdminConnection {
   /**
    * Event triggers (with `Backend.connectEvents`): makes the database triggers those of
    * `triggers`, except the ones named in `keep` (another source's); `recreate` installs every
-   * one again. Returns why a trigger could not be installed, by database trigger name.
+   * one again. Returns why a trigger could not be installed or removed, by database trigger name.
    */
-  syncEventTriggers?(triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, string>>;
+  syncEventTriggers?(triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, EventTriggerSyncFailure>>;
   close(): Promise<void>;
 }
 
@@ -213,6 +213,14 @@ export interface AdminConnection {
 export interface EventOperation {
   columns: '*' | string[];
   payload: '*' | string[];
+}
+
+/** A database trigger that could not be installed or removed. */
+export interface EventTriggerSyncFailure {
+  table: QualifiedName;
+  error: string;
+  /** Its table stayed locked by another session for every try (bounded waits). */
+  lockTimeout: boolean;
 }
 
 /** What a database needs of one event trigger. */
