@@ -237,6 +237,8 @@ export interface EventTriggerInstall {
 export interface LeaseSpec {
   name: string;
   leaseSeconds: number;
+  /** At most this many of its events leased at once, by all instances together; 0: no cap. */
+  maxConcurrent: number;
 }
 
 /** A leased event. `payload`: the stored JSON text `{op, data, session_variables, trace_context}`. */

@@ -5,7 +5,9 @@
  * (`finish-queue.ts`). At most `httpPoolSize` deliveries are in flight; a full batch is followed
  * by another fetch at once, and while the pool is full the next fetch comes as soon as half a
  * batch has room (the pipeline stays full without fetches of one event), else the next poll
- * comes after `fetchIntervalMs` or sooner when a captured event NOTIFYs.
+ * comes after `fetchIntervalMs` or sooner when a captured event NOTIFYs. With
+ * `maxConcurrentPerTrigger`, the store leases no more of a trigger's events than the cap less
+ * those under a live lease anywhere (a cluster-wide cap).
  * Delivered events past the retention are removed hourly, and each trigger's `cleanup_config`
  * runs on its schedule (`cleaner.ts`). Shutdown waits a little for the
  * deliveries in flight, then gives back the leases it still holds.
@@ -117,8 +119,9 @@ export class EventProcessor {
       }
       const store = backend.connectEvents(connected.configuration, Math.max(2, Math.min(this.options.httpPoolSize, 10)));
       const finishes = new FinishQueue(store, this.instance, this.options.fetchBatchSize, FINISH_DELAY_MS, (batch) => {
-        // A retry due at once (Retry-After: 0) is fetched on the next turn.
-        if (batch.some((a) => a.outcome.kind === 'retry' && a.outcome.afterSeconds === 0)) this.wake();
+        // A retry due at once (Retry-After: 0) is fetched on the next turn; under a cap, recorded
+        // deliveries make room for the trigger's next events.
+        if (this.options.maxConcurrentPerTrigger > 0 || batch.some((a) => a.outcome.kind === 'retry' && a.outcome.afterSeconds === 0)) this.wake();
       });
       const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, finishes, ready: false, failing: false };
       this.sources.set(name, source);
@@ -160,7 +163,7 @@ export class EventProcessor {
 
   private async fetchSource(source: Source): Promise<void> {
     if (!source.ready && !(source.ready = await source.store.ready())) return;
-    const leases = [...source.triggers.values()].map((t) => ({ name: t.name, leaseSeconds: t.retry.timeoutSec + LEASE_MARGIN_SECONDS }));
+    const leases = [...source.triggers.values()].map((t) => ({ name: t.name, leaseSeconds: t.retry.timeoutSec + LEASE_MARGIN_SECONDS, maxConcurrent: this.options.maxConcurrentPerTrigger }));
     for (;;) {
       const room = this.room();
       if (room < this.lowWater() || this.stopped) {
