@@ -95,7 +95,9 @@ function buildCall(trigger: DeliveryTarget, payload: Record<string, unknown>, se
 }
 
 /** The response body as recorded: through the response transform when there is one. */
-function recordedBody(text: string, t: ResponseTransform | undefined, webhook: string): unknown {
+function recordedBody(answer: string, t: ResponseTransform | undefined, webhook: string): unknown {
+  // jsonb has no NUL character: an answer holding one could not be recorded.
+  const text = answer.replaceAll('\u0000', '');
   if (!t?.body) return text.slice(0, RECORDED_BODY_CHARS);
   const made = makeRequest(webhook);
   if (!made.ok) return text.slice(0, RECORDED_BODY_CHARS);

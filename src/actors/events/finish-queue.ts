@@ -36,13 +36,23 @@ export class FinishQueue {
     if (this.pending.length === 0) return this.flushing;
     const batch = this.pending;
     this.pending = [];
-    this.flushing = this.flushing.then(() =>
-      this.store.finish(batch, this.instance).then(
-        () => this.flushed(batch),
-        // The leases run out and the events are fetched again.
-        (e: unknown) => log.warn('event deliveries cannot be recorded', { events: batch.length, error: e instanceof Error ? e.message : String(e) }),
-      ),
-    );
+    this.flushing = this.flushing.then(() => this.write(batch));
     return this.flushing;
+  }
+
+  private async write(batch: FinishedAttempt[]): Promise<void> {
+    try {
+      await this.store.finish(batch, this.instance);
+      this.flushed(batch);
+      return;
+    } catch (e) {
+      if (batch.length === 1) {
+        // The lease runs out and the event is fetched again.
+        log.warn('an event delivery cannot be recorded', { event: batch[0]!.event.id, trigger: batch[0]!.event.trigger, error: e instanceof Error ? e.message : String(e) });
+        return;
+      }
+    }
+    // One attempt that cannot be written does not hold back the others of its batch.
+    for (const attempt of batch) await this.write([attempt]);
   }
 }
