@@ -77,6 +77,8 @@ export interface Config {
   eventsFetchIntervalMs: number;
   /** Delivered events older than this many hours are removed; 0: kept. */
   eventsRetentionHours: number;
+  /** Deliveries of one event trigger at once across all instances sharing its source; 0: no cap. */
+  eventsMaxConcurrentPerTrigger: number;
   /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
@@ -142,6 +144,7 @@ const OPTIONS = {
   eventsFetchBatchSize: opt('events-fetch-batch-size', 'EVENTS_FETCH_BATCH_SIZE'),
   eventsFetchIntervalMs: opt('events-fetch-interval', 'EVENTS_FETCH_INTERVAL'),
   eventsRetentionHours: opt('events-retention-hours', 'EVENTS_RETENTION_HOURS'),
+  eventsMaxConcurrentPerTrigger: opt('events-max-concurrent-per-trigger', 'EVENTS_MAX_CONCURRENT_PER_TRIGGER'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
@@ -315,6 +318,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     eventsFetchBatchSize: integer(get(OPTIONS.eventsFetchBatchSize) ?? '100', OPTIONS.eventsFetchBatchSize, 1, 10_000),
     eventsFetchIntervalMs: integer(get(OPTIONS.eventsFetchIntervalMs) ?? '1000', OPTIONS.eventsFetchIntervalMs, 0, 3_600_000),
     eventsRetentionHours: integer(get(OPTIONS.eventsRetentionHours) ?? '168', OPTIONS.eventsRetentionHours, 0, 1_000_000),
+    eventsMaxConcurrentPerTrigger: integer(get(OPTIONS.eventsMaxConcurrentPerTrigger) ?? '0', OPTIONS.eventsMaxConcurrentPerTrigger, 0, 10_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),

@@ -117,6 +117,7 @@ async function main(): Promise<void> {
       fetchBatchSize: config.eventsFetchBatchSize,
       fetchIntervalMs: config.eventsFetchIntervalMs,
       retentionHours: config.eventsRetentionHours,
+      maxConcurrentPerTrigger: config.eventsMaxConcurrentPerTrigger,
       catalogUrl: config.metadataDatabaseUrl ?? config.databaseUrl!,
     },
     config.actorTimeoutMs,

@@ -203,9 +203,9 @@ export interface AdminConnection {
   /**
    * Event triggers (with `Backend.connectEvents`): makes the database triggers those of
    * `triggers`, except the ones named in `keep` (another source's); `recreate` installs every
-   * one again. Returns why a trigger could not be installed, by database trigger name.
+   * one again. Returns why a trigger could not be installed or removed, by database trigger name.
    */
-  syncEventTriggers?(triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, string>>;
+  syncEventTriggers?(triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, EventTriggerSyncFailure>>;
   close(): Promise<void>;
 }
 
@@ -213,6 +213,14 @@ export interface AdminConnection {
 export interface EventOperation {
   columns: '*' | string[];
   payload: '*' | string[];
+}
+
+/** A database trigger that could not be installed or removed. */
+export interface EventTriggerSyncFailure {
+  table: QualifiedName;
+  error: string;
+  /** Its table stayed locked by another session for every try (bounded waits). */
+  lockTimeout: boolean;
 }
 
 /** What a database needs of one event trigger. */
@@ -229,6 +237,8 @@ export interface EventTriggerInstall {
 export interface LeaseSpec {
   name: string;
   leaseSeconds: number;
+  /** At most this many of its events leased at once, by all instances together; 0: no cap. */
+  maxConcurrent: number;
 }
 
 /** A leased event. `payload`: the stored JSON text `{op, data, session_variables, trace_context}`. */
@@ -252,14 +262,21 @@ export interface InvocationRecord {
 
 export type EventOutcome = { kind: 'delivered' } | { kind: 'retry'; afterSeconds: number } | { kind: 'error' };
 
+/** A delivery attempt of a leased event, to be recorded. */
+export interface FinishedAttempt {
+  event: EventRecord;
+  invocation: InvocationRecord;
+  outcome: EventOutcome;
+}
+
 /** A source's event log as the trigger-delivery actor uses it. */
 export interface EventStore {
   /** Whether the log exists (no event trigger was ever installed otherwise). */
   ready(): Promise<boolean>;
   /** Leases up to `limit` due events of these triggers for `instance`. */
   fetch(triggers: readonly LeaseSpec[], limit: number, instance: string): Promise<EventRecord[]>;
-  /** Records the attempt and moves the event on (unless its lease was lost meanwhile). */
-  finish(event: EventRecord, invocation: InvocationRecord, outcome: EventOutcome, instance: string): Promise<void>;
+  /** Records the attempts and moves each event on (unless its lease was lost meanwhile), in one statement. */
+  finish(attempts: readonly FinishedAttempt[], instance: string): Promise<void>;
   /** Gives back the leases of `instance` (graceful shutdown). */
   release(instance: string): Promise<void>;
   /** One batch of a log cleanup (`EventStatements.cleanup`). */

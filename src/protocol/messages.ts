@@ -167,6 +167,8 @@ export interface EventsBootData {
   fetchBatchSize: number;
   fetchIntervalMs: number;
   retentionHours: number;
+  /** Deliveries of one trigger at once across instances (`SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER`); 0: no cap. */
+  maxConcurrentPerTrigger: number;
   /** The metadata database (cron and one-off scheduled events live there). */
   catalogUrl: string;
 }

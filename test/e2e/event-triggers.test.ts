@@ -165,6 +165,18 @@ describe('delivery', () => {
     expect(statuses).toEqual([503, 503, 200]);
   });
 
+  it('records an answer whose body holds a NUL character, and the other deliveries recorded with it', async () => {
+    answers.set('nul', (call) => ({ status: 200, body: JSON.parse(call.body).event.data.new.id === 11 ? 'a\u0000b' : 'fine' }));
+    const r = await engine.metadata({ type: 'pg_create_event_trigger', args: { table: 'other', name: 'nul', webhook: hookUrl('nul'), insert: { columns: '*' } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await db.sql(`INSERT INTO other SELECT g FROM generate_series(10, 14) g`);
+    await until('all delivered', async () => ((await eventRows('nul')).filter((e) => e.delivered).length === 5 ? true : undefined));
+    const recorded = (await db.sql(`SELECT response -> 'data' ->> 'body' AS body FROM service_catalog.event_invocation_logs WHERE trigger_name = 'nul' ORDER BY 1`)).rows.map((x) => x.body);
+    expect(recorded).toEqual(['ab', 'fine', 'fine', 'fine', 'fine']);
+    expect(callsTo('nul')).toHaveLength(5);
+    await engine.metadata({ type: 'pg_delete_event_trigger', args: { name: 'nul' } });
+  });
+
   it('marks error after the last try, and pg_redeliver_event delivers it again', async () => {
     let failing = true;
     answers.set('fails', () => (failing ? { status: 500, body: 'no' } : { status: 200, body: 'yes' }));

@@ -1,16 +1,20 @@
 /**
  * The trigger-delivery actor's loop (issue 12 item 2): per source with event triggers, lease
  * due events in batches (`EventStore.fetch`: `FOR UPDATE SKIP LOCKED`, so instances share the
- * work), deliver each (`delivery.ts`), record the attempt and move the event on. At most
- * `httpPoolSize` deliveries are in flight; a full batch is followed by another fetch at once,
- * else the next poll comes after `fetchIntervalMs` or sooner when a captured event NOTIFYs.
+ * work), deliver each (`delivery.ts`), record the attempts and move the events on in batches
+ * (`finish-queue.ts`). At most `httpPoolSize` deliveries are in flight; a full batch is followed
+ * by another fetch at once, and while the pool is full the next fetch comes as soon as half a
+ * batch has room (the pipeline stays full without fetches of one event), else the next poll
+ * comes after `fetchIntervalMs` or sooner when a captured event NOTIFYs. With
+ * `maxConcurrentPerTrigger`, the store leases no more of a trigger's events than the cap less
+ * those under a live lease anywhere (a cluster-wide cap).
  * Delivered events past the retention are removed hourly, and each trigger's `cleanup_config`
  * runs on its schedule (`cleaner.ts`). Shutdown waits a little for the
  * deliveries in flight, then gives back the leases it still holds.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { EventStore } from '../../backends/backend.js';
+import type { EventRecord, EventStore } from '../../backends/backend.js';
 import { backendFor } from '../../backends/registry.js';
 import type { EventTriggerView } from '../../metadata/event-triggers.js';
 import { log } from '../../log.js';
@@ -21,6 +25,7 @@ import type { EventsView } from '../../protocol/snapshot.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { LogCleaner } from './cleaner.js';
 import { deliver, eventBody } from './delivery.js';
+import { FinishQueue } from './finish-queue.js';
 import { ScheduledDelivery } from './scheduled.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
@@ -31,12 +36,15 @@ const RETENTION_BATCH = 10_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 /** Response bodies past this are cut (the recorded body is shorter still). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** How long a finished delivery waits for others to be recorded with it. */
+const FINISH_DELAY_MS = 20;
 
 interface Source {
   configKey: string;
   store: EventStore;
   listener: { close(): Promise<void> };
   triggers: Map<string, EventTriggerView>;
+  finishes: FinishQueue;
   /** The log exists (checked until it does). */
   ready: boolean;
   /** The last fetch failed (logged once). */
@@ -57,7 +65,7 @@ export class EventProcessor {
   /** A fetch was asked for while one ran: run again after it. */
   private again = false;
   private stopped = false;
-  /** Deliveries filled the pool while events were due: the next to end fetches again. */
+  /** Deliveries filled the pool while events were due: fetch again once half a batch has room. */
   private full = false;
   readonly counts = { delivered: 0, failed: 0 };
 
@@ -110,7 +118,12 @@ export class EventProcessor {
         continue;
       }
       const store = backend.connectEvents(connected.configuration, Math.max(2, Math.min(this.options.httpPoolSize, 10)));
-      const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, ready: false, failing: false };
+      const finishes = new FinishQueue(store, this.instance, this.options.fetchBatchSize, FINISH_DELAY_MS, (batch) => {
+        // A retry due at once (Retry-After: 0) is fetched on the next turn; under a cap, recorded
+        // deliveries make room for the trigger's next events.
+        if (this.options.maxConcurrentPerTrigger > 0 || batch.some((a) => a.outcome.kind === 'retry' && a.outcome.afterSeconds === 0)) this.wake();
+      });
+      const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, finishes, ready: false, failing: false };
       this.sources.set(name, source);
       if (this.options.retentionHours > 0) void this.removeOld(source);
     }
@@ -150,11 +163,11 @@ export class EventProcessor {
 
   private async fetchSource(source: Source): Promise<void> {
     if (!source.ready && !(source.ready = await source.store.ready())) return;
-    const leases = [...source.triggers.values()].map((t) => ({ name: t.name, leaseSeconds: t.retry.timeoutSec + LEASE_MARGIN_SECONDS }));
+    const leases = [...source.triggers.values()].map((t) => ({ name: t.name, leaseSeconds: t.retry.timeoutSec + LEASE_MARGIN_SECONDS, maxConcurrent: this.options.maxConcurrentPerTrigger }));
     for (;;) {
-      const room = Math.min(this.options.fetchBatchSize, this.options.httpPoolSize - this.inFlight.size);
-      if (room <= 0 || this.stopped) {
-        // Full: the next delivery to end fetches again.
+      const room = this.room();
+      if (room < this.lowWater() || this.stopped) {
+        // Full: a delivery that ends leaving half a batch of room fetches again.
         this.full = true;
         return;
       }
@@ -164,7 +177,7 @@ export class EventProcessor {
         if (!trigger) continue;
         const p: Promise<void> = this.deliverOne(source, event, trigger).finally(() => {
           this.inFlight.delete(p);
-          if (this.full) {
+          if (this.full && this.room() >= this.lowWater()) {
             this.full = false;
             this.wake();
           }
@@ -175,19 +188,27 @@ export class EventProcessor {
     }
   }
 
-  private async deliverOne(source: Source, event: Parameters<EventStore['finish']>[0], trigger: EventTriggerView): Promise<void> {
+  /** How many more events may be fetched now. */
+  private room(): number {
+    return Math.min(this.options.fetchBatchSize, this.options.httpPoolSize - this.inFlight.size);
+  }
+
+  /** A fetch waits for this much room: half a batch. */
+  private lowWater(): number {
+    return Math.max(1, Math.ceil(Math.min(this.options.fetchBatchSize, this.options.httpPoolSize) / 2));
+  }
+
+  private async deliverOne(source: Source, event: EventRecord, trigger: EventTriggerView): Promise<void> {
     try {
       const body = eventBody(event, trigger);
       const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
       const attempt = await deliver(this.client, trigger, body, event.tries, session);
       if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
       else this.counts.failed++;
-      await source.store.finish(event, attempt.invocation, attempt.outcome, this.instance);
-      // A retry due at once (Retry-After: 0) is fetched on the next turn.
-      if (attempt.outcome.kind === 'retry' && attempt.outcome.afterSeconds === 0) this.wake();
+      source.finishes.add({ event, ...attempt });
     } catch (e) {
       // The lease runs out and the event is fetched again.
-      log.warn('an event delivery cannot be recorded', { trigger: trigger.name, event: event.id, error: e instanceof Error ? e.message : String(e) });
+      log.warn('an event cannot be delivered', { trigger: trigger.name, event: event.id, error: e instanceof Error ? e.message : String(e) });
     }
   }
 
@@ -211,6 +232,8 @@ export class EventProcessor {
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
     await Promise.all(
       [...this.sources.values()].map(async (s) => {
+        // The deliveries that ended are recorded before the rest of the leases go back.
+        await s.finishes.flush();
         await s.store.release(this.instance).catch((e: unknown) => log.warn('event leases cannot be given back', { error: String(e) }));
         await close(s);
       }),
@@ -225,6 +248,7 @@ export class EventProcessor {
 }
 
 async function close(s: Source): Promise<void> {
+  await s.finishes.flush();
   await s.listener.close().catch(() => {});
   await s.store.close().catch(() => {});
 }

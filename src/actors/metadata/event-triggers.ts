@@ -6,15 +6,18 @@
  * effect. Unlike change capture, it runs before the answer: a client that creates a trigger
  * and then writes expects the write to be captured. A source whose triggers and catalog are
  * what was last synced costs no statement; `reload_metadata` with `recreate_event_triggers`
- * installs its triggers again. Never fails the metadata call: a trigger that cannot be
- * installed is logged.
+ * installs its triggers again. A trigger that cannot be installed (no privilege) is logged; one
+ * whose table another session keeps locked (the backend's waits are bounded) fails the
+ * metadata request that wanted it (`strict`), before the new document is stored.
  */
-import type { AdminConnection } from '../../backends/backend.js';
+import type { AdminConnection, EventTriggerSyncFailure } from '../../backends/backend.js';
+import { qualifiedKey } from '../../metadata/catalog.js';
 import { deliveryView, eventTriggerObjectName, installSpec, sourceEventTriggers, type EventTriggerView } from '../../metadata/event-triggers.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata, TableMetadata } from '../../metadata/types.js';
 import { samePicks } from '../../util/same-picks.js';
 import { log } from '../../log.js';
+import { ApiError } from '../../protocol/errors.js';
 
 /** Sources whose triggers are installed again (`recreate_event_triggers`): some, or all. */
 export type Recreate = ReadonlySet<string> | true;
@@ -23,7 +26,7 @@ export class EventTriggerSync {
   /** Per source, what was last synced: its table entries, their triggers (JSON) and the catalog. */
   private readonly synced = new Map<string, { entries: readonly TableMetadata[]; triggers: string; catalog: SourceCatalog | undefined }>();
 
-  async sync(m: Metadata, connection: (source: string) => AdminConnection | null, catalogs: Map<string, SourceCatalog>, recreate: Recreate = new Set()): Promise<void> {
+  async sync(m: Metadata, connection: (source: string) => AdminConnection | null, catalogs: Map<string, SourceCatalog>, recreate: Recreate = new Set(), strict = false): Promise<void> {
     for (const name of this.synced.keys()) if (!m.sources.some((s) => s.name === name)) this.synced.delete(name);
     for (const s of m.sources) {
       const admin = connection(s.name);
@@ -40,12 +43,20 @@ export class EventTriggerSync {
         this.synced.set(s.name, { entries: s.tables, triggers, catalog });
         continue;
       }
+      let locked: EventTriggerSyncFailure[];
       try {
-        await admin.syncEventTriggers(specs, otherTriggers(m, s.name), again);
-        this.synced.set(s.name, { entries: s.tables, triggers, catalog });
+        locked = [...(await admin.syncEventTriggers(specs, otherTriggers(m, s.name), again)).values()].filter((f) => f.lockTimeout);
       } catch (e) {
         log.warn('the event triggers of a source cannot be synced with its database', { source: s.name, error: e instanceof Error ? e.message : String(e) });
+        continue;
       }
+      if (locked.length === 0) {
+        this.synced.set(s.name, { entries: s.tables, triggers, catalog });
+        continue;
+      }
+      // Synced again next time, against what the database then has.
+      this.synced.delete(s.name);
+      if (strict) throw lockedTablesError(s.name, locked);
     }
   }
 
@@ -54,6 +65,18 @@ export class EventTriggerSync {
     this.synced.delete(source);
     await admin.syncEventTriggers?.([], otherTriggers(m, source), false);
   }
+}
+
+function lockedTablesError(source: string, locked: readonly EventTriggerSyncFailure[]): ApiError {
+  const tables = [...new Set(locked.map((f) => qualifiedKey(f.table)))];
+  const list = tables.map((t) => JSON.stringify(t)).join(', ');
+  return new ApiError(
+    409,
+    'lock-timeout',
+    `the event triggers of source ${JSON.stringify(source)} cannot be changed: ${tables.length === 1 ? 'table' : 'tables'} ${list} stayed locked by another session through every try; nothing was changed, try again once it is released`,
+    '$',
+    { tables, error: locked[0]!.error },
+  );
 }
 
 /** The event trigger names of the other sources (maybe on the same database): left alone. */

@@ -26,7 +26,7 @@ import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
 import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
-import { EventTriggerSync, eventTriggerViews, type Recreate } from './event-triggers.js';
+import { EventTriggerSync, eventTriggerViews } from './event-triggers.js';
 import { SourceManager } from './sources.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
@@ -159,7 +159,7 @@ export class MetadataService {
   }
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
-  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[], recreate?: Recreate): Promise<void> {
+  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
     // Only a document read from the store can hold what no request may (this actor's own are
     // checked at the edge and frozen): the walk is over the whole document.
     const tooDeep = Object.isFrozen(stored.metadata) ? [] : dropTooDeepObjects(stored.metadata);
@@ -182,7 +182,7 @@ export class MetadataService {
     // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
     // front thread polls those tables (the sync's notice tells its listeners when they are).
     const m = stored.metadata;
-    await this.events.sync(m, (name) => this.sources.connection(name), this.sources.catalogs(), recreate);
+    await this.events.sync(m, (name) => this.sources.connection(name), this.sources.catalogs());
     void this.serialised(() => this.capture.sync(m, (name) => this.sources.connection(name), this.sources.catalogs()));
     this.publish(await this.snapshot());
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
@@ -302,12 +302,14 @@ export class MetadataService {
         uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version, this.catalogQuery, this.config.enableRemoteSchemaPermissions);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
+        // Before the document is stored: a table kept locked by a client fails the request (409) instead of leaving a trigger uninstalled.
+        await this.events.sync(uow.metadata, (name) => this.sources.connection(name), this.sources.catalogs(), uow.recreateEventTriggers, true);
         // The store writes what differs from the stored document, if anything.
         return { next: uow.metadata === current.metadata ? null : uow.metadata, result: response };
       });
       const done = uow as UnitOfWork | null;
       try {
-        await this.adopt(stored, false, done?.inconsistencies, done?.recreateEventTriggers);
+        await this.adopt(stored, false, done?.inconsistencies);
       } catch (e) {
         // Committed already: an error answer would claim otherwise. The previous snapshot stays in effect until the next change or reload.
         log.error('metadata change committed but not published', { resourceVersion: stored.version, error: e instanceof Error ? e.message : String(e) });
@@ -319,6 +321,8 @@ export class MetadataService {
       await this.sources.sync(this.stored.metadata).catch(() => {});
       // And what was introspected for a refused remote schema is forgotten.
       await this.remotes.sync(this.stored.metadata).catch(() => {});
+      // And database triggers installed for a document not stored are made those of the stored one again.
+      await this.events.sync(this.stored.metadata, (name) => this.sources.connection(name), this.sources.catalogs()).catch(() => {});
       throw e;
     }
   }

@@ -15,6 +15,7 @@ import { PgListener } from '../../db/listener.js';
 import { log } from '../../log.js';
 import { qualifiedKey, type QualifiedName } from '../../metadata/catalog.js';
 import type { ChangeFeed, ChangeFeedHandlers } from '../backend.js';
+import { runLockBounded } from './lock-bounded.js';
 
 const CHANNEL = 'service_table_changes';
 const TRIGGER = 'service_change_capture';
@@ -84,39 +85,11 @@ WHERE t.typrelid = 0
 /** Tables per statement: each holds a lock on its table until the statement's transaction ends. */
 const TABLES_PER_STATEMENT = 200;
 
-/**
- * How long a batch waits for a table's lock. Short of PostgreSQL's deadlock_timeout (1 s): a
- * client's statement that locks the same tables in another order (`TRUNCATE b, a` while the batch
- * holds `a` and waits for `b`) is never the one a deadlock aborts; the batch gives up `b` and
- * tries it again after the client is done.
- */
-const LOCK_TIMEOUT = '200ms';
-const LOCK_ATTEMPTS = 5;
-const LOCK_RETRY_MS = 500;
-
 interface SyncFailure {
   table_schema: string;
   table_name: string;
   installing: boolean;
   error: string;
-}
-
-/** One batch in a transaction of its own whose lock waits are bounded; the tables it failed on. */
-async function syncBatch(pool: pg.Pool, batch: { s: string; n: string; install: boolean }[]): Promise<SyncFailure[]> {
-  let client: pg.PoolClient | undefined;
-  try {
-    client = await pool.connect();
-    await client.query('BEGIN');
-    await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-    const rows = (await client.query<SyncFailure>(`SELECT * FROM ${SYNC_FUNCTION}($1::json)`, [JSON.stringify(batch)])).rows;
-    await client.query('COMMIT');
-    return rows;
-  } catch (e) {
-    await client?.query('ROLLBACK').catch(() => {});
-    return batch.map((t) => ({ table_schema: t.s, table_name: t.n, installing: t.install, error: message(e) }));
-  } finally {
-    client?.release();
-  }
 }
 
 interface StateRow {
@@ -152,25 +125,18 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
       return;
     }
   }
-  let changes = [...install.map((t) => ({ s: t.schema, n: t.name, install: true })), ...remove.map((t) => ({ s: t.schema, n: t.name, install: false }))];
+  const changes = [...install.map((t) => ({ s: t.schema, n: t.name, install: true })), ...remove.map((t) => ({ s: t.schema, n: t.name, install: false }))];
   if (changes.length === 0) return;
-  const failed: SyncFailure[] = [];
-  for (let attempt = 1; changes.length > 0; attempt++) {
-    const busy: typeof changes = [];
-    for (let from = 0; from < changes.length; from += TABLES_PER_STATEMENT) {
-      const batch = changes.slice(from, from + TABLES_PER_STATEMENT);
-      for (const f of await syncBatch(pool, batch)) {
-        // A table a client holds (its TRUNCATE, its DDL) is tried again shortly, a few times.
-        if (f.error.includes('lock timeout') && attempt < LOCK_ATTEMPTS) busy.push({ s: f.table_schema, n: f.table_name, install: f.installing });
-        else failed.push(f);
-      }
-    }
-    changes = busy;
-    if (busy.length > 0) await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
-  }
+  // A table a client holds (its TRUNCATE, its DDL) is tried again shortly, a few times.
+  const failed = await runLockBounded(pool, changes, TABLES_PER_STATEMENT, async (client, batch) =>
+    (await client.query<SyncFailure>(`SELECT * FROM ${SYNC_FUNCTION}($1::json)`, [JSON.stringify(batch)])).rows.map((f) => ({
+      item: { s: f.table_schema, n: f.table_name, install: f.installing },
+      error: f.error,
+    })),
+  );
   for (const f of failed) {
-    const table = qualifiedKey({ schema: f.table_schema, name: f.table_name });
-    if (f.installing) log.warn('change capture cannot be installed on a table; its live queries are polled', { source, table, error: f.error });
+    const table = qualifiedKey({ schema: f.item.s, name: f.item.n });
+    if (f.item.install) log.warn('change capture cannot be installed on a table; its live queries are polled', { source, table, error: f.error });
     else log.warn('change capture cannot be removed from a table', { source, table, error: f.error });
   }
   // Every listener (this instance's and others') reads the captured tables again.

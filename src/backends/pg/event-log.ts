@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { PgListener } from '../../db/listener.js';
-import type { EventOutcome, EventRecord, EventStatements, EventStore, InvocationRecord, LeaseSpec } from '../backend.js';
+import type { EventRecord, EventStatements, EventStore, FinishedAttempt, LeaseSpec } from '../backend.js';
 import { createPool, resolveDatabaseUrl } from './connection.js';
 import { EVENTS_CHANNEL } from './event-triggers.js';
 import type { JsonObject } from '../../util/decode.js';
@@ -26,13 +26,48 @@ UPDATE service_catalog.event_log e SET locked = now(), locked_by = $3
 FROM due WHERE e.id = due.id
 RETURNING e.id, e.schema_name, e.table_name, e.trigger_name, e.payload::text AS payload, e.tries, to_json(e.created_at) #>> '{}' AS created_at`;
 
+/**
+ * The same with a cap on each trigger's events leased at once across instances
+ * (`LeaseSpec.maxConcurrent`, 0: none): a trigger's room is its cap less its events under a live
+ * lease, whoever holds them (a finished attempt not yet recorded still counts). Run under the
+ * capped triggers' advisory locks (`CAP_LOCKS`), so two instances never both count the same room.
+ */
+const FETCH_CAPPED = `
+WITH t AS (SELECT * FROM json_to_recordset($1::json) AS t(name text, lease integer, cap integer)),
+room AS (
+  SELECT t.name, t.lease, CASE WHEN t.cap = 0 THEN $2 ELSE t.cap - (
+    SELECT count(*) FROM service_catalog.event_log l
+    WHERE l.trigger_name = t.name AND NOT l.delivered AND NOT l.error AND NOT l.archived
+      AND l.locked >= now() - make_interval(secs => t.lease))::int END AS free
+  FROM t),
+due AS (
+  SELECT d.id FROM room CROSS JOIN LATERAL (
+    SELECT l.id FROM service_catalog.event_log l
+    WHERE l.trigger_name = room.name AND NOT l.delivered AND NOT l.error AND NOT l.archived
+      AND (l.next_retry_at IS NULL OR l.next_retry_at <= now())
+      AND (l.locked IS NULL OR l.locked < now() - make_interval(secs => room.lease))
+    ORDER BY l.created_at
+    LIMIT greatest(room.free, 0)
+    FOR UPDATE OF l SKIP LOCKED) d
+  LIMIT $2)
+UPDATE service_catalog.event_log e SET locked = now(), locked_by = $3
+FROM due WHERE e.id = due.id
+RETURNING e.id, e.schema_name, e.table_name, e.trigger_name, e.payload::text AS payload, e.tries, to_json(e.created_at) #>> '{}' AS created_at`;
+
+/** The capped triggers' advisory locks, till the transaction ends (in name order: no deadlock between instances). */
+const CAP_LOCKS = `SELECT pg_advisory_xact_lock(hashtext('service_catalog.event_cap'), hashtext(name)) FROM unnest($1::text[]) AS name ORDER BY name`;
+
+/** A batch of finished attempts (`$1`: JSON rows), one statement: each recorded, each event moved on unless its lease was lost. */
 const FINISH = `
-WITH invocation AS (
+WITH f AS (
+  SELECT * FROM json_to_recordset($1::json) AS f(id uuid, trigger text, status integer, request jsonb, response jsonb, duration_ms integer,
+    delivered boolean, error boolean, retry_after float8)),
+invocation AS (
   INSERT INTO service_catalog.event_invocation_logs (event_id, trigger_name, status, request, response, duration_ms)
-  VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6))
-UPDATE service_catalog.event_log SET locked = NULL, locked_by = NULL, tries = tries + 1, delivered = $7, error = $8,
-  next_retry_at = CASE WHEN $9::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $9::float8) END
-WHERE id = $1 AND locked_by = $10`;
+  SELECT id, trigger, status, request, response, duration_ms FROM f)
+UPDATE service_catalog.event_log e SET locked = NULL, locked_by = NULL, tries = e.tries + 1, delivered = f.delivered, error = f.error,
+  next_retry_at = CASE WHEN f.retry_after IS NULL THEN NULL ELSE now() + make_interval(secs => f.retry_after) END
+FROM f WHERE e.id = f.id AND e.locked_by = $2`;
 
 const RELEASE = `UPDATE service_catalog.event_log SET locked = NULL, locked_by = NULL WHERE locked_by = $1 AND NOT delivered AND NOT error`;
 
@@ -70,11 +105,27 @@ SELECT (SELECT count(*) FROM gone)::int AS events, (SELECT count(*) FROM invocat
   hasLog: HAS_LOG,
 };
 
+interface EventRow {
+  id: string;
+  schema_name: string;
+  table_name: string;
+  trigger_name: string;
+  payload: string;
+  tries: number;
+  created_at: string;
+}
+
 export class PgEventStore implements EventStore {
   private readonly pool: pg.Pool;
 
   constructor(private readonly configuration: JsonObject, maxConnections: number) {
     this.pool = createPool(configuration, process.env, { maxConnections, idleTimeoutSeconds: 60 });
+    // Leases and finished attempts commit without waiting for the WAL flush (a commit per fetch
+    // and per flush, else each waiting for the disk: a third of the time per event in
+    // bench/events.mjs). A server crash can forget the last of them, and then an event is
+    // delivered again: at least once, as after an instance's crash. Queued before any statement
+    // of the connection ('connect' fires before the pool hands it out).
+    this.pool.on('connect', (client) => void client.query('SET synchronous_commit = off').catch(() => {}));
   }
 
   async ready(): Promise<boolean> {
@@ -82,12 +133,10 @@ export class PgEventStore implements EventStore {
   }
 
   async fetch(triggers: readonly LeaseSpec[], limit: number, instance: string): Promise<EventRecord[]> {
-    const r = await this.pool.query<{ id: string; schema_name: string; table_name: string; trigger_name: string; payload: string; tries: number; created_at: string }>(FETCH, [
-      JSON.stringify(triggers.map((t) => ({ name: t.name, lease: t.leaseSeconds }))),
-      limit,
-      instance,
-    ]);
-    return r.rows.map((row) => ({
+    const capped = triggers.filter((t) => t.maxConcurrent > 0).map((t) => t.name);
+    const specs = JSON.stringify(triggers.map((t) => ({ name: t.name, lease: t.leaseSeconds, cap: t.maxConcurrent })));
+    const rows = capped.length === 0 ? (await this.pool.query<EventRow>(FETCH, [specs, limit, instance])).rows : await this.fetchCapped(capped, specs, limit, instance);
+    return rows.map((row) => ({
       id: row.id,
       trigger: row.trigger_name,
       table: { schema: row.schema_name, name: row.table_name },
@@ -97,19 +146,37 @@ export class PgEventStore implements EventStore {
     }));
   }
 
-  async finish(event: EventRecord, invocation: InvocationRecord, outcome: EventOutcome, instance: string): Promise<void> {
-    await this.pool.query(FINISH, [
-      event.id,
-      event.trigger,
-      invocation.status,
-      JSON.stringify(invocation.request),
-      JSON.stringify(invocation.response),
-      Math.round(invocation.durationMs),
-      outcome.kind === 'delivered',
-      outcome.kind === 'error',
-      outcome.kind === 'retry' ? outcome.afterSeconds : null,
-      instance,
-    ]);
+  private async fetchCapped(capped: string[], specs: string, limit: number, instance: string): Promise<EventRow[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(CAP_LOCKS, [capped]);
+      // A statement of its own after the locks: its snapshot sees the leases the last holder committed.
+      const rows = (await client.query<EventRow>(FETCH_CAPPED, [specs, limit, instance])).rows;
+      await client.query('COMMIT');
+      return rows;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async finish(attempts: readonly FinishedAttempt[], instance: string): Promise<void> {
+    if (attempts.length === 0) return;
+    const rows = attempts.map(({ event, invocation, outcome }) => ({
+      id: event.id,
+      trigger: event.trigger,
+      status: invocation.status,
+      request: invocation.request,
+      response: invocation.response,
+      duration_ms: Math.round(invocation.durationMs),
+      delivered: outcome.kind === 'delivered',
+      error: outcome.kind === 'error',
+      retry_after: outcome.kind === 'retry' ? outcome.afterSeconds : null,
+    }));
+    await this.pool.query(FINISH, [JSON.stringify(rows), instance]);
   }
 
   async release(instance: string): Promise<void> {

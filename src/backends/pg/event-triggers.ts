@@ -11,7 +11,8 @@
  */
 import type pg from 'pg';
 import { log } from '../../log.js';
-import type { EventTriggerInstall } from '../backend.js';
+import type { EventTriggerInstall, EventTriggerSyncFailure } from '../backend.js';
+import { runLockBounded } from './lock-bounded.js';
 
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
 export const EVENTS_CHANNEL = 'service_events';
@@ -122,6 +123,9 @@ const ARCHIVE = `UPDATE service_catalog.event_log SET archived = true WHERE trig
 
 const HAS_LOG = `SELECT to_regprocedure('service_catalog.sync_event_triggers(json)') IS NOT NULL AS ready`;
 
+/** Database triggers per statement: each holds a lock on its table until the statement's transaction ends. */
+const TRIGGERS_PER_STATEMENT = 200;
+
 const OPS = { insert: 'INSERT', update: 'UPDATE', delete: 'DELETE' } as const;
 
 interface Installed {
@@ -166,10 +170,10 @@ export async function createEventLog(pool: pg.Pool): Promise<void> {
  * Makes the database's event triggers those of `triggers` (one source's), leaving the
  * triggers named in `keep` (another source's, maybe on the same database) alone; `recreate`
  * installs every one again (reload_metadata's `recreate_event_triggers`). Returns the
- * errors by trigger name (never throws for one trigger).
+ * failures by database trigger name (never throws for one trigger).
  */
-export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, string>> {
-  const failed = new Map<string, string>();
+export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, EventTriggerSyncFailure>> {
+  const failed = new Map<string, EventTriggerSyncFailure>();
   if (triggers.length === 0 && !(await pool.query<{ ready: boolean }>(HAS_LOG)).rows[0]?.ready) return failed;
   await createEventLog(pool);
   const installed = (await pool.query<Installed>(INSTALLED)).rows;
@@ -194,15 +198,24 @@ export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventT
   }
   changes.push(...wanted.values());
   if (changes.length === 0) return failed;
-  // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
-  // aside (archived: never delivered, removed by the retention and by cleanups).
-  const names = new Set(triggers.map((t) => t.name));
-  const gone = [...new Set(changes.filter((c) => !c.install).map((c) => c.tg.slice(TRIGGER_PREFIX.length, c.tg.lastIndexOf('_'))))].filter((n) => !names.has(n) && !keep.has(n));
-  if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
-  const rows = (await pool.query<{ trigger_name: string; error: string }>('SELECT * FROM service_catalog.sync_event_triggers($1::json)', [JSON.stringify(changes)])).rows;
-  for (const r of rows) {
-    failed.set(r.trigger_name, r.error);
-    log.warn('an event trigger cannot be installed or removed in its source', { trigger: r.trigger_name, error: r.error });
+  // Bounded lock waits (a client holding a table never holds a metadata request forever).
+  const byName = new Map(changes.map((c) => [c.tg, c]));
+  const failures = await runLockBounded(pool, changes, TRIGGERS_PER_STATEMENT, async (client, batch) =>
+    (await client.query<{ trigger_name: string; error: string }>('SELECT * FROM service_catalog.sync_event_triggers($1::json)', [JSON.stringify(batch)])).rows.map((r) => ({
+      item: byName.get(r.trigger_name)!,
+      error: r.error,
+    })),
+  );
+  for (const f of failures) {
+    failed.set(f.item.tg, { table: { schema: f.item.s, name: f.item.n }, error: f.error, lockTimeout: f.lockTimeout });
+    log.warn('an event trigger cannot be installed or removed in its source', { trigger: f.item.tg, error: f.error });
   }
+  // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
+  // aside once its database triggers are gone (archived: never delivered, removed by the
+  // retention and by cleanups).
+  const triggerOf = (c: Change) => c.tg.slice(TRIGGER_PREFIX.length, c.tg.lastIndexOf('_'));
+  const stays = new Set([...triggers.map((t) => t.name), ...keep, ...changes.filter((c) => failed.has(c.tg)).map(triggerOf)]);
+  const gone = [...new Set(changes.filter((c) => !c.install).map(triggerOf))].filter((n) => !stays.has(n));
+  if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
   return failed;
 }
