@@ -10,6 +10,8 @@ import type { InputTree } from './inputs.js';
 import type { SelectionCompiler } from './selection.js';
 import { parseWhere } from './where.js';
 
+const columnTypes = (m: MutableTableInfo): Insert['columnTypes'] => m.catalog.columns.map((c) => [c.name, c.type]);
+
 const UPDATE_OPERATORS = ['_set', '_inc', '_append', '_prepend', '_delete_key', '_delete_elem', '_delete_at_path'];
 
 export class MutationCompiler {
@@ -44,7 +46,7 @@ export class MutationCompiler {
     const perm = m.insert!;
     return {
       table: { schema: m.catalog.schema, name: m.catalog.name },
-      columnTypes: m.catalog.columns.map((c) => [c.name, c.type]),
+      columnTypes: columnTypes(m),
       rows: objects.map((o, i) => this.insertRow(m, o, `${path}[${i}]`)),
       presets: [...perm.set],
       check: perm.check,
@@ -146,7 +148,7 @@ export class MutationCompiler {
   }
 
   private update(m: MutableTableInfo, where: BoolExp, ops: Update['operations']): Update {
-    return { table: { schema: m.catalog.schema, name: m.catalog.name }, operations: ops, permission: m.update!.filter, where, check: m.update!.check };
+    return { table: { schema: m.catalog.schema, name: m.catalog.name }, columnTypes: columnTypes(m), operations: ops, permission: m.update!.filter, where, check: m.update!.check };
   }
 
   private pkWhere(m: MutableTableInfo, tree: InputTree | Map<string, InputTree>, path: string): BoolExp {
@@ -190,9 +192,9 @@ export class MutationCompiler {
         return { kind: 'update', alias: f.alias, source, updates, output: this.output(m, f, path, false), many: true };
       }
       case 'root_delete':
-        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, permission: m.delete!.filter, where: where(args.get('where'), `${path}.args.where`) }, output: this.output(m, f, path, false) };
+        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, columnTypes: columnTypes(m), permission: m.delete!.filter, where: where(args.get('where'), `${path}.args.where`) }, output: this.output(m, f, path, false) };
       case 'root_delete_by_pk':
-        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, permission: m.delete!.filter, where: this.pkWhere(m, args, `${path}.args`) }, output: this.output(m, f, path, true) };
+        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, columnTypes: columnTypes(m), permission: m.delete!.filter, where: this.pkWhere(m, args, `${path}.args`) }, output: this.output(m, f, path, true) };
     }
   }
 }

@@ -46,6 +46,8 @@ export type MutationOutput =
 
 export interface Update {
   table: QualifiedName;
+  /** Every column of the table (a backend that copies the changed rows declares them: SQL Server's OUTPUT INTO). */
+  columnTypes: PerColumn<CatalogType>;
   /** column → SQL operator and value: `_set`, `_inc`, `_append`, `_prepend`, `_delete_key`, `_delete_elem`, `_delete_at_path`, or a preset. */
   operations: { column: string; type: CatalogType; op: string; value: Value }[];
   permission: BoolExp;
@@ -55,6 +57,7 @@ export interface Update {
 
 export interface Delete {
   table: QualifiedName;
+  columnTypes: PerColumn<CatalogType>;
   permission: BoolExp;
   where: BoolExp;
 }

@@ -63,7 +63,7 @@ export class MutationTypes {
         for (const c of m.columns) {
           if (m.insert!.columns.has(c.column.name) && !m.insert!.set.has(c.column.name)) f[c.fieldName] = { type: this.b.shared.columnType(m, c.column) };
         }
-        for (const r of m.relationships) f[r.fieldName] = { type: this.relationInsertInput(this.target(r.targetKey), r.kind) };
+        if (m.capabilities.nestedInserts) for (const r of m.relationships) f[r.fieldName] = { type: this.relationInsertInput(this.target(r.targetKey), r.kind) };
         return f;
       },
     });
@@ -87,11 +87,11 @@ export class MutationTypes {
     return t;
   }
 
-  /** Upserts need a unique constraint and the role's update permission. */
+  /** Upserts need a backend that has them, a unique constraint and the role's update permission. */
   onConflict(m: MutableTableInfo): GraphQLInputObjectType | null {
     if (this.onConflicts.has(m.key)) return this.onConflicts.get(m.key)!;
     const constraints = [m.catalog.primaryKey, ...m.catalog.uniqueConstraints].filter((c) => c !== null);
-    if (constraints.length === 0 || !m.update) {
+    if (constraints.length === 0 || !m.update || !m.capabilities.upsert) {
       this.onConflicts.set(m.key, null);
       return null;
     }

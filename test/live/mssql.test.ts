@@ -7,7 +7,9 @@
 import { Connection, Request } from 'tedious';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionTarget } from '../../src/backends/mssql/configuration.js';
+import type { Client } from 'graphql-ws';
 import { useEngine } from '../support/fixture.js';
+import { connect, subscribe } from '../support/graphql-ws.js';
 
 const CONNECTION_STRING = process.env.SERVICE_TEST_MSSQL_CONNECTION_STRING ?? '';
 if (!CONNECTION_STRING) throw new Error('the live SQL Server suite needs SERVICE_TEST_MSSQL_CONNECTION_STRING (see docs/backends.md)');
@@ -48,6 +50,15 @@ describe('a live SQL Server source', () => {
     expect((await meta('mssql_create_array_relationship', { table: { schema: 'dbo', name: 'svc_author' }, name: 'articles', using: articles })).status).toBe(200);
     const permission = { columns: ['id', 'name'], filter: { id: { _eq: 'X-Service-User-Id' } } };
     expect((await meta('mssql_create_select_permission', { table: { schema: 'dbo', name: 'svc_author' }, role: 'user', permission })).status).toBe(200);
+    const article = { schema: 'dbo', name: 'svc_article' };
+    const own = { author_id: { _eq: 'X-Service-User-Id' } };
+    const writes = [
+      ['mssql_create_select_permission', { columns: ['id', 'title', 'views'], filter: own }],
+      ['mssql_create_insert_permission', { columns: ['id', 'title', 'views'], set: { author_id: 'X-Service-User-Id' }, check: { views: { _lt: 1000 } } }],
+      ['mssql_create_update_permission', { columns: ['title', 'views'], filter: own, check: { views: { _gte: 0 } } }],
+      ['mssql_create_delete_permission', { filter: own }],
+    ] as const;
+    for (const [type, p] of writes) expect((await meta(type, { table: article, role: 'user', permission: p })).status).toBe(200);
   });
 
   afterAll(async () => {
@@ -67,5 +78,57 @@ describe('a live SQL Server source', () => {
   it('applies permissions with session variables', async () => {
     const r = await query('{ svc_author { id name } }', { 'X-Service-Role': 'user', 'X-Service-User-Id': '2' });
     expect(r.body).toEqual({ data: { svc_author: [{ id: 2, name: 'Bo' }] } });
+  });
+
+  const user = { 'X-Service-Role': 'user', 'X-Service-User-Id': '1' };
+  const titles = async () => (await query('{ svc_article(order_by: {id: asc}) { id title views author_id } }')).body.data.svc_article;
+
+  it('inserts with returning and affected_rows, a preset from the session and the check passing', async () => {
+    const r = await query('mutation { insert_svc_article(objects: [{id: 10, title: "Ten", views: 1}, {id: 11, title: "Eleven"}]) { affected_rows returning { id title } } }', user);
+    expect(r.body).toEqual({ data: { insert_svc_article: { affected_rows: 2, returning: [{ id: 10, title: 'Ten' }, { id: 11, title: 'Eleven' }] } } });
+    expect((await titles()).filter((a: any) => a.id >= 10)).toEqual([{ id: 10, title: 'Ten', views: 1, author_id: 1 }, { id: 11, title: 'Eleven', views: null, author_id: 1 }]);
+    const one = await query('mutation { insert_svc_author_one(object: {id: 5, name: "Cy"}) { id name articles { id } } }');
+    expect(one.body).toEqual({ data: { insert_svc_author_one: { id: 5, name: 'Cy', articles: [] } } });
+  });
+
+  it('rolls an insert back when its check fails, and a whole request when a later field fails', async () => {
+    const r = await query('mutation { insert_svc_article(objects: [{id: 12, title: "Big", views: 5000}]) { affected_rows } }', user);
+    expect(r.body.errors[0].extensions.code).toBe('permission-error');
+    const both = await query('mutation { a: insert_svc_article(objects: [{id: 13, title: "Kept?", views: 1}]) { affected_rows } b: insert_svc_article(objects: [{id: 14, title: "Big", views: 5000}]) { affected_rows } }', user);
+    expect(both.body.errors[0].extensions.code).toBe('permission-error');
+    expect((await titles()).map((a: any) => a.id)).not.toContain(12);
+    expect((await titles()).map((a: any) => a.id)).not.toContain(13);
+  });
+
+  it('updates with _set and _inc (by primary key and where) within the filter, checking the new rows', async () => {
+    const r = await query('mutation { update_svc_article(where: {id: {_in: [10, 3]}}, _set: {title: "Ten!"}, _inc: {views: 2}) { affected_rows returning { id title views } } }', user);
+    // Article 3 is Bo's: outside the role's filter.
+    expect(r.body).toEqual({ data: { update_svc_article: { affected_rows: 1, returning: [{ id: 10, title: 'Ten!', views: 3 }] } } });
+    const pk = await query('mutation { update_svc_article_by_pk(pk_columns: {id: 10}, _inc: {views: -10}) { id } }', user);
+    expect(pk.body.errors[0].extensions.code).toBe('permission-error');
+    expect((await titles()).find((a: any) => a.id === 10).views).toBe(3);
+    const admin = await query('mutation { update_svc_author_by_pk(pk_columns: {id: 5}, _set: {rating: 2.5}) { id rating } }');
+    expect(admin.body).toEqual({ data: { update_svc_author_by_pk: { id: 5, rating: 2.5 } } });
+  });
+
+  it('deletes with where and by primary key, returning the deleted rows', async () => {
+    const r = await query('mutation { delete_svc_article(where: {id: {_gte: 3}}) { affected_rows returning { id } } }', user);
+    expect(r.body).toEqual({ data: { delete_svc_article: { affected_rows: 2, returning: [{ id: 10 }, { id: 11 }] } } });
+    const pk = await query('mutation { delete_svc_author_by_pk(id: 5) { name } }');
+    expect(pk.body).toEqual({ data: { delete_svc_author_by_pk: { name: 'Cy' } } });
+    expect((await titles()).map((a: any) => a.id)).toEqual([1, 2, 3]);
+  });
+
+  it('pushes a live query again after a mutation (polled, multiplexed)', async () => {
+    const clients: Client[] = [];
+    try {
+      const s = subscribe(connect(fx.engine, clients, user), 'subscription ($id: Int!) { svc_article_by_pk(id: $id) { title } }', { id: 2 });
+      expect(await s.next(10_000)).toEqual({ data: { svc_article_by_pk: { title: 'Notes' } } });
+      await query('mutation { update_svc_article_by_pk(pk_columns: {id: 2}, _set: {title: "Notes 2"}) { id } }', user);
+      expect(await s.next(10_000)).toEqual({ data: { svc_article_by_pk: { title: 'Notes 2' } } });
+      s.stop();
+    } finally {
+      await Promise.all(clients.map((c) => c.dispose()));
+    }
   });
 });

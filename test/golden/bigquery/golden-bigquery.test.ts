@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bigqueryCatalog } from '../../../src/backends/bigquery/introspect.js';
-import { dialectGoldenCases, readJson } from '../dialect-golden.js';
+import { dialectGoldenCases, goldenSchemas, readJson } from '../dialect-golden.js';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const rows = readJson(join(ROOT, 'fixture/information-schema.json'));
@@ -24,4 +24,13 @@ describe('BigQuery golden cases', () => {
     ]);
   });
   dialectGoldenCases(ROOT, 'bigquery', catalog, 'BigQuery');
+});
+
+describe('BigQuery schema', () => {
+  it('is read-only: no mutation or subscription root', () => {
+    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    expect(schema.getQueryType()).toBeTruthy();
+    expect(schema.getMutationType()).toBeFalsy();
+    expect(schema.getSubscriptionType()).toBeFalsy();
+  });
 });
