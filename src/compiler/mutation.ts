@@ -42,9 +42,10 @@ export class MutationCompiler {
     return { kind: 'response', items };
   }
 
-  private insert(m: MutableTableInfo, objects: InputTree[], onConflict: InputTree | undefined, path: string): Insert {
+  private insert(m: MutableTableInfo, objects: InputTree[], onConflict: InputTree | undefined, path: string, ifMatched?: InputTree): Insert {
     const perm = m.insert!;
     return {
+      ...(ifMatched === undefined ? {} : { ifMatched: this.ifMatched(m, ifMatched, path.replace(/\.args\.\w+$/, '.args.if_matched')) }),
       table: { schema: m.catalog.schema, name: m.catalog.name },
       columnTypes: columnTypes(m),
       rows: objects.map((o, i) => this.insertRow(m, o, `${path}[${i}]`)),
@@ -123,6 +124,20 @@ export class MutationCompiler {
     };
   }
 
+  private ifMatched(m: MutableTableInfo, tree: InputTree, path: string): Insert['ifMatched'] {
+    const obj = this.inputs.object(tree, path);
+    if (!obj) return null;
+    // Enum values arrive as their GraphQL names (the columns' field names).
+    const columns = (key: string) => (this.inputs.list(obj[key] ?? []) ?? []).map((x) => this.column(m, String(this.inputs.resolve(x)))?.column.name ?? String(this.inputs.resolve(x)));
+    const where = obj.where !== undefined && m.selectable ? parseWhere(this.s.rs.model, m.selectable, obj.where, this.inputs, `${path}.where`) : TRUE;
+    return {
+      matchColumns: columns('match_columns'),
+      updateColumns: columns('update_columns'),
+      where: { kind: 'and', items: [where, m.update?.filter ?? TRUE] },
+      presets: [...(m.update?.set ?? [])],
+    };
+  }
+
   private updateOperations(m: MutableTableInfo, args: Map<string, InputTree> | Record<string, InputTree>, path: string): Update['operations'] {
     const get = (k: string) => (args instanceof Map ? args.get(k) : args[k]);
     const ops: Update['operations'] = [];
@@ -174,7 +189,7 @@ export class MutationCompiler {
       case 'root_insert_one': {
         const one = info.kind === 'root_insert_one';
         const objects = one ? [args.get('object')!] : (this.inputs.list(args.get('objects') ?? []) ?? []);
-        const insert = this.insert(m, objects, args.get('on_conflict'), `${path}.args.${one ? 'object' : 'objects'}`);
+        const insert = this.insert(m, objects, args.get('on_conflict'), `${path}.args.${one ? 'object' : 'objects'}`, args.get('if_matched'));
         if (insert.rows.some((r) => r.parents.length || r.children.length) && !pk) throw new RequestError('nested inserts need a primary key on the table', path, 'not-supported');
         return { kind: 'insert', alias: f.alias, source, insert, output: this.output(m, f, path, one), primaryKey: pk };
       }

@@ -119,6 +119,14 @@ describe('a live SQL Server source', () => {
     expect((await titles()).map((a: any) => a.id)).toEqual([1, 2, 3]);
   });
 
+  it('upserts with if_matched: matching rows updated (within the update filter), the others inserted', async () => {
+    const r = await query('mutation { insert_svc_author(objects: [{id: 1, name: "Ann B"}, {id: 6, name: "Di"}], if_matched: {match_columns: [id], update_columns: [name]}) { affected_rows returning { id name } } }');
+    expect(r.body).toEqual({ data: { insert_svc_author: { affected_rows: 2, returning: expect.arrayContaining([{ id: 1, name: 'Ann B' }, { id: 6, name: 'Di' }]) } } });
+    const filtered = await query('mutation { insert_svc_author(objects: [{id: 1, name: "Ann C"}], if_matched: {match_columns: [id], update_columns: [name], where: {name: {_eq: "nobody"}}}) { affected_rows } }');
+    expect(filtered.body).toEqual({ data: { insert_svc_author: { affected_rows: 0 } } });
+    await query('mutation { u: update_svc_author_by_pk(pk_columns: {id: 1}, _set: {name: "Ann"}) { id } d: delete_svc_author_by_pk(id: 6) { id } }');
+  });
+
   it('pushes a live query again after a mutation (polled, multiplexed)', async () => {
     const clients: Client[] = [];
     try {

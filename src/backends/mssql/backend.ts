@@ -2,7 +2,7 @@
  * SQL Server as a `Backend` (driver `tedious`): configuration with a connection string,
  * introspection into the neutral catalog, queries as one T-SQL statement per root field
  * (FOR JSON PATH), mutations as one batch per field (OUTPUT INTO, the check inside its
- * transaction), live queries polled and multiplexed (OPENJSON of the cohorts). Upserts, nested inserts, distinct_on, streaming, tracked functions and
+ * transaction; upserts by `if_matched` as MERGE), live queries polled and multiplexed (OPENJSON of the cohorts). Nested inserts, distinct_on, streaming, tracked functions and
  * computed fields are not written: capabilities say so, and what the IR asks beyond them
  * answers `not-supported` naming the backend.
  */
@@ -15,7 +15,7 @@ import { translateRootField } from './translate/select.js';
 import { translateLiveField } from './translate/multiplexed.js';
 import { CHECK_VIOLATION, translateMutation } from './translate/mutation.js';
 
-const CAPABILITIES: Capabilities = Object.freeze({ ...QUERY_CAPABILITIES, mutations: true, returning: true, subscriptions: true });
+const CAPABILITIES: Capabilities = Object.freeze({ ...QUERY_CAPABILITIES, mutations: true, returning: true, upsert: 'if_matched', subscriptions: true });
 
 export const mssql: Backend = {
   kind: 'mssql',

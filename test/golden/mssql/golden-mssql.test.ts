@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GraphQLInputObjectType } from 'graphql';
+import type { GraphQLEnumType, GraphQLInputObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { mssqlCatalog, type MssqlCatalogRows } from '../../../src/backends/mssql/introspect.js';
 import { dialectGoldenCases, goldenSchemas, readJson } from '../dialect-golden.js';
@@ -30,11 +30,14 @@ describe('SQL Server schema', () => {
   };
   const inputFields = (role: string, name: string) => Object.keys((schema(role).getType(name) as GraphQLInputObjectType).getFields());
 
-  it('has insert, update and delete root fields for admin, without on_conflict or nested inserts', () => {
+  it('has insert, update and delete root fields for admin, upserts by if_matched, no on_conflict or nested inserts', () => {
     const fields = Object.keys(schema('admin').getMutationType()!.getFields());
     for (const f of ['insert_author', 'insert_author_one', 'update_author', 'update_author_by_pk', 'update_author_many', 'delete_author', 'delete_author_by_pk', 'insert_sales_order', 'delete_sales_order_by_pk']) expect(fields).toContain(f);
-    expect(args('admin', 'mutation', 'insert_author')).toEqual(['objects']);
-    expect(args('admin', 'mutation', 'insert_author_one')).toEqual(['object']);
+    expect(args('admin', 'mutation', 'insert_author')).toEqual(['objects', 'if_matched']);
+    expect(args('admin', 'mutation', 'insert_author_one')).toEqual(['object', 'if_matched']);
+    expect(inputFields('admin', 'author_if_matched')).toEqual(['match_columns', 'update_columns', 'where']);
+    // nvarchar(max) compares; only text, ntext and image cannot be match columns.
+    expect((schema('admin').getType('article_insert_match_column') as GraphQLEnumType).getValues().map((v) => v.name)).toEqual(['id', 'title', 'author_id', 'views', 'published_at']);
     expect(inputFields('admin', 'author_insert_input')).toEqual(['id', 'name', 'rating', 'active']);
     expect(args('admin', 'mutation', 'update_author')).toEqual(['_set', '_inc', 'where']);
     expect(schema('admin').getType('author_on_conflict')).toBeUndefined();
@@ -46,6 +49,9 @@ describe('SQL Server schema', () => {
     expect(inputFields('user', 'article_insert_input')).toEqual(['title', 'views']);
     expect(inputFields('user', 'author_set_input')).toEqual(['name', 'rating']);
     expect(inputFields('user', 'article_inc_input')).toEqual(['views']);
+    // if_matched matches on the columns the role may select.
+    expect((schema('user').getType('article_insert_match_column') as GraphQLEnumType).getValues().map((v) => v.name)).toEqual(['id', 'title']);
+    expect(args('user', 'mutation', 'insert_article')).toEqual(['objects', 'if_matched']);
   });
 
   it('has live queries but no streaming subscriptions', () => {

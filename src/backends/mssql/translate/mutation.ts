@@ -9,14 +9,16 @@
  *   SELECT (<the answer over @out> FOR JSON PATH ...) AS [root];
  *   COMMIT TRANSACTION
  *
+ * An upsert (`if_matched`) is a MERGE in place of the INSERT.
  * OUTPUT goes INTO a table variable because a plain OUTPUT is refused on tables with
  * triggers (event triggers). The check and the answer read the changed rows from @out
  * (relationships join the tables as they are after the change); a failed check THROWs,
  * which with XACT_ABORT rolls the whole transaction back (the request's too).
  * Every value is a parameter, identifiers bracket-quoted.
  */
-import { TRUE, isTrue, type BoolExp } from '../../../ir/boolexp.js';
-import type { Delete, Insert, MutationField, MutationOutput, PerColumn, Update } from '../../../ir/mutation.js';
+import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
+import { badRequest } from '../../../protocol/errors.js';
+import type { Delete, IfMatched, Insert, MutationField, MutationOutput, PerColumn, Update } from '../../../ir/mutation.js';
 import type { RowSource } from '../../../ir/select.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
 import { join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
@@ -86,6 +88,7 @@ class MutationCompiler extends SelectCompiler {
     if (ins.rows.some((r) => r.parents.length > 0 || r.children.length > 0)) throw notSupported('nested inserts');
     if (ins.onConflict) throw notSupported('on_conflict');
     if (ins.rows.length === 0) return [];
+    if (ins.ifMatched) return this.merge(ins, ins.ifMatched);
     const scope = this.scope(ins.table);
     const presets = new Map(ins.presets);
     const given = ins.rows.map((r) => new Map(r.values));
@@ -101,6 +104,44 @@ class MutationCompiler extends SelectCompiler {
       return sql`(${join(cells, ', ')})`;
     });
     return [sql`INSERT INTO ${target} (${join(columns.map(bracket), ', ')}) ${this.outputInto('INSERTED')} VALUES ${join(values, ', ')}`];
+  }
+
+  /**
+   * `if_matched`: a MERGE per set of given columns (a table value constructor has no DEFAULT,
+   * so rows giving different columns go separately), matching existing rows on the match
+   * columns; a matched row that passes the update filter and `where` is updated with the
+   * update columns it was given and the update presets, the others are inserted.
+   */
+  private merge(ins: Insert, m: IfMatched): Sql[] {
+    const target = this.scope(ins.table);
+    const source: Scope = { alias: bracket('s'), table: ins.table };
+    const types = new Map(ins.columnTypes);
+    const groups = new Map<string, { columns: string[]; rows: Map<string, Value>[] }>();
+    for (const r of ins.rows) {
+      const row = new Map([...r.values, ...ins.presets]);
+      const columns = [...row.keys()];
+      const key = JSON.stringify(columns);
+      const group = groups.get(key) ?? { columns, rows: [] };
+      group.rows.push(row);
+      groups.set(key, group);
+    }
+    return [...groups.values()].map(({ columns, rows }) => {
+      const missing = m.matchColumns.filter((c) => !columns.includes(c));
+      if (missing.length > 0) throw badRequest('validation-failed', `the match columns ${missing.map((c) => JSON.stringify(c)).join(', ')} need a value in every object`);
+      const values = rows.map((row) => sql`(${join(columns.map((c) => bound(row.get(c)!, types.get(c) ?? null, target, this.changed)), ', ')})`);
+      const on = m.matchColumns.length > 0 ? join(m.matchColumns.map((c) => sql`${col(target, c)} = ${col(source, c)}`), ' AND ') : raw('1 = 0');
+      const presets = new Map(m.presets);
+      const sets = [
+        ...m.updateColumns.filter((c) => columns.includes(c) && !presets.has(c)).map((c) => sql`${bracket(c)} = ${col(source, c)}`),
+        ...m.presets.map(([c, v]) => sql`${bracket(c)} = ${bound(v, types.get(c) ?? null, target, this.changed)}`),
+      ];
+      const when = isTrue(m.where) ? raw('') : sql` AND (${this.bool.compile(m.where, target)})`;
+      const matched = m.updateColumns.length > 0 ? sql` WHEN MATCHED${when} THEN UPDATE SET ${join(sets, ', ')}` : raw('');
+      const names = join(columns.map(bracket), ', ');
+      const using = sql`(VALUES ${join(values, ', ')}) AS ${source.alias} (${names})`;
+      const insert = sql`INSERT (${names}) VALUES (${join(columns.map((c) => col(source, c)), ', ')})`;
+      return sql`MERGE INTO ${bracketQualified(ins.table.schema, ins.table.name)} WITH (HOLDLOCK) AS ${target.alias} USING ${using} ON (${on})${matched} WHEN NOT MATCHED THEN ${insert} ${this.outputInto('INSERTED')}`;
+    });
   }
 
   update(u: Update): Sql[] {
