@@ -1,25 +1,52 @@
 /**
  * What node-sql-parser is given of a generated statement. Its TransactSQL dialect does not
- * read some T-SQL forms the SQL Server backend writes: the `OUTPUT ... INTO @t (...)` clause
- * of INSERT/UPDATE/DELETE/MERGE, `INSERT ... DEFAULT VALUES`, `MERGE`, `IF EXISTS (...) THROW ...`.
- * Each is parsed in parts instead: the statement without its OUTPUT clause and the OUTPUT list
- * as a select list; DEFAULT VALUES as `VALUES (DEFAULT)`; a MERGE as the SELECT of its matched
- * rows, the UPDATE of them and the INSERT from its source; the IF's condition as a CASE. Everything else is
- * given as it is (and every BigQuery statement).
+ * read some T-SQL forms the SQL Server backend writes; each is parsed in parts instead:
+ * - an `OUTPUT <list> [INTO @t (<columns>)]` clause (INSERT/UPDATE/DELETE/MERGE): the statement
+ *   without it, the list as a select list, the INTO columns as one;
+ * - `INSERT ... DEFAULT VALUES`: as `VALUES (DEFAULT)`;
+ * - `MERGE`: the SELECT of its matched rows, the UPDATE of them and the INSERT from its source;
+ * - `IF <condition> THROW|EXEC(N'...')|BEGIN ...; END`: the condition as a CASE, then what
+ *   it runs (the EXEC's text, the block's statements);
+ * - `CREATE TRIGGER ... AS BEGIN ...; END`: the body's statements;
+ * - `DROP TRIGGER IF EXISTS <name>` and `EXEC <procedure> @name = @p1` (a variable argument):
+ *   nothing the parser reads (`UNPARSED`).
+ * Everything else is given as it is (and every BigQuery statement).
  */
-const OUTPUT = /^(.*?) OUTPUT ((?:INSERTED|DELETED)\.\[[^\]]+\](?:, (?:INSERTED|DELETED)\.\[[^\]]+\])*) INTO @\w+ \(([^)]*)\)(.*)$/s;
-const IF_THROW = /^IF (EXISTS \(.*\)) THROW \d+, N'[^']*', \d+$/s;
+const IF = /^IF (.+?) (THROW \d+, N'[^']*', \d+|EXEC\(N'((?:[^']|'')*)'\)|BEGIN (.*); END)$/s;
+const UNPARSED = [/^DROP TRIGGER IF EXISTS \[[^\]]+\]\.\[[^\]]+\]$/, /^EXEC sp_set_session_context @key = N'[^']*', @value = @p1$/];
 
 /** The statements to parse for one generated statement (`database`: node-sql-parser's dialect name). */
 export function parseForms(statement: string, database: string): string[] {
   if (database !== 'TransactSQL') return [statement];
-  const output = OUTPUT.exec(statement);
-  if (output) return [...parseForms(`${output[1]}${output[4]}`, database), `SELECT ${output[2]}`, `SELECT ${output[3]}`];
+  if (UNPARSED.some((u) => u.test(statement))) return [];
+  const output = withoutOutput(statement);
+  if (output) return [...parseForms(output.statement, database), `SELECT ${output.list}`, ...(output.into ? [`SELECT ${output.into}`] : [])];
   if (/^INSERT INTO \S+ DEFAULT VALUES$/.test(statement)) return [statement.replace(/DEFAULT VALUES$/, 'VALUES (DEFAULT)')];
   if (statement.startsWith('MERGE INTO ')) return mergeParts(statement);
-  const ifThrow = IF_THROW.exec(statement);
-  if (ifThrow) return [`SELECT CASE WHEN ${ifThrow[1]} THEN 1 ELSE 0 END`];
+  const trigger = /^CREATE TRIGGER \S+ ON \S+ AFTER (?:INSERT|UPDATE|DELETE)(?: NOT FOR REPLICATION)? AS\nBEGIN\n(.*);\nEND$/s.exec(statement);
+  if (trigger) return trigger[1]!.split(';\n').flatMap((s) => parseForms(s, database));
+  const ifThen = IF.exec(statement);
+  if (ifThen) {
+    const condition = `SELECT CASE WHEN ${ifThen[1]} THEN 1 ELSE 0 END`;
+    if (ifThen[3] !== undefined) return [condition, ...parseForms(ifThen[3].replace(/''/g, "'"), database)];
+    if (ifThen[4] !== undefined) return [condition, ...ifThen[4].split('; ').flatMap((s) => parseForms(s, database))];
+    return [condition];
+  }
   return [statement];
+}
+
+/** The statement without its OUTPUT clause: the clause's list ends where the statement goes on (INTO @t, VALUES, FROM, WHERE, DEFAULT VALUES, the end). */
+function withoutOutput(statement: string): { statement: string; list: string; into: string | null } | null {
+  const at = statement.indexOf(' OUTPUT ');
+  if (at < 0) return null;
+  const rest = statement.slice(at + ' OUTPUT '.length);
+  const ends = [' INTO @', ' VALUES ', ' FROM ', ' WHERE ', ' DEFAULT VALUES'].map((m) => rest.indexOf(m)).filter((i) => i >= 0);
+  const end = ends.length > 0 ? Math.min(...ends) : rest.length;
+  const list = rest.slice(0, end);
+  const after = rest.slice(end);
+  const into = /^ INTO @\w+ \(([^)]*)\)(.*)$/s.exec(after);
+  if (into) return { statement: statement.slice(0, at) + into[2], list, into: into[1]! };
+  return { statement: statement.slice(0, at) + after, list, into: null };
 }
 
 /** `MERGE INTO t WITH (HOLDLOCK) AS a USING u ON (on) [WHEN MATCHED [AND (w)] THEN UPDATE SET sets] WHEN NOT MATCHED THEN INSERT (c) VALUES (v)`, as the backend writes it. */

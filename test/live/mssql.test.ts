@@ -10,6 +10,8 @@ import { connectionTarget } from '../../src/backends/mssql/configuration.js';
 import type { Client } from 'graphql-ws';
 import { useEngine } from '../support/fixture.js';
 import { connect, subscribe } from '../support/graphql-ws.js';
+import { startServer, type TestServer } from '../auth/http-server.js';
+import { until } from '../support/events.js';
 
 const CONNECTION_STRING = process.env.SERVICE_TEST_MSSQL_CONNECTION_STRING ?? '';
 if (!CONNECTION_STRING) throw new Error('the live SQL Server suite needs SERVICE_TEST_MSSQL_CONNECTION_STRING (see docs/backends.md)');
@@ -27,8 +29,10 @@ async function batch(text: string): Promise<void> {
   c.close();
 }
 
+let hook: TestServer | undefined;
+
 describe('a live SQL Server source', () => {
-  const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING });
+  const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING, SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200' });
   const meta = (type: string, args: Record<string, unknown>) => fx.engine.metadata({ type, args: { source: 'live', ...args } });
   const query = (q: string, headers: Record<string, string> = {}) => fx.engine.post('/v1/graphql', { query: q }, headers);
 
@@ -62,6 +66,7 @@ describe('a live SQL Server source', () => {
   });
 
   afterAll(async () => {
+    await hook?.close();
     await batch('DROP TABLE dbo.svc_article; DROP TABLE dbo.svc_author;');
   });
 
@@ -138,5 +143,41 @@ describe('a live SQL Server source', () => {
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
     }
+  });
+
+  it('delivers event triggers: rows written by a mutation (with its session) and by another client, manual invocations', async () => {
+    hook = await startServer(() => ({ status: 200, body: '{}' }));
+    const url = hook.url.replace('/auth', '/events');
+    const bodies = () => hook!.calls.filter((c) => c.url.startsWith('/events')).map((c) => JSON.parse(c.body));
+    const table = { schema: 'dbo', name: 'svc_article' };
+    const created = await meta('mssql_create_event_trigger', { table, name: 'svc_article_changes', webhook: url, insert: { columns: '*' }, update: { columns: ['title'], payload: ['id', 'title'] }, delete: { columns: '*' }, enable_manual: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    // trigger_on_replication is true by default on SQL Server (spec "Event trigger"): not stored.
+    const exported = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
+    const stored = exported.sources.find((s: any) => s.name === 'live').tables.find((t: any) => t.table.name === 'svc_article').event_triggers[0];
+    expect(stored.trigger_on_replication).toBeUndefined();
+
+    await query('mutation { insert_svc_article_one(object: {id: 20, title: "Evented", views: 1}) { id } }', user);
+    const [insert] = await until('the insert event', () => (bodies().length >= 1 ? bodies() : undefined), 15_000);
+    expect(insert.event.op).toBe('INSERT');
+    expect(insert.event.data).toEqual({ old: null, new: { id: 20, title: 'Evented', author_id: 1, views: 1 } });
+    expect(insert.event.session_variables).toEqual({ 'x-service-role': 'user', 'x-service-user-id': '1' });
+    expect(insert.table).toEqual(table);
+
+    await batch("UPDATE dbo.svc_article SET views = 2 WHERE id = 20; UPDATE dbo.svc_article SET title = N'Evented 2' WHERE id = 20; DELETE FROM dbo.svc_article WHERE id = 20;");
+    const all = await until('the update and delete events', () => (bodies().length >= 3 ? bodies() : undefined), 15_000);
+    // The views-only update is not an event (title is the one column listed).
+    expect(all.map((b: any) => b.event.op)).toEqual(['INSERT', 'UPDATE', 'DELETE']);
+    expect(all[1].event.data).toEqual({ old: { id: 20, title: 'Evented' }, new: { id: 20, title: 'Evented 2' } });
+    expect(all[1].event.session_variables).toBeNull();
+    expect(all[2].event.data.old.id).toBe(20);
+
+    const invoked = await meta('mssql_invoke_event_trigger', { name: 'svc_article_changes', payload: { hello: 'world' } });
+    expect(invoked.status, JSON.stringify(invoked.body)).toBe(200);
+    const manual = await until('the manual event', () => bodies().find((b: any) => b.event.op === 'MANUAL'), 15_000);
+    expect(manual.event.data.new).toEqual({ hello: 'world' });
+    expect(manual.id).toBe(invoked.body.event_id);
+
+    expect((await meta('mssql_delete_event_trigger', { name: 'svc_article_changes' })).status).toBe(200);
   });
 });

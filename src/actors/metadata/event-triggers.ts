@@ -27,7 +27,7 @@ export class EventTriggerSync {
       const admin = connection(s.name);
       const catalog = catalogs.get(s.name);
       if (!admin?.syncEventTriggers || !catalog?.introspection) continue;
-      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger));
+      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger, s.kind));
       const triggers = JSON.stringify(specs);
       const again = recreate === true || recreate.has(s.name);
       const last = this.synced.get(s.name);

@@ -10,6 +10,7 @@ import { PgListener } from '../../db/listener.js';
 import type { EventOutcome, EventRecord, EventStatements, EventStore, InvocationRecord, LeaseSpec } from '../backend.js';
 import { createPool, resolveDatabaseUrl } from './connection.js';
 import { EVENTS_CHANNEL } from './event-triggers.js';
+import { eventRecord, finishParams } from '../event-triggers-shared.js';
 import type { JsonObject } from '../../util/decode.js';
 
 const FETCH = `
@@ -87,29 +88,11 @@ export class PgEventStore implements EventStore {
       limit,
       instance,
     ]);
-    return r.rows.map((row) => ({
-      id: row.id,
-      trigger: row.trigger_name,
-      table: { schema: row.schema_name, name: row.table_name },
-      payload: row.payload,
-      tries: row.tries,
-      createdAt: row.created_at,
-    }));
+    return r.rows.map(eventRecord);
   }
 
   async finish(event: EventRecord, invocation: InvocationRecord, outcome: EventOutcome, instance: string): Promise<void> {
-    await this.pool.query(FINISH, [
-      event.id,
-      event.trigger,
-      invocation.status,
-      JSON.stringify(invocation.request),
-      JSON.stringify(invocation.response),
-      Math.round(invocation.durationMs),
-      outcome.kind === 'delivered',
-      outcome.kind === 'error',
-      outcome.kind === 'retry' ? outcome.afterSeconds : null,
-      instance,
-    ]);
+    await this.pool.query(FINISH, finishParams(event, invocation, outcome, instance));
   }
 
   async release(instance: string): Promise<void> {

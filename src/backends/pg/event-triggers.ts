@@ -12,12 +12,12 @@
 import type pg from 'pg';
 import { log } from '../../log.js';
 import type { EventTriggerInstall } from '../backend.js';
+import { databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
 export const EVENTS_CHANNEL = 'service_events';
 /** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
 export const SESSION_SETTING = 'service.session_variables';
-const TRIGGER_PREFIX = 'service_event_';
 
 // One transaction under an advisory lock: two instances creating the tables at once would collide.
 const CREATE_LOG = `
@@ -122,8 +122,6 @@ const ARCHIVE = `UPDATE service_catalog.event_log SET archived = true WHERE trig
 
 const HAS_LOG = `SELECT to_regprocedure('service_catalog.sync_event_triggers(json)') IS NOT NULL AS ready`;
 
-const OPS = { insert: 'INSERT', update: 'UPDATE', delete: 'DELETE' } as const;
-
 interface Installed {
   trigger: string;
   schema: string;
@@ -143,9 +141,6 @@ interface Change {
   always?: boolean;
   sig?: string;
 }
-
-/** The database trigger of one trigger's operation. */
-export const databaseTriggerName = (trigger: string, op: keyof typeof OPS) => `${TRIGGER_PREFIX}${trigger}_${OPS[op]}`;
 
 /** Creates the event log tables and functions (idempotent). */
 export async function createEventLog(pool: pg.Pool): Promise<void> {
@@ -184,21 +179,12 @@ export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventT
       wanted.set(tg, { s: t.table.schema, n: t.table.name, tg, install: true, op: OPS[op], ...args, always: t.triggerOnReplication, sig });
     }
   }
-  const kept = new Set([...keep].flatMap((name) => (['insert', 'update', 'delete'] as const).map((op) => databaseTriggerName(name, op))));
-  const changes: Change[] = [];
-  for (const i of installed) {
-    const w = wanted.get(i.trigger);
-    const same = w && w.s === i.schema && w.n === i.name;
-    if (same && w.sig === i.signature && !recreate) wanted.delete(i.trigger);
-    else if (!same && !kept.has(i.trigger)) changes.push({ s: i.schema, n: i.name, tg: i.trigger, install: false });
-  }
-  changes.push(...wanted.values());
-  if (changes.length === 0) return failed;
-  // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
-  // aside (archived: never delivered, removed by the retention and by cleanups).
   const names = new Set(triggers.map((t) => t.name));
-  const gone = [...new Set(changes.filter((c) => !c.install).map((c) => c.tg.slice(TRIGGER_PREFIX.length, c.tg.lastIndexOf('_'))))].filter((n) => !names.has(n) && !keep.has(n));
-  if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
+  const fingerprinted = new Map([...wanted].map(([tg, w]) => [tg, { ...w, schema: w.s, table: w.n, fingerprint: w.sig ?? null }]));
+  const plan = reconcileTriggers(fingerprinted, installed.map((i) => ({ ...i, table: i.name, fingerprint: i.signature })), names, keep, recreate);
+  const changes: Change[] = [...plan.drop.map((i) => ({ s: i.schema, n: i.table, tg: i.trigger, install: false })), ...plan.create.map(([tg]) => wanted.get(tg)!)];
+  if (changes.length === 0) return failed;
+  if (plan.gone.length > 0) await pool.query(ARCHIVE, [plan.gone]);
   const rows = (await pool.query<{ trigger_name: string; error: string }>('SELECT * FROM service_catalog.sync_event_triggers($1::json)', [JSON.stringify(changes)])).rows;
   for (const r of rows) {
     failed.set(r.trigger_name, r.error);

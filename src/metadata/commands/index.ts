@@ -182,9 +182,9 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           mssql_add_source: addSource('mssql'),
           mssql_update_source: updateSource('mssql'),
           mssql_drop_source: dropSource,
-          ...prefixed('mssql', mapValues(MSSQL_TABLE_COMMANDS, inSchema('dbo'))),
+          ...prefixed('mssql', mapValues({ ...MSSQL_TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }, inSchema('dbo'))),
           // Operations of the spec the SQL Server backend cannot do yet: not-supported, naming it.
-          ...notSupportedOn('mssql', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship', ...Object.keys(EVENT_TRIGGER_COMMANDS)]),
+          ...notSupportedOn('mssql', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship']),
           bigquery_add_source: addSource('bigquery'),
           bigquery_update_source: updateSource('bigquery'),
           bigquery_drop_source: dropSource,
