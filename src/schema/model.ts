@@ -38,8 +38,10 @@ export interface ComputedFieldInfo {
   extraArgs: CatalogFunction['args'];
   /** How a boolean expression calls it on a row; names the argument that receives the session variables as JSON, if any. */
   call: ComputedCall;
-  /** Index of the argument that receives the row. */
-  tableArgument: number;
+  /** Index of the argument that receives the row (null: columns of the row are mapped to arguments). */
+  tableArgument: number | null;
+  /** [argument index, column] of each argument a column of the row fills (BigQuery's `argument_mapping`). */
+  columnArguments: [number, string][];
   /** The table key (`tableKey`) of the rows a set-returning field gives, else null (scalar). */
   returnsTable: string | null;
   description: string | null;

@@ -73,7 +73,8 @@ export function dialectGoldenCases(root: string, kind: string, catalog: Database
     return out.join('\n') + '\n';
   };
 
-  const cases = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'fixture').map((d) => d.name).sort();
+  // `events`: SQL Server's event trigger statements, a test of their own (mssql/events).
+  const cases = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'fixture' && d.name !== 'events').map((d) => d.name).sort();
   it('has cases', () => expect(cases.length).toBeGreaterThan(0));
   for (const name of cases) {
     it(name, () => {

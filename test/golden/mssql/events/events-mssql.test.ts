@@ -1,9 +1,9 @@
 /**
  * SQL Server event triggers without a server: the triggers' DDL made from the golden catalog
- * (`../mssql/fixture`), what a sync does given the triggers installed, and the event log's
+ * (`../fixture`), what a sync does given the triggers installed, and the event log's
  * statements (creation, leasing with READPAST/UPDLOCK, finishing, retention, the event
  * commands') are compared with `expected.sql` and parsed by node-sql-parser's TransactSQL
- * dialect (`../parse-forms.ts` for the forms it does not read). `SERVICE_GOLDEN_UPDATE=1`
+ * dialect (`../../parse-forms.ts` for the forms it does not read). `SERVICE_GOLDEN_UPDATE=1`
  * writes the expected file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,16 +11,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sqlParser from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
-import type { EventTriggerInstall } from '../../../src/backends/backend.js';
-import { SET_SESSION } from '../../../src/backends/mssql/connection.js';
-import { eventStatements, FINISH, fetchStatement, RELEASE, RETENTION } from '../../../src/backends/mssql/event-log.js';
-import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges } from '../../../src/backends/mssql/event-triggers.js';
-import { mssqlCatalog, type MssqlCatalogRows } from '../../../src/backends/mssql/introspect.js';
-import { readJson } from '../dialect-golden.js';
-import { parseForms } from '../parse-forms.js';
+import type { EventTriggerInstall } from '../../../../src/backends/backend.js';
+import { SET_SESSION } from '../../../../src/backends/mssql/connection.js';
+import { eventStatements, FINISH, fetchStatement, RELEASE, RETENTION } from '../../../../src/backends/mssql/event-log.js';
+import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges } from '../../../../src/backends/mssql/event-triggers.js';
+import { mssqlCatalog, type MssqlCatalogRows } from '../../../../src/backends/mssql/introspect.js';
+import { readJson } from '../../dialect-golden.js';
+import { parseForms } from '../../parse-forms.js';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
-const catalog = mssqlCatalog(readJson(join(ROOT, '../mssql/fixture/catalog-rows.json')) as MssqlCatalogRows);
+const catalog = mssqlCatalog(readJson(join(ROOT, '../fixture/catalog-rows.json')) as MssqlCatalogRows);
 
 const TRIGGERS: EventTriggerInstall[] = [
   {
