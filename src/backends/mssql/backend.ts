@@ -11,7 +11,7 @@
 import { QUERY_CAPABILITIES, type Backend, type Capabilities } from '../backend.js';
 import { mssqlSourceConfiguration } from './configuration.js';
 import { MssqlAdminConnection, MssqlSourceConnection } from './connection.js';
-import { dataError, isMssqlError, mssqlAdminError } from './errors.js';
+import { dataError, isMssqlError, mssqlAdminError, serverErrors } from './errors.js';
 import { eventStatements, MssqlEventStore } from './event-log.js';
 import { notSupported } from './translate/context.js';
 import { translateRootField } from './translate/select.js';
@@ -36,6 +36,6 @@ export const mssql: Backend = {
     throw notSupported('the data operations of /v2/query');
   },
   dataError,
-  isCheckViolation: (e) => isMssqlError(e) && e.message.includes(CHECK_VIOLATION),
+  isCheckViolation: (e) => serverErrors(e).some((x) => x.message.includes(CHECK_VIOLATION)),
   adminError: (e) => (isMssqlError(e) ? mssqlAdminError(e) : null),
 };

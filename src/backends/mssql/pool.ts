@@ -10,6 +10,7 @@ import type { Connection } from 'tedious';
 let driver: Promise<typeof import('tedious')> | null = null;
 const tedious = () => (driver ??= import('tedious'));
 import type { ConnectionTarget } from './configuration.js';
+import { isRequestFailure } from './errors.js';
 
 export type Row = Record<string, unknown>;
 
@@ -119,7 +120,7 @@ export class MssqlPool {
       return result;
     } catch (e) {
       // A request error leaves the connection usable; a connection error does not.
-      this.release(connection, !(e instanceof Error && e.name === 'RequestError'));
+      this.release(connection, !isRequestFailure(e));
       throw e;
     }
   }
