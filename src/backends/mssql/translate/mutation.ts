@@ -136,7 +136,8 @@ class MutationCompiler extends SelectCompiler {
         ...m.presets.map(([c, v]) => sql`${bracket(c)} = ${bound(v, types.get(c) ?? null, target, this.changed)}`),
       ];
       const when = isTrue(m.where) ? raw('') : sql` AND (${this.bool.compile(m.where, target)})`;
-      const matched = m.updateColumns.length > 0 ? sql` WHEN MATCHED${when} THEN UPDATE SET ${join(sets, ', ')}` : raw('');
+      // Nothing to set (no update columns, or none of them given and no presets): a matched row is left alone.
+      const matched = m.updateColumns.length > 0 && sets.length > 0 ? sql` WHEN MATCHED${when} THEN UPDATE SET ${join(sets, ', ')}` : raw('');
       const names = join(columns.map(bracket), ', ');
       const using = sql`(VALUES ${join(values, ', ')}) AS ${source.alias} (${names})`;
       const insert = sql`INSERT (${names}) VALUES (${join(columns.map((c) => col(source, c)), ', ')})`;
