@@ -1,7 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Suites against servers this machine cannot run (docs/backends.md) join when they are named.
-const live = process.env.SERVICE_TEST_MSSQL_CONNECTION_STRING ? [] : ['test/live/**'];
+const live = [
+  ...(process.env.SERVICE_TEST_MSSQL_CONNECTION_STRING ? [] : ['test/live/mssql.test.ts']),
+  ...(process.env.SERVICE_TEST_BIGQUERY_SERVICE_ACCOUNT ? [] : ['test/live/bigquery.test.ts']),
+];
 
 export default defineConfig({
   test: {

@@ -80,7 +80,8 @@ export interface Capabilities {
   distinctOn: boolean;
   returning: boolean;
   nestedInserts: boolean;
-  upsert: boolean;
+  /** How inserts upsert: PostgreSQL's `on_conflict` (a constraint), SQL Server's `if_matched` (columns), or not at all. */
+  upsert: 'on_conflict' | 'if_matched' | false;
   eventTriggers: boolean;
   subscriptions: boolean;
   streaming: boolean;
@@ -93,7 +94,7 @@ export const ALL_CAPABILITIES: Capabilities = Object.freeze({
   distinctOn: true,
   returning: true,
   nestedInserts: true,
-  upsert: true,
+  upsert: 'on_conflict',
   eventTriggers: true,
   subscriptions: true,
   streaming: true,

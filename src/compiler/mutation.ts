@@ -10,6 +10,8 @@ import type { InputTree } from './inputs.js';
 import type { SelectionCompiler } from './selection.js';
 import { parseWhere } from './where.js';
 
+const columnTypes = (m: MutableTableInfo): Insert['columnTypes'] => m.catalog.columns.map((c) => [c.name, c.type]);
+
 const UPDATE_OPERATORS = ['_set', '_inc', '_append', '_prepend', '_delete_key', '_delete_elem', '_delete_at_path'];
 
 export class MutationCompiler {
@@ -40,11 +42,12 @@ export class MutationCompiler {
     return { kind: 'response', items };
   }
 
-  private insert(m: MutableTableInfo, objects: InputTree[], onConflict: InputTree | undefined, path: string): Insert {
+  private insert(m: MutableTableInfo, objects: InputTree[], onConflict: InputTree | undefined, path: string, ifMatched?: InputTree): Insert {
     const perm = m.insert!;
     return {
+      ...(ifMatched === undefined ? {} : { ifMatched: this.ifMatched(m, ifMatched, path.replace(/\.args\.\w+$/, '.args.if_matched')) }),
       table: { schema: m.catalog.schema, name: m.catalog.name },
-      columnTypes: m.catalog.columns.map((c) => [c.name, c.type]),
+      columnTypes: columnTypes(m),
       rows: objects.map((o, i) => this.insertRow(m, o, `${path}[${i}]`)),
       presets: [...perm.set],
       check: perm.check,
@@ -121,6 +124,20 @@ export class MutationCompiler {
     };
   }
 
+  private ifMatched(m: MutableTableInfo, tree: InputTree, path: string): Insert['ifMatched'] {
+    const obj = this.inputs.object(tree, path);
+    if (!obj) return null;
+    // Enum values arrive as their GraphQL names (the columns' field names).
+    const columns = (key: string) => (this.inputs.list(obj[key] ?? []) ?? []).map((x) => this.column(m, String(this.inputs.resolve(x)))?.column.name ?? String(this.inputs.resolve(x)));
+    const where = obj.where !== undefined && m.selectable ? parseWhere(this.s.rs.model, m.selectable, obj.where, this.inputs, `${path}.where`) : TRUE;
+    return {
+      matchColumns: columns('match_columns'),
+      updateColumns: columns('update_columns'),
+      where: { kind: 'and', items: [where, m.update?.filter ?? TRUE] },
+      presets: [...(m.update?.set ?? [])],
+    };
+  }
+
   private updateOperations(m: MutableTableInfo, args: Map<string, InputTree> | Record<string, InputTree>, path: string): Update['operations'] {
     const get = (k: string) => (args instanceof Map ? args.get(k) : args[k]);
     const ops: Update['operations'] = [];
@@ -146,7 +163,7 @@ export class MutationCompiler {
   }
 
   private update(m: MutableTableInfo, where: BoolExp, ops: Update['operations']): Update {
-    return { table: { schema: m.catalog.schema, name: m.catalog.name }, operations: ops, permission: m.update!.filter, where, check: m.update!.check };
+    return { table: { schema: m.catalog.schema, name: m.catalog.name }, columnTypes: columnTypes(m), operations: ops, permission: m.update!.filter, where, check: m.update!.check };
   }
 
   private pkWhere(m: MutableTableInfo, tree: InputTree | Map<string, InputTree>, path: string): BoolExp {
@@ -172,7 +189,7 @@ export class MutationCompiler {
       case 'root_insert_one': {
         const one = info.kind === 'root_insert_one';
         const objects = one ? [args.get('object')!] : (this.inputs.list(args.get('objects') ?? []) ?? []);
-        const insert = this.insert(m, objects, args.get('on_conflict'), `${path}.args.${one ? 'object' : 'objects'}`);
+        const insert = this.insert(m, objects, args.get('on_conflict'), `${path}.args.${one ? 'object' : 'objects'}`, args.get('if_matched'));
         if (insert.rows.some((r) => r.parents.length || r.children.length) && !pk) throw new RequestError('nested inserts need a primary key on the table', path, 'not-supported');
         return { kind: 'insert', alias: f.alias, source, insert, output: this.output(m, f, path, one), primaryKey: pk };
       }
@@ -190,9 +207,9 @@ export class MutationCompiler {
         return { kind: 'update', alias: f.alias, source, updates, output: this.output(m, f, path, false), many: true };
       }
       case 'root_delete':
-        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, permission: m.delete!.filter, where: where(args.get('where'), `${path}.args.where`) }, output: this.output(m, f, path, false) };
+        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, columnTypes: columnTypes(m), permission: m.delete!.filter, where: where(args.get('where'), `${path}.args.where`) }, output: this.output(m, f, path, false) };
       case 'root_delete_by_pk':
-        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, permission: m.delete!.filter, where: this.pkWhere(m, args, `${path}.args`) }, output: this.output(m, f, path, true) };
+        return { kind: 'delete', alias: f.alias, source, delete: { table: { schema: m.catalog.schema, name: m.catalog.name }, columnTypes: columnTypes(m), permission: m.delete!.filter, where: this.pkWhere(m, args, `${path}.args`) }, output: this.output(m, f, path, true) };
     }
   }
 }

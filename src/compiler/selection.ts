@@ -179,7 +179,8 @@ export class SelectionCompiler {
           const cf = info.computed;
           const given = this.args(f.node).get('args');
           const argObj = given === undefined ? {} : (this.inputs.object(given, `${p}.args.args`) ?? {});
-          const call = this.functionCall(cf.fn, argObj, (a, i) => (i === cf.tableArgument ? 'row' : a.name !== null && a.name === cf.call.sessionArgument ? 'session' : null));
+          const mapped = new Map(cf.columnArguments);
+          const call = this.functionCall(cf.fn, argObj, (a, i) => (i === cf.tableArgument ? 'row' : mapped.has(i) ? { column: mapped.get(i)! } : a.name !== null && a.name === cf.call.sessionArgument ? 'session' : null));
           if (cf.returnsTable) {
             const target = this.rs.model.tables.get(cf.returnsTable)!;
             const rows = this.rows(target, f.node, p);
@@ -220,9 +221,10 @@ export class SelectionCompiler {
    * says, the rest from `given` (by name). Trailing arguments not given take their
    * defaults; one not given before a given one is null.
    */
-  functionCall(fn: CatalogFunction, given: Record<string, InputTree>, special: (a: CatalogFunction['args'][number], i: number) => 'row' | 'session' | null): FunctionCall {
+  functionCall(fn: CatalogFunction, given: Record<string, InputTree>, special: (a: CatalogFunction['args'][number], i: number) => 'row' | 'session' | { column: string } | null): FunctionCall {
     const args: FunctionCall['args'] = fn.args.map((a, i) => {
       const kind = special(a, i);
+      if (typeof kind === 'object' && kind !== null) return { kind: 'column', column: kind.column };
       if (kind) return { kind };
       const tree = a.name !== null ? given[a.name] : undefined;
       const value = tree === undefined ? null : this.inputs.scalar(tree);

@@ -25,11 +25,12 @@ export interface ComputedCall {
   sessionArgument: string | null;
 }
 
-export function computedCall(fn: CatalogFunction, tableArgument: number, sessionArgument: number | null): ComputedCall {
+/** `tableArgument`: the row argument's position (null: none, a BigQuery table function's arguments come from columns). */
+export function computedCall(fn: CatalogFunction, tableArgument: number | null, sessionArgument: number | null): ComputedCall {
   return {
     fn: { schema: fn.schema, name: fn.name },
     returnType: fn.returnType,
-    tableArgument: tableArgument === 0 ? null : (fn.args[tableArgument]?.name ?? null),
+    tableArgument: tableArgument === null || tableArgument === 0 ? null : (fn.args[tableArgument]?.name ?? null),
     sessionArgument: sessionArgument === null ? null : (fn.args[sessionArgument]?.name ?? null),
   };
 }

@@ -19,6 +19,17 @@ export interface OnConflict {
   presets: PerColumn<Value>;
 }
 
+/** SQL Server's upsert (`if_matched`): a row matching an existing one on `matchColumns` updates it instead. */
+export interface IfMatched {
+  matchColumns: string[];
+  /** Empty: a matching row is left as it is (and not returned). */
+  updateColumns: string[];
+  /** The `where` and the role's update filter, on the existing row. */
+  where: BoolExp;
+  /** The update permission's presets, applied when a row is updated. */
+  presets: PerColumn<Value>;
+}
+
 export interface InsertRow {
   /** Column values given in the input (presets added by the translator). */
   values: PerColumn<Value>;
@@ -35,6 +46,7 @@ export interface Insert {
   presets: PerColumn<Value>;
   check: BoolExp;
   onConflict: OnConflict | null;
+  ifMatched?: IfMatched | null;
 }
 
 /** What the client selected from a mutation's rows. */
@@ -46,6 +58,8 @@ export type MutationOutput =
 
 export interface Update {
   table: QualifiedName;
+  /** Every column of the table (a backend that copies the changed rows declares them: SQL Server's OUTPUT INTO). */
+  columnTypes: PerColumn<CatalogType>;
   /** column → SQL operator and value: `_set`, `_inc`, `_append`, `_prepend`, `_delete_key`, `_delete_elem`, `_delete_at_path`, or a preset. */
   operations: { column: string; type: CatalogType; op: string; value: Value }[];
   permission: BoolExp;
@@ -55,6 +69,7 @@ export interface Update {
 
 export interface Delete {
   table: QualifiedName;
+  columnTypes: PerColumn<CatalogType>;
   permission: BoolExp;
   where: BoolExp;
 }

@@ -55,8 +55,11 @@ export type Field =
 /** A function call: arguments in the function's order (trailing ones left out take their defaults). */
 export interface FunctionCall {
   fn: QualifiedName;
-  /** `row`: the current row (computed fields); `session`: the session variables as JSON. */
-  args: ({ kind: 'row' } | { kind: 'session' } | { kind: 'value'; value: Value; type: CatalogType })[];
+  /**
+   * `row`: the current row (computed fields); `column`: a column of the current row (BigQuery's
+   * `argument_mapping`); `session`: the session variables as JSON.
+   */
+  args: ({ kind: 'row' } | { kind: 'column'; column: string } | { kind: 'session' } | { kind: 'value'; value: Value; type: CatalogType })[];
 }
 
 export type AggregateField =

@@ -40,6 +40,8 @@ export interface CatalogColumn {
   default: string | null;
   isIdentity: boolean;
   isGenerated: boolean;
+  /** The database takes no value for it in an insert or update (SQL Server's IDENTITY and computed columns). */
+  immutable?: true;
   comment: string | null;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Computed fields (spec "Computed field"): the stored form `{name, definition:
- * {function: {schema, name}, table_argument?, session_argument?}, comment?}`, and the
- * checks the well-known engine makes of the function before it becomes a field.
+ * {function: {schema, name}, table_argument?, session_argument?}, comment?}` (BigQuery's
+ * definition: `{function: {dataset, name}, argument_mapping: {<argument>: <column>},
+ * return_table: {dataset, name}}`), and the checks the well-known engine makes of the
+ * function before it becomes a field.
  */
 import type { CatalogFunction, DatabaseCatalog, CatalogType, QualifiedName } from './catalog.js';
-import { ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
-import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
+import { isObject, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
+import { functionName, graphqlName, isGraphQLName, sameTable, showTable, tableName } from './names.js';
 import { reasonMessage } from './reasons.js';
 import type { ComputedFieldReturn, ResolvedComputedField } from './resolve/types.js';
 
@@ -23,11 +25,24 @@ export function computedFieldDefinition(v: unknown, path: string): JsonObject {
   };
 }
 
-/** A stored computed field `{name, definition, comment?}` (replace_metadata input). */
+/** BigQuery's definition, stored with datasets as given: the function's arguments filled from columns, rows of a tracked table. */
+export function bigqueryComputedFieldDefinition(v: unknown, path: string): JsonObject {
+  const r = ObjectReader.of(v, path);
+  const fn = r.required('function', functionName);
+  const mapping = r.required('argument_mapping', (m, p) => {
+    const o = ObjectReader.of(m, p);
+    return Object.fromEntries(Object.keys(o.value).map((k) => [k, o.required(k, str)]));
+  });
+  const returnTable = r.required('return_table', tableName);
+  r.done();
+  return { function: { dataset: fn.schema, name: fn.name }, argument_mapping: mapping, return_table: { dataset: returnTable.schema, name: returnTable.name } };
+}
+
+/** A stored computed field `{name, definition, comment?}` (replace_metadata input: the source's kind is not known, the definition's keys tell). */
 export function computedFieldEntry(v: unknown, path: string): JsonObject {
   const r = ObjectReader.of(v, path);
   const name = r.required('name', graphqlName);
-  const definition = r.required('definition', computedFieldDefinition);
+  const definition = r.required('definition', (d, p) => (isObject(d) && 'argument_mapping' in d ? bigqueryComputedFieldDefinition : computedFieldDefinition)(d, p));
   const comment = r.optional('comment', str);
   r.done();
   return { name, definition, ...(comment !== undefined ? { comment } : {}) };
@@ -58,6 +73,7 @@ export function resolveComputedField(entry: JsonObject, scope: ComputedFieldScop
   if (overloads.length === 0) throw new ComputedFieldError(`no such function exists: ${fnText}`);
   if (overloads.length > 1) throw new ComputedFieldError(`function ${fnText} is overloaded. Overloaded functions are not supported`);
   const fn = overloads[0]!;
+  if (isObject(definition.argument_mapping)) return mappedComputedField(entry, fn, fnText, scope);
 
   const problems: string[] = [];
   if (!isGraphQLName(name)) problems.push(`${JSON.stringify(name)} is not valid GraphQL name`);
@@ -76,8 +92,41 @@ export function resolveComputedField(entry: JsonObject, scope: ComputedFieldScop
     function: fn,
     returns: returns!,
     tableArgument: tableArgument!,
+    columnArguments: [],
     sessionArgument,
     inputArguments: fn.args.filter((_, i) => !implicit.has(i)),
+    description: typeof entry.comment === 'string' ? entry.comment : (fn.comment ?? `A computed field, executes function ${fnText}`),
+  };
+}
+
+/** BigQuery: the table function's arguments named in `argument_mapping` take the row's columns; it returns rows of `return_table`. */
+function mappedComputedField(entry: JsonObject, fn: CatalogFunction, fnText: string, scope: ComputedFieldScope): ResolvedComputedField {
+  const name = String(entry.name);
+  const definition = entry.definition as JsonObject;
+  const problems: string[] = [];
+  if (!fn.returnsSet) problems.push(`the function ${fnText} is not a table-valued function`);
+  const table = scope.catalog.tables.find((t) => sameTable(t, scope.table));
+  const columnArguments: [number, string][] = [];
+  for (const [argument, column] of Object.entries(definition.argument_mapping as JsonObject)) {
+    const index = fn.args.findIndex((a) => a.name === argument);
+    if (index < 0) problems.push(`${JSON.stringify(argument)} is not an input argument of the function ${fnText}`);
+    else if (!table?.columns.some((c) => c.name === column)) problems.push(`${JSON.stringify(column)} is not a column of table ${JSON.stringify(showTable(scope.table))}`);
+    else columnArguments.push([index, String(column)]);
+  }
+  const returns = tableName(definition.return_table, '$');
+  if (!scope.isTracked(returns)) problems.push(`the function ${fnText} returning set of table ${JSON.stringify(showTable(returns))} is not tracked or not found in database`);
+  if (problems.length > 0) {
+    throw new ComputedFieldError(`the computed field ${JSON.stringify(name)} cannot be added to table ${JSON.stringify(showTable(scope.table))} ${reasonMessage(problems)}`);
+  }
+  const mapped = new Set(columnArguments.map(([i]) => i));
+  return {
+    name,
+    function: fn,
+    returns: { kind: 'table', table: returns },
+    tableArgument: null,
+    columnArguments,
+    sessionArgument: null,
+    inputArguments: fn.args.filter((_, i) => !mapped.has(i)),
     description: typeof entry.comment === 'string' ? entry.comment : (fn.comment ?? `A computed field, executes function ${fnText}`),
   };
 }

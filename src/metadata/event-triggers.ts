@@ -53,8 +53,15 @@ export interface LogCleanup {
   cleanInvocationLogs: boolean;
 }
 
-/** The arguments of `pg_create_event_trigger` (`r`, with `name`, `table`, `source` read already) as the stored object. */
-export function readEventTrigger(r: ObjectReader, name: string, env: NodeJS.ProcessEnv): JsonObject {
+/** Spec "Event trigger": `trigger_on_replication` defaults to false on pg sources, true on mssql ones. */
+export const replicationDefault = (kind: string): boolean => kind === 'mssql';
+
+/**
+ * The arguments of `<kind>_create_event_trigger` (`r`, with `name`, `table`, `source` read
+ * already) as the stored object; `trigger_on_replication` is stored when it is not the
+ * source kind's default (`onReplication`).
+ */
+export function readEventTrigger(r: ObjectReader, name: string, env: NodeJS.ProcessEnv, onReplication = false): JsonObject {
   if (!NAME.test(name)) throw parseFailed('event trigger name may only contain letters, digits, "_" and "-", and at most 42 of them', r.at('name'));
   const definition: JsonObject = { enable_manual: r.withDefault('enable_manual', bool, false) };
   for (const op of OPERATIONS) {
@@ -78,7 +85,8 @@ export function readEventTrigger(r: ObjectReader, name: string, env: NodeJS.Proc
   readHeadersAndTransforms(r, stored, env);
   const cleanup = r.optional('cleanup_config', cleanupConfig);
   if (cleanup) stored.cleanup_config = cleanup;
-  if (r.withDefault('trigger_on_replication', bool, false)) stored.trigger_on_replication = true;
+  const replication = r.withDefault('trigger_on_replication', bool, onReplication);
+  if (replication !== onReplication) stored.trigger_on_replication = replication;
   return stored;
 }
 
@@ -95,6 +103,8 @@ export function storedEventTrigger(v: unknown, path: string): JsonObject {
   const args = new ObjectReader({ ...rest, ...definition }, path);
   const stored = readEventTrigger(args, name, ANY_ENV);
   args.done();
+  // The source's kind is not known here: an explicit value is kept as it is.
+  if (typeof rest.trigger_on_replication === 'boolean') stored.trigger_on_replication = rest.trigger_on_replication;
   return stored;
 }
 
@@ -232,9 +242,10 @@ function operation(definition: Json | undefined, op: Operation): EventOperation 
 }
 
 /** What the database needs of a stored trigger. */
-export function installSpec(table: QualifiedName, trigger: JsonObject): EventTriggerInstall {
+export function installSpec(table: QualifiedName, trigger: JsonObject, kind: string): EventTriggerInstall {
   const definition = trigger.definition;
-  const out: EventTriggerInstall = { name: String(trigger.name), table, triggerOnReplication: trigger.trigger_on_replication === true };
+  const onReplication = typeof trigger.trigger_on_replication === 'boolean' ? trigger.trigger_on_replication : replicationDefault(kind);
+  const out: EventTriggerInstall = { name: String(trigger.name), table, triggerOnReplication: onReplication };
   for (const op of OPERATIONS) {
     const spec = operation(definition, op);
     if (spec) out[op] = spec;

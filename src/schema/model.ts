@@ -38,8 +38,10 @@ export interface ComputedFieldInfo {
   extraArgs: CatalogFunction['args'];
   /** How a boolean expression calls it on a row; names the argument that receives the session variables as JSON, if any. */
   call: ComputedCall;
-  /** Index of the argument that receives the row. */
-  tableArgument: number;
+  /** Index of the argument that receives the row (null: columns of the row are mapped to arguments). */
+  tableArgument: number | null;
+  /** [argument index, column] of each argument a column of the row fills (BigQuery's `argument_mapping`). */
+  columnArguments: [number, string][];
   /** The table key (`tableKey`) of the rows a set-returning field gives, else null (scalar). */
   returnsTable: string | null;
   description: string | null;
@@ -116,9 +118,12 @@ export function buildRoleModel(tracked: TrackedTables, role: string, backendOnly
   for (const { tables: sourceTables } of tracked.sources) {
     for (const { columns, relationships, computedFields, resolved, ...table } of sourceTables) {
       const { catalog } = table;
+      // Columns the database takes no value for (SQL Server IDENTITY, computed) are no input's.
+      const immutable = new Set(catalog.columns.filter((c) => c.immutable).map((c) => c.name));
+      const writable = <P extends { columns: Set<string> }>(p: P | null): P | null => (p && immutable.size > 0 ? { ...p, columns: new Set([...p.columns].filter((c) => !immutable.has(c))) } : p);
       // A view PostgreSQL cannot insert into (update, delete from) gets no such mutation, as upstream.
-      const insert = catalog.insertable ? usable(permissions.insert(resolved, role)) : null;
-      const update = catalog.updatable ? usable(permissions.update(resolved, role)) : null;
+      const insert = catalog.insertable ? writable(usable(permissions.insert(resolved, role))) : null;
+      const update = catalog.updatable ? writable(usable(permissions.update(resolved, role))) : null;
       const del = catalog.deletable ? usable(permissions.delete(resolved, role)) : null;
       if (table.capabilities.mutations && (insert || update || del)) mutable.set(table.key, { ...table, columns, insert, update, delete: del, selectable: null, relationships });
       const permission = permissions.select(resolved, role);

@@ -7,6 +7,7 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLString,
+  type GraphQLEnumType,
   type GraphQLInputObjectType,
   type GraphQLObjectType,
   type GraphQLFieldConfigArgumentMap,
@@ -37,6 +38,7 @@ export class MutationTypes {
   private readonly insertInputs = new Map<string, GraphQLInputObjectType>();
   private readonly relationInsertInputs = new Map<string, GraphQLInputObjectType>();
   private readonly onConflicts = new Map<string, GraphQLInputObjectType | null>();
+  private readonly ifMatcheds = new Map<string, GraphQLInputObjectType | null>();
   private readonly responses = new Map<string, GraphQLObjectType>();
 
   constructor(
@@ -63,7 +65,7 @@ export class MutationTypes {
         for (const c of m.columns) {
           if (m.insert!.columns.has(c.column.name) && !m.insert!.set.has(c.column.name)) f[c.fieldName] = { type: this.b.shared.columnType(m, c.column) };
         }
-        for (const r of m.relationships) f[r.fieldName] = { type: this.relationInsertInput(this.target(r.targetKey), r.kind) };
+        if (m.capabilities.nestedInserts) for (const r of m.relationships) f[r.fieldName] = { type: this.relationInsertInput(this.target(r.targetKey), r.kind) };
         return f;
       },
     });
@@ -87,11 +89,11 @@ export class MutationTypes {
     return t;
   }
 
-  /** Upserts need a unique constraint and the role's update permission. */
+  /** Upserts need a backend that has them (`on_conflict`), a unique constraint and the role's update permission. */
   onConflict(m: MutableTableInfo): GraphQLInputObjectType | null {
     if (this.onConflicts.has(m.key)) return this.onConflicts.get(m.key)!;
     const constraints = [m.catalog.primaryKey, ...m.catalog.uniqueConstraints].filter((c) => c !== null);
-    if (constraints.length === 0 || !m.update) {
+    if (constraints.length === 0 || !m.update || m.capabilities.upsert !== 'on_conflict') {
       this.onConflicts.set(m.key, null);
       return null;
     }
@@ -100,21 +102,58 @@ export class MutationTypes {
       description: `unique or primary key constraints on table ${JSON.stringify(m.catalog.name)}`,
       values: Object.fromEntries(constraints.map((c) => [c!.name, { value: c!.name }])),
     });
-    const updatable = m.columns.filter((c) => m.update!.columns.has(c.column.name));
-    const updateColumn = enumType({
-      name: this.tn(m, '_update_column'),
-      description: `update columns of table ${JSON.stringify(m.catalog.name)}`,
-      values: updatable.length ? Object.fromEntries(updatable.map((c) => [c.fieldName, { value: c.column.name, description: 'column name' }])) : { _PLACEHOLDER: { value: null, description: 'placeholder (do not use)' } },
-    });
     const fields: GraphQLInputFieldConfigMap = {
       constraint: { type: required(constraint) },
-      update_columns: { type: required(list(updateColumn)), defaultValue: [] },
+      update_columns: { type: required(list(this.updateColumn(m))), defaultValue: [] },
       action: { type: CONFLICT_ACTION, deprecationReason: 'use update_columns: [] to do nothing' },
     };
     if (m.selectable) fields.where = { type: this.b.boolExp(m.selectable) };
     const t = inputObjectType({ name: this.tn(m, '_on_conflict'), description: `on_conflict condition type for table ${JSON.stringify(m.catalog.name)}`, fields });
     this.onConflicts.set(m.key, t);
     return t;
+  }
+
+  /**
+   * SQL Server's upsert (`if_matched`, as the well-known engine has it): needs the role's select
+   * and update permissions; rows match on columns the role may select (not text/ntext/image,
+   * which SQL Server cannot compare).
+   */
+  private ifMatched(m: MutableTableInfo): GraphQLInputObjectType | null {
+    const matchable = m.selectable?.columns.filter((c) => !/^(n?text|image)$/i.test(c.column.type.display)) ?? [];
+    if (!m.update || !m.selectable || matchable.length === 0 || m.capabilities.upsert !== 'if_matched') return null;
+    const matchColumn = enumType({
+      name: this.tn(m, '_insert_match_column'),
+      description: `select match_columns of table ${JSON.stringify(m.catalog.name)}`,
+      values: Object.fromEntries(matchable.map((c) => [c.fieldName, { value: c.column.name, description: 'column name' }])),
+    });
+    return inputObjectType({
+      name: this.tn(m, '_if_matched'),
+      description: `upsert condition type for table ${JSON.stringify(m.catalog.name)}`,
+      fields: {
+        match_columns: { type: required(list(matchColumn)), defaultValue: [] },
+        update_columns: { type: required(list(this.updateColumn(m))), defaultValue: [] },
+        where: { type: this.b.boolExp(m.selectable) },
+      },
+    });
+  }
+
+  /** The upsert argument of an insert field, as the backend writes upserts. */
+  private upsertArg(m: MutableTableInfo): GraphQLFieldConfigArgumentMap {
+    const onConflict = this.onConflict(m);
+    if (onConflict) return { on_conflict: { type: onConflict, description: 'upsert condition' } };
+    let ifMatched = this.ifMatcheds.get(m.key);
+    if (ifMatched === undefined) this.ifMatcheds.set(m.key, (ifMatched = this.ifMatched(m)));
+    return ifMatched ? { if_matched: { type: ifMatched, description: 'upsert condition' } } : {};
+  }
+
+  /** `<t>_update_column`: the columns the role may update. */
+  private updateColumn(m: MutableTableInfo): GraphQLEnumType {
+    const updatable = m.columns.filter((c) => m.update!.columns.has(c.column.name));
+    return enumType({
+      name: this.tn(m, '_update_column'),
+      description: `update columns of table ${JSON.stringify(m.catalog.name)}`,
+      values: updatable.length ? Object.fromEntries(updatable.map((c) => [c.fieldName, { value: c.column.name, description: 'column name' }])) : { _PLACEHOLDER: { value: null, description: 'placeholder (do not use)' } },
+    });
   }
 
   response(m: MutableTableInfo): GraphQLObjectType {
@@ -172,8 +211,7 @@ export class MutationTypes {
     const shown = JSON.stringify(m.catalog.name);
     const object = m.selectable ? this.b.object(m.selectable) : null;
     if (m.insert) {
-      const onConflict = this.onConflict(m);
-      const conflictArg: GraphQLFieldConfigArgumentMap = onConflict ? { on_conflict: { type: onConflict, description: 'upsert condition' } } : {};
+      const conflictArg = this.upsertArg(m);
       add('insert', { type: this.response(m), args: { objects: { type: required(list(this.insertInput(m))), description: 'the rows to be inserted' }, ...conflictArg }, description: `insert data into the table: ${shown}` }, { kind: 'root_insert', mtable: m });
       if (object) add('insert_one', { type: object, args: { object: { type: required(this.insertInput(m)), description: 'the row to be inserted' }, ...conflictArg }, description: `insert a single row into the table: ${shown}` }, { kind: 'root_insert_one', mtable: m });
     }

@@ -44,6 +44,7 @@ function computedFields(source: string, naming: SourceNaming, t: ResolvedTable):
     extraArgs: cf.inputArguments,
     call: computedCall(cf.function, cf.tableArgument, cf.sessionArgument),
     tableArgument: cf.tableArgument,
+    columnArguments: cf.columnArguments,
     returnsTable: cf.returns.kind === 'table' ? tableKey(source, cf.returns.table) : null,
     description: cf.description,
   }));

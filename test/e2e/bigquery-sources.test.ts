@@ -64,6 +64,25 @@ describe('an unreachable BigQuery', () => {
     expect(q.body).toEqual({ data: { book: [{ title: 'Dune' }] } });
   });
 
+  it('stores computed fields in BigQuery\'s form (argument_mapping, return_table) and drops them', async () => {
+    const definition = { function: { dataset: 'shop', name: 'purchases_above' }, argument_mapping: { customer: 'id' }, return_table: { dataset: 'shop', name: 'purchase' } };
+    const table = { dataset: 'shop', name: 'customer' };
+    const missing = await meta('bigquery_add_computed_field', { source: 'warehouse', table, name: 'big_purchases', definition: { ...definition, return_table: undefined } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.path).toBe('$.args.definition');
+    const pgForm = await meta('bigquery_add_computed_field', { source: 'warehouse', table, name: 'big_purchases', definition: { function: { dataset: 'shop', name: 'f' }, table_argument: 'row' } });
+    expect(pgForm.status).toBe(400);
+    const added = await meta('bigquery_add_computed_field', { source: 'warehouse', table, name: 'big_purchases', definition, comment: 'above a minimum' });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const stored = (await exported()).sources[1].tables[0];
+    expect(stored.computed_fields).toEqual([{ name: 'big_purchases', definition, comment: 'above a minimum' }]);
+    // The document round-trips through replace_metadata with the field in BigQuery's form.
+    expect((await meta('replace_metadata', { metadata: await exported(), allow_inconsistent_metadata: true })).status).toBe(200);
+    expect((await exported()).sources[1].tables[0].computed_fields).toEqual([{ name: 'big_purchases', definition, comment: 'above a minimum' }]);
+    expect((await meta('bigquery_drop_computed_field', { source: 'warehouse', table, name: 'big_purchases' })).status).toBe(200);
+    expect((await exported()).sources[1].tables[0].computed_fields).toBeUndefined();
+  });
+
   it('is dropped with bigquery_drop_source', async () => {
     expect((await meta('bigquery_drop_source', { name: 'warehouse' })).status).toBe(200);
     expect((await exported()).sources.map((s: any) => s.name)).toEqual(['default']);

@@ -71,13 +71,15 @@ describe('an unreachable SQL Server', () => {
   });
 
   it('is an inconsistent source of a replaced document mixing every kind, which round-trips; pg keeps answering', async () => {
+    const orderTrigger = { name: 'orders_changed', definition: { enable_manual: false, insert: { columns: '*' } }, retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://localhost:1/orders', trigger_on_replication: false };
     const current = await exported();
     const document = {
       ...current,
       sources: [
         ...current.sources,
         { name: 'cluster', kind: 'citus', tables: [], configuration: { connection_info: { database_url: fx.db.url, isolation_level: 'read-committed', use_prepared_statements: false } } },
-        { name: 'shop', kind: 'mssql', tables: [{ table: { schema: 'dbo', name: 'orders' } }], configuration: unreachable },
+        // trigger_on_replication false is kept: true is SQL Server's default (spec "Event trigger").
+        { name: 'shop', kind: 'mssql', tables: [{ table: { schema: 'dbo', name: 'orders' }, event_triggers: [orderTrigger] }], configuration: unreachable },
         { name: 'warehouse', kind: 'bigquery', tables: [], configuration: { service_account: { from_env: 'BQ_SA' }, project_id: 'p', datasets: 'd' } },
       ],
     };

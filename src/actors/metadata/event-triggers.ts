@@ -37,7 +37,7 @@ export class EventTriggerSync {
       const sameCatalog = last?.catalog === catalog;
       // Tables and their triggers the same objects: nothing to compare (a permission change).
       if (!again && sameCatalog && samePicks(last.entries, s.tables, (t) => t.event_triggers) && samePicks(last.entries, s.tables, (t) => t.table)) continue;
-      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger));
+      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger, s.kind));
       const triggers = JSON.stringify(specs);
       if (!again && sameCatalog && last.triggers === triggers) {
         this.synced.set(s.name, { entries: s.tables, triggers, catalog });

@@ -6,7 +6,7 @@
  * (so no `_by_pk` root field) and no foreign keys (relationships are manual). Reading is I/O
  * (`introspectBigQuery`), mapping is pure (`bigqueryCatalog`).
  */
-import type { CatalogTable, CatalogType, DatabaseCatalog } from '../../metadata/catalog.js';
+import type { CatalogFunction, CatalogTable, CatalogType, DatabaseCatalog } from '../../metadata/catalog.js';
 import { sql, type Sql } from '../../sql/fragment.js';
 import { backtick } from './dialect.js';
 
@@ -16,6 +16,14 @@ export const tablesQuery = (dataset: string): Sql => sql`SELECT table_schema AS 
 
 export const columnsQuery = (dataset: string): Sql =>
   sql`SELECT table_schema AS dataset, table_name AS name, column_name AS col, ordinal_position AS position, is_nullable AS nullable, data_type AS type FROM ${backtick(dataset)}.INFORMATION_SCHEMA.COLUMNS`;
+
+/** Routines (table functions for computed fields; `routine_type` 'TABLE FUNCTION'). */
+export const routinesQuery = (dataset: string): Sql =>
+  sql`SELECT routine_schema AS dataset, routine_name AS name, routine_type AS type, data_type AS returns FROM ${backtick(dataset)}.INFORMATION_SCHEMA.ROUTINES`;
+
+/** Their arguments (the result is a row of its own, `is_result` YES). */
+export const parametersQuery = (dataset: string): Sql =>
+  sql`SELECT specific_schema AS dataset, specific_name AS name, ordinal_position AS position, parameter_name AS param, data_type AS type FROM ${backtick(dataset)}.INFORMATION_SCHEMA.PARAMETERS WHERE is_result = 'NO'`;
 
 /** GoogleSQL type (without parameters) -> [PostgreSQL type name, category]. */
 const TYPES: Record<string, [string, string]> = {
@@ -40,8 +48,34 @@ export function catalogType(dataType: string): CatalogType {
   return { schema: 'bigquery', name, display: dataType, kind: 'b', category, element: null };
 }
 
+/** A table function's rows: described by the computed field's `return_table`, not by a type of the catalog. */
+const TABLE_RESULT: CatalogType = { schema: 'bigquery', name: 'table', display: 'TABLE', kind: 'p', category: 'P', element: null };
+
+/** Routines and their parameters as catalog functions (never overloaded: a dataset names each routine once). */
+function functions(routines: Row[], parameters: Row[]): CatalogFunction[] {
+  return routines.map((r, i) => {
+    const table = r.type === 'TABLE FUNCTION';
+    return {
+      schema: String(r.dataset),
+      name: String(r.name),
+      oid: i + 1,
+      comment: null,
+      volatility: 'stable',
+      returnsSet: table,
+      returnType: table || r.returns === null || r.returns === undefined ? TABLE_RESULT : catalogType(String(r.returns)),
+      args: parameters
+        .filter((p) => p.dataset === r.dataset && p.name === r.name)
+        .sort((a, b) => Number(a.position) - Number(b.position))
+        .map((p) => ({ name: p.param === null || p.param === undefined ? null : String(p.param), type: catalogType(String(p.type)), hasDefault: false })),
+      language: 'SQL',
+      isAggregate: false,
+      hasVariadic: false,
+    };
+  });
+}
+
 /** The INFORMATION_SCHEMA rows of the datasets as the neutral catalog. */
-export function bigqueryCatalog(tables: Row[], columns: Row[]): DatabaseCatalog {
+export function bigqueryCatalog(tables: Row[], columns: Row[], routines: Row[] = [], parameters: Row[] = []): DatabaseCatalog {
   const out = tables.map((t, i): CatalogTable => {
     const view = String(t.type).includes('VIEW');
     return {
@@ -65,16 +99,17 @@ export function bigqueryCatalog(tables: Row[], columns: Row[]): DatabaseCatalog 
     };
   });
   out.sort((a, b) => (a.schema === b.schema ? a.name.localeCompare(b.name) : a.schema.localeCompare(b.schema)));
-  return { serverVersion: 0, tables: out, functions: [], enumTypes: [] };
+  return { serverVersion: 0, tables: out, functions: functions(routines, parameters), enumTypes: [] };
 }
 
 /** Reads the catalog of `datasets` with `run`. */
 export async function introspectBigQuery(datasets: string[], run: (statement: Sql) => Promise<Row[]>): Promise<DatabaseCatalog> {
-  const tables: Row[] = [];
-  const columns: Row[] = [];
+  const rows = { tables: [] as Row[], columns: [] as Row[], routines: [] as Row[], parameters: [] as Row[] };
   for (const d of datasets) {
-    tables.push(...(await run(tablesQuery(d))));
-    columns.push(...(await run(columnsQuery(d))));
+    rows.tables.push(...(await run(tablesQuery(d))));
+    rows.columns.push(...(await run(columnsQuery(d))));
+    rows.routines.push(...(await run(routinesQuery(d))));
+    rows.parameters.push(...(await run(parametersQuery(d))));
   }
-  return bigqueryCatalog(tables, columns);
+  return bigqueryCatalog(rows.tables, rows.columns, rows.routines, rows.parameters);
 }

@@ -126,6 +126,8 @@ export function mssqlCatalog(rows: MssqlCatalogRows): DatabaseCatalog {
           default: c.default === null || c.default === undefined ? null : String(c.default),
           isIdentity: Boolean(c.is_identity),
           isGenerated: Boolean(c.is_computed),
+          // As upstream's SQL Server backend: neither insertable nor updatable.
+          ...(c.is_identity || c.is_computed ? { immutable: true as const } : {}),
           comment: c.comment === null || c.comment === undefined ? null : String(c.comment),
         }),
       )

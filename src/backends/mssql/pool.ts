@@ -10,6 +10,7 @@ import type { Connection } from 'tedious';
 let driver: Promise<typeof import('tedious')> | null = null;
 const tedious = () => (driver ??= import('tedious'));
 import type { ConnectionTarget } from './configuration.js';
+import { isRequestFailure } from './errors.js';
 
 export type Row = Record<string, unknown>;
 
@@ -40,13 +41,16 @@ async function open(target: ConnectionTarget): Promise<Connection> {
   });
 }
 
+/** The text a value binds as: arrays (a multiplexed query's cohorts) as JSON. */
+const asText = (v: unknown): string | null => (v === null || v === undefined ? null : Array.isArray(v) ? JSON.stringify(v) : String(v));
+
 /** Runs one statement; values bind to `@p1`, `@p2`... as text (the statement casts where a type matters). */
 export async function execute(connection: Connection, text: string, values: readonly unknown[]): Promise<Row[]> {
   const { Request, TYPES } = await tedious();
   return new Promise((resolve, reject) => {
     const rows: Row[] = [];
     const request = new Request(text, (err) => (err ? reject(err) : resolve(rows)));
-    values.forEach((v, i) => request.addParameter(`p${i + 1}`, TYPES.NVarChar, v === null || v === undefined ? null : String(v)));
+    values.forEach((v, i) => request.addParameter(`p${i + 1}`, TYPES.NVarChar, asText(v)));
     request.on('row', (columns: { value: unknown; metadata: { colName: string } }[]) => {
       const row: Row = {};
       for (const c of columns) row[c.metadata.colName] = c.value;
@@ -116,7 +120,7 @@ export class MssqlPool {
       return result;
     } catch (e) {
       // A request error leaves the connection usable; a connection error does not.
-      this.release(connection, !(e instanceof Error && e.name === 'RequestError'));
+      this.release(connection, !isRequestFailure(e));
       throw e;
     }
   }

@@ -10,6 +10,7 @@ import { PgListener } from '../../db/listener.js';
 import type { EventRecord, EventStatements, EventStore, FinishedAttempt, LeaseSpec } from '../backend.js';
 import { createPool, resolveDatabaseUrl } from './connection.js';
 import { EVENTS_CHANNEL } from './event-triggers.js';
+import { eventRecord } from '../event-triggers-shared.js';
 import type { JsonObject } from '../../util/decode.js';
 
 const FETCH = `
@@ -136,14 +137,7 @@ export class PgEventStore implements EventStore {
     const capped = triggers.filter((t) => t.maxConcurrent > 0).map((t) => t.name);
     const specs = JSON.stringify(triggers.map((t) => ({ name: t.name, lease: t.leaseSeconds, cap: t.maxConcurrent })));
     const rows = capped.length === 0 ? (await this.pool.query<EventRow>(FETCH, [specs, limit, instance])).rows : await this.fetchCapped(capped, specs, limit, instance);
-    return rows.map((row) => ({
-      id: row.id,
-      trigger: row.trigger_name,
-      table: { schema: row.schema_name, name: row.table_name },
-      payload: row.payload,
-      tries: row.tries,
-      createdAt: row.created_at,
-    }));
+    return rows.map((row) => eventRecord({ ...row }));
   }
 
   private async fetchCapped(capped: string[], specs: string, limit: number, instance: string): Promise<EventRow[]> {

@@ -12,13 +12,13 @@
 import type pg from 'pg';
 import { log } from '../../log.js';
 import type { EventTriggerInstall, EventTriggerSyncFailure } from '../backend.js';
+import { databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 import { runLockBounded } from './lock-bounded.js';
 
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
 export const EVENTS_CHANNEL = 'service_events';
 /** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
 export const SESSION_SETTING = 'service.session_variables';
-const TRIGGER_PREFIX = 'service_event_';
 
 // One transaction under an advisory lock: two instances creating the tables at once would collide.
 const CREATE_LOG = `
@@ -126,8 +126,6 @@ const HAS_LOG = `SELECT to_regprocedure('service_catalog.sync_event_triggers(jso
 /** Database triggers per statement: each holds a lock on its table until the statement's transaction ends. */
 const TRIGGERS_PER_STATEMENT = 200;
 
-const OPS = { insert: 'INSERT', update: 'UPDATE', delete: 'DELETE' } as const;
-
 interface Installed {
   trigger: string;
   schema: string;
@@ -147,9 +145,6 @@ interface Change {
   always?: boolean;
   sig?: string;
 }
-
-/** The database trigger of one trigger's operation. */
-export const databaseTriggerName = (trigger: string, op: keyof typeof OPS) => `${TRIGGER_PREFIX}${trigger}_${OPS[op]}`;
 
 /** Creates the event log tables and functions (idempotent). */
 export async function createEventLog(pool: pg.Pool): Promise<void> {
@@ -188,15 +183,10 @@ export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventT
       wanted.set(tg, { s: t.table.schema, n: t.table.name, tg, install: true, op: OPS[op], ...args, always: t.triggerOnReplication, sig });
     }
   }
-  const kept = new Set([...keep].flatMap((name) => (['insert', 'update', 'delete'] as const).map((op) => databaseTriggerName(name, op))));
-  const changes: Change[] = [];
-  for (const i of installed) {
-    const w = wanted.get(i.trigger);
-    const same = w && w.s === i.schema && w.n === i.name;
-    if (same && w.sig === i.signature && !recreate) wanted.delete(i.trigger);
-    else if (!same && !kept.has(i.trigger)) changes.push({ s: i.schema, n: i.name, tg: i.trigger, install: false });
-  }
-  changes.push(...wanted.values());
+  const names = new Set(triggers.map((t) => t.name));
+  const fingerprinted = new Map([...wanted].map(([tg, w]) => [tg, { ...w, schema: w.s, table: w.n, fingerprint: w.sig ?? null }]));
+  const plan = reconcileTriggers(fingerprinted, installed.map((i) => ({ ...i, table: i.name, fingerprint: i.signature })), names, keep, recreate);
+  const changes: Change[] = [...plan.drop.map((i) => ({ s: i.schema, n: i.table, tg: i.trigger, install: false })), ...plan.create.map(([tg]) => wanted.get(tg)!)];
   if (changes.length === 0) return failed;
   // Bounded lock waits (a client holding a table never holds a metadata request forever).
   const byName = new Map(changes.map((c) => [c.tg, c]));
@@ -213,9 +203,8 @@ export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventT
   // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
   // aside once its database triggers are gone (archived: never delivered, removed by the
   // retention and by cleanups).
-  const triggerOf = (c: Change) => c.tg.slice(TRIGGER_PREFIX.length, c.tg.lastIndexOf('_'));
-  const stays = new Set([...triggers.map((t) => t.name), ...keep, ...changes.filter((c) => failed.has(c.tg)).map(triggerOf)]);
-  const gone = [...new Set(changes.filter((c) => !c.install).map(triggerOf))].filter((n) => !stays.has(n));
+  const stays = new Set([...failed.keys()].map((tg) => tg.slice(TRIGGER_PREFIX.length, tg.lastIndexOf('_'))));
+  const gone = plan.gone.filter((n) => !stays.has(n));
   if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
   return failed;
 }

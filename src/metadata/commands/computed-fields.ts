@@ -1,7 +1,7 @@
-/** pg_add_computed_field, pg_drop_computed_field (and their /v1/query forms). */
+/** pg_add_computed_field, pg_drop_computed_field (and their /v1/query forms), bigquery_add_computed_field, bigquery_drop_computed_field. */
 import { qualifiedKey } from '../catalog.js';
 import { notExists } from '../../protocol/errors.js';
-import { bool, nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
+import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { computedFieldDefinition } from '../computed-fields.js';
 import { cascadeDependents } from '../dependencies.js';
 import { graphqlName } from '../names.js';
@@ -10,11 +10,12 @@ import { SUCCESS, type Command } from './context.js';
 import { changeOutcome } from './outcomes.js';
 import { fieldExistsError, hasNamedField, putTableObject, readTableArgs, refreshUnlessResolved, tableTarget } from './table-objects.js';
 
-export const addComputedField: Command = async (ctx, args, path) => {
+/** The add command of a backend's definition form (pg's, BigQuery's). */
+export const addComputedFieldWith = (definitionOf: (v: unknown, path: string) => JsonObject): Command => async (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const at = readTableArgs(r);
   const name = r.required('name', graphqlName);
-  const definition = r.required('definition', computedFieldDefinition);
+  const definition = r.required('definition', definitionOf);
   const comment = r.optional('comment', str);
   r.done();
   const target = tableTarget(ctx, at);
@@ -24,6 +25,8 @@ export const addComputedField: Command = async (ctx, args, path) => {
   await refreshUnlessResolved(ctx, target.source.name, (s) => s?.tables.get(qualifiedKey(target.table))?.computedFields.has(name) ?? false);
   return { metadata: ctx.metadata, response: SUCCESS, ...changeOutcome(tableObjectName('computed_field', name, target.table, target.source.name), path) };
 };
+
+export const addComputedField = addComputedFieldWith(computedFieldDefinition);
 
 export const dropComputedField: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);

@@ -9,7 +9,7 @@
 import type { EventStatements } from '../../backends/backend.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
-import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../event-triggers.js';
+import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger, replicationDefault } from '../event-triggers.js';
 import { findSource } from '../lookup.js';
 import { showTable } from '../names.js';
 import type { SourceMetadata } from '../types.js';
@@ -22,7 +22,8 @@ export const createEventTrigger: Command = async (ctx, args, path) => {
   const at = readTableArgs(r);
   const name = r.required('name', nonEmptyStr);
   const replace = r.withDefault('replace', bool, false);
-  const stored = readEventTrigger(r, name, process.env);
+  const kind = ctx.metadata.sources.find((s) => s.name === at.source)?.kind ?? 'postgres';
+  const stored = readEventTrigger(r, name, process.env, replicationDefault(kind));
   r.done();
   const target = tableTarget(ctx, at);
   if (findEventTrigger(target.source, name) && !replace) throw alreadyExists(`Event trigger with name ${JSON.stringify(name)} already exists`, r.at('name'));

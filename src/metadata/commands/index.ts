@@ -27,6 +27,8 @@ import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQ
 import { trackFunction, untrackFunction } from './functions.js';
 import { runSqlCommand } from './run-sql.js';
 import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
+import { addComputedFieldWith } from './computed-fields.js';
+import { bigqueryComputedFieldDefinition } from '../computed-fields.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
 import {
@@ -90,13 +92,14 @@ const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field'))),
 };
 
-/** BigQuery's (spec: track, customization, federation, manual relationships, select permissions); read-only. */
+/** BigQuery's (spec: track, customization, federation, manual relationships, select permissions, computed fields of its own form); read-only. */
 const BIGQUERY_TABLE_COMMANDS: Record<string, Command> = {
   track_table: trackTable,
   untrack_table: untrackTable,
   set_table_customization: setTableCustomization,
   set_generic_federation_config: setGenericFederationConfig,
-  ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field') && !/_(insert|update|delete)_permission$/.test(k))),
+  ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !/_(insert|update|delete)_permission$/.test(k))),
+  add_computed_field: addComputedFieldWith(bigqueryComputedFieldDefinition),
 };
 
 /** `<kind>_<name>` for each of `names`, answering that the backend cannot do it. */
@@ -182,9 +185,9 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           mssql_add_source: addSource('mssql'),
           mssql_update_source: updateSource('mssql'),
           mssql_drop_source: dropSource,
-          ...prefixed('mssql', mapValues(MSSQL_TABLE_COMMANDS, inSchema('dbo'))),
+          ...prefixed('mssql', mapValues({ ...MSSQL_TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }, inSchema('dbo'))),
           // Operations of the spec the SQL Server backend cannot do yet: not-supported, naming it.
-          ...notSupportedOn('mssql', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship', ...Object.keys(EVENT_TRIGGER_COMMANDS)]),
+          ...notSupportedOn('mssql', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship']),
           bigquery_add_source: addSource('bigquery'),
           bigquery_update_source: updateSource('bigquery'),
           bigquery_drop_source: dropSource,

@@ -44,8 +44,10 @@ export interface ResolvedComputedField {
   name: string;
   function: CatalogFunction;
   returns: ComputedFieldReturn;
-  /** Index of the row argument among the function's arguments. */
-  tableArgument: number;
+  /** Index of the row argument among the function's arguments (null: columns are mapped instead). */
+  tableArgument: number | null;
+  /** BigQuery's `argument_mapping`: [argument index, column of the row] for each mapped argument. */
+  columnArguments: [number, string][];
   /** Index of the JSON session argument, if any. */
   sessionArgument: number | null;
   /** Arguments the caller supplies (all but the row and session ones). */

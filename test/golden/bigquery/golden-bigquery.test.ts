@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bigqueryCatalog } from '../../../src/backends/bigquery/introspect.js';
-import { dialectGoldenCases, readJson } from '../dialect-golden.js';
+import type { GraphQLObjectType } from 'graphql';
+import { resolveComputedField } from '../../../src/metadata/computed-fields.js';
+import type { JsonObject } from '../../../src/util/decode.js';
+import { dialectGoldenCases, goldenSchemas, readJson } from '../dialect-golden.js';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const rows = readJson(join(ROOT, 'fixture/information-schema.json'));
-const catalog = bigqueryCatalog(rows.tables, rows.columns);
+const catalog = bigqueryCatalog(rows.tables, rows.columns, rows.routines, rows.parameters);
 
 describe('BigQuery golden cases', () => {
   it('maps the INFORMATION_SCHEMA rows: datasets as schemas, GoogleSQL types kept for casts', () => {
@@ -24,4 +27,38 @@ describe('BigQuery golden cases', () => {
     ]);
   });
   dialectGoldenCases(ROOT, 'bigquery', catalog, 'BigQuery');
+});
+
+describe('BigQuery computed fields (argument_mapping, return_table)', () => {
+  const definition = { function: { dataset: 'shop', name: 'purchases_above' }, argument_mapping: { customer: 'id' }, return_table: { dataset: 'shop', name: 'purchase' } };
+  const scope = { table: { schema: 'shop', name: 'customer' }, catalog, isTracked: (t: { schema: string; name: string }) => t.name !== 'big_spenders' };
+  const resolve = (d: object) => resolveComputedField({ name: 'big_purchases', definition: d as JsonObject }, scope);
+
+  it('maps columns to the table function\'s arguments; the others are the field\'s args', () => {
+    const cf = resolve(definition);
+    expect(cf.columnArguments).toEqual([[0, 'id']]);
+    expect(cf.inputArguments.map((a) => a.name)).toEqual(['minimum']);
+    expect(cf.returns).toEqual({ kind: 'table', table: { schema: 'shop', name: 'purchase' } });
+    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const field = (schema.getType('shop_customer') as GraphQLObjectType).getFields().big_purchases!;
+    expect(field.args.map((a) => a.name)).toEqual(['args', 'limit', 'offset', 'order_by', 'where']);
+    expect(field.description).toBe('purchases above a minimum');
+  });
+
+  it('refuses what does not fit, with the reasons', () => {
+    expect(() => resolve({ ...definition, argument_mapping: { nope: 'id' } })).toThrow('"nope" is not an input argument of the function');
+    expect(() => resolve({ ...definition, argument_mapping: { customer: 'nope' } })).toThrow('"nope" is not a column of table');
+    expect(() => resolve({ ...definition, return_table: { dataset: 'shop', name: 'big_spenders' } })).toThrow('is not tracked or not found');
+    expect(() => resolve({ ...definition, function: { dataset: 'shop', name: 'tax' } })).toThrow('is not a table-valued function');
+    expect(() => resolve({ ...definition, function: { dataset: 'shop', name: 'missing' } })).toThrow('no such function exists');
+  });
+});
+
+describe('BigQuery schema', () => {
+  it('is read-only: no mutation or subscription root', () => {
+    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    expect(schema.getQueryType()).toBeTruthy();
+    expect(schema.getMutationType()).toBeFalsy();
+    expect(schema.getSubscriptionType()).toBeFalsy();
+  });
 });

@@ -6,7 +6,7 @@
  * integers of the plan. Read-only: BigQuery sources have no mutations or subscriptions.
  */
 import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
-import type { AggregateField, AggregateSelection, Field, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
+import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
 import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
 import { StatementScopes } from '../../../sql/scope.js';
@@ -36,15 +36,16 @@ class SelectCompiler extends StatementScopes {
     return sqls.length === 0 ? raw('') : sql` WHERE ${join(sqls.map((c) => sql`(${c})`), ' AND ')}`;
   }
 
-  /** `SELECT [AS STRUCT] <list> FROM <table> WHERE ... ORDER BY ... LIMIT ... OFFSET ...`. */
-  rows(rows: RowSource, scope: Scope, list: Sql, related: Sql[], struct: boolean): Sql {
+  /** `SELECT [AS STRUCT] <list> FROM <table, or source> WHERE ... ORDER BY ... LIMIT ... OFFSET ...`. */
+  rows(rows: RowSource, scope: Scope, list: Sql, related: Sql[], struct: boolean, source?: Sql): Sql {
     if (rows.distinctOn.length > 0) throw notSupported('distinct_on');
     const order = rows.orderBy.flatMap((o) => this.orderItem(o, scope));
     const asked = this.integer(rows.limit, 'limit');
     const limit = asked === null ? rows.limitCap : rows.limitCap === null ? asked : Math.min(asked, rows.limitCap);
     const offset = this.integer(rows.offset, 'offset');
     const tail = sql`${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit !== null ? raw(` LIMIT ${limit}`) : offset !== null ? raw(' LIMIT 9223372036854775807') : raw('')}${offset !== null ? raw(` OFFSET ${offset}`) : raw('')}`;
-    return sql`SELECT ${raw(struct ? 'AS STRUCT ' : '')}${list} FROM ${from(scope)}${this.where([...related, rows.permission, rows.where], scope)}${tail}`;
+    const rowsFrom = source ? sql`${source} AS ${scope.alias}` : from(scope);
+    return sql`SELECT ${raw(struct ? 'AS STRUCT ' : '')}${list} FROM ${rowsFrom}${this.where([...related, rows.permission, rows.where], scope)}${tail}`;
   }
 
   private integer(v: Value | null, what: string): number | null {
@@ -60,6 +61,16 @@ class SelectCompiler extends StatementScopes {
     // NULLS FIRST/LAST as a leading key: the same meaning, in a form every parser reads.
     const nullsFirst = (o.nulls ?? (o.direction === 'desc' ? 'first' : 'last')) === 'first';
     return [sql`CASE WHEN ${value} IS NULL THEN ${raw(nullsFirst ? '0' : '1')} ELSE ${raw(nullsFirst ? '1' : '0')} END`, sql`${value} ${raw(o.direction === 'desc' ? 'DESC' : 'ASC')}`];
+  }
+
+  /** `` `dataset`.`fn`(<column>, CAST(@p AS <type>), ...) `` in the function's argument order. */
+  private call(c: FunctionCall, scope: Scope): Sql {
+    const args = c.args.map((a) => {
+      if (a.kind === 'column') return col(scope, a.column);
+      if (a.kind === 'value') return BIGQUERY_BOOLEXP.value(a.value, a.type, scope, this.root);
+      throw notSupported(`a ${a.kind} argument of a function`);
+    });
+    return sql`${backtickQualified(c.fn.schema, c.fn.name)}(${join(args, ', ')})`;
   }
 
   private output(value: Sql, type: CatalogType): Sql {
@@ -89,9 +100,13 @@ class SelectCompiler extends StatementScopes {
         }
         case 'aggregate':
           return sql`${this.aggregate(f.rows, f.aggregate, f.join.target, (s) => [joinCondition(f.join, scope, s)])} AS ${as}`;
+        case 'computed_set': {
+          // A table function's rows (`bigquery_add_computed_field`), typed as its return table.
+          const inner = this.scope(f.rows.table);
+          return sql`ARRAY(${this.rows(f.rows, inner, this.fields(f.fields, inner), [], true, this.call(f.call, scope))}) AS ${as}`;
+        }
         case 'computed_scalar':
-        case 'computed_set':
-          throw notSupported('computed fields');
+          throw notSupported('scalar computed fields');
       }
     });
     return items.length > 0 ? join(items, ', ') : raw('NULL AS `__empty`');

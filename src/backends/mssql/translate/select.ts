@@ -19,14 +19,17 @@ import { col, MSSQL_BOOLEXP, notSupported, type Scope } from './context.js';
 const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(MSSQL_BOOLEXP, j, outer, inner);
 
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
-const OBJECT = raw('FOR JSON PATH, INCLUDE_NULL_VALUES, WITHOUT_ARRAY_WRAPPER');
-const ARRAY = raw('FOR JSON PATH, INCLUDE_NULL_VALUES');
+export const OBJECT = raw('FOR JSON PATH, INCLUDE_NULL_VALUES, WITHOUT_ARRAY_WRAPPER');
+export const ARRAY = raw('FOR JSON PATH, INCLUDE_NULL_VALUES');
 
 /** Conditions relating a scope's rows to the row they are fetched for (relationships). */
 type Related = (scope: Scope) => Sql[];
 const NONE: Related = () => [];
 
-class SelectCompiler extends StatementScopes {
+export class SelectCompiler extends StatementScopes {
+  /** Scopes that range over something else than their table (a mutation's changed rows, `@out`). */
+  protected readonly readFrom = new WeakMap<Scope, Sql>();
+
   constructor(
     private readonly options: TranslateOptions,
     table: Scope['table'],
@@ -47,11 +50,12 @@ class SelectCompiler extends StatementScopes {
       if (order.length === 0) tail = raw(' ORDER BY (SELECT NULL)');
       tail = sql`${tail} OFFSET ${raw(String(offset ?? 0))} ROWS${limit !== null ? sql` FETCH NEXT ${raw(String(limit))} ROWS ONLY` : raw('')}`;
     }
-    return sql`SELECT ${list} FROM ${bracketQualified(scope.table.schema, scope.table.name)} AS ${scope.alias}${where}${tail}`;
+    const from = this.readFrom.get(scope) ?? bracketQualified(scope.table.schema, scope.table.name);
+    return sql`SELECT ${list} FROM ${from} AS ${scope.alias}${where}${tail}`;
   }
 
   /** ` WHERE c1 AND c2 ...` (conditions already SQL, or boolean expressions over `scope`; empty ones left out), or nothing. */
-  private conditions(items: (Sql | BoolExp)[], scope: Scope): Sql {
+  protected conditions(items: (Sql | BoolExp)[], scope: Scope): Sql {
     const sqls = items.flatMap((c) => (isSql(c) ? [c] : isTrue(c) ? [] : [this.bool.compile(c, scope)]));
     return sqls.length === 0 ? raw('') : sql` WHERE ${join(sqls.map((c) => sql`(${c})`), ' AND ')}`;
   }
@@ -186,8 +190,8 @@ class SelectCompiler extends StatementScopes {
   }
 }
 
-/** The statement of one query root field. */
-export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
+/** The statement of one query root field, before rendering (a live query renders it twice). */
+export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): Sql {
   if ('from' in field && field.from) throw notSupported('tracked functions');
   if (field.kind === 'stream') throw notSupported('streaming subscriptions');
   const compiler = new SelectCompiler(options, field.rows.table);
@@ -199,7 +203,11 @@ export function translateRootField(field: Exclude<RootField, { kind: 'typename' 
     const rows = compiler.rows(field.rows, scope, compiler.fields(field.fields, scope));
     body = field.kind === 'select_one' ? sql`${rows} ${OBJECT}` : sql`ISNULL((${rows} ${ARRAY}), N'[]')`;
   }
-  const statement = field.kind === 'select' ? sql`SELECT ${body} AS [root]` : sql`SELECT (${body}) AS [root]`;
-  const rendered = renderMssql(statement);
+  return field.kind === 'select' ? sql`SELECT ${body} AS [root]` : sql`SELECT (${body}) AS [root]`;
+}
+
+/** The statement of one query root field. */
+export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
+  const rendered = renderMssql(rootFieldSql(field, options));
   return { ...rendered, sessionVariables: sessionVariablesOf(field), wholeSession: false };
 }

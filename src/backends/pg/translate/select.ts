@@ -163,6 +163,7 @@ export class Translator {
   call(c: FunctionCall, scope: Scope | null): Sql {
     const args = c.args.map((a) => {
       if (a.kind === 'row') return sql`${scope!.alias}.${ROW}`;
+      if (a.kind === 'column') return sql`${scope!.alias}.${ident(a.column)}`;
       if (a.kind === 'session') {
         this.wholeSession.read = true;
         return sql`(${paramFrom({ kind: 'session' })})::json`;

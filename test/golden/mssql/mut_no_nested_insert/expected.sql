@@ -1,0 +1,1 @@
+-- request error: field 'articles' not found in type: 'author_insert_input'

@@ -1,0 +1,1 @@
+-- request error: 'insert_author' has no argument named 'on_conflict'

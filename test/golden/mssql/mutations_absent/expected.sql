@@ -1,1 +1,0 @@
--- request error: no mutations exist
