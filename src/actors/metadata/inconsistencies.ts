@@ -15,13 +15,14 @@ import { remoteClientSchema } from '../../metadata/resolve/remote-permissions.js
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import type { Metadata } from '../../metadata/types.js';
 import { eventTriggerInconsistencies } from '../../metadata/event-triggers.js';
+import { actionInconsistencies } from '../../metadata/resolve/actions.js';
 
 let keptSchema: { parts: unknown[]; schema: GraphQLSchema } | null = null;
 
 export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
   // Event triggers: an environment variable missing at boot, a column gone (spec "Event trigger").
-  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved), ...eventTriggerInconsistencies(m, catalogs, process.env)];
+  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved), ...eventTriggerInconsistencies(m, catalogs, process.env), ...actionInconsistencies(m, resolved, process.env)];
   if (remoteSchemas(m).length === 0) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
   // The sources' names, from the admin schema (it sees every table and function), kept while the sources and catalogs are the same objects.
   const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
