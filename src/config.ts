@@ -77,6 +77,12 @@ export interface Config {
   eventsFetchIntervalMs: number;
   /** Delivered events older than this many hours are removed; 0: kept. */
   eventsRetentionHours: number;
+  /** How often stored asynchronous action calls are polled, in ms; 0: this instance processes none. */
+  asyncActionsFetchIntervalMs: number;
+  /** Asynchronous action calls leased per poll. */
+  asyncActionsFetchBatchSize: number;
+  /** Asynchronous action calls in flight at once per instance. */
+  asyncActionsConcurrency: number;
   /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
@@ -142,6 +148,9 @@ const OPTIONS = {
   eventsFetchBatchSize: opt('events-fetch-batch-size', 'EVENTS_FETCH_BATCH_SIZE'),
   eventsFetchIntervalMs: opt('events-fetch-interval', 'EVENTS_FETCH_INTERVAL'),
   eventsRetentionHours: opt('events-retention-hours', 'EVENTS_RETENTION_HOURS'),
+  asyncActionsFetchIntervalMs: opt('async-actions-fetch-interval', 'ASYNC_ACTIONS_FETCH_INTERVAL'),
+  asyncActionsFetchBatchSize: opt('async-actions-fetch-batch-size', 'ASYNC_ACTIONS_FETCH_BATCH_SIZE'),
+  asyncActionsConcurrency: opt('async-actions-concurrency', 'ASYNC_ACTIONS_CONCURRENCY'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
@@ -315,6 +324,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     eventsFetchBatchSize: integer(get(OPTIONS.eventsFetchBatchSize) ?? '100', OPTIONS.eventsFetchBatchSize, 1, 10_000),
     eventsFetchIntervalMs: integer(get(OPTIONS.eventsFetchIntervalMs) ?? '1000', OPTIONS.eventsFetchIntervalMs, 0, 3_600_000),
     eventsRetentionHours: integer(get(OPTIONS.eventsRetentionHours) ?? '168', OPTIONS.eventsRetentionHours, 0, 1_000_000),
+    asyncActionsFetchIntervalMs: integer(get(OPTIONS.asyncActionsFetchIntervalMs) ?? '1000', OPTIONS.asyncActionsFetchIntervalMs, 0, 3_600_000),
+    asyncActionsFetchBatchSize: integer(get(OPTIONS.asyncActionsFetchBatchSize) ?? '100', OPTIONS.asyncActionsFetchBatchSize, 1, 10_000),
+    asyncActionsConcurrency: integer(get(OPTIONS.asyncActionsConcurrency) ?? '100', OPTIONS.asyncActionsConcurrency, 1, 10_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),

@@ -37,6 +37,7 @@ import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
 import { remoteJoinRun, remoteRun } from './remote.js';
+import { actionRun } from './action.js';
 
 export interface CompileRequest {
   query: string;
@@ -105,7 +106,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   let lastMutation: number | null = null;
   const addStep = (run: AnalyzedRun, path: string[]): void => {
     const id = steps.length;
-    const mutation = (run.kind === 'translate' && run.field.kind === 'mutation') || (run.kind === 'remote' && run.operation === 'mutation');
+    const mutation = (run.kind === 'translate' && run.field.kind === 'mutation') || (run.kind === 'remote' && run.operation === 'mutation') || (run.kind === 'action' && op.operation === 'mutation');
     steps.push({ id, dependsOn: mutation && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
     if (mutation) lastMutation = id;
   };
@@ -134,6 +135,13 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     }
     if (info.kind === 'remote') {
       addStep(remoteRun(info.remote, info.root, info.field, f, { schema: rs.schema, op, fragments, inputs }, p), [...path, f.alias]);
+      return;
+    }
+    if (info.kind === 'action' || info.kind === 'action_result') {
+      const type = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type;
+      const mode = info.kind === 'action_result' ? 'result' : info.action.definition.kind === 'asynchronous' ? 'enqueue' : 'call';
+      addStep(actionRun(info.action, mode, f, type, { rs, query: req.query, fragments, inputs, selection }, p), [...path, f.alias]);
+      addJoins(steps.length - 1, [...path, f.alias], op.operation === 'subscription' ? 'a subscription' : null);
       return;
     }
     if ('mtable' in info) {
@@ -208,10 +216,11 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     return translate(source, { kind: 'query', root });
   };
   /** The remote relationships met in the root field just compiled (step `parent` at `rootPath`): one step each, joined into its rows. */
-  const addJoins = (parent: number, rootPath: string[]): void => {
+  const addJoins = (parent: number, rootPath: string[], refused: string | null = op.operation === 'query' ? null : 'a mutation or subscription'): void => {
     const pending = selection.pendingJoins;
     selection.pendingJoins = [];
-    if (pending.length > 0 && op.operation !== 'query') throw new RequestError('remote relationships can only be selected in queries', pending[0]!.path, 'not-supported');
+    // An action's output relationships join after the action, in a mutation too (its rows are read after the call).
+    if (pending.length > 0 && refused) throw new RequestError(`relationships of this field cannot be selected in ${refused}`, pending[0]!.path, 'not-supported');
     for (const j of pending) {
       const keys = j.path.slice('$.selectionSet.'.length).split('.selectionSet.').slice(rootPath.length);
       const run = j.to.kind === 'remote' ? remoteJoinRun(j.to.join, j.field, { schema: rs.schema, op, fragments, inputs }, j.path) : sourceJoinRun(j.to, j.field.alias);

@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS service_catalog.action_log (
   input_payload jsonb NOT NULL,
   session_variables jsonb NOT NULL,
   request_headers jsonb NOT NULL,
+  request_query text NOT NULL DEFAULT '',
   status text NOT NULL DEFAULT 'created',
   response_payload jsonb,
   errors jsonb,
@@ -29,7 +30,7 @@ export const ACTION_LOG_STATEMENTS = {
   clear: `DELETE FROM service_catalog.action_log WHERE action_name = $1`,
 } as const;
 
-const INSERT = `INSERT INTO service_catalog.action_log (action_name, input_payload, session_variables, request_headers) VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb) RETURNING id::text`;
+const INSERT = `INSERT INTO service_catalog.action_log (action_name, input_payload, session_variables, request_headers, request_query) VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb, $5) RETURNING id::text`;
 
 /** The invocation if it was made by the same session (`$2`: its session variables as JSON). */
 const RESULT = `SELECT id::text, to_json(created_at) #>> '{}' AS created_at, status, response_payload, errors
@@ -43,7 +44,7 @@ WITH due AS (
   ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 UPDATE service_catalog.action_log a SET status = 'processing', locked = now(), locked_by = $4
 FROM due WHERE a.id = due.id
-RETURNING a.id::text, a.action_name, a.input_payload, a.session_variables, a.request_headers, to_json(a.created_at) #>> '{}' AS created_at`;
+RETURNING a.id::text, a.action_name, a.input_payload, a.session_variables, a.request_headers, a.request_query, to_json(a.created_at) #>> '{}' AS created_at`;
 
 const FINISH = `UPDATE service_catalog.action_log SET status = $2, response_payload = $3::jsonb, errors = $4::jsonb, locked = NULL, locked_by = NULL WHERE id = $1::uuid AND locked_by = $5`;
 
@@ -55,6 +56,7 @@ export interface ActionLogRow {
   input_payload: unknown;
   session_variables: Record<string, string>;
   request_headers: Record<string, string>;
+  request_query: string;
   created_at: string;
 }
 
@@ -75,8 +77,8 @@ export class ActionLogStore {
     this.pool.on('error', () => {});
   }
 
-  async insert(action: string, input: unknown, session: Record<string, string>, headers: Record<string, string>): Promise<string> {
-    const { rows } = await this.pool.query<{ id: string }>(INSERT, [action, JSON.stringify(input), JSON.stringify(session), JSON.stringify(headers)]);
+  async insert(action: string, input: unknown, session: Record<string, string>, headers: Record<string, string>, requestQuery: string): Promise<string> {
+    const { rows } = await this.pool.query<{ id: string }>(INSERT, [action, JSON.stringify(input), JSON.stringify(session), JSON.stringify(headers), requestQuery]);
     return rows[0]!.id;
   }
 

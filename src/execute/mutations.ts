@@ -10,26 +10,37 @@ import { bindParams, type BindContext, type MutationRows } from './bind.js';
 import type { Backend, RunStatement } from '../backends/backend.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
-import { runGraph } from './graph.js';
+import { runGraph, type StepRunner } from './graph.js';
 
 type MutationRun = Extract<StepRun, { kind: 'mutation' }>;
 
 const checkFailed = (field: MutationRun) => new ApiError(400, 'permission-error', `Check constraint violation. ${field.check} check constraint failed`, '$');
 
-/** `runRemote`: a remote schema's mutation field, run in its turn (outside the transaction: the remote has its own). */
-export async function runMutationOperation(steps: PlanStep[], bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>): Promise<string[]> {
-  const sources = new Set(steps.flatMap((s) => (s.run.kind === 'constant' || s.run.kind === 'remote' ? [] : [s.run.source])));
+/**
+ * `runRemote`: a remote schema's mutation field, run in its turn (outside the transaction: the
+ * remote has its own); `runOther`: an action's field and the joins after it (their rows read
+ * outside the transaction, after the call).
+ */
+export async function runMutationOperation(
+  steps: PlanStep[],
+  bind: BindContext,
+  connections: SourceConnections,
+  runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
+  runOther: StepRunner,
+): Promise<string[]> {
+  const sources = new Set(steps.flatMap((s) => (s.run.kind === 'mutation' ? [s.run.source] : [])));
   if (sources.size > 1) throw new RequestError('all mutation fields of a request must be on the same source', '$', 'not-supported');
   const [source] = sources;
   const connected = source === undefined ? undefined : connections.get(source);
   if (source !== undefined && !connected) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
-  if (!connected) return runGraph(steps, async (step) => (step.run.kind === 'constant' ? step.run.json : step.run.kind === 'remote' ? runRemote(step, step.run) : 'null'));
+  if (!connected) return runGraph(steps, async (step, joinKeys) => (step.run.kind === 'constant' ? step.run.json : step.run.kind === 'remote' ? runRemote(step, step.run) : runOther(step, joinKeys)));
   const { connection, backend, capturesEvents } = connected;
   const inOrder = (run: RunStatement) =>
-    runGraph(steps, async (step) => {
+    runGraph(steps, async (step, joinKeys) => {
       if (step.run.kind === 'constant') return step.run.json;
       if (step.run.kind === 'mutation') return runField(run, backend, step.run, bind);
       if (step.run.kind === 'remote') return runRemote(step, step.run);
+      if (step.run.kind === 'action' || step.output.kind === 'join') return runOther(step, joinKeys);
       throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
     });
   // One field of one statement is atomic by itself (its check fails inside it): no BEGIN/COMMIT

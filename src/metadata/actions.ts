@@ -13,7 +13,8 @@ import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, t
 import { firstRepeat } from '../util/first-repeat.js';
 import type { RemoteHeader } from './remote-schemas.js';
 import { graphqlName } from './custom-types.js';
-import type { Metadata } from './types.js';
+import type { InconsistentObject, Metadata } from './types.js';
+import type { ActionHandler } from '../protocol/plan.js';
 
 export interface ActionArgument {
   name: string;
@@ -220,4 +221,30 @@ export function actionAllowed(a: ActionMetadata, role: string, parents: (role: s
   if (seen.has(role)) return false;
   seen.add(role);
   return (parents(role) ?? []).some((p) => actionAllowed(a, p, parents, seen));
+}
+
+/** How the handler of a definition is called (plan steps, the trigger-delivery actor), defaults filled in. */
+export function actionHandler(d: ActionDefinition): ActionHandler {
+  return {
+    url: d.handler,
+    headers: d.headers ?? [],
+    forwardClientHeaders: d.forward_client_headers ?? false,
+    timeoutSeconds: d.timeout ?? DEFAULT_ACTION_TIMEOUT_SECONDS,
+    ...(d.request_transform ? { requestTransform: d.request_transform } : {}),
+    ...(d.response_transform ? { responseTransform: d.response_transform } : {}),
+  };
+}
+
+/** An asynchronous action as the trigger-delivery actor runs it. */
+export interface AsyncActionView {
+  name: string;
+  handler: ActionHandler;
+}
+
+/** The consistent asynchronous actions (the snapshot header: their calls are processed in the background). */
+export function asyncActionViews(m: Metadata, inconsistencies: readonly InconsistentObject[]): AsyncActionView[] {
+  const broken = new Set(inconsistencies.filter((i) => i.type === 'action').map((i) => i.name));
+  return actions(m)
+    .filter((a) => a.definition.kind === 'asynchronous' && !broken.has(`action ${a.name}`))
+    .map((a) => ({ name: a.name, handler: actionHandler(a.definition) }));
 }
