@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import { actionAllowed, actions, type ActionMetadata } from '../metadata/actions.js';
 import { storedCustomTypes, type CustomRelationship, type CustomTypes } from '../metadata/custom-types.js';
-import { actionObjectName, CUSTOM_TYPES_OBJECT } from '../metadata/resolve/actions.js';
+import { actionObjectName } from '../metadata/resolve/actions.js';
 import type { InconsistentObject, Metadata } from '../metadata/types.js';
 import { enumType, inputObjectType, objectType } from './graphql-types.js';
 import { tableKey, type RoleModel, type TableInfo } from './model.js';
@@ -36,17 +36,11 @@ export interface ActionsView {
   parents(role: string): readonly string[] | undefined;
 }
 
-/** The consistent actions `role` may call. */
+/** The consistent actions `role` may call (none while the custom types are inconsistent: their types may not be built). */
 export function visibleActions(view: ActionsView, role: string): ActionMetadata[] {
+  if (view.inconsistencies.some((i) => i.type === 'custom_types')) return [];
   const broken = new Set(view.inconsistencies.filter((i) => i.type === 'action').map((i) => i.name));
   return actions(view.metadata).filter((a) => !broken.has(actionObjectName(a.name)) && actionAllowed(a, role, (r) => view.parents(r)));
-}
-
-/** The custom types, less their relationships when those are inconsistent. */
-function usableCustomTypes(view: ActionsView): CustomTypes {
-  const ct = storedCustomTypes(view.metadata);
-  if (!view.inconsistencies.some((i) => i.type === 'custom_types' && i.name === CUSTOM_TYPES_OBJECT)) return ct;
-  return { ...ct, objects: (ct.objects ?? []).map(({ relationships: _, ...o }) => o) };
 }
 
 /** A relationship of an action's output type, as the compiler joins it. */
@@ -68,7 +62,7 @@ export class ActionTypes {
     /** The object type of a table and the arguments of a list of its rows, as the role's schema has them. */
     private readonly tables: { object(t: TableInfo): GraphQLOutputType; rowArgs(t: TableInfo): GraphQLFieldConfigArgumentMap },
   ) {
-    this.ct = usableCustomTypes(view);
+    this.ct = storedCustomTypes(view.metadata);
   }
 
   private namedType(name: string): GraphQLNamedType {

@@ -215,6 +215,12 @@ describe('metadata', () => {
       code: 'invalid-configuration',
       error: expect.stringContaining('not tracked'),
     });
+    // Names the sources' schema has: a table's type, a table's root field.
+    expect(await bad('set_custom_types', { ...CUSTOM_TYPES, enums: [...CUSTOM_TYPES.enums, { name: 'author', values: [{ value: 'A' }] }] })).toMatchObject({ code: 'invalid-configuration', error: expect.stringContaining('"author" clashes') });
+    expect(await bad('create_action', { name: 'author', definition: { type: 'query', handler: handler.url('/hello'), output_type: 'Greeting' } })).toMatchObject({
+      code: 'invalid-configuration',
+      error: expect.stringContaining('the query root field "author" already exists'),
+    });
     expect(await bad('create_action_permission', { action: 'nope', role: 'user' })).toMatchObject({ code: 'not-exists', path: '$.args.action' });
     expect(await bad('drop_action', { name: 'nope' })).toMatchObject({ code: 'not-exists', path: '$.args.name' });
     expect((await admin('export_metadata', {})).body).toEqual(before);

@@ -76,3 +76,38 @@ function actionInconsistency(a: ActionMetadata, reason: string): Inconsistency {
     remove: (d) => setActions(d, actions(d).filter((x) => x.name !== a.name)),
   };
 }
+
+/** What the sources' part of the schema already uses: root fields, and types (a scalar or another kind). */
+export interface SchemaNames {
+  rootField(root: 'query' | 'mutation', name: string): boolean;
+  type(name: string): 'scalar' | 'other' | undefined;
+}
+
+/**
+ * Names the sources' schema already has: a custom type named like one of its types (a scalar
+ * may share a scalar's name: it is the same scalar) makes the custom types inconsistent; an
+ * action whose root field (or asynchronous result type) is taken, the action.
+ */
+export function actionNameClashes(m: Metadata, taken: SchemaNames): Inconsistency[] {
+  const out: Inconsistency[] = [];
+  const ct = storedCustomTypes(m);
+  const kinds = typeKinds(ct);
+  for (const [name, kind] of kinds) {
+    const existing = taken.type(name);
+    if (existing && !(kind === 'scalar' && existing === 'scalar')) {
+      out.push({
+        object: { type: 'custom_types', name: CUSTOM_TYPES_OBJECT, definition: ct as unknown as Json, reason: `Inconsistent object: the custom type ${JSON.stringify(name)} clashes with a type of the same name in the schema` },
+        remove: (d) => setCustomTypes(d, {}),
+      });
+      break;
+    }
+  }
+  for (const a of actions(m)) {
+    const d = a.definition;
+    const roots: ('query' | 'mutation')[] = d.kind === 'asynchronous' ? ['mutation', 'query'] : [d.type];
+    const root = roots.find((r) => taken.rootField(r, a.name));
+    if (root) out.push(actionInconsistency(a, `the ${root} root field ${JSON.stringify(a.name)} already exists`));
+    else if (d.kind === 'asynchronous' && (taken.type(a.name) || kinds.has(a.name))) out.push(actionInconsistency(a, `the type ${JSON.stringify(a.name)} of its result already exists`));
+  }
+  return out;
+}
