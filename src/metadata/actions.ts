@@ -11,7 +11,7 @@ import { ApiError } from '../protocol/errors.js';
 import { parseRequestTransform, parseResponseTransform } from '../templates/request-transform.js';
 import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
-import type { RemoteHeader } from './remote-schemas.js';
+import { header, type RemoteHeader } from './remote-schemas.js';
 import { graphqlName } from './custom-types.js';
 import type { InconsistentObject, Metadata } from './types.js';
 import type { ActionHandler } from '../protocol/plan.js';
@@ -67,18 +67,6 @@ export function namedTypeOf(text: string): string {
   let t: TypeNode = parseType(text);
   while (t.kind !== 'NamedType') t = t.type;
   return t.name.value;
-}
-
-function header(v: unknown, path: string): RemoteHeader {
-  const r = ObjectReader.of(v, path);
-  const h: RemoteHeader = { name: r.required('name', nonEmptyStr) };
-  const value = r.optional('value', str);
-  const fromEnv = r.optional('value_from_env', nonEmptyStr);
-  r.done();
-  if ((value === undefined) === (fromEnv === undefined)) throw badRequest('parse-failed', 'a header needs exactly one of "value" and "value_from_env"', path);
-  if (value !== undefined) h.value = value;
-  if (fromEnv !== undefined) h.value_from_env = fromEnv;
-  return h;
 }
 
 const ENV_TEMPLATE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
