@@ -27,6 +27,8 @@ export class AsyncActions {
   private polling = false;
   private again = false;
   private stopped = false;
+  /** Whether this instance ever leased a call (else there is nothing to give back, maybe not even the table). */
+  private leased = false;
 
   constructor(
     catalogUrl: string,
@@ -81,6 +83,7 @@ export class AsyncActions {
       const room = Math.min(this.limits.batchSize, this.limits.concurrency - this.inFlight.size);
       const timeouts = Object.fromEntries([...this.actions.values()].map((a) => [a.name, a.handler.timeoutSeconds]));
       const rows = await this.store.fetch(timeouts, room, this.instance);
+      if (rows.length > 0) this.leased = true;
       for (const row of rows) {
         const p: Promise<void> = this.process(row).finally(() => {
           this.inFlight.delete(p);
@@ -117,7 +120,7 @@ export class AsyncActions {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, graceMs))]);
-    await this.store.release(this.instance).catch((e: unknown) => log.warn('asynchronous action leases cannot be given back', { error: String(e) }));
+    if (this.leased) await this.store.release(this.instance).catch((e: unknown) => log.warn('asynchronous action leases cannot be given back', { error: String(e) }));
     await this.store.close().catch(() => {});
   }
 }
