@@ -79,6 +79,12 @@ export interface Config {
   eventsRetentionHours: number;
   /** Deliveries of one event trigger at once across all instances sharing its source; 0: no cap. */
   eventsMaxConcurrentPerTrigger: number;
+  /** How often stored asynchronous action calls are polled, in ms; 0: this instance processes none. */
+  asyncActionsFetchIntervalMs: number;
+  /** Asynchronous action calls leased per poll. */
+  asyncActionsFetchBatchSize: number;
+  /** Asynchronous action calls in flight at once per instance. */
+  asyncActionsConcurrency: number;
   /** How often a WebSocket keep-alive goes (`ka`, or `ping` in `graphql-transport-ws`), in ms (configured in seconds). */
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
@@ -145,6 +151,9 @@ const OPTIONS = {
   eventsFetchIntervalMs: opt('events-fetch-interval', 'EVENTS_FETCH_INTERVAL'),
   eventsRetentionHours: opt('events-retention-hours', 'EVENTS_RETENTION_HOURS'),
   eventsMaxConcurrentPerTrigger: opt('events-max-concurrent-per-trigger', 'EVENTS_MAX_CONCURRENT_PER_TRIGGER'),
+  asyncActionsFetchIntervalMs: opt('async-actions-fetch-interval', 'ASYNC_ACTIONS_FETCH_INTERVAL'),
+  asyncActionsFetchBatchSize: opt('async-actions-fetch-batch-size', 'ASYNC_ACTIONS_FETCH_BATCH_SIZE'),
+  asyncActionsConcurrency: opt('async-actions-concurrency', 'ASYNC_ACTIONS_CONCURRENCY'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
 } satisfies Record<string, Option>;
 
@@ -319,6 +328,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     eventsFetchIntervalMs: integer(get(OPTIONS.eventsFetchIntervalMs) ?? '1000', OPTIONS.eventsFetchIntervalMs, 0, 3_600_000),
     eventsRetentionHours: integer(get(OPTIONS.eventsRetentionHours) ?? '168', OPTIONS.eventsRetentionHours, 0, 1_000_000),
     eventsMaxConcurrentPerTrigger: integer(get(OPTIONS.eventsMaxConcurrentPerTrigger) ?? '0', OPTIONS.eventsMaxConcurrentPerTrigger, 0, 10_000),
+    asyncActionsFetchIntervalMs: integer(get(OPTIONS.asyncActionsFetchIntervalMs) ?? '1000', OPTIONS.asyncActionsFetchIntervalMs, 0, 3_600_000),
+    asyncActionsFetchBatchSize: integer(get(OPTIONS.asyncActionsFetchBatchSize) ?? '100', OPTIONS.asyncActionsFetchBatchSize, 1, 10_000),
+    asyncActionsConcurrency: integer(get(OPTIONS.asyncActionsConcurrency) ?? '100', OPTIONS.asyncActionsConcurrency, 1, 10_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     ...authSettings(get, secrets.length > 0),

@@ -108,6 +108,8 @@ async function main(): Promise<void> {
     multiplexers,
     { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
     tlsAllowlist,
+    // Asynchronous actions' calls are stored and read by the trigger-delivery actor (started below, before any request).
+    { enqueue: (...a) => events.enqueueAction(...a), result: (...a) => events.actionResult(...a) },
   );
   const events = new TriggerDelivery(
     snapshots,
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
       retentionHours: config.eventsRetentionHours,
       maxConcurrentPerTrigger: config.eventsMaxConcurrentPerTrigger,
       catalogUrl: config.metadataDatabaseUrl ?? config.databaseUrl!,
+      asyncActions: { fetchIntervalMs: config.asyncActionsFetchIntervalMs, batchSize: config.asyncActionsFetchBatchSize, concurrency: config.asyncActionsConcurrency },
     },
     config.actorTimeoutMs,
   );

@@ -37,6 +37,7 @@ import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
 import { remoteJoinRun, remoteRun } from './remote.js';
+import { actionRun } from './action.js';
 
 export interface CompileRequest {
   query: string;
@@ -105,7 +106,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   let lastMutation: number | null = null;
   const addStep = (run: AnalyzedRun, path: string[]): void => {
     const id = steps.length;
-    const mutation = (run.kind === 'translate' && run.field.kind === 'mutation') || (run.kind === 'remote' && run.operation === 'mutation');
+    const mutation = (run.kind === 'translate' && run.field.kind === 'mutation') || (run.kind === 'remote' && run.operation === 'mutation') || (run.kind === 'action' && op.operation === 'mutation');
     steps.push({ id, dependsOn: mutation && lastMutation !== null ? [lastMutation] : [], run, output: { kind: 'response', path } });
     if (mutation) lastMutation = id;
   };
@@ -134,6 +135,13 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     }
     if (info.kind === 'remote') {
       addStep(remoteRun(info.remote, info.root, info.field, f, { schema: rs.schema, op, fragments, inputs }, p), [...path, f.alias]);
+      return;
+    }
+    if (info.kind === 'action' || info.kind === 'action_result') {
+      const type = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type;
+      const mode = info.kind === 'action_result' ? 'result' : info.action.definition.kind === 'asynchronous' ? 'enqueue' : 'call';
+      addStep(actionRun(info.action, mode, f, type, { rs, query: req.query, fragments, inputs, selection }, p), [...path, f.alias]);
+      addJoins(steps.length - 1, [...path, f.alias]);
       return;
     }
     if ('mtable' in info) {
@@ -211,7 +219,8 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   const addJoins = (parent: number, rootPath: string[]): void => {
     const pending = selection.pendingJoins;
     selection.pendingJoins = [];
-    // A live query re-runs its statement alone: a joined remote answer would not be watched.
+    // A live query re-runs its statement alone: a joined answer (a remote relationship, an
+    // action's output relationship) would not be watched.
     if (pending.length > 0 && op.operation === 'subscription') throw new RequestError('remote relationships cannot be selected in subscriptions', pending[0]!.path, 'not-supported');
     for (const j of pending) {
       const keys = j.path.slice('$.selectionSet.'.length).split('.selectionSet.').slice(rootPath.length);

@@ -193,15 +193,7 @@ export class SelectionCompiler {
         case 'source_relationship': {
           // The target as this role sees it (the field table may be another role's of the same shape).
           const target = this.rs.model.tables.get(info.join.targetKey)!;
-          const outer = this.pendingJoins;
-          this.pendingJoins = [];
-          const rows: RowSource = info.join.many
-            ? this.rows(target, f.node, p)
-            : { table: { schema: target.catalog.schema, name: target.catalog.name }, permission: target.permission.filter, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 };
-          const fields = this.fields(target, f.selections, p);
-          if (this.pendingJoins.length > 0) throw new RequestError('remote relationships under a remote relationship to a source are not supported yet', this.pendingJoins[0]!.path, 'not-supported');
-          this.pendingJoins = outer;
-          return this.joinKeys(t, f, p, info.join.mapping.map(([lhs]) => lhs), { kind: 'source', join: info.join, target, rows, fields });
+          return this.joinKeys(t, f, p, info.join.mapping.map(([lhs]) => lhs), this.sourceJoin(info.join, target, f, p));
         }
         default:
           throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
@@ -210,6 +202,19 @@ export class SelectionCompiler {
   }
 
   /** A remote relationship: recorded for a join step; the row's key columns selected under response keys of their own (removed once joined). */
+  /** A join to rows of `target` (a `to_source` relationship, an action's output relationship): its rows and fields. */
+  sourceJoin(join: SourceJoin, target: TableInfo, f: CollectedField, p: string): Extract<PendingJoin['to'], { kind: 'source' }> {
+    const outer = this.pendingJoins;
+    this.pendingJoins = [];
+    const rows: RowSource = join.many
+      ? this.rows(target, f.node, p)
+      : { table: { schema: target.catalog.schema, name: target.catalog.name }, permission: target.permission.filter, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: 1 };
+    const fields = this.fields(target, f.selections, p);
+    if (this.pendingJoins.length > 0) throw new RequestError('remote relationships under a remote relationship to a source are not supported yet', this.pendingJoins[0]!.path, 'not-supported');
+    this.pendingJoins = outer;
+    return { kind: 'source', join, target, rows, fields };
+  }
+
   private joinKeys(t: TableInfo, f: CollectedField, path: string, columns: string[], to: PendingJoin['to']): Field[] {
     const keys = columns.map((c) => ({ parent: `__${f.alias}_${c}`, child: c }));
     this.pendingJoins.push({ path, field: f, keys, to });

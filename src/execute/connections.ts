@@ -1,6 +1,7 @@
 /** What the executor needs of the sources a plan runs on. */
 import type { Backend, SourceConnection } from '../backends/backend.js';
 import type { RemoteServer } from '../remote/servers.js';
+import type { ActionCalls } from './action.js';
 
 /** A source's open connection, and its backend (which reads the errors the connection raises). */
 export interface ConnectedSource {
@@ -15,4 +16,6 @@ export interface SourceConnections {
   get(source: string): ConnectedSource | undefined;
   /** A remote schema's server (remote steps); absent where no plan forwards to one. */
   remote?(name: string): RemoteServer | undefined;
+  /** Where action steps run; absent where no plan calls one. */
+  actions?: ActionCalls;
 }

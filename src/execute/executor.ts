@@ -5,6 +5,7 @@
  */
 import { RequestError } from '../compiler/errors.js';
 import type { Plan, PlanStep, RemoteRun } from '../protocol/plan.js';
+import { runActionStep } from './action.js';
 import { runRemoteJoin, runRemoteStep, type RemoteCallContext } from './remote.js';
 import { bindParams, checkSession, checkVariables, type BindContext } from './bind.js';
 import type { SourceConnections } from './connections.js';
@@ -41,10 +42,9 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors };
   const runRemote = (step: PlanStep, run: RemoteRun, joinKeys?: string) =>
     run.batch ? runRemoteJoin(run, joinKeys ?? '[]', connections.remote?.(run.remote), remote) : runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], connections.remote?.(run.remote), remote);
-  const texts =
-    plan.operation === 'mutation'
-      ? await runMutationOperation(plan.steps, bind, connections, runRemote, (step, joinKeys) => runQueryStep(step, { ...bind, joinKeys }, connections, runRemote))
-      : await runGraph(plan.steps, (step, joinKeys) => runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote));
+  const runOther = (step: PlanStep, joinKeys: string | null): Promise<string> =>
+    step.run.kind === 'action' ? runActionStep(step.run, remote, connections.actions) : runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote);
+  const texts = plan.operation === 'mutation' ? await runMutationOperation(plan.steps, bind, connections, runRemote, runOther) : await runGraph(plan.steps, runOther);
   return assembleData(plan.steps, texts);
 }
 
@@ -53,6 +53,7 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   if (run.kind === 'constant') return run.json;
   if (run.kind === 'remote') return runRemote(step, run, bind.joinKeys);
   if (run.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
+  if (run.kind === 'action') throw new Error('an action step is run by runActionStep');
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
   try {

@@ -10,30 +10,29 @@ import { bindParams, type BindContext, type MutationRows } from './bind.js';
 import type { Backend, RunStatement } from '../backends/backend.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
-import { runGraph } from './graph.js';
+import { runGraph, type StepRunner } from './graph.js';
 
 type MutationRun = Extract<StepRun, { kind: 'mutation' }>;
 
 const checkFailed = (field: MutationRun) => new ApiError(400, 'permission-error', `Check constraint violation. ${field.check} check constraint failed`, '$');
 
-/** Runs a join step (a remote relationship) with the key tuples of its parent's rows. */
-export type JoinRunner = (step: PlanStep, joinKeys: string) => Promise<string>;
-
 /**
  * `runRemote`: a remote schema's mutation field, run in its turn (outside the transaction: the
- * remote has its own). `runJoin`: the remote relationships selected in the fields' answers,
- * run once the transaction committed (they read the rows as everyone sees them, and no remote
- * call holds the transaction open), one per relationship as in a query.
+ * remote has its own). `runOther`: an action's field, in its turn (its handler is called while
+ * the transaction is open, as a remote field is), and the joins selected in the fields'
+ * answers (remote relationships, an action's output relationships), run once the transaction
+ * committed (they read the rows as everyone sees them, and no remote call holds the
+ * transaction open), one per relationship as in a query.
  */
 export async function runMutationOperation(
   steps: PlanStep[],
   bind: BindContext,
   connections: SourceConnections,
   runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
-  runJoin: JoinRunner,
+  runOther: StepRunner,
 ): Promise<string[]> {
   const fields = steps.filter((s) => s.output.kind !== 'join');
-  const sources = new Set(fields.flatMap((s) => (s.run.kind === 'constant' || s.run.kind === 'remote' ? [] : [s.run.source])));
+  const sources = new Set(fields.flatMap((s) => (s.run.kind === 'mutation' ? [s.run.source] : [])));
   if (sources.size > 1) throw new RequestError('all mutation fields of a request must be on the same source', '$', 'not-supported');
   const [source] = sources;
   const connected = source === undefined ? undefined : connections.get(source);
@@ -41,7 +40,7 @@ export async function runMutationOperation(
   const texts = new Map<number, string>();
   // Every field in order: each depends on the one before.
   const inOrder = async (run: RunStatement | null) => {
-    for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected?.backend, bind, runRemote));
+    for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected?.backend, bind, runRemote, runOther));
   };
   if (!connected) await inOrder(null);
   else {
@@ -55,12 +54,20 @@ export async function runMutationOperation(
     else await connection.transaction(inOrder);
   }
   if (fields.length === steps.length) return steps.map((s) => texts.get(s.id)!);
-  return runGraph(steps, async (step, joinKeys) => (joinKeys === null ? texts.get(step.id)! : runJoin(step, joinKeys)));
+  return runGraph(steps, async (step, joinKeys) => (joinKeys === null ? texts.get(step.id)! : runOther(step, joinKeys)));
 }
 
-async function runFieldStep(step: PlanStep, run: RunStatement | null, backend: Backend | undefined, bind: BindContext, runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>): Promise<string> {
+async function runFieldStep(
+  step: PlanStep,
+  run: RunStatement | null,
+  backend: Backend | undefined,
+  bind: BindContext,
+  runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
+  runOther: StepRunner,
+): Promise<string> {
   if (step.run.kind === 'constant') return step.run.json;
   if (step.run.kind === 'remote') return runRemote(step, step.run);
+  if (step.run.kind === 'action') return runOther(step, null);
   if (step.run.kind === 'mutation' && run && backend) return runField(run, backend, step.run, bind);
   throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
 }

@@ -13,7 +13,7 @@ const errorsBody = (errors: GraphQLErrorBody[]) => JSON.stringify({ errors });
 export function failure(e: unknown): { body: string; status: number } {
   if (e instanceof MethodNotAllowed) return { body: errorsBody([e.body()]), status: 405 };
   if (e instanceof RequestError) return { body: errorsBody([e.body()]), status: 400 };
-  if (e instanceof ExecutionError) return { body: JSON.stringify({ data: null, errors: [{ message: e.message, extensions: { path: e.error.path, code: e.error.code } }] }), status: 200 };
+  if (e instanceof ExecutionError) return { body: JSON.stringify({ data: null, errors: [{ message: e.message, extensions: e.extensions ?? { path: e.error.path, code: e.error.code } }] }), status: 200 };
   if (e instanceof ApiError) return { body: errorsBody([{ message: e.message, extensions: { path: e.path, code: e.code } }]), status: e.status >= 400 ? e.status : 400 };
   log.error('graphql request failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   return { body: errorsBody([{ message: 'unexpected error while executing the request', extensions: { path: '$', code: 'unexpected' } }]), status: 500 };

@@ -20,6 +20,11 @@ import { readRequest, readRequestBody, type GraphQLRequest } from './request.js'
 import { SourcePools } from './source-pools.js';
 import { RemoteServers } from '../remote/servers.js';
 import type { SourceConnections } from '../execute/connections.js';
+import type { ActionCalls } from '../execute/action.js';
+import { HttpClient } from '../outgoing/http-client.js';
+
+/** An action handler's answer past this is refused (as a remote schema's). */
+const ACTION_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
 import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
@@ -40,6 +45,8 @@ export class GraphQLService {
   /** The sources' pools and the remote schemas' servers: what plans run on. */
   private readonly connections: SourceConnections;
   private readonly subscriptions: Subscriptions;
+  /** Synchronous actions' handlers are called on this client (keep-alive, the TLS allow-list). */
+  private readonly actionClient: HttpClient;
 
   constructor(
     compiler: PlanCompiler,
@@ -47,13 +54,15 @@ export class GraphQLService {
     multiplexers: Multiplexers,
     options: { enableAllowlist: boolean; persistedQueriesCacheSize: number },
     tlsAllowlist: TlsAllowlist,
+    actionLog?: Omit<ActionCalls, 'client'>,
     cacheSize = 10_000,
   ) {
     this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
     this.sources = new SourcePools(snapshots);
     this.remotes = new RemoteServers(snapshots, tlsAllowlist);
-    this.connections = { get: (name) => this.sources.get(name), remote: (name) => this.remotes.get(name) };
-    this.subscriptions = new Subscriptions(this.plans, multiplexers, snapshots);
+    this.actionClient = new HttpClient(60_000, ACTION_MAX_ANSWER_BYTES, tlsAllowlist);
+    this.connections = { get: (name) => this.sources.get(name), remote: (name) => this.remotes.get(name), ...(actionLog ? { actions: { ...actionLog, client: this.actionClient } } : {}) };
+    this.subscriptions = new Subscriptions(this.plans, multiplexers, snapshots, (plan, session, variables) => execute(plan, { variables, session: session.variables }, this.connections));
     snapshots.subscribe((s) => this.rest.update(s.restEndpoints));
   }
 
@@ -140,6 +149,7 @@ export class GraphQLService {
     await this.subscriptions.close();
     await this.sources.close();
     this.remotes.close();
+    this.actionClient.close();
   }
 }
 

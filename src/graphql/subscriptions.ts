@@ -16,6 +16,10 @@ import { staleness } from './plan-cache.js';
 import type { PlanLookup } from './plan-lookup.js';
 import { readRequest, type GraphQLRequest } from './request.js';
 import { keepCursors } from './streams.js';
+import { pollActionResult } from './action-subscriptions.js';
+
+/** How often a subscription to an asynchronous action's result reads it again. */
+const ACTION_RESULT_POLL_MS = 1000;
 
 interface Subscription {
   session: Session;
@@ -36,6 +40,8 @@ export class Subscriptions {
     private readonly plans: PlanLookup,
     private readonly multiplexers: Multiplexers,
     snapshots: SnapshotBus,
+    /** Runs a plan once (an asynchronous action's result: polled on this thread). */
+    private readonly runOnce?: (plan: Plan, session: Session, variables: Record<string, unknown>) => Promise<string>,
   ) {
     snapshots.subscribe((s) => {
       const stale = staleness(s.changes);
@@ -76,6 +82,13 @@ export class Subscriptions {
     try {
       const plan = await this.plans.plan(sub.session, sub.request);
       if (sub.ended || sub.generation !== generation) return;
+      if (this.runOnce && plan.steps.some((s) => s.run.kind === 'action')) {
+        const runOnce = this.runOnce;
+        sub.plan = plan;
+        const stop = pollActionResult(() => runOnce(plan, sub.session, sub.request.variables), sub.deliver, ACTION_RESULT_POLL_MS);
+        sub.stop = () => (stop(), null);
+        return;
+      }
       const values = keepCursors(cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables }), before);
       sub.plan = plan;
       sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables), values, sub.deliver);

@@ -3,6 +3,8 @@
  * older versions 1 and 2 (tables and functions at the top level, for the `default`
  * source), which are converted to version 3.
  */
+import { actionsSection, setActions } from './actions.js';
+import { customTypes, setCustomTypes } from './custom-types.js';
 import { remoteSchemasSection, setRemoteSchemas } from './remote-schemas.js';
 import type { Backend } from '../backends/backend.js';
 import { badRequest } from '../protocol/errors.js';
@@ -99,6 +101,8 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
   setTlsAllowlist(m, tlsAllowlistSection(r.value.network, `${r.path}.network`));
   setRemoteSchemas(m, remoteSchemasSection(r.value.remote_schemas, `${r.path}.remote_schemas`));
+  setCustomTypes(m, customTypes(r.value.custom_types, `${r.path}.custom_types`));
+  setActions(m, actionsSection(r.value.actions, `${r.path}.actions`));
   return m;
 }
 

@@ -78,7 +78,8 @@ function nameMapping(v: unknown, path: string): Record<string, string> {
   return m;
 }
 
-function header(v: unknown, path: string): RemoteHeader {
+/** A configured header: a `value` or a `value_from_env` (remote schemas, actions). */
+export function header(v: unknown, path: string): RemoteHeader {
   const r = ObjectReader.of(v, path);
   const h: RemoteHeader = { name: r.required('name', nonEmptyStr) };
   const value = r.optional('value', str);

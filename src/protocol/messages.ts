@@ -74,7 +74,7 @@ export type FieldToTranslate =
   | { kind: 'mutation'; mutation: MutationField; errorPath: string; list: boolean };
 
 /** A plan step as analysis leaves it: constant JSON, or a field still to translate. */
-export type AnalyzedRun = Extract<StepRun, { kind: 'constant' | 'remote' }> | { kind: 'translate'; source: string; sourceKind: string; prepared: boolean; field: FieldToTranslate };
+export type AnalyzedRun = Extract<StepRun, { kind: 'constant' | 'remote' | 'action' }> | { kind: 'translate'; source: string; sourceKind: string; prepared: boolean; field: FieldToTranslate };
 
 export type AnalyzedStep = Omit<PlanStep, 'run'> & { run: AnalyzedRun };
 
@@ -171,13 +171,22 @@ export interface EventsBootData {
   maxConcurrentPerTrigger: number;
   /** The metadata database (cron and one-off scheduled events live there). */
   catalogUrl: string;
+  /** Asynchronous actions: poll interval (0: not processed), calls leased per poll, calls in flight. */
+  asyncActions: { fetchIntervalMs: number; batchSize: number; concurrency: number };
 }
 
 /** One-way message to the trigger-delivery actor: the triggers and sources as each snapshot leaves them. */
 export type EventsMessage = { type: 'triggers'; view: EventsView };
 
-export type EventsRequest = { type: 'status' };
+export type EventsRequest =
+  | { type: 'status' }
+  /** An asynchronous action's call to store (answered with its id). */
+  | { type: 'action-enqueue'; action: string; input: unknown; session: Record<string, string>; headers: Record<string, string>; requestQuery: string }
+  /** An asynchronous action's call, if `session` made it. */
+  | { type: 'action-result'; id: string; action: string; session: Record<string, string> };
 
 export interface EventsReplies {
   status: { inFlight: number; delivered: number; failed: number };
+  'action-enqueue': string;
+  'action-result': import('../execute/action.js').ActionResult | null;
 }

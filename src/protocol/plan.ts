@@ -48,6 +48,7 @@ export type StepRun =
    * `root` column of the `final` statements is the field's JSON (several: a list).
    */
   | RemoteRun
+  | ActionRun
   | {
       kind: 'mutation';
       source: string;
@@ -84,6 +85,51 @@ export interface RemoteRun {
    */
   batch?: { declarations: string; parts: string[]; slots: number[]; keyTypes: string[]; path: string[] };
 }
+
+/**
+ * An action's field (compiler/action.ts, execute/action.ts): `call` POSTs the handler and
+ * answers its output shaped by the selection; `enqueue` stores an asynchronous call and answers
+ * its id; `result` reads an asynchronous call's result by id (`input.id`).
+ */
+export interface ActionRun {
+  kind: 'action';
+  mode: 'call' | 'enqueue' | 'result';
+  action: string;
+  /** The handler as configured (templates, headers, transforms): the executor reads the environment. */
+  handler: ActionHandler;
+  /** The arguments as written, `{"$variable": name}` where a request variable goes. */
+  input: Record<string, unknown>;
+  /** The client's query text (`request_query` of the handler's body). */
+  requestQuery: string;
+  /** The selection on the output (null: a scalar or enum output, or `enqueue`). */
+  output: ActionOutputType;
+  /** The field's JSON path in the request, for errors. */
+  errorPath: string;
+}
+
+export interface ActionHandler {
+  url: string;
+  headers: { name: string; value?: string; value_from_env?: string }[];
+  forwardClientHeaders: boolean;
+  timeoutSeconds: number;
+  requestTransform?: Record<string, unknown>;
+  responseTransform?: Record<string, unknown>;
+}
+
+/** The output's type as the selection reads it: checked and projected by the executor. */
+export type ActionOutputType =
+  | { kind: 'non_null'; of: ActionOutputType }
+  | { kind: 'list'; of: ActionOutputType }
+  | { kind: 'scalar'; name: string }
+  | { kind: 'enum'; name: string; values: string[] }
+  | {
+      kind: 'object';
+      name: string;
+      /** Every field the type has: a handler answering another is wrong. */
+      known: string[];
+      /** Response keys in order: a field of the handler's object (`field`), or `__typename`. */
+      selection: { key: string; field: string | null; type: ActionOutputType | null }[];
+    };
 
 export interface SessionPreset {
   variable: string;

@@ -19,6 +19,7 @@ import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/do
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
+import type { AsyncActionView } from '../metadata/actions.js';
 import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
@@ -75,6 +76,8 @@ export interface PublishedSnapshot {
   eventTriggers: EventTriggerView[];
   /** The cron triggers, environment variables resolved (the trigger-delivery actor). */
   cronTriggers: CronTriggerView[];
+  /** The consistent asynchronous actions (the trigger-delivery actor processes their calls). */
+  asyncActions: AsyncActionView[];
   /**
    * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.
@@ -86,7 +89,7 @@ export interface PublishedSnapshot {
 export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'> & Partial<Pick<PublishedSnapshot, 'eventTriggers'>>;
 
 /** What the trigger-delivery actor needs of a snapshot. */
-export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist'>;
+export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist' | 'asyncActions'>;
 
 /** One source's table entries in an update (compare `SourceTablesChange`). */
 type TablesUpdate =

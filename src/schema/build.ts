@@ -28,6 +28,8 @@ import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
 import type { RemoteTypes } from './remote-types.js';
 import type { TableJoins } from './remote-relationships.js';
+import { ActionTypes, type ActionsView } from './actions.js';
+import type { ActionMetadata } from '../metadata/actions.js';
 import { fieldKey, type FieldInfo } from './types.js';
 
 export interface RoleSchema {
@@ -285,8 +287,16 @@ function sortedFields<T>(f: Record<string, T>): Record<string, T> {
 }
 
 /** `remotes`: the remote schemas the role sees, merged after the sources' fields (their names were checked not to clash). */
-export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: readonly RemoteTypes[] = [], joins?: (t: TableInfo) => TableJoins): RoleSchema {
+export function buildRoleSchema(
+  model: RoleModel,
+  shared: SharedTypes,
+  remotes: readonly RemoteTypes[] = [],
+  joins?: (t: TableInfo) => TableJoins,
+  actions?: { view: ActionsView; list: readonly ActionMetadata[] },
+): RoleSchema {
   const b = new SchemaBuilder(model, shared, joins);
+  // Actions' fields go on the roots themselves (no namespace), after the sources' and remote schemas'.
+  const actionTypes = actions && actions.list.length > 0 ? new ActionTypes(actions.view, actions.list, model, b.fields, b) : null;
   // A source with a root-field namespace gets its fields under one field of that name, on every root.
   const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
   const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {
@@ -314,6 +324,7 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: 
     }
     for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
     if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'query', typeName));
+    if (actionTypes) r.add(null, () => actionTypes.rootFields(rootName));
     return r.done();
   };
   // Each root's fields are made when it is first used (a query forces query_root only).
@@ -335,6 +346,7 @@ export function buildRoleSchema(model: RoleModel, shared: SharedTypes, remotes: 
     const r = rootOf('mutation_root');
     for (const m of model.mutable.values()) r.add(m.naming.namespace, (typeName) => mutations.rootFields(m, typeName));
     for (const remote of remotes) if (Object.keys(remote.mutation).length) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'mutation', typeName));
+    if (actionTypes) r.add(null, () => actionTypes.rootFields('mutation_root'));
     return r.done();
   });
   // Every enum table's type is in every role's schema, used or not.

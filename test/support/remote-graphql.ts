@@ -4,6 +4,7 @@
  * and body. It can be stopped and started again on the same port (a remote that goes away).
  */
 import http from 'node:http';
+import { TestServer } from './listen.js';
 import type { AddressInfo } from 'node:net';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
 
@@ -13,16 +14,15 @@ export interface RemoteCall {
   variables: Record<string, unknown> | undefined;
 }
 
-export class RemoteGraphQL {
+export class RemoteGraphQL extends TestServer {
   readonly calls: RemoteCall[] = [];
-  private server: http.Server | null = null;
   private readonly schema: GraphQLSchema;
-  port = 0;
 
   constructor(
     sdl: string,
     private readonly root: Record<string, unknown>,
   ) {
+    super();
     this.schema = buildSchema(sdl);
   }
 
@@ -49,18 +49,8 @@ export class RemoteGraphQL {
         })();
       });
     });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
+    await this.serve(server, port);
     return this;
-  }
-
-  async stop(): Promise<void> {
-    const s = this.server;
-    this.server = null;
-    if (!s) return;
-    s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
   }
 }
 

@@ -10,8 +10,8 @@ import { randomFillSync } from 'node:crypto';
 import type { EventOutcome, EventRecord, InvocationRecord } from '../../backends/backend.js';
 import type { EventTriggerView } from '../../metadata/event-triggers.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
-import { applyRequestTransform, decodeJson } from '../../templates/apply-transform.js';
-import { makeRequest, requestUrl } from '../../templates/http-request.js';
+import { decodeJson } from '../../templates/apply-transform.js';
+import { buildCall, transformResponseBody } from '../../outgoing/transformed-call.js';
 import type { RequestTransform, ResponseTransform } from '../../templates/request-transform.js';
 
 interface StoredEvent {
@@ -72,38 +72,14 @@ export function eventBody(event: EventRecord, trigger: EventTriggerView): Record
   };
 }
 
-interface Call {
-  url: string;
-  method: string;
-  headers: [string, string][];
-  body: string;
-  /** The body sent, as recorded: the payload itself when no transform made another. */
-  recorded: unknown;
-}
-
-/** The call as configured, then as the request transform makes it; or the transform's errors. */
-function buildCall(trigger: DeliveryTarget, payload: Record<string, unknown>, session: Record<string, string> | undefined): { ok: true; call: Call } | { ok: false; message: string; errors?: unknown } {
-  const body = JSON.stringify(payload);
-  const headers: [string, string][] = [['content-type', 'application/json'], ...trigger.headers];
-  if (!trigger.requestTransform) return { ok: true, call: { url: trigger.webhook, method: 'POST', headers, body, recorded: payload } };
-  const made = makeRequest(trigger.webhook);
-  if (!made.ok) return { ok: false, message: made.message };
-  const result = applyRequestTransform(trigger.requestTransform, { ...made.request, method: 'POST', headers, body }, { baseUrl: trigger.webhook, ...(session ? { sessionVariables: session } : {}) });
-  if (!result.ok) return { ok: false, message: 'request transform failed', errors: result.errors };
-  const r = result.request;
-  return { ok: true, call: { url: requestUrl(r), method: r.method, headers: r.headers, body: r.body, recorded: decodeJson(r.body) ?? r.body } };
-}
-
 /** The response body as recorded: through the response transform when there is one. */
 function recordedBody(answer: string, t: ResponseTransform | undefined, webhook: string): unknown {
   // jsonb has no NUL character: an answer holding one could not be recorded.
   const text = answer.replaceAll('\u0000', '');
   if (!t?.body) return text.slice(0, RECORDED_BODY_CHARS);
-  const made = makeRequest(webhook);
-  if (!made.ok) return text.slice(0, RECORDED_BODY_CHARS);
-  const result = applyRequestTransform({ version: t.version, template_engine: t.template_engine, body: t.body }, { ...made.request, body: text }, { baseUrl: webhook });
-  if (!result.ok) return { response_transform_errors: result.errors as unknown[], body: text.slice(0, RECORDED_BODY_CHARS) };
-  return decodeJson(result.request.body) ?? result.request.body;
+  const result = transformResponseBody(t, text, webhook);
+  if (!result.ok) return { response_transform_errors: result.errors, body: text.slice(0, RECORDED_BODY_CHARS) };
+  return decodeJson(result.body) ?? result.body;
 }
 
 /** `Retry-After` in seconds (the date form is not used by webhooks in practice). */
@@ -121,7 +97,7 @@ function afterFailure(tries: number, trigger: DeliveryTarget, retryAfterSeconds:
 /** Sends `payload`; `tries`: the attempts before this one; `session`: what `$session_variables` is to the transform. */
 export async function deliver(client: HttpClient, trigger: DeliveryTarget, payload: Record<string, unknown>, tries: number, session?: Record<string, string>): Promise<Attempt> {
   const started = performance.now();
-  const built = buildCall(trigger, payload, session);
+  const built = buildCall(trigger.webhook, trigger.headers, trigger.requestTransform, payload, session);
   const duration = () => performance.now() - started;
   if (!built.ok) {
     // A transform that fails fails every time: no retry (the invocation says why).

@@ -27,6 +27,7 @@ import { LogCleaner } from './cleaner.js';
 import { deliver, eventBody } from './delivery.js';
 import { FinishQueue } from './finish-queue.js';
 import { ScheduledDelivery } from './scheduled.js';
+import { AsyncActions } from './async-actions.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
 const LEASE_MARGIN_SECONDS = 10;
@@ -71,13 +72,17 @@ export class EventProcessor {
 
   /** Cron triggers and one-off events (`scheduled.ts`), on the same HTTP client and polls. */
   private readonly scheduled: ScheduledDelivery;
+  /** Asynchronous actions' calls (`async-actions.ts`), on the same HTTP client. */
+  readonly asyncActions: AsyncActions;
 
   constructor(private readonly options: EventsBootData) {
     this.client = new HttpClient(60_000, MAX_ANSWER_BYTES, this.tls, options.httpPoolSize);
     this.scheduled = new ScheduledDelivery(options.catalogUrl, this.client, { batchSize: options.fetchBatchSize, poolSize: options.httpPoolSize }, this.instance);
+    this.asyncActions = new AsyncActions(options.catalogUrl, this.client, options.asyncActions, this.instance);
   }
 
   start(): void {
+    this.asyncActions.start();
     if (this.options.fetchIntervalMs === 0) return;
     this.scheduled.start();
     this.timer = setInterval(() => {
@@ -93,6 +98,7 @@ export class EventProcessor {
   /** A new snapshot: sources connected or dropped, triggers as they are now. */
   update(view: EventsView): void {
     this.tls.update(view.tlsAllowlist);
+    this.asyncActions.update(view.asyncActions);
     if (this.options.fetchIntervalMs === 0) return;
     this.scheduled.update(view.cronTriggers);
     const bySource = new Map<string, Map<string, EventTriggerView>>();
@@ -229,7 +235,9 @@ export class EventProcessor {
     this.cleaner.stop();
     if (this.timer) clearInterval(this.timer);
     if (this.retention) clearInterval(this.retention);
+    const actions = this.asyncActions.stop(SHUTDOWN_GRACE_MS);
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
+    await actions;
     await Promise.all(
       [...this.sources.values()].map(async (s) => {
         // The deliveries that ended are recorded before the rest of the leases go back.

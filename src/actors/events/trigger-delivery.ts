@@ -20,7 +20,7 @@ export class TriggerDelivery {
       this.tell();
     });
     snapshots.subscribe((s) => {
-      this.view = { connected: s.connected, eventTriggers: s.eventTriggers, cronTriggers: s.cronTriggers, tlsAllowlist: s.tlsAllowlist };
+      this.view = { connected: s.connected, eventTriggers: s.eventTriggers, cronTriggers: s.cronTriggers, tlsAllowlist: s.tlsAllowlist, asyncActions: s.asyncActions };
       this.tell();
     });
   }
@@ -31,6 +31,14 @@ export class TriggerDelivery {
 
   status(): Promise<EventsReplies['status']> {
     return this.actor.request({ type: 'status' });
+  }
+
+  enqueueAction(action: string, input: unknown, session: Record<string, string>, headers: Record<string, string>, requestQuery: string): Promise<string> {
+    return this.actor.request({ type: 'action-enqueue', action, input, session, headers, requestQuery });
+  }
+
+  actionResult(id: string, action: string, session: Record<string, string>): Promise<EventsReplies['action-result']> {
+    return this.actor.request({ type: 'action-result', id, action, session });
   }
 
   stop(): Promise<void> {

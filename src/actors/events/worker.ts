@@ -19,6 +19,10 @@ serveActor<EventsRequest, EventsMessage>({
     switch (req.type) {
       case 'status':
         return { inFlight: processor.inFlightCount, ...processor.counts };
+      case 'action-enqueue':
+        return processor.asyncActions.enqueue(req.action, req.input, req.session, req.headers, req.requestQuery);
+      case 'action-result':
+        return processor.asyncActions.result(req.id, req.action, req.session);
     }
   },
   told: (message) => {

@@ -6,7 +6,7 @@
  * remote schemas that could not be introspected or whose names clash (the schema builder
  * leaves out those the snapshot lists).
  */
-import type { GraphQLSchema } from 'graphql';
+import { isScalarType, type GraphQLSchema } from 'graphql';
 import { adminSchema, collectionInconsistencies } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import { remoteSchemaObjectName, resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
@@ -15,14 +15,18 @@ import { remoteClientSchema } from '../../metadata/resolve/remote-permissions.js
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import type { Metadata } from '../../metadata/types.js';
 import { eventTriggerInconsistencies } from '../../metadata/event-triggers.js';
+import { actionInconsistencies, actionNameClashes } from '../../metadata/resolve/actions.js';
+import { actions } from '../../metadata/actions.js';
+import { storedCustomTypes } from '../../metadata/custom-types.js';
 
 let keptSchema: { parts: unknown[]; schema: GraphQLSchema } | null = null;
 
 export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
   // Event triggers: an environment variable missing at boot, a column gone (spec "Event trigger").
-  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved), ...eventTriggerInconsistencies(m, catalogs, process.env)];
-  if (remoteSchemas(m).length === 0) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
+  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved), ...eventTriggerInconsistencies(m, catalogs, process.env), ...actionInconsistencies(m, resolved, process.env)];
+  const withActions = actions(m).length > 0 || Object.keys(storedCustomTypes(m)).length > 0;
+  if (remoteSchemas(m).length === 0 && !withActions) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
   // The sources' names, from the admin schema (it sees every table and function), kept while the sources and catalogs are the same objects.
   const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
   if (!keptSchema || keptSchema.parts.length !== parts.length || keptSchema.parts.some((p, i) => p !== parts[i]) || !Object.isFrozen(m.sources)) {
@@ -33,6 +37,11 @@ export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<strin
     rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
     type: (name) => schema.getType(name) !== undefined,
   };
+  const typeKind = (name: string) => {
+    const t = schema.getType(name);
+    return t ? (isScalarType(t) ? 'scalar' : 'other') : undefined;
+  };
+  if (withActions) out.push(...actionNameClashes(m, { rootField: taken.rootField, type: typeKind }));
   const broken = resolveRemoteSchemas(m, remotes, taken);
   const inconsistent = new Set(broken.filter((i) => i.object.type === 'remote_schema').map((i) => i.object.name));
   const schemaOf = (name: string) => {

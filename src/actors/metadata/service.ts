@@ -23,6 +23,7 @@ import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { EVERYTHING, metadataChanges } from '../../metadata/changes.js';
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
+import { asyncActionViews } from '../../metadata/actions.js';
 import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
 import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
@@ -244,6 +245,7 @@ export class MetadataService {
       remoteSchemas: remoteSchemas(this.stored.metadata),
       eventTriggers: eventTriggerViews(this.stored.metadata, this.inconsistencies),
       cronTriggers: cronTriggerViews(this.stored.metadata),
+      asyncActions: asyncActionViews(this.stored.metadata, this.inconsistencies.map((i) => i.object)),
       update,
     };
   }

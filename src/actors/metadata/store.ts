@@ -9,6 +9,7 @@
  */
 import pg from 'pg';
 import { SCHEDULED_SCHEMA } from '../../db/scheduled-events.js';
+import { ACTION_LOG_SCHEMA } from '../../db/action-log.js';
 import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
 import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
 import type { PgListener } from '../../db/listener.js';
@@ -95,6 +96,7 @@ export class MetadataStore {
       await c.query(`SELECT pg_advisory_xact_lock(hashtext('service_catalog'))`);
       await c.query(SCHEMA_SQL);
       await c.query(SCHEDULED_SCHEMA);
+      await c.query(ACTION_LOG_SCHEMA);
       const r = await c.query<VersionRow>(READ_VERSION_ROW);
       if (r.rows[0]) return this.document(c, r.rows[0]);
       const stored = { metadata: initial(), version: 1, inRows: true };

@@ -16,6 +16,7 @@ import { TrackedTables } from '../../schema/tracked-tables.js';
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 import { RemoteSchemas } from '../../schema/remote-schemas.js';
 import { sameJson } from '../../util/same-json.js';
+import { actionsShapeKey, visibleActions, type ActionsView } from '../../schema/actions.js';
 
 const remoteInconsistencies = (s: MetadataSnapshot) => s.inconsistencies.filter((i) => i.type === 'remote_schema').map((i) => i.name);
 
@@ -63,10 +64,12 @@ export class RoleSchemas {
     let rs = schemas.get(key);
     if (!rs) {
       const model = buildRoleModel(tracked, role, backendOnly);
-      const shape = `${schemaShape(model)}\u0001${remotes.shapeKey(role)}`;
+      const view: ActionsView = { metadata: this.current!.snapshot.metadata, inconsistencies: this.current!.snapshot.inconsistencies, parents: (r) => tracked.resolved.inheritedRoles.get(r) };
+      const actions = visibleActions(view, role);
+      const shape = `${schemaShape(model)}\u0001${remotes.shapeKey(role)}\u0001${actionsShapeKey(actions)}`;
       const same = shapes.get(shape);
       // The field table is shared too: the compiler takes each field's table from the role's own model.
-      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared, remotes.forRole(role), remotes.joinsFor(role));
+      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared, remotes.forRole(role), remotes.joinsFor(role), { view, list: actions });
       if (!same) shapes.set(shape, rs);
       schemas.set(key, rs);
     }

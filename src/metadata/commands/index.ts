@@ -20,6 +20,7 @@ import {
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './remote-schema-permissions.js';
 import { DML_COMMANDS } from './dml.js';
+import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypesCommand, updateAction } from './actions.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
@@ -151,6 +152,12 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     reload_remote_schema: reloadRemoteSchema,
     add_remote_schema_permissions: addRemoteSchemaPermissions,
     drop_remote_schema_permissions: dropRemoteSchemaPermissions,
+    create_action: createAction,
+    update_action: updateAction,
+    drop_action: dropAction,
+    create_action_permission: createActionPermission,
+    drop_action_permission: dropActionPermission,
+    set_custom_types: setCustomTypesCommand,
     create_rest_endpoint: createRestEndpoint,
     drop_rest_endpoint: dropRestEndpoint,
     create_cron_trigger: createCronTrigger,

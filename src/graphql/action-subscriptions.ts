@@ -1,0 +1,34 @@
+/**
+ * A subscription to an asynchronous action's result (`<action>(id)` on the subscription root):
+ * not a live query of a source, so not the multiplexer actors' business. The front thread runs
+ * the plan (a read of the action log through the trigger-delivery actor) every `intervalMs`
+ * and sends the result when it changed: first at once, then when the call completes or fails.
+ */
+import type { Deliver } from '../actors/multiplexer/multiplexers.js';
+import { failure } from './failure.js';
+
+/** Starts polling; returns how to stop. */
+export function pollActionResult(run: () => Promise<string>, deliver: Deliver, intervalMs: number): () => void {
+  let last: string | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const tick = async () => {
+    let text: string;
+    try {
+      text = await run();
+    } catch (e) {
+      text = failure(e).body;
+    }
+    if (stopped) return;
+    if (text !== last) {
+      last = text;
+      deliver(text);
+    }
+    timer = setTimeout(() => void tick(), intervalMs);
+  };
+  void tick();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
