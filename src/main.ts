@@ -144,7 +144,7 @@ async function main(): Promise<void> {
 
   http = await startHttp(
     {
-      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint, body }, [body.buffer as ArrayBuffer]).finally(collectGarbageWhenIdle),
+      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
         authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),

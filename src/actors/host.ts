@@ -1,18 +1,15 @@
 /** The worker-thread side of an actor: decode requests, run handlers, post replies and events. */
 import { parentPort } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import type { EventEnvelope, Frame, ReplyEnvelope, RequestEnvelope } from '../protocol/envelope.js';
+import { transferable, unframe, type EventEnvelope, type Frame, type ReplyEnvelope, type RequestEnvelope } from '../protocol/envelope.js';
 import { collectGarbageWhenIdle } from '../util/collect-garbage.js';
 
 const port = parentPort!;
 
 function post(value: unknown, attachment?: Uint8Array): void {
   const bytes = encode(value);
-  const transfer = [bytes.buffer as ArrayBuffer];
-  // Only bytes that own their whole buffer can be handed over; shared memory is shared, not moved.
-  if (attachment && attachment.buffer instanceof ArrayBuffer && attachment.byteOffset === 0 && attachment.byteLength === attachment.buffer.byteLength) transfer.push(attachment.buffer);
   const frame: Frame = attachment ? { envelope: bytes, attachment } : bytes;
-  port.postMessage(frame, transfer);
+  port.postMessage(frame, [bytes.buffer as ArrayBuffer, ...transferable(attachment)]);
 }
 
 /** Emits an event; `attachment` travels beside its envelope (see `Frame`). */
@@ -26,12 +23,14 @@ export function publish<E>(event: E, attachment?: Uint8Array): void {
  */
 export function serveActor<Req, Told extends { type: string } = never>(opts: {
   boot(): Promise<void>;
-  handle(req: Req): Promise<unknown>;
+  /** `attachment`: the bulk bytes sent beside the request, if any. */
+  handle(req: Req, attachment?: Uint8Array): Promise<unknown>;
   /** One-way messages (`Actor.tell`). */
   told?(message: Told): void;
   shutdown(): Promise<void>;
 }): void {
-  port.on('message', (bytes: Uint8Array) => {
+  port.on('message', (frame: Frame) => {
+    const [bytes, attachment] = unframe(frame);
     const env = decode<RequestEnvelope<Req> | EventEnvelope<Told | { type: 'shutdown' }>>(bytes);
     if (env.kind === 'event') {
       if (env.body.type === 'shutdown') void opts.shutdown().finally(() => process.exit(0));
@@ -39,7 +38,7 @@ export function serveActor<Req, Told extends { type: string } = never>(opts: {
       return;
     }
     opts
-      .handle(env.body)
+      .handle(env.body, attachment)
       .then(
         (body) => post({ kind: 'reply', id: env.id, ok: true, body } satisfies ReplyEnvelope),
         (err: unknown) =>

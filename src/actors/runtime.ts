@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import type { Envelope, EventEnvelope, Frame, RequestEnvelope } from '../protocol/envelope.js';
+import { transferable, unframe, type Envelope, type EventEnvelope, type Frame, type RequestEnvelope } from '../protocol/envelope.js';
 import { log } from '../log.js';
 
 export class ActorUnavailable extends Error {}
@@ -69,7 +69,8 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
     this.worker.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
   }
 
-  request<T extends Req['type']>(body: Extract<Req, { type: T }>, transfer: ArrayBuffer[] = []): Promise<Replies[T]> {
+  /** `attachment`: bulk bytes beside the envelope (see `Frame`), handed over rather than copied when they own their buffer. */
+  request<T extends Req['type']>(body: Extract<Req, { type: T }>, attachment?: Uint8Array): Promise<Replies[T]> {
     if (this.down) return Promise.reject(new ActorUnavailable(`${this.opts.name} actor is restarting; try again`));
     const id = this.nextId++;
     return new Promise<Replies[T]>((resolve, reject) => {
@@ -80,7 +81,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       const env: RequestEnvelope = { kind: 'request', id, body };
       const bytes = encode(env);
-      this.worker.postMessage(bytes, [bytes.buffer as ArrayBuffer, ...transfer]);
+      this.worker.postMessage(attachment ? ({ envelope: bytes, attachment } satisfies Frame) : bytes, [bytes.buffer as ArrayBuffer, ...transferable(attachment)]);
     });
   }
 
@@ -123,7 +124,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
   }
 
   private onMessage(frame: Frame): void {
-    const [bytes, attachment] = frame instanceof Uint8Array ? [frame, undefined] : [frame.envelope, frame.attachment];
+    const [bytes, attachment] = unframe(frame);
     const env = decode<Envelope | { kind: 'ready' } | { kind: 'fatal'; error: string }>(bytes);
     switch (env.kind) {
       case 'reply': {

@@ -89,7 +89,7 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     if (backend.usesCookie(headers) && !isJsonContentType(headers['content-type'])) {
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
-    readBody(res, ctx.maxBodyBytes)
+    readBody(res, ctx.maxBodyBytes, headers['content-length'])
       .then((body) => run(backend, headers, body, media, (session) => backend.post(session, body)))
       .catch(logged)
       .then((r) => exchange.reply(r));

@@ -42,7 +42,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
     const path = req.getUrl().slice(REST_PREFIX.length);
     const search = method === 'GET' ? (req.getQuery() ?? '') : '';
     const declared = Number(headers['content-length'] ?? '0') > 0 || headers['transfer-encoding'] !== undefined;
-    const body = method !== 'GET' && declared ? readBody(res, ctx.maxBodyBytes) : Promise.resolve(null);
+    const body = method !== 'GET' && declared ? readBody(res, ctx.maxBodyBytes, headers['content-length']) : Promise.resolve(null);
     body
       .then(async (bytes): Promise<Reply> => {
         const auth = await backend.authenticate(headers, bytes);

@@ -74,7 +74,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     const ex = exchange(res, req, ADMIN_METHODS);
     const denied = accessDenied(req);
     if (denied) return ex.reply(errorReply(denied));
-    readBody(res, limit)
+    readBody(res, limit, req.getHeader('content-length'))
       .then(handle)
       .then(
         (r) => ex.reply(r),

@@ -10,11 +10,10 @@ import type { LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../graphql/li
 /** Which administration surface a request came in on (they differ in names and shapes). */
 export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
 
+/** The raw request body travels as the request's attachment (transferred, never copied); the actor parses it so the front thread never does. */
 export interface AdminRequest {
   type: 'admin';
   endpoint: AdminEndpoint;
-  /** The raw request body; the actor parses it so the front thread never does. */
-  body: Uint8Array;
 }
 
 export interface AdminResponse {

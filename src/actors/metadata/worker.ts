@@ -12,10 +12,10 @@ const service = new MetadataService(config, ({ update, ...snapshot }) => publish
 serveActor<MetadataActorRequest>({
   boot: () => service.boot(),
   shutdown: () => service.shutdown(),
-  handle: async (req) => {
+  handle: async (req, body) => {
     switch (req.type) {
       case 'admin':
-        return service.admin(req.endpoint, req.body);
+        return service.admin(req.endpoint, body ?? new Uint8Array());
       case 'health':
         return service.health();
     }
