@@ -30,9 +30,10 @@ const heapBytes = () => {
  * After work that may have left much garbage (a request or snapshot that replaced much of the
  * document, role schemas built): once the thread has been idle for a second, a full collection
  * if the heap grew by 64 MiB since the last one. Work that comes first postpones it, so a burst
- * of requests never waits on it, unless the heap grew by 256 MiB: then it is collected as soon
+ * of requests never waits on it, unless the heap grew by 128 MiB: then it is collected as soon
  * as the work in hand is answered (the schema builder building eleven role schemas back to back
- * at 5,000 tables let its heap pass twice its live size, and the engine 1 GiB).
+ * at 5,000 tables let its heap pass twice its live size, and the engine 1 GiB; at 256 MiB the
+ * engine still peaked at 1,030-1,080 MiB, at 128 MiB 948-972 MiB, bench/RESULTS.md).
  */
 export function collectGarbageWhenIdle(): void {
   if (idle) clearTimeout(idle);
@@ -49,7 +50,7 @@ export function collectGarbageWhenIdle(): void {
 }
 
 const IDLE_MS = 1000;
-const BURST_GROWTH_BYTES = 256 * 2 ** 20;
+const BURST_GROWTH_BYTES = 128 * 2 ** 20;
 let idle: NodeJS.Timeout | null = null;
 let soon: NodeJS.Immediate | null = null;
 
