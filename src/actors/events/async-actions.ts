@@ -12,6 +12,7 @@ import { ActionLogStore, type ActionLogRow } from '../../db/action-log.js';
 import type { ActionResult } from '../../execute/action.js';
 import { callActionHandler } from '../../outgoing/action-call.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
+import { coalesced } from '../../util/coalesced.js';
 
 export interface AsyncActionLimits {
   fetchIntervalMs: number;
@@ -24,8 +25,8 @@ export class AsyncActions {
   private actions = new Map<string, AsyncActionView>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private polling = false;
-  private again = false;
+  /** Poll now (coalesced with a poll under way). */
+  private readonly pollSoon = coalesced(() => this.poll());
   private stopped = false;
   /** Whether this instance ever leased a call (else there is nothing to give back, maybe not even the table). */
   private leased = false;
@@ -61,21 +62,9 @@ export class AsyncActions {
     return { id: row.id, created_at: row.created_at, errors: row.errors ?? null, output: row.status === 'completed' ? row.response_payload : null };
   }
 
-  /** Poll now (coalesced with a poll under way). */
   private wake(): void {
     if (this.stopped || this.limits.fetchIntervalMs === 0 || this.actions.size === 0) return;
-    if (this.polling) {
-      this.again = true;
-      return;
-    }
-    this.polling = true;
-    void this.poll().finally(() => {
-      this.polling = false;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.pollSoon();
   }
 
   private async poll(): Promise<void> {
@@ -92,7 +81,8 @@ export class AsyncActions {
         });
         this.inFlight.add(p);
       }
-      if (rows.length === room && room > 0) this.again = true;
+      // A full batch: more may be due (run again once this poll ends).
+      if (rows.length === room && room > 0) this.pollSoon();
     } catch (e) {
       log.warn('asynchronous action calls cannot be fetched', { error: e instanceof Error ? e.message : String(e) });
     }

@@ -28,6 +28,7 @@ import { deliver, eventBody } from './delivery.js';
 import { FinishQueue } from './finish-queue.js';
 import { ScheduledDelivery } from './scheduled.js';
 import { AsyncActions } from './async-actions.js';
+import { coalesced } from '../../util/coalesced.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
 const LEASE_MARGIN_SECONDS = 10;
@@ -62,9 +63,6 @@ export class EventProcessor {
   private readonly cleaner = new LogCleaner();
   private timer: NodeJS.Timeout | null = null;
   private retention: NodeJS.Timeout | null = null;
-  private fetching = false;
-  /** A fetch was asked for while one ran: run again after it. */
-  private again = false;
   private stopped = false;
   /** Deliveries filled the pool while events were due: fetch again once half a batch has room. */
   private full = false;
@@ -139,20 +137,10 @@ export class EventProcessor {
 
   /** Fetch now (coalesced with a fetch under way). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.fetching) {
-      this.again = true;
-      return;
-    }
-    this.fetching = true;
-    void this.fetchAll().finally(() => {
-      this.fetching = false;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    if (!this.stopped) this.fetchSoon();
   }
+
+  private readonly fetchSoon = coalesced(() => this.fetchAll());
 
   private async fetchAll(): Promise<void> {
     for (const [name, source] of this.sources) {
