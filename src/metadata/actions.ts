@@ -9,7 +9,7 @@ import { parseType, type TypeNode } from 'graphql';
 import { alreadyExists, badRequest, notExists } from '../protocol/errors.js';
 import { ApiError } from '../protocol/errors.js';
 import { parseRequestTransform, parseResponseTransform } from '../templates/request-transform.js';
-import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
+import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import { header, type RemoteHeader } from './remote-schemas.js';
 import { graphqlName } from './custom-types.js';
@@ -155,7 +155,7 @@ export function actionDefinition(v: unknown, path: string): ActionDefinition {
 function permission(v: unknown, path: string): ActionPermission {
   const r = ObjectReader.of(v, path);
   const p: ActionPermission = { role: r.required('role', nonEmptyStr) };
-  const c = r.optional('comment', (x, q) => (x === null ? undefined : str(x, q)));
+  const c = r.optional('comment', strOrNull);
   r.done();
   if (c !== undefined) p.comment = c;
   return p;
@@ -165,7 +165,7 @@ function permission(v: unknown, path: string): ActionPermission {
 export function actionEntry(v: unknown, path: string, withPermissions = true): ActionMetadata {
   const r = ObjectReader.of(v, path);
   const a: ActionMetadata = { name: r.required('name', graphqlName), definition: r.required('definition', actionDefinition) };
-  const c = r.optional('comment', (x, q) => (x === null ? undefined : str(x, q)));
+  const c = r.optional('comment', strOrNull);
   if (c !== undefined) a.comment = c;
   if (withPermissions) {
     const ps = r.optional('permissions', arrayOf(permission));

@@ -7,7 +7,7 @@
  * resolution's (resolve/actions.ts).
  */
 import { badRequest } from '../protocol/errors.js';
-import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json } from '../util/decode.js';
+import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { QualifiedName } from './catalog.js';
 import { namedTypeOf, typeText } from './actions.js';
@@ -81,7 +81,7 @@ export const BUILTIN_SCALARS = new Set(['Int', 'Float', 'String', 'Boolean', 'ID
  */
 export const DATABASE_SCALARS = new Set(['uuid', 'json', 'jsonb', 'timestamptz', 'timestamp', 'date', 'time', 'timetz', 'numeric', 'bigint', 'smallint', 'float8', 'float4', 'bpchar', 'citext', 'bytea', 'interval', 'inet']);
 
-const optionalText = (r: ObjectReader, key: string) => r.optional(key, (x, p) => (x === null ? undefined : str(x, p)));
+const optionalText = (r: ObjectReader, key: string) => r.optional(key, strOrNull);
 
 function withDescription<T extends object>(r: ObjectReader, out: T): T & { description?: string } {
   const d = optionalText(r, 'description');

@@ -6,7 +6,7 @@
  * business (actors/metadata/remotes.ts).
  */
 import { alreadyExists, badRequest, notExists } from '../protocol/errors.js';
-import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, stringMap, type Json, type JsonObject } from '../util/decode.js';
+import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, stringMap, type Json, type JsonObject, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { Metadata } from './types.js';
 
@@ -165,7 +165,7 @@ export function remoteDefinition(v: unknown, path: string): RemoteDefinition {
 export function remoteSchemaArgs(v: unknown, path: string, stored = false): RemoteSchemaMetadata {
   const r = ObjectReader.of(v, path);
   const rs: RemoteSchemaMetadata = { name: r.required('name', nonEmptyStr), definition: r.required('definition', remoteDefinition) };
-  const comment = r.optional('comment', (x, p) => (x === null ? undefined : str(x, p)));
+  const comment = r.optional('comment', strOrNull);
   if (comment !== undefined) rs.comment = comment;
   if (stored) {
     const permissions = r.optional('permissions', arrayOf(remotePermissionEntry));
@@ -215,7 +215,7 @@ export function remotePermissionEntry(v: unknown, path: string): RemoteSchemaPer
       return { schema };
     }),
   };
-  const comment = r.optional('comment', (x, cp) => (x === null ? undefined : str(x, cp)));
+  const comment = r.optional('comment', strOrNull);
   if (comment !== undefined) p.comment = comment;
   r.done();
   return p;

@@ -94,6 +94,11 @@ export function str(v: unknown, path: string): string {
   return v;
 }
 
+/** A string, or null read as absent (an optional `comment` given as null). */
+export function strOrNull(v: unknown, path: string): string | undefined {
+  return v === null ? undefined : str(v, path);
+}
+
 export function nonEmptyStr(v: unknown, path: string): string {
   const s = str(v, path);
   if (s.length === 0) throw parseFailed('empty string not allowed', path);

@@ -6,7 +6,7 @@
  * inconsistent fails with nothing stored.
  */
 import { alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
-import { bool, nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
+import { bool, nonEmptyStr, ObjectReader, strOrNull } from '../../util/decode.js';
 import { ACTION_LOG_STATEMENTS } from '../../db/action-log.js';
 import { actionDefinition, actionEntry, actions, findAction, setActions, type ActionMetadata } from '../actions.js';
 import { customTypes, setCustomTypes, storedCustomTypes, typeKinds, type CustomTypes } from '../custom-types.js';
@@ -32,7 +32,7 @@ export const updateAction: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const name = r.required('name', nonEmptyStr);
   const definition = r.required('definition', actionDefinition);
-  const comment = r.optional('comment', (x, p) => (x === null ? undefined : str(x, p)));
+  const comment = r.optional('comment', strOrNull);
   r.done();
   const old = findAction(ctx.metadata, name, `${path}.name`);
   const next: ActionMetadata = { name, definition, ...(comment !== undefined ? { comment } : old.comment !== undefined ? { comment: old.comment } : {}), ...(old.permissions ? { permissions: old.permissions } : {}) };
@@ -58,7 +58,7 @@ function permissionArgs(args: unknown, path: string, withComment: boolean): { ac
   // The reference lists drop_action_permission's as `name` (spec "Actions").
   const action = r.has('action') || withComment ? r.required('action', nonEmptyStr) : r.required('name', nonEmptyStr);
   const role = r.required('role', nonEmptyStr);
-  const comment = withComment ? r.optional('comment', (x, p) => (x === null ? undefined : str(x, p))) : undefined;
+  const comment = withComment ? r.optional('comment', strOrNull) : undefined;
   r.ignore('definition');
   r.done();
   if (role === 'admin') throw badRequest('invalid-params', 'admin may call every action: no permission is needed', `${path}.role`);
