@@ -12,6 +12,18 @@ export type Operation = keyof typeof OPERATIONS;
 /** The database trigger of one trigger's operation: `service_event_<name>_<OPERATION>`. */
 export const databaseTriggerName = (trigger: string, op: Operation) => `${TRIGGER_PREFIX}${trigger}_${OPERATIONS[op]}`;
 
+/** The metadata trigger a database trigger belongs to. */
+const metadataTrigger = (databaseTrigger: string) => databaseTrigger.slice(TRIGGER_PREFIX.length, databaseTrigger.lastIndexOf('_'));
+
+/**
+ * The triggers of a sync's `gone` whose pending events are set aside now: those none of whose
+ * database triggers `failed` to go (the others are tried again by the next sync).
+ */
+export function archivable(gone: readonly string[], failed: Iterable<string>): string[] {
+  const stays = new Set([...failed].map(metadataTrigger));
+  return gone.filter((n) => !stays.has(n));
+}
+
 /** A trigger in the database or wanted there: its table and what says it is as wanted (a signature, a definition). */
 export interface TriggerState {
   schema: string;
@@ -41,7 +53,7 @@ export function reconcileTriggers<W extends TriggerState>(
     if (same && w.fingerprint === i.fingerprint && !recreate) create.delete(i.trigger);
     else if (!same && !kept.has(i.trigger)) drop.push(i);
   }
-  const gone = [...new Set(drop.map((d) => d.trigger.slice(TRIGGER_PREFIX.length, d.trigger.lastIndexOf('_'))))].filter((n) => !names.has(n) && !keep.has(n));
+  const gone = [...new Set(drop.map((d) => metadataTrigger(d.trigger)))].filter((n) => !names.has(n) && !keep.has(n));
   return { drop, create: [...create], gone };
 }
 

@@ -8,7 +8,7 @@ import type { Connection } from 'tedious';
 import type { JsonObject } from '../../util/decode.js';
 import type { AdminConnection, AdminTransaction, EventTriggerInstall, EventTriggerSyncFailure, PoolLimits, RunStatement, SourceConnection } from '../backend.js';
 import type { QualifiedName } from '../../metadata/catalog.js';
-import { databaseTriggerName } from '../event-triggers-shared.js';
+import { archivable, databaseTriggerName } from '../event-triggers-shared.js';
 import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges, SESSION_KEY } from './event-triggers.js';
 import { log } from '../../log.js';
 import { connectionTarget, mssqlConnectionInfo, resolveConnectionString } from './configuration.js';
@@ -167,22 +167,28 @@ type Run = (text: string, values?: unknown[]) => Promise<Row[]>;
 async function syncEventTriggers(run: Run, triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, EventTriggerSyncFailure>> {
   const ready = Boolean((await run(HAS_LOG))[0]?.ready);
   if (triggers.length === 0 && !ready) return new Map();
-  // Bounded lock waits, as on PostgreSQL: a table another session keeps locked fails its trigger (error 1222).
-  await run(`SET LOCK_TIMEOUT ${LOCK_TIMEOUT_MS}`);
   if (!ready) await run(CREATE_LOG);
   const installed = (await run(INSTALLED)).map((r) => ({ trigger: String(r.trigger), schema: String(r.schema), name: String(r.name), definition: r.definition === null ? null : String(r.definition) }));
   const catalog = await introspectMssql((text) => run(text));
   const { changes, failed, gone } = plannedChanges(triggers, catalog, installed, keep, recreate);
-  if (gone.length > 0) await run(ARCHIVE, [JSON.stringify(gone)]);
-  for (const change of changes) {
-    try {
-      await run(dropTrigger(change.schema, change.trigger));
-      if (change.kind === 'create') await run(change.ddl);
-    } catch (e) {
-      failed.set(change.trigger, e instanceof Error ? e.message : String(e));
+  // Bounded lock waits, as on PostgreSQL: a table another session keeps locked fails its trigger
+  // (error 1222). The pooled connection gets the server's default (no bound) back.
+  await run(`SET LOCK_TIMEOUT ${LOCK_TIMEOUT_MS}`);
+  try {
+    for (const change of changes) {
+      try {
+        await run(dropTrigger(change.schema, change.trigger));
+        if (change.kind === 'create') await run(change.ddl);
+      } catch (e) {
+        failed.set(change.trigger, e instanceof Error ? e.message : String(e));
+      }
     }
+  } finally {
+    await run('SET LOCK_TIMEOUT -1');
   }
-  await run('SET LOCK_TIMEOUT -1');
+  // A trigger gone from the metadata: its pending events are set aside once its database triggers are gone (as on PostgreSQL).
+  const archived = archivable(gone, failed.keys());
+  if (archived.length > 0) await run(ARCHIVE, [JSON.stringify(archived)]);
   const tables = new Map<string, QualifiedName>(installed.map((i) => [i.trigger, { schema: i.schema, name: i.name }]));
   for (const t of triggers) for (const op of ['insert', 'update', 'delete'] as const) tables.set(databaseTriggerName(t.name, op), t.table);
   const out = new Map<string, EventTriggerSyncFailure>();

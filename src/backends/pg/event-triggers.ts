@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import { log } from '../../log.js';
 import type { EventTriggerInstall, EventTriggerSyncFailure } from '../backend.js';
-import { databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
+import { archivable, databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 import { runLockBounded } from './lock-bounded.js';
 
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
@@ -203,8 +203,7 @@ export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventT
   // A trigger gone from the metadata (deleted, untracked, cleared): its pending events are set
   // aside once its database triggers are gone (archived: never delivered, removed by the
   // retention and by cleanups).
-  const stays = new Set([...failed.keys()].map((tg) => tg.slice(TRIGGER_PREFIX.length, tg.lastIndexOf('_'))));
-  const gone = plan.gone.filter((n) => !stays.has(n));
+  const gone = archivable(plan.gone, failed.keys());
   if (gone.length > 0) await pool.query(ARCHIVE, [gone]);
   return failed;
 }
