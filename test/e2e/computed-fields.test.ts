@@ -153,4 +153,12 @@ describe('row arguments in queries', () => {
       { name: 'author_row', type: { name: 'author_scalar' } },
     ]);
   });
+
+  it("names a column of a tracked table's row type <type>_scalar, not its table's object type name", async () => {
+    await fx.db.sql(`CREATE TABLE holder (id int PRIMARY KEY, a author); INSERT INTO holder VALUES (1, ROW(1, 'Ada', 'L'))`);
+    expect((await meta('pg_track_table', { table: 'holder' })).status).toBe(200);
+    const t = await fx.engine.post('/v1/graphql', { query: '{ __type(name: "holder") { fields { name type { name } } } }' });
+    expect(t.body.data.__type.fields).toContainEqual({ name: 'a', type: { name: 'author_scalar' } });
+    expect((await fx.engine.post('/v1/graphql', { query: '{ holder { id } author(limit: 1) { first_name } }' })).body).toEqual({ data: { holder: [{ id: 1 }], author: [{ first_name: 'Ada' }] } });
+  });
 });
