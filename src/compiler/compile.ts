@@ -2,8 +2,9 @@
  * A GraphQL request analysed for one role (the schema builder's part of compiling): parse,
  * pick the operation, validate, then one step per root field: the IR of a query or
  * mutation field, for the source's backend to translate (actors/compiler), or constant
- * JSON (introspection fields are answered here: they depend only on the role's schema).
- * No step joins another's rows yet.
+ * JSON (introspection fields are answered here: they depend only on the role's schema),
+ * a remote schema's or an action's call; and a step per relationship to another source or
+ * server met in a field's selection, joined into that field's rows by the executor.
  */
 import {
   execute,
@@ -17,6 +18,7 @@ import {
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLObjectType,
   type OperationDefinitionNode,
   type VariableDefinitionNode,
 } from 'graphql';
@@ -115,6 +117,8 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     return { kind: 'translate', source, sourceKind: kind, prepared, field };
   };
   const reads = { everything: false, sources: new Set<string>(), tables: new Set<string>() };
+  /** The GraphQL type of a field the role's schema has (`rs.fields` found it). */
+  const fieldType = (typeName: string, field: string) => (rs.schema.getType(typeName) as GraphQLObjectType).getFields()[field]!.type;
   const compileRoot = (typeName: string, f: CollectedField, path: string[]): void => {
     const p = `$.selectionSet.${[...path, f.alias].join('.selectionSet.')}`;
     if (f.name === '__typename') {
@@ -129,7 +133,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     const info = rs.fields.get(fieldKey(typeName, f.name));
     if (!info) throw new RequestError(`field '${f.name}' not found in type: '${typeName}'`, p);
     if (info.kind === 'namespace') {
-      const nsType = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type.toString().replace(/!$/, '');
+      const nsType = fieldType(typeName, f.name).toString().replace(/!$/, '');
       for (const inner of collectFields(nsType, f.selections, fragments, inputs, p)) compileRoot(nsType, inner, [...path, f.alias]);
       return;
     }
@@ -138,7 +142,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
       return;
     }
     if (info.kind === 'action' || info.kind === 'action_result') {
-      const type = (rs.schema.getType(typeName) as import('graphql').GraphQLObjectType).getFields()[f.name]!.type;
+      const type = fieldType(typeName, f.name);
       const mode = info.kind === 'action_result' ? 'result' : info.action.definition.kind === 'asynchronous' ? 'enqueue' : 'call';
       addStep(actionRun(info.action, mode, f, type, { rs, query: req.query, fragments, inputs, selection }, p), [...path, f.alias]);
       addJoins(steps.length - 1, [...path, f.alias]);
