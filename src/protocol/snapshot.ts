@@ -112,7 +112,11 @@ interface SnapshotUpdate {
   remoteSchemaPermissions: boolean;
 }
 
-/** An update's JSON text from the parts' texts (the entries' are the stored ones). */
+/**
+ * An update's JSON text from the parts' texts (the entries' are the stored ones), written
+ * piece by piece into its shared buffer: at 5,000 tables, joining the 36 MiB text first and
+ * then encoding it cost three copies of it in fresh memory.
+ */
 export function encodeSnapshotUpdate(parts: {
   version: number;
   generation: number;
@@ -123,16 +127,30 @@ export function encodeSnapshotUpdate(parts: {
   remotesJson: string | null;
   remoteSchemaPermissions: boolean;
 }): Uint8Array<SharedArrayBuffer> {
-  const list = (entries: readonly TableMetadata[]) => `[${entries.map(tableEntryJson).join(',')}]`;
-  const tables = (parts.diff?.tables ?? []).map((t) => {
-    const head = `{"source":${JSON.stringify(t.source)},"kind":"${t.kind}"`;
-    if (t.kind === 'all') return `${head},"entries":${list(t.entries)}}`;
-    if (t.kind === 'some') return `${head},"upserts":${list(t.upserts)},"deletes":${JSON.stringify(t.deletes)}}`;
-    return `${head}}`;
+  const pieces: string[] = [`{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[`];
+  const list = (entries: readonly TableMetadata[]) => {
+    pieces.push('[');
+    // The separator a piece of its own: `',' + text` would copy each entry's text once more.
+    entries.forEach((e, i) => (i === 0 ? pieces.push(tableEntryJson(e)) : pieces.push(',', tableEntryJson(e))));
+    pieces.push(']');
+  };
+  (parts.diff?.tables ?? []).forEach((t, i) => {
+    pieces.push(`${i === 0 ? '' : ','}{"source":${JSON.stringify(t.source)},"kind":"${t.kind}"`);
+    if (t.kind === 'all') {
+      pieces.push(',"entries":');
+      list(t.entries);
+    } else if (t.kind === 'some') {
+      pieces.push(',"upserts":');
+      list(t.upserts);
+      pieces.push(`,"deletes":${JSON.stringify(t.deletes)}`);
+    }
+    pieces.push('}');
   });
-  const text = `{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[${tables.join(',')}],"sources":${parts.sourcesJson ?? 'null'},"inconsistencies":${JSON.stringify(parts.inconsistencies)},"remotes":${parts.remotesJson ?? 'null'},"remoteSchemaPermissions":${parts.remoteSchemaPermissions}}`;
-  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)));
-  new TextEncoder().encodeInto(text, bytes);
+  pieces.push(`],"sources":${parts.sourcesJson ?? 'null'},"inconsistencies":${JSON.stringify(parts.inconsistencies)},"remotes":${parts.remotesJson ?? 'null'},"remoteSchemaPermissions":${parts.remoteSchemaPermissions}}`);
+  const bytes = new Uint8Array(new SharedArrayBuffer(pieces.reduce((n, p) => n + Buffer.byteLength(p), 0)));
+  const out = Buffer.from(bytes.buffer);
+  let offset = 0;
+  for (const p of pieces) offset += out.write(p, offset);
   return bytes;
 }
 
