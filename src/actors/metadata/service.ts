@@ -18,7 +18,7 @@ import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protoco
 import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
-import { tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
+import { jsonTextDepth, MAX_NESTING_DEPTH, tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { EVERYTHING, metadataChanges } from '../../metadata/changes.js';
@@ -263,13 +263,14 @@ export class MetadataService {
 
   async admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse> {
     try {
+      const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
       let parsed: unknown;
       try {
-        parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+        parsed = JSON.parse(text);
       } catch (e) {
         throw parseFailed(`invalid JSON in request body: ${e instanceof Error ? e.message : String(e)}`, '$');
       }
-      const deep = tooDeepAt(parsed);
+      const deep = jsonTextDepth(text) > MAX_NESTING_DEPTH ? tooDeepAt(parsed) : null;
       if (deep) throw parseFailed(tooDeepMessage, deep);
       const env = readEnvelope(parsed, '$');
       const response = await this.execute(endpoint, env);

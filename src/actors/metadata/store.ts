@@ -8,6 +8,7 @@
  * (works behind transaction-mode poolers) and, as an accelerator, by LISTEN/NOTIFY.
  */
 import pg from 'pg';
+import { setImmediate } from 'node:timers/promises';
 import { SCHEDULED_SCHEMA } from '../../db/scheduled-events.js';
 import { ACTION_LOG_SCHEMA } from '../../db/action-log.js';
 import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
@@ -187,19 +188,34 @@ export class MetadataStore {
     return { metadata: { ...skeleton, sources }, version, inRows: true };
   }
 
-  /** Writes what `diff` says changed; `whole` (a diff from nothing: the rows may hold another document) replaces every row. */
+  /**
+   * Writes what `diff` says changed; `whole` (a diff from nothing: the rows may hold another
+   * document) replaces every row. Statements are queued on the connection without waiting for
+   * each: the server inserts one batch of entries while the next batch's text is being made
+   * (at 5,000 tables each side takes about half a second; they ran one after the other).
+   */
   private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<void> {
-    if (whole) await c.query('DELETE FROM service_catalog.metadata_tables');
-    await c.query('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
+    const statements: Promise<unknown>[] = [];
+    const run = (text: string, values: unknown[]) => {
+      const done = c.query(text, values);
+      // Awaited below, all together; until then a failure must not count as unhandled.
+      done.catch(() => {});
+      statements.push(done);
+    };
+    if (whole) run('DELETE FROM service_catalog.metadata_tables', []);
+    run('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
     for (const t of diff.tables) {
-      if (t.kind !== 'some' && !whole) await c.query('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
-      if (t.kind === 'some' && t.deletes.length > 0) await c.query('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);
+      if (t.kind !== 'some' && !whole) run('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
+      if (t.kind === 'some' && t.deletes.length > 0) run('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);
       const entries = t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : [];
       for (let from = 0; from < entries.length; from += ENTRIES_PER_INSERT) {
         const { text, values } = insertEntries(t.source, entries.slice(from, from + ENTRIES_PER_INSERT));
-        await c.query(text, values);
+        run(text, values);
+        // The connection sends the queued batch when the server is done with the one before.
+        await setImmediate();
       }
     }
+    await Promise.all(statements);
   }
 
   /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */
