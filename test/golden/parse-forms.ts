@@ -10,13 +10,17 @@
  * - `CREATE TRIGGER ... AS BEGIN ...; END`: the body's statements;
  * - `STRING_AGG(...) WITHIN GROUP (ORDER BY <key>)` (a join step's answer): without the
  *   WITHIN GROUP clause;
- * - `DROP TRIGGER IF EXISTS <name>` and `EXEC <procedure> @name = @p1` (a variable argument):
- *   nothing the parser reads (`UNPARSED`).
+ * - `DROP TRIGGER IF EXISTS <name>`, `EXEC <procedure> @name = @p1` (a variable argument) and
+ *   `EXEC @granted = sp_getapplock ...` (a return value): nothing the parser reads (`UNPARSED`).
  * Everything else is given as it is (and every BigQuery statement).
  */
 const IF = /^IF (.+?) (THROW \d+, N'[^']*', \d+|EXEC\(N'((?:[^']|'')*)'\)|BEGIN (.*); END)$/s;
 const WITHIN_GROUP = / WITHIN GROUP \(ORDER BY [^()]*\)/;
-const UNPARSED = [/^DROP TRIGGER IF EXISTS \[[^\]]+\]\.\[[^\]]+\]$/, /^EXEC sp_set_session_context @key = N'[^']*', @value = @p1$/];
+const UNPARSED = [
+  /^DROP TRIGGER IF EXISTS \[[^\]]+\]\.\[[^\]]+\]$/,
+  /^EXEC sp_set_session_context @key = N'[^']*', @value = @p1$/,
+  /^EXEC @granted = sp_getapplock @Resource = @p\d+, @LockMode = N'Exclusive', @LockOwner = N'Transaction', @LockTimeout = \d+$/,
+];
 
 /** The statements to parse for one generated statement (`database`: node-sql-parser's dialect name). */
 export function parseForms(statement: string, database: string): string[] {

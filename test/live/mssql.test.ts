@@ -33,7 +33,8 @@ async function batch(text: string): Promise<void> {
 let hook: TestServer | undefined;
 
 describe('a live SQL Server source', () => {
-  const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING, SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200' });
+  // One delivery of a trigger at a time: the cap's application locks run for real.
+  const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING, SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200', SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER: '1' });
   const meta = (type: string, args: Record<string, unknown>) => fx.engine.metadata({ type, args: { source: 'live', ...args } });
   const query = (q: string, headers: Record<string, string> = {}) => fx.engine.post('/v1/graphql', { query: q }, headers);
 
@@ -189,8 +190,15 @@ describe('a live SQL Server source', () => {
     }
   });
 
-  it('delivers event triggers: rows written by a mutation (with its session) and by another client, manual invocations', async () => {
-    hook = await startServer(() => ({ status: 200, body: '{}' }));
+  it('delivers event triggers: rows written by a mutation (with its session) and by another client, manual invocations, one at a time under the cap', async () => {
+    // Each delivery takes 300 ms: with the cap of 1, the three events of one batch are delivered one after another.
+    let inFlight = 0;
+    let most = 0;
+    hook = await startServer(() => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => inFlight--, 300);
+      return { status: 200, body: '{}', delayMs: 300 };
+    });
     const url = hook.url.replace('/auth', '/events');
     const bodies = () => hook!.calls.filter((c) => c.url.startsWith('/events')).map((c) => JSON.parse(c.body));
     const table = { schema: 'dbo', name: 'svc_article' };
@@ -216,6 +224,7 @@ describe('a live SQL Server source', () => {
     expect(update.event.data).toEqual({ old: { id: 20, title: 'Evented' }, new: { id: 20, title: 'Evented 2' } });
     expect(update.event.session_variables).toBeNull();
     expect(all.find((b: any) => b.event.op === 'DELETE').event.data.old.id).toBe(20);
+    expect(most).toBe(1);
 
     const invoked = await meta('mssql_invoke_event_trigger', { name: 'svc_article_changes', payload: { hello: 'world' } });
     expect(invoked.status, JSON.stringify(invoked.body)).toBe(200);
