@@ -64,7 +64,7 @@ describe('SQL Server schema', () => {
     expect(fields).not.toContain('author_stream');
   });
 
-  it('has remote relationships to tables (to_source) as fields, for the roles that may select the target', () => {
+  it('has remote relationships as fields: to tables (to_source) for the roles that may select the target, to a remote schema', () => {
     const field = (role: string, type: string, name: string) => (schema(role).getType(type) as GraphQLObjectType).getFields()[name];
     expect(String(field('admin', 'author', 'orders')?.type)).toBe('[sales_order!]!');
     // The target's backend decides the arguments: no distinct_on on SQL Server.
@@ -72,5 +72,8 @@ describe('SQL Server schema', () => {
     expect(String(field('reader', 'article', 'writer')?.type)).toBe('author');
     // user may not select sales.order.
     expect(field('user', 'author', 'orders')).toBeUndefined();
+    // To a remote schema (fixture/remote-schemas/reviews.graphql): the last field's type and its arguments the relationship does not set.
+    expect(String(field('admin', 'author', 'reviews')?.type)).toBe('[Review!]');
+    expect(field('admin', 'author', 'reviews')?.args.map((a) => a.name)).toEqual(['first']);
   });
 });
