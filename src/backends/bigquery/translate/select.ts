@@ -163,7 +163,8 @@ function joinSql(compiler: SelectCompiler, field: Extract<RootField, { kind: 'jo
   const keys = compiler.scope(field.rows.table);
   const columns = field.keys.map((k) => sql`CAST(JSON_VALUE(\`__key\`, ${literal(`$."${jsonKey(k.child, 'column name')}"`)}) AS ${castType(k.type)}) AS ${backtick(k.child)}`);
   const tuples = sql`SELECT \`__ord\`, ${join(columns, ', ')} FROM UNNEST(JSON_QUERY_ARRAY(${paramFrom({ kind: 'join-keys' })})) AS \`__key\` WITH OFFSET AS \`__ord\``;
-  const inner = compiler.scope(field.rows.table);
+  // The target's rows are the statement's root (a permission's `$` column comparisons read them).
+  const inner = compiler.root;
   const related = [joinCondition({ target: field.rows.table, mapping: field.keys.map((k): [string, string] => [k.child, k.column]) }, keys, inner)];
   const fields = compiler.fields(field.fields, inner);
   const value = field.many ? sql`ARRAY(${compiler.rows(field.rows, inner, fields, related, true)})` : sql`(${compiler.rows({ ...field.rows, limitCap: 1 }, inner, fields, related, true)})`;

@@ -206,7 +206,8 @@ function joinSql(compiler: SelectCompiler, field: Extract<RootField, { kind: 'jo
     return sql`CAST(JSON_VALUE([value], ${literal(`$."${k.child}"`)}) AS ${castType(k.type)}) AS ${bracket(k.child)}`;
   });
   const tuples = sql`SELECT CAST([key] AS int) AS [__ord], ${join(columns, ', ')} FROM OPENJSON(${paramFrom({ kind: 'join-keys' })})`;
-  const inner = compiler.scope(field.rows.table);
+  // The target's rows are the statement's root (a permission's `$` column comparisons read them).
+  const inner = compiler.root;
   const related = (s: Scope) => [joinCondition({ target: field.rows.table, mapping: field.keys.map((k): [string, string] => [k.child, k.column]) }, keys, s)];
   const rows = compiler.rows(field.many ? field.rows : { ...field.rows, limitCap: 1 }, inner, compiler.fields(field.fields, inner), related);
   const value = field.many ? sql`ISNULL((${rows} ${ARRAY}), N'[]')` : sql`ISNULL((${rows} ${OBJECT}), N'null')`;
