@@ -3,10 +3,12 @@
  * folder's GraphQL request is analysed against the fixture (`fixture/metadata.json` resolved
  * against the given catalog) and every root field is translated by the backend. The statements
  * (and their parameter sources) must equal `expected.sql`, and each must parse in the dialect
- * of node-sql-parser named by `parserDatabase`. `SERVICE_GOLDEN_UPDATE=1` writes the expected files.
+ * of node-sql-parser named by `parserDatabase`; a remote schema's call is shown with them.
+ * `SERVICE_GOLDEN_UPDATE=1` writes the expected files.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildSchema, introspectionFromSchema } from 'graphql';
 import sqlParser from 'node-sql-parser';
 import { expect, it } from 'vitest';
 import { RoleSchemas } from '../../src/actors/schema-builder/role-schemas.js';
@@ -25,7 +27,12 @@ export function goldenSchemas(root: string, kind: string, catalog: DatabaseCatal
   const backend = backendFor(kind)!;
   const metadata = parseMetadataDocument(readJson(join(root, 'fixture/metadata.json')), '$', emptyMetadata(), backendFor);
   const source = metadata.sources[0]!.name;
-  const snapshot: MetadataSnapshot = { version: 1, generation: 1, metadata, sources: { [source]: { kind, introspection: catalog, capabilities: backend.capabilities } }, inconsistencies: [], remotes: {}, remoteSchemaPermissions: false };
+  // Remote schemas as their servers would introspect: `fixture/remote-schemas/<name>.graphql`.
+  const remoteDir = join(root, 'fixture/remote-schemas');
+  const remotes = existsSync(remoteDir)
+    ? Object.fromEntries(readdirSync(remoteDir).map((f) => [f.replace(/\.graphql$/, ''), introspectionFromSchema(buildSchema(readFileSync(join(remoteDir, f), 'utf8')))]))
+    : {};
+  const snapshot: MetadataSnapshot = { version: 1, generation: 1, metadata, sources: { [source]: { kind, introspection: catalog, capabilities: backend.capabilities } }, inconsistencies: [], remotes, remoteSchemaPermissions: false };
   const schemas = new RoleSchemas();
   schemas.use(1, () => snapshot);
   return schemas;
@@ -52,8 +59,10 @@ export function dialectGoldenCases(root: string, kind: string, catalog: Database
     }
     const out: string[] = [];
     for (const step of plan.steps) {
-      if (step.run.kind !== 'translate') continue;
       const alias = step.output.kind === 'response' ? step.output.path.join('.') : String(step.id);
+      // A remote schema's call (a remote relationship's join step): the query it sends.
+      if (step.run.kind === 'remote') out.push(`-- ${alias} remote ${step.run.remote}: ${JSON.stringify(step.run.batch?.parts ?? step.run.query)}`);
+      if (step.run.kind !== 'translate') continue;
       const options = { stringifyNumeric: false };
       try {
         const field = step.run.field;

@@ -8,17 +8,25 @@
  * - `IF <condition> THROW|EXEC(N'...')|BEGIN ...; END`: the condition as a CASE, then what
  *   it runs (the EXEC's text, the block's statements);
  * - `CREATE TRIGGER ... AS BEGIN ...; END`: the body's statements;
- * - `DROP TRIGGER IF EXISTS <name>` and `EXEC <procedure> @name = @p1` (a variable argument):
- *   nothing the parser reads (`UNPARSED`).
+ * - `STRING_AGG(...) WITHIN GROUP (ORDER BY <key>)` (a join step's answer): without the
+ *   WITHIN GROUP clause;
+ * - `DROP TRIGGER IF EXISTS <name>`, `EXEC <procedure> @name = @p1` (a variable argument) and
+ *   `EXEC @granted = sp_getapplock ...` (a return value): nothing the parser reads (`UNPARSED`).
  * Everything else is given as it is (and every BigQuery statement).
  */
 const IF = /^IF (.+?) (THROW \d+, N'[^']*', \d+|EXEC\(N'((?:[^']|'')*)'\)|BEGIN (.*); END)$/s;
-const UNPARSED = [/^DROP TRIGGER IF EXISTS \[[^\]]+\]\.\[[^\]]+\]$/, /^EXEC sp_set_session_context @key = N'[^']*', @value = @p1$/];
+const WITHIN_GROUP = / WITHIN GROUP \(ORDER BY [^()]*\)/;
+const UNPARSED = [
+  /^DROP TRIGGER IF EXISTS \[[^\]]+\]\.\[[^\]]+\]$/,
+  /^EXEC sp_set_session_context @key = N'[^']*', @value = @p1$/,
+  /^EXEC @granted = sp_getapplock @Resource = @p\d+, @LockMode = N'Exclusive', @LockOwner = N'Transaction', @LockTimeout = \d+$/,
+];
 
 /** The statements to parse for one generated statement (`database`: node-sql-parser's dialect name). */
 export function parseForms(statement: string, database: string): string[] {
   if (database !== 'TransactSQL') return [statement];
   if (UNPARSED.some((u) => u.test(statement))) return [];
+  if (WITHIN_GROUP.test(statement)) return parseForms(statement.replace(WITHIN_GROUP, ''), database);
   const output = withoutOutput(statement);
   if (output) return [...parseForms(output.statement, database), `SELECT ${output.list}`, ...(output.into ? [`SELECT ${output.into}`] : [])];
   if (/^INSERT INTO \S+ DEFAULT VALUES$/.test(statement)) return [statement.replace(/DEFAULT VALUES$/, 'VALUES (DEFAULT)')];

@@ -70,6 +70,31 @@ describe('a live BigQuery source', () => {
     expect(r.body).toEqual({ data: { [root('svc_customer')]: [{ id: 1, purchases_above: [{ id: 10, amount: 120 }] }] } });
   });
 
+  it('joins remote relationships both ways between BigQuery and PostgreSQL', async () => {
+    await fx.db.sql("CREATE TABLE svc_note (id serial PRIMARY KEY, customer_id int NOT NULL, body text NOT NULL); INSERT INTO svc_note (customer_id, body) VALUES (1, 'first'), (1, 'again'), (3, 'hello');");
+    const pg = (type: string, args: Record<string, unknown>) => fx.engine.metadata({ type, args });
+    expect((await pg('pg_track_table', { table: 'svc_note' })).status).toBe(200);
+    const notes = { to_source: { relationship_type: 'array', source: 'default', table: 'svc_note', field_mapping: { id: 'customer_id' } } };
+    expect((await meta('bigquery_create_remote_relationship', { table: customer, name: 'notes', definition: notes })).status).toBe(200);
+    const writer = { to_source: { relationship_type: 'object', source: 'live', table: customer, field_mapping: { customer_id: 'id' } } };
+    expect((await pg('pg_create_remote_relationship', { table: 'svc_note', name: 'writer', definition: writer })).status).toBe(200);
+    const r = await query(`{ ${root('svc_customer')}(order_by: {id: asc}) { name notes(order_by: {id: asc}) { body } } svc_note(order_by: {id: asc}) { body writer { name } } }`);
+    expect(r.body).toEqual({
+      data: {
+        [root('svc_customer')]: [
+          { name: 'Ann', notes: [{ body: 'first' }, { body: 'again' }] },
+          { name: 'Bo', notes: [] },
+          { name: 'Cy', notes: [{ body: 'hello' }] },
+        ],
+        svc_note: [
+          { body: 'first', writer: { name: 'Ann' } },
+          { body: 'again', writer: { name: 'Ann' } },
+          { body: 'hello', writer: { name: 'Cy' } },
+        ],
+      },
+    });
+  });
+
   it('has no mutation or subscription root (read-only)', async () => {
     const r = await query('{ __schema { mutationType { name } subscriptionType { name } } }');
     expect(r.body).toEqual({ data: { __schema: { mutationType: null, subscriptionType: null } } });

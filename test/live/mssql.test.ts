@@ -12,6 +12,7 @@ import { useEngine } from '../support/fixture.js';
 import { connect, subscribe } from '../support/graphql-ws.js';
 import { startServer, type TestServer } from '../auth/http-server.js';
 import { until } from '../support/events.js';
+import { RemoteGraphQL } from '../support/remote-graphql.js';
 
 const CONNECTION_STRING = process.env.SERVICE_TEST_MSSQL_CONNECTION_STRING ?? '';
 if (!CONNECTION_STRING) throw new Error('the live SQL Server suite needs SERVICE_TEST_MSSQL_CONNECTION_STRING (see docs/backends.md)');
@@ -32,7 +33,8 @@ async function batch(text: string): Promise<void> {
 let hook: TestServer | undefined;
 
 describe('a live SQL Server source', () => {
-  const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING, SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200' });
+  // One delivery of a trigger at a time: the cap's application locks run for real.
+  const fx = useEngine({ SERVICE_TEST_MSSQL_CONNECTION_STRING: CONNECTION_STRING, SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200', SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER: '1' });
   const meta = (type: string, args: Record<string, unknown>) => fx.engine.metadata({ type, args: { source: 'live', ...args } });
   const query = (q: string, headers: Record<string, string> = {}) => fx.engine.post('/v1/graphql', { query: q }, headers);
 
@@ -78,6 +80,45 @@ describe('a live SQL Server source', () => {
   it('answers by primary key and aggregates', async () => {
     const r = await query('{ svc_author_by_pk(id: 2) { name } svc_article_aggregate { aggregate { count max { views } } } }');
     expect(r.body).toEqual({ data: { svc_author_by_pk: { name: 'Bo' }, svc_article_aggregate: { aggregate: { count: 3, max: { views: 120 } } } } });
+  });
+
+  it('joins remote relationships both ways between SQL Server and PostgreSQL, and to a remote schema', async () => {
+    await fx.db.sql('CREATE TABLE svc_review (id serial PRIMARY KEY, article_id int NOT NULL, stars int NOT NULL); INSERT INTO svc_review (article_id, stars) VALUES (1, 5), (1, 3), (3, 4);');
+    const pg = (type: string, args: Record<string, unknown>) => fx.engine.metadata({ type, args });
+    expect((await pg('pg_track_table', { table: 'svc_review' })).status).toBe(200);
+    const badges = new RemoteGraphQL('type Query { badge(author: Int!): String }', { badge: ({ author }: { author: number }) => `b${author}` });
+    await badges.start();
+    try {
+      expect((await pg('add_remote_schema', { name: 'badges', definition: { url: badges.url } })).status).toBe(200);
+      const reviews = { to_source: { relationship_type: 'array', source: 'default', table: 'svc_review', field_mapping: { id: 'article_id' } } };
+      expect((await meta('mssql_create_remote_relationship', { table: 'svc_article', name: 'reviews', definition: reviews })).status).toBe(200);
+      const badge = { to_remote_schema: { remote_schema: 'badges', lhs_fields: ['id'], remote_field: { badge: { arguments: { author: '$id' } } } } };
+      expect((await meta('mssql_create_remote_relationship', { table: 'svc_author', name: 'badge', definition: badge })).status).toBe(200);
+      // A bare table of an mssql source is in dbo.
+      const article = { to_source: { relationship_type: 'object', source: 'live', table: 'svc_article', field_mapping: { article_id: 'id' } } };
+      expect((await pg('pg_create_remote_relationship', { table: 'svc_review', name: 'article', definition: article })).status).toBe(200);
+      const r = await query('{ svc_article(order_by: {id: asc}) { title reviews(order_by: {stars: desc}) { stars } author { name badge } } svc_review(order_by: {id: asc}) { stars article { title } } }');
+      expect(r.body).toEqual({
+        data: {
+          svc_article: [
+            { title: 'SQL guide', reviews: [{ stars: 5 }, { stars: 3 }], author: { name: 'Ann', badge: 'b1' } },
+            { title: 'Notes', reviews: [], author: { name: 'Ann', badge: 'b1' } },
+            { title: 'Draft', reviews: [{ stars: 4 }], author: { name: 'Bo', badge: 'b2' } },
+          ],
+          svc_review: [
+            { stars: 5, article: { title: 'SQL guide' } },
+            { stars: 3, article: { title: 'SQL guide' } },
+            { stars: 4, article: { title: 'Draft' } },
+          ],
+        },
+      });
+    } finally {
+      await pg('pg_delete_remote_relationship', { table: 'svc_review', name: 'article' });
+      await meta('mssql_delete_remote_relationship', { table: 'svc_article', name: 'reviews' });
+      await meta('mssql_delete_remote_relationship', { table: 'svc_author', name: 'badge' });
+      await pg('remove_remote_schema', { name: 'badges' });
+      await badges.stop();
+    }
   });
 
   it('applies permissions with session variables', async () => {
@@ -149,8 +190,15 @@ describe('a live SQL Server source', () => {
     }
   });
 
-  it('delivers event triggers: rows written by a mutation (with its session) and by another client, manual invocations', async () => {
-    hook = await startServer(() => ({ status: 200, body: '{}' }));
+  it('delivers event triggers: rows written by a mutation (with its session) and by another client, manual invocations, one at a time under the cap', async () => {
+    // Each delivery takes 300 ms: with the cap of 1, the three events of one batch are delivered one after another.
+    let inFlight = 0;
+    let most = 0;
+    hook = await startServer(() => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => inFlight--, 300);
+      return { status: 200, body: '{}', delayMs: 300 };
+    });
     const url = hook.url.replace('/auth', '/events');
     const bodies = () => hook!.calls.filter((c) => c.url.startsWith('/events')).map((c) => JSON.parse(c.body));
     const table = { schema: 'dbo', name: 'svc_article' };
@@ -176,6 +224,7 @@ describe('a live SQL Server source', () => {
     expect(update.event.data).toEqual({ old: { id: 20, title: 'Evented' }, new: { id: 20, title: 'Evented 2' } });
     expect(update.event.session_variables).toBeNull();
     expect(all.find((b: any) => b.event.op === 'DELETE').event.data.old.id).toBe(20);
+    expect(most).toBe(1);
 
     const invoked = await meta('mssql_invoke_event_trigger', { name: 'svc_article_changes', payload: { hello: 'world' } });
     expect(invoked.status, JSON.stringify(invoked.body)).toBe(200);

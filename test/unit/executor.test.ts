@@ -11,6 +11,9 @@ import { execute } from '../../src/execute/executor.js';
 import { ApiError } from '../../src/protocol/errors.js';
 import type { Plan, PlanStep, StepJoin, StepRun } from '../../src/protocol/plan.js';
 import type { ParamSource } from '../../src/sql/fragment.js';
+import type { CatalogType } from '../../src/metadata/catalog.js';
+import { TRUE } from '../../src/ir/boolexp.js';
+import type { RootField } from '../../src/ir/select.js';
 
 type Rows = Record<string, string | null>[];
 type Answer = string | Rows | Error | ((values: unknown[]) => string | Rows | Error);
@@ -188,6 +191,23 @@ describe('executor: joins', () => {
     expect(JSON.parse(await run(p, db))).toEqual({
       data: { agg: { nodes: [{ a: { x: 1, y: 'u', remote: [1] } }, { a: { x: 2, y: 'v', remote: [] } }, { a: null }], aggregate: { count: 3 } } },
     });
+  });
+
+  it("joins SQL Server's answers: a FOR JSON parent and the join statement's one value per key tuple", async () => {
+    // The join step's statement as the mssql backend writes it (test/golden/mssql has its text).
+    const int: CatalogType = { schema: 'sys', name: 'int4', display: 'int', kind: 'b', category: 'N', element: null };
+    const text: CatalogType = { ...int, name: 'text', display: 'nvarchar(200)', category: 'S' };
+    const rows = { table: { schema: 'dbo', name: 'author' }, permission: TRUE, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: null };
+    const field: RootField = { kind: 'join', alias: 'writer', source: 'db', rows, fields: [{ kind: 'column', alias: 'name', column: 'name', type: text, visibleWhen: null, jsonPath: null }], keys: [{ child: 'author_id', column: 'id', type: int }], many: false };
+    const statement = backendFor('mssql')!.translateRootField(field, { stringifyNumeric: false });
+    expect(statement.params).toEqual([{ kind: 'join-keys' }]);
+    // FOR JSON PATH, INCLUDE_NULL_VALUES rows; the join answers N'[' + STRING_AGG(...) + N']', 'null' for a tuple without a row.
+    const db = new FakeConnection({ articles: '[{"title":"T1","__writer_author_id":1},{"title":"T2","__writer_author_id":2},{"title":"T3","__writer_author_id":1}]', [statement.text]: '[{"name":"Ann"},null]' });
+    const writer: StepJoin = { parent: 0, at: [], field: 'writer', keys: [{ parent: '__writer_author_id', child: 'author_id' }], hidden: ['__writer_author_id'] };
+    const p = plan([step(0, sqlRun('articles'), ['article']), joinStep(1, statement.text, writer)]);
+    const out = await execute(p, { variables: {}, session: { 'x-service-role': 'admin' } }, new Map([['db', { connection: db, backend: backendFor('mssql')! }]]));
+    expect(JSON.parse(out)).toEqual({ data: { article: [{ title: 'T1', writer: { name: 'Ann' } }, { title: 'T2', writer: null }, { title: 'T3', writer: { name: 'Ann' } }] } });
+    expect(db.values.get(statement.text)).toEqual(['[{"author_id":1},{"author_id":2}]']);
   });
 
   it('does not run a child with no parent row to join', async () => {

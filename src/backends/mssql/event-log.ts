@@ -3,7 +3,8 @@
  * use it (tables made by `event-triggers.ts`). Due events are leased in batches: the rows are
  * picked WITH (READPAST, UPDLOCK, ROWLOCK), so instances sharing a source skip each other's
  * rows and never take the same event, and an event whose lease is older than its trigger's
- * lease time (an instance that died mid-delivery) is due again. SQL Server has no
+ * lease time (an instance that died mid-delivery) is due again; with a cap per trigger, its
+ * leases are counted under an application lock (`fetchCappedStatement`). SQL Server has no
  * notifications: new events are found by the actor's fetch interval.
  */
 import type { JsonObject } from '../../util/decode.js';
@@ -16,12 +17,62 @@ import { eventRecord, finishParams } from '../event-triggers-shared.js';
 const LOG = '[service_catalog].[event_log]';
 const INVOCATIONS = '[service_catalog].[event_invocation_logs]';
 
+/** The lease of the events whose ids the subquery that follows picks, answering each leased event. */
+const LEASE = `UPDATE [e] SET [locked] = SYSUTCDATETIME(), [locked_by] = @p2 OUTPUT LOWER(CAST(INSERTED.[id] AS nvarchar(36))) AS [id], INSERTED.[schema_name], INSERTED.[table_name], INSERTED.[trigger_name], INSERTED.[payload], INSERTED.[tries], CONVERT(nvarchar(30), INSERTED.[created_at], 127) AS [created_at] FROM ${LOG} AS [e] WHERE [e].[id] IN`;
+
+/** A trigger's value in $1 (`[t].[value]`: `{name, lease, cap}`). */
+const spec = (key: 'name' | 'lease' | 'cap') => (key === 'name' ? `JSON_VALUE([t].[value], N'$.name')` : `CAST(JSON_VALUE([t].[value], N'$.${key}') AS int)`);
+
+/** An event of the log as `alias` that is due: not finished, its retry time come, not under a live lease of `lease` seconds. */
+const due = (alias: string, lease: string) =>
+  `${alias}.[delivered] = 0 AND ${alias}.[error] = 0 AND ${alias}.[archived] = 0 AND (${alias}.[next_retry_at] IS NULL OR ${alias}.[next_retry_at] <= SYSUTCDATETIME()) AND (${alias}.[locked] IS NULL OR ${alias}.[locked] < DATEADD(second, 0 - ${lease}, SYSUTCDATETIME()))`;
+
+/** `TOP n`: an integer the actor chooses, written in the text (node-sql-parser reads no `TOP (@p)`; the query translator writes its limits the same way). */
+const top = (limit: number) => `TOP ${Math.max(1, Math.trunc(limit))}`;
+
+/** Leases up to `limit` due events ($1: the triggers as JSON `[{name, lease}]`, $2: the instance). */
+export const fetchStatement = (limit: number) =>
+  `${LEASE} (SELECT ${top(limit)} [l].[id] FROM ${LOG} AS [l] WITH (READPAST, UPDLOCK, ROWLOCK) INNER JOIN OPENJSON(@p1) AS [t] ON ${spec('name')} = [l].[trigger_name] WHERE ${due('[l]', spec('lease'))} ORDER BY [l].[created_at])`;
+
 /**
- * Leases up to `limit` due events ($1: the triggers as JSON `[{name, lease}]`, $2: the instance).
- * The limit is an integer the actor chooses, written in the text (node-sql-parser reads no
- * `TOP (@p)`; the query translator writes its limits the same way).
+ * The same with a cap on each trigger's events leased at once across instances
+ * (`LeaseSpec.maxConcurrent`, 0: none; $1 `[{name, lease, cap}]`), as on PostgreSQL: a
+ * trigger's room is its cap less its events under a live lease, whoever holds them (a finished
+ * attempt not yet recorded still counts); its due events are numbered by age and those within
+ * its room are leased. One transaction: first the `capped` triggers' application locks
+ * (`sp_getapplock` owned by the transaction, resources @p3, @p4... in name order, so no
+ * deadlock between instances; PostgreSQL's advisory locks), then the lease, a statement of its
+ * own that sees the leases the last holder committed: two instances never count the same room.
+ * A lock not granted in 10 s fails the fetch (the actor tries again at its next one).
  */
-export const fetchStatement = (limit: number) => `UPDATE [e] SET [locked] = SYSUTCDATETIME(), [locked_by] = @p2 OUTPUT LOWER(CAST(INSERTED.[id] AS nvarchar(36))) AS [id], INSERTED.[schema_name], INSERTED.[table_name], INSERTED.[trigger_name], INSERTED.[payload], INSERTED.[tries], CONVERT(nvarchar(30), INSERTED.[created_at], 127) AS [created_at] FROM ${LOG} AS [e] WHERE [e].[id] IN (SELECT TOP ${Math.max(1, Math.trunc(limit))} [l].[id] FROM ${LOG} AS [l] WITH (READPAST, UPDLOCK, ROWLOCK) INNER JOIN OPENJSON(@p1) AS [t] ON JSON_VALUE([t].[value], N'$.name') = [l].[trigger_name] WHERE [l].[delivered] = 0 AND [l].[error] = 0 AND [l].[archived] = 0 AND ([l].[next_retry_at] IS NULL OR [l].[next_retry_at] <= SYSUTCDATETIME()) AND ([l].[locked] IS NULL OR [l].[locked] < DATEADD(second, 0 - CAST(JSON_VALUE([t].[value], N'$.lease') AS int), SYSUTCDATETIME())) ORDER BY [l].[created_at])`;
+export function fetchCappedStatement(limit: number, capped: number): string {
+  const room = `CASE WHEN ${spec('cap')} = 0 THEN ${Math.max(1, Math.trunc(limit))} ELSE ${spec('cap')} - (SELECT COUNT(*) FROM ${LOG} AS [b] WHERE [b].[trigger_name] = ${spec('name')} AND [b].[delivered] = 0 AND [b].[error] = 0 AND [b].[archived] = 0 AND [b].[locked] >= DATEADD(second, 0 - ${spec('lease')}, SYSUTCDATETIME())) END`;
+  const rooms = `SELECT ${spec('name')} AS [name], ${spec('lease')} AS [lease], ${room} AS [free] FROM OPENJSON(@p1) AS [t]`;
+  const numbered = `SELECT [l].[id], [l].[created_at], [r].[free], ROW_NUMBER() OVER (PARTITION BY [l].[trigger_name] ORDER BY [l].[created_at]) AS [n] FROM ${LOG} AS [l] WITH (READPAST, UPDLOCK, ROWLOCK) INNER JOIN (${rooms}) AS [r] ON [r].[name] = [l].[trigger_name] WHERE ${due('[l]', '[r].[lease]')}`;
+  const locks = Array.from({ length: capped }, (_, i) => [
+    `EXEC @granted = sp_getapplock @Resource = @p${i + 3}, @LockMode = N'Exclusive', @LockOwner = N'Transaction', @LockTimeout = 10000`,
+    `IF @granted < 0 THROW 50000, N'the event cap lock of a trigger was not granted', 1`,
+  ]).flat();
+  return [
+    'SET XACT_ABORT ON',
+    'BEGIN TRANSACTION',
+    'DECLARE @granted int',
+    ...locks,
+    `${LEASE} (SELECT ${top(limit)} [d].[id] FROM (${numbered}) AS [d] WHERE [d].[n] <= [d].[free] ORDER BY [d].[created_at])`,
+    'COMMIT TRANSACTION',
+  ].join(';\n');
+}
+
+/** The application lock resource of a capped trigger (names are at most 42 characters: well within 255). */
+const capLock = (trigger: string) => `service_catalog.event_cap.${trigger}`;
+
+/** The fetch's statement and values: capped when a trigger has a cap, its lock resources in name order. */
+export function leaseRequest(triggers: readonly LeaseSpec[], limit: number, instance: string): { text: string; values: string[] } {
+  const capped = triggers.filter((t) => t.maxConcurrent > 0).map((t) => t.name).sort();
+  const specs = JSON.stringify(triggers.map((t) => ({ name: t.name, lease: t.leaseSeconds, cap: t.maxConcurrent })));
+  if (capped.length === 0) return { text: fetchStatement(limit), values: [specs, instance] };
+  return { text: fetchCappedStatement(limit, capped.length), values: [specs, instance, ...capped.map(capLock)] };
+}
 
 /** Records an attempt ($1 event, $2 trigger, $3 status, $4 request, $5 response, $6 ms) and moves the event on ($7 delivered, $8 error, $9 retry after seconds, $10 instance). */
 export const FINISH = [
@@ -69,7 +120,8 @@ export class MssqlEventStore implements EventStore {
   }
 
   async fetch(triggers: readonly LeaseSpec[], limit: number, instance: string): Promise<EventRecord[]> {
-    const rows = await this.run(fetchStatement(limit), [JSON.stringify(triggers.map((t) => ({ name: t.name, lease: t.leaseSeconds }))), instance]);
+    const { text, values } = leaseRequest(triggers, limit, instance);
+    const rows = await this.run(text, values);
     // created_at: datetime2 in UTC, written without its zone.
     return rows.map((row) => eventRecord({ ...row, created_at: `${String(row.created_at)}Z` }));
   }

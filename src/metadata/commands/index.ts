@@ -6,7 +6,6 @@
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import { isObject } from '../../util/decode.js';
 import type { Command } from './context.js';
-import { notSupportedBy } from '../../backends/backend.js';
 import {
   clearMetadata,
   dropInconsistentMetadata,
@@ -84,7 +83,7 @@ const EVENT_TRIGGER_COMMANDS = {
   invoke_event_trigger: invokeEventTrigger,
 } as const;
 
-/** SQL Server's table commands (spec: track, customization, federation, relationships, permissions); no functions, enums or computed fields. */
+/** SQL Server's table commands (spec: track, customization, federation, relationships, remote relationships, permissions); no functions, enums or computed fields. */
 const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
   track_table: trackTable,
   untrack_table: untrackTable,
@@ -93,7 +92,7 @@ const MSSQL_TABLE_COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !k.endsWith('_computed_field'))),
 };
 
-/** BigQuery's (spec: track, customization, federation, manual relationships, select permissions, computed fields of its own form); read-only. */
+/** BigQuery's (spec: track, customization, federation, manual and remote relationships, select permissions, computed fields of its own form); read-only. */
 const BIGQUERY_TABLE_COMMANDS: Record<string, Command> = {
   track_table: trackTable,
   untrack_table: untrackTable,
@@ -102,12 +101,6 @@ const BIGQUERY_TABLE_COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !/_(insert|update|delete)_permission$/.test(k))),
   add_computed_field: addComputedFieldWith(bigqueryComputedFieldDefinition),
 };
-
-/** `<kind>_<name>` for each of `names`, answering that the backend cannot do it. */
-const notSupportedOn = (kind: string, names: string[]): Record<string, Command> =>
-  Object.fromEntries(names.map((n) => [`${kind}_${n}`, (async () => {
-    throw notSupportedBy(kind)(n.replace(/_/g, ' '));
-  }) as Command]));
 
 const mapValues = (commands: Record<string, Command>, f: (c: Command) => Command) => Object.fromEntries(Object.entries(commands).map(([k, c]) => [k, f(c)]));
 
@@ -193,13 +186,10 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           mssql_update_source: updateSource('mssql'),
           mssql_drop_source: dropSource,
           ...prefixed('mssql', mapValues({ ...MSSQL_TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }, inSchema('dbo'))),
-          // Operations of the spec the SQL Server backend cannot do yet: not-supported, naming it.
-          ...notSupportedOn('mssql', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship']),
           bigquery_add_source: addSource('bigquery'),
           bigquery_update_source: updateSource('bigquery'),
           bigquery_drop_source: dropSource,
           ...prefixed('bigquery', BIGQUERY_TABLE_COMMANDS),
-          ...notSupportedOn('bigquery', ['create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship']),
     };
   }
   if (endpoint === 'v1/query') {

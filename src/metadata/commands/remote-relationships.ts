@@ -1,21 +1,34 @@
 /**
  * create_remote_relationship, update_remote_relationship, delete_remote_relationship (spec
- * "Remote relationships"; prefixed `pg_`/`citus_` on `/v1/metadata`, `mssql_` accepted as an
- * alias until that backend exists). What the relationship refers to (columns, the remote
- * schema and its fields) is checked by resolution: a relationship that does not resolve fails
- * the command with the reason, nothing stored.
+ * "Remote relationships"; prefixed `pg_`, `citus_`, `mssql_`, `bigquery_` on `/v1/metadata`).
+ * What the relationship refers to (columns, the remote schema and its fields, the target
+ * table) is checked by resolution: a relationship that does not resolve fails the command
+ * with the reason, nothing stored.
  */
 import { notExists } from '../../protocol/errors.js';
-import { ObjectReader, type JsonObject } from '../../util/decode.js';
+import { isObject, ObjectReader, type JsonObject } from '../../util/decode.js';
 import { relationshipName, remoteRelationshipDefinition } from '../remote-relationships.js';
-import { showTable } from '../names.js';
-import { SUCCESS, type Command } from './context.js';
+import { defaultSchemaOf, showTable } from '../names.js';
+import { SUCCESS, type Command, type CommandContext } from './context.js';
 import { fieldExistsError, hasColumn, hasNamedField, readTableArgs, tableTarget } from './table-objects.js';
 
 const byName = (a: JsonObject, b: JsonObject) => (String(a.name) < String(b.name) ? -1 : 1);
 
+/**
+ * A `to_source` target named by a bare string is in its source's default schema (SQL Server's
+ * `dbo`, as `inSchema` does for the table the command is on); otherwise the decoder's `public`.
+ */
+function qualifyTarget(ctx: CommandContext, args: unknown): unknown {
+  if (!isObject(args) || !isObject(args.definition) || !isObject(args.definition.to_source)) return args;
+  const to = args.definition.to_source;
+  const kind = ctx.metadata.sources.find((s) => s.name === (typeof to.source === 'string' ? to.source : 'default'))?.kind;
+  const schema = kind === undefined ? '' : defaultSchemaOf(kind);
+  if (typeof to.table !== 'string' || schema === '' || schema === 'public') return args;
+  return { ...args, definition: { ...args.definition, to_source: { ...to, table: { schema, name: to.table } } } };
+}
+
 const save = (update: boolean): Command => (ctx, args, path) => {
-  const r = ObjectReader.of(args, path);
+  const r = ObjectReader.of(qualifyTarget(ctx, args), path);
   const name = r.required('name', relationshipName);
   const t = readTableArgs(r);
   const { definition } = remoteRelationshipDefinition(r);

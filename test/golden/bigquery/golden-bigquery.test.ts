@@ -61,4 +61,13 @@ describe('BigQuery schema', () => {
     expect(schema.getMutationType()).toBeFalsy();
     expect(schema.getSubscriptionType()).toBeFalsy();
   });
+
+  it('has remote relationships as fields: to a table (to_source) and to a remote schema', () => {
+    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const fields = (schema.getType('shop_customer') as GraphQLObjectType).getFields();
+    expect(String(fields.orders?.type)).toBe('[shop_purchase!]!');
+    expect(fields.orders?.args.map((a) => a.name)).toEqual(['limit', 'offset', 'order_by', 'where']);
+    expect(String(fields.shipments?.type)).toBe('[Shipment!]');
+    expect(fields.shipments?.args.map((a) => a.name)).toEqual(['limit']);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GraphQLEnumType, GraphQLInputObjectType } from 'graphql';
+import type { GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { mssqlCatalog, type MssqlCatalogRows } from '../../../src/backends/mssql/introspect.js';
 import { dialectGoldenCases, goldenSchemas, readJson } from '../dialect-golden.js';
@@ -62,5 +62,18 @@ describe('SQL Server schema', () => {
     expect(fields).toContain('author_by_pk');
     expect(fields).toContain('author_aggregate');
     expect(fields).not.toContain('author_stream');
+  });
+
+  it('has remote relationships as fields: to tables (to_source) for the roles that may select the target, to a remote schema', () => {
+    const field = (role: string, type: string, name: string) => (schema(role).getType(type) as GraphQLObjectType).getFields()[name];
+    expect(String(field('admin', 'author', 'orders')?.type)).toBe('[sales_order!]!');
+    // The target's backend decides the arguments: no distinct_on on SQL Server.
+    expect(field('admin', 'author', 'orders')?.args.map((a) => a.name)).toEqual(['limit', 'offset', 'order_by', 'where']);
+    expect(String(field('reader', 'article', 'writer')?.type)).toBe('author');
+    // user may not select sales.order.
+    expect(field('user', 'author', 'orders')).toBeUndefined();
+    // To a remote schema (fixture/remote-schemas/reviews.graphql): the last field's type and its arguments the relationship does not set.
+    expect(String(field('admin', 'author', 'reviews')?.type)).toBe('[Review!]');
+    expect(field('admin', 'author', 'reviews')?.args.map((a) => a.name)).toEqual(['first']);
   });
 });

@@ -14,7 +14,7 @@ export const col = qualifiedColumn(backtick);
 export const notSupported = notSupportedBy('bigquery');
 
 /** The type a parameter is cast to: the column's, without its parameters (`STRING(2)` -> `STRING`, which compares the same). */
-const castType = (t: CatalogType): Sql => raw(t.display.replace(/\(.*\)$/, ''));
+export const castType = (t: CatalogType): Sql => raw(t.display.replace(/\(.*\)$/, ''));
 
 /** A scalar parameter (STRING), or a JSON text for objects and lists. */
 const param = (value: Value): Sql => {
@@ -30,10 +30,13 @@ const param = (value: Value): Sql => {
   }
 };
 
-const sessionName = (name: string) => {
-  if (/["\\']/.test(name)) throw notSupported(`the session variable name ${JSON.stringify(name)}`);
+const sessionName = (name: string) => jsonKey(name, 'session variable name');
+
+/** A name as a key of a fixed JSON path (`$."name"`): refused when it would need escaping. */
+export function jsonKey(name: string, what: string): string {
+  if (/["\\']/.test(name)) throw notSupported(`the ${what} ${JSON.stringify(name)}`);
   return name;
-};
+}
 
 function bound(value: Value, type: CatalogType | null, scope: Scope, root: Scope): Sql {
   if (value.kind === 'column') return col(value.root ? root : scope, value.column);

@@ -10,11 +10,11 @@ import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByIt
 import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
 import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
 import { StatementScopes } from '../../../sql/scope.js';
-import { isSql, join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { isSql, join, literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
 import type { TranslatedField, TranslateOptions } from '../../backend.js';
 import { backtick, backtickQualified, renderBigQuery } from '../dialect.js';
-import { BIGQUERY_BOOLEXP, col, notSupported, type Scope } from './context.js';
+import { BIGQUERY_BOOLEXP, castType, col, jsonKey, notSupported, type Scope } from './context.js';
 
 const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(BIGQUERY_BOOLEXP, j, outer, inner);
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
@@ -152,14 +152,36 @@ class SelectCompiler extends StatementScopes {
   }
 }
 
+/**
+ * A join step's statement (a `to_source` remote relationship into this source): the key
+ * tuples (`join-keys`, a JSON array of objects) unnested WITH OFFSET, each tuple's rows as JSON
+ * text (an object or null; an array when `many`), and those texts joined into one JSON array
+ * in the tuples' order, the answer a join step gives (`execute/join.ts`). Texts, because
+ * GoogleSQL has no arrays of arrays.
+ */
+function joinSql(compiler: SelectCompiler, field: Extract<RootField, { kind: 'join' }>): Sql {
+  const keys = compiler.scope(field.rows.table);
+  const columns = field.keys.map((k) => sql`CAST(JSON_VALUE(\`__key\`, ${literal(`$."${jsonKey(k.child, 'column name')}"`)}) AS ${castType(k.type)}) AS ${backtick(k.child)}`);
+  const tuples = sql`SELECT \`__ord\`, ${join(columns, ', ')} FROM UNNEST(JSON_QUERY_ARRAY(${paramFrom({ kind: 'join-keys' })})) AS \`__key\` WITH OFFSET AS \`__ord\``;
+  // The target's rows are the statement's root (a permission's `$` column comparisons read them).
+  const inner = compiler.root;
+  const related = [joinCondition({ target: field.rows.table, mapping: field.keys.map((k): [string, string] => [k.child, k.column]) }, keys, inner)];
+  const fields = compiler.fields(field.fields, inner);
+  const value = field.many ? sql`ARRAY(${compiler.rows(field.rows, inner, fields, related, true)})` : sql`(${compiler.rows({ ...field.rows, limitCap: 1 }, inner, fields, related, true)})`;
+  const texts = sql`ARRAY(SELECT IFNULL(TO_JSON_STRING(${value}), 'null') FROM (${tuples}) AS ${keys.alias} ORDER BY ${keys.alias}.\`__ord\`)`;
+  return sql`SELECT CONCAT('[', ARRAY_TO_STRING(${texts}, ','), ']') AS root`;
+}
+
 /** The statement of one query root field. */
 export function translateRootField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedField {
   if ('from' in field && field.from) throw notSupported('tracked functions');
   if (field.kind === 'stream') throw notSupported('streaming subscriptions');
   const compiler = new SelectCompiler(options, field.rows.table);
+  const reads = { sessionVariables: sessionVariablesOf(field), wholeSession: false };
+  if (field.kind === 'join') return { ...renderBigQuery(joinSql(compiler, field)), ...reads };
   let body: Sql;
   if (field.kind === 'aggregate') body = compiler.aggregate(field.rows, field.aggregate, field.rows.table, () => []);
   else if (field.kind === 'select_one') body = sql`(${compiler.rows({ ...field.rows, limit: { kind: 'literal', value: 1 } }, compiler.root, compiler.fields(field.fields, compiler.root), [], true)})`;
   else body = sql`ARRAY(${compiler.rows(field.rows, compiler.root, compiler.fields(field.fields, compiler.root), [], true)})`;
-  return { ...renderBigQuery(sql`SELECT TO_JSON_STRING(${body}) AS root`), sessionVariables: sessionVariablesOf(field), wholeSession: false };
+  return { ...renderBigQuery(sql`SELECT TO_JSON_STRING(${body}) AS root`), ...reads };
 }

@@ -8,13 +8,13 @@
 import type { AggregateField, AggregateSelection, Field, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
 import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
-import { isSql, join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
+import { isSql, join, literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
 import type { TranslatedField, TranslateOptions } from '../../backend.js';
 import { bracket, bracketQualified, renderMssql } from '../dialect.js';
 import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
 import { StatementScopes } from '../../../sql/scope.js';
-import { col, MSSQL_BOOLEXP, notSupported, type Scope } from './context.js';
+import { castType, col, MSSQL_BOOLEXP, notSupported, type Scope } from './context.js';
 
 const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(MSSQL_BOOLEXP, j, outer, inner);
 
@@ -190,11 +190,38 @@ export class SelectCompiler extends StatementScopes {
   }
 }
 
+/**
+ * A join step's statement (a `to_source` remote relationship into this source): the key
+ * tuples (`join-keys`, a JSON array of objects) read with OPENJSON, `[key]` their position;
+ * each tuple's rows as JSON (an object or null; an array when `many`); and those values as
+ * one JSON array in the tuples' order, the answer a join step gives (`execute/join.ts`).
+ * FOR JSON only makes arrays of objects, so STRING_AGG joins the values (SQL Server 2017);
+ * the values are a derived table because an aggregate cannot take a subquery.
+ */
+function joinSql(compiler: SelectCompiler, field: Extract<RootField, { kind: 'join' }>): Sql {
+  const keys = compiler.scope(field.rows.table);
+  const columns = field.keys.map((k) => {
+    // The same fixed path form as a session variable's (`sessionValue`).
+    if (/["\\]/.test(k.child)) throw notSupported(`the column name ${JSON.stringify(k.child)} in a remote relationship`);
+    return sql`CAST(JSON_VALUE([value], ${literal(`$."${k.child}"`)}) AS ${castType(k.type)}) AS ${bracket(k.child)}`;
+  });
+  const tuples = sql`SELECT CAST([key] AS int) AS [__ord], ${join(columns, ', ')} FROM OPENJSON(${paramFrom({ kind: 'join-keys' })})`;
+  // The target's rows are the statement's root (a permission's `$` column comparisons read them).
+  const inner = compiler.root;
+  const related = (s: Scope) => [joinCondition({ target: field.rows.table, mapping: field.keys.map((k): [string, string] => [k.child, k.column]) }, keys, s)];
+  const rows = compiler.rows(field.many ? field.rows : { ...field.rows, limitCap: 1 }, inner, compiler.fields(field.fields, inner), related);
+  const value = field.many ? sql`ISNULL((${rows} ${ARRAY}), N'[]')` : sql`ISNULL((${rows} ${OBJECT}), N'null')`;
+  const values = compiler.scope(field.rows.table);
+  const list = sql`STRING_AGG(${values.alias}.[value], N',') WITHIN GROUP (ORDER BY ${values.alias}.[__ord])`;
+  return sql`SELECT N'[' + ISNULL(${list}, N'') + N']' AS [root] FROM (SELECT ${keys.alias}.[__ord], ${value} AS [value] FROM (${tuples}) AS ${keys.alias}) AS ${values.alias}`;
+}
+
 /** The statement of one query root field, before rendering (a live query renders it twice). */
 export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): Sql {
   if ('from' in field && field.from) throw notSupported('tracked functions');
   if (field.kind === 'stream') throw notSupported('streaming subscriptions');
   const compiler = new SelectCompiler(options, field.rows.table);
+  if (field.kind === 'join') return joinSql(compiler, field);
   const scope = compiler.root;
   let body: Sql;
   if (field.kind === 'aggregate') {

@@ -13,7 +13,7 @@ import sqlParser from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
 import type { EventTriggerInstall } from '../../../../src/backends/backend.js';
 import { SET_SESSION } from '../../../../src/backends/mssql/connection.js';
-import { eventStatements, FINISH, fetchStatement, RELEASE, RETENTION } from '../../../../src/backends/mssql/event-log.js';
+import { eventStatements, FINISH, fetchCappedStatement, fetchStatement, leaseRequest, RELEASE, RETENTION } from '../../../../src/backends/mssql/event-log.js';
 import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges } from '../../../../src/backends/mssql/event-triggers.js';
 import { mssqlCatalog, type MssqlCatalogRows } from '../../../../src/backends/mssql/introspect.js';
 import { readJson } from '../../dialect-golden.js';
@@ -61,6 +61,8 @@ function statements(): [string, string][] {
     ['archive', ARCHIVE],
     ['drop trigger', dropTrigger('dbo', 'service_event_article_changes_INSERT')],
     ['fetch', fetchStatement(100)],
+    // SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER: two capped triggers' locks, then the lease.
+    ['fetch capped', fetchCappedStatement(100, 2)],
     ['finish', FINISH],
     ['release', RELEASE],
     ['retention', RETENTION],
@@ -73,6 +75,14 @@ function statements(): [string, string][] {
 }
 
 describe('SQL Server event triggers', () => {
+  it('leases capped triggers under their application locks, in name order (SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER)', () => {
+    const spec = (name: string, maxConcurrent: number) => ({ name, leaseSeconds: 70, maxConcurrent });
+    expect(leaseRequest([spec('b', 0), spec('a', 0)], 50, 'i1')).toEqual({ text: fetchStatement(50), values: ['[{"name":"b","lease":70,"cap":0},{"name":"a","lease":70,"cap":0}]', 'i1'] });
+    const capped = leaseRequest([spec('zeta', 2), spec('free', 0), spec('alpha', 2)], 50, 'i1');
+    expect(capped.text).toBe(fetchCappedStatement(50, 2));
+    expect(capped.values.slice(1)).toEqual(['i1', 'service_catalog.event_cap.alpha', 'service_catalog.event_cap.zeta']);
+  });
+
   it('writes the triggers, the sync and the event log statements as expected', () => {
     const { first, second } = sync();
     // The second sync's definitions are the first one's: only named.

@@ -65,6 +65,24 @@ UPDATE [service_catalog].[event_log] SET [archived] = 1 WHERE [trigger_name] IN 
 DROP TRIGGER IF EXISTS [dbo].[service_event_article_changes_INSERT]
 -- fetch
 UPDATE [e] SET [locked] = SYSUTCDATETIME(), [locked_by] = @p2 OUTPUT LOWER(CAST(INSERTED.[id] AS nvarchar(36))) AS [id], INSERTED.[schema_name], INSERTED.[table_name], INSERTED.[trigger_name], INSERTED.[payload], INSERTED.[tries], CONVERT(nvarchar(30), INSERTED.[created_at], 127) AS [created_at] FROM [service_catalog].[event_log] AS [e] WHERE [e].[id] IN (SELECT TOP 100 [l].[id] FROM [service_catalog].[event_log] AS [l] WITH (READPAST, UPDLOCK, ROWLOCK) INNER JOIN OPENJSON(@p1) AS [t] ON JSON_VALUE([t].[value], N'$.name') = [l].[trigger_name] WHERE [l].[delivered] = 0 AND [l].[error] = 0 AND [l].[archived] = 0 AND ([l].[next_retry_at] IS NULL OR [l].[next_retry_at] <= SYSUTCDATETIME()) AND ([l].[locked] IS NULL OR [l].[locked] < DATEADD(second, 0 - CAST(JSON_VALUE([t].[value], N'$.lease') AS int), SYSUTCDATETIME())) ORDER BY [l].[created_at])
+-- fetch capped 1
+SET XACT_ABORT ON
+-- fetch capped 2
+BEGIN TRANSACTION
+-- fetch capped 3
+DECLARE @granted int
+-- fetch capped 4
+EXEC @granted = sp_getapplock @Resource = @p3, @LockMode = N'Exclusive', @LockOwner = N'Transaction', @LockTimeout = 10000
+-- fetch capped 5
+IF @granted < 0 THROW 50000, N'the event cap lock of a trigger was not granted', 1
+-- fetch capped 6
+EXEC @granted = sp_getapplock @Resource = @p4, @LockMode = N'Exclusive', @LockOwner = N'Transaction', @LockTimeout = 10000
+-- fetch capped 7
+IF @granted < 0 THROW 50000, N'the event cap lock of a trigger was not granted', 1
+-- fetch capped 8
+UPDATE [e] SET [locked] = SYSUTCDATETIME(), [locked_by] = @p2 OUTPUT LOWER(CAST(INSERTED.[id] AS nvarchar(36))) AS [id], INSERTED.[schema_name], INSERTED.[table_name], INSERTED.[trigger_name], INSERTED.[payload], INSERTED.[tries], CONVERT(nvarchar(30), INSERTED.[created_at], 127) AS [created_at] FROM [service_catalog].[event_log] AS [e] WHERE [e].[id] IN (SELECT TOP 100 [d].[id] FROM (SELECT [l].[id], [l].[created_at], [r].[free], ROW_NUMBER() OVER (PARTITION BY [l].[trigger_name] ORDER BY [l].[created_at]) AS [n] FROM [service_catalog].[event_log] AS [l] WITH (READPAST, UPDLOCK, ROWLOCK) INNER JOIN (SELECT JSON_VALUE([t].[value], N'$.name') AS [name], CAST(JSON_VALUE([t].[value], N'$.lease') AS int) AS [lease], CASE WHEN CAST(JSON_VALUE([t].[value], N'$.cap') AS int) = 0 THEN 100 ELSE CAST(JSON_VALUE([t].[value], N'$.cap') AS int) - (SELECT COUNT(*) FROM [service_catalog].[event_log] AS [b] WHERE [b].[trigger_name] = JSON_VALUE([t].[value], N'$.name') AND [b].[delivered] = 0 AND [b].[error] = 0 AND [b].[archived] = 0 AND [b].[locked] >= DATEADD(second, 0 - CAST(JSON_VALUE([t].[value], N'$.lease') AS int), SYSUTCDATETIME())) END AS [free] FROM OPENJSON(@p1) AS [t]) AS [r] ON [r].[name] = [l].[trigger_name] WHERE [l].[delivered] = 0 AND [l].[error] = 0 AND [l].[archived] = 0 AND ([l].[next_retry_at] IS NULL OR [l].[next_retry_at] <= SYSUTCDATETIME()) AND ([l].[locked] IS NULL OR [l].[locked] < DATEADD(second, 0 - [r].[lease], SYSUTCDATETIME()))) AS [d] WHERE [d].[n] <= [d].[free] ORDER BY [d].[created_at])
+-- fetch capped 9
+COMMIT TRANSACTION
 -- finish 1
 INSERT INTO [service_catalog].[event_invocation_logs] ([event_id], [trigger_name], [status], [request], [response], [duration_ms]) VALUES (CAST(@p1 AS uniqueidentifier), @p2, CAST(@p3 AS int), @p4, @p5, CAST(@p6 AS int))
 -- finish 2
