@@ -10,6 +10,7 @@
  * (frozen) object, so that what they derive from it can be kept per part too. At 5,000 tables
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { IntrospectionQuery } from 'graphql';
 import type { Capabilities } from '../backends/backend.js';
 import type { DatabaseCatalog } from '../metadata/catalog.js';
@@ -112,12 +113,16 @@ interface SnapshotUpdate {
   remoteSchemaPermissions: boolean;
 }
 
+/** Bytes written between two turns of the event loop while an update is encoded. */
+const BYTES_PER_TURN = 4 * 2 ** 20;
+
 /**
  * An update's JSON text from the parts' texts (the entries' are the stored ones), written
  * piece by piece into its shared buffer: at 5,000 tables, joining the 36 MiB text first and
- * then encoding it cost three copies of it in fresh memory.
+ * then encoding it cost three copies of it in fresh memory. A large one gives the event loop
+ * a turn every few MiB: the metadata actor encodes while its store's statements are sent.
  */
-export function encodeSnapshotUpdate(parts: {
+export async function encodeSnapshotUpdate(parts: {
   version: number;
   generation: number;
   base: number | null;
@@ -126,7 +131,7 @@ export function encodeSnapshotUpdate(parts: {
   inconsistencies: InconsistentObject[];
   remotesJson: string | null;
   remoteSchemaPermissions: boolean;
-}): Uint8Array<SharedArrayBuffer> {
+}): Promise<Uint8Array<SharedArrayBuffer>> {
   const pieces: string[] = [`{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[`];
   const list = (entries: readonly TableMetadata[]) => {
     pieces.push('[');
@@ -150,7 +155,13 @@ export function encodeSnapshotUpdate(parts: {
   const bytes = new Uint8Array(new SharedArrayBuffer(pieces.reduce((n, p) => n + Buffer.byteLength(p), 0)));
   const out = Buffer.from(bytes.buffer);
   let offset = 0;
-  for (const p of pieces) offset += out.write(p, offset);
+  let turn = BYTES_PER_TURN;
+  for (const p of pieces) {
+    offset += out.write(p, offset);
+    if (offset < turn) continue;
+    turn = offset + BYTES_PER_TURN;
+    await setImmediate();
+  }
   return bytes;
 }
 

@@ -69,9 +69,9 @@ describe('snapshot updates', () => {
   const update = (generation: number, base: Metadata | null, next: Metadata, baseGeneration: number | null) =>
     encodeSnapshotUpdate({ version: generation, generation, base: baseGeneration, diff: diffDocuments(base, next), sourcesJson: base ? null : JSON.stringify(sources), inconsistencies: [], remotesJson: null, remoteSchemaPermissions: false });
 
-  it('a reader following whole and partial updates holds the document, sharing what did not change', () => {
+  it('a reader following whole and partial updates holds the document, sharing what did not change', async () => {
     const reader = new SnapshotReader();
-    const first = reader.apply(update(1, null, doc, null));
+    const first = reader.apply(await update(1, null, doc, null));
     expect(JSON.stringify(first.metadata)).toBe(JSON.stringify(doc));
     expect(Object.isFrozen(first.metadata.sources[0]!.tables)).toBe(true);
 
@@ -80,7 +80,7 @@ describe('snapshot updates', () => {
       d.sources[0]!.tables.splice(1, 1);
       d.sources[0]!.tables.push(table('d'));
     });
-    const second = reader.apply(update(2, doc, next, 1));
+    const second = reader.apply(await update(2, doc, next, 1));
     expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(next));
     expect(second.metadata.sources[0]!.tables[1]).toBe(first.metadata.sources[0]!.tables[2]);
     // The changed entry keeps its unchanged parts (what resolution keeps its work by).
@@ -89,24 +89,25 @@ describe('snapshot updates', () => {
     expect(second.sources).toBe(first.sources);
 
     // Nothing changed in the document (a catalog reload, say): the source is the same object.
-    const third = reader.apply(update(3, next, next, 2));
+    const third = reader.apply(await update(3, next, next, 2));
     expect(third.metadata.sources[0]).toBe(second.metadata.sources[0]);
   });
 
-  it('a whole update keeps what it repeats of the last snapshot: the catalogs and the parts of each entry', () => {
+  it('a whole update keeps what it repeats of the last snapshot: the catalogs and the parts of each entry', async () => {
     const reader = new SnapshotReader();
-    const first = reader.apply(update(1, null, doc, null));
+    const first = reader.apply(await update(1, null, doc, null));
     const next = produce(doc, (d) => void (d.sources[0]!.tables[0]!.comment = 'x'));
-    const second = reader.apply(update(2, null, next, null));
+    const second = reader.apply(await update(2, null, next, null));
     expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(next));
     expect(second.sources).toBe(first.sources);
     expect(second.metadata.sources[0]!.tables[0]!.select_permissions).toBe(first.metadata.sources[0]!.tables[0]!.select_permissions);
     expect(second.metadata.sources[0]!.tables[2]!.table).toBe(first.metadata.sources[0]!.tables[2]!.table);
   });
 
-  it('refuses an update that does not follow the generation it holds', () => {
+  it('refuses an update that does not follow the generation it holds', async () => {
     const reader = new SnapshotReader();
-    reader.apply(update(1, null, doc, null));
-    expect(() => reader.apply(update(3, doc, doc, 2))).toThrow(/generation 2/);
+    reader.apply(await update(1, null, doc, null));
+    const stale = await update(3, doc, doc, 2);
+    expect(() => reader.apply(stale)).toThrow(/generation 2/);
   });
 });

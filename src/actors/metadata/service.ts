@@ -73,6 +73,28 @@ function readEnvelope(v: unknown, path: string): Envelope {
   return { type, args: r.value.args ?? {}, version, resourceVersion: r.optional('resource_version', int) };
 }
 
+/** What the next snapshot is compared with: the last published metadata, each source's catalog and enum values, the remote schemas' JSON. */
+interface PublishedBase {
+  generation: number;
+  metadata: Metadata;
+  catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>;
+  remotes: string;
+}
+
+interface SinceWhole {
+  updates: number;
+  bytes: number;
+  wholeBytes: number;
+}
+
+/** A snapshot of a stored state, ready to publish, with what the actor keeps once it is. */
+interface PreparedSnapshot {
+  stored: StoredMetadata;
+  snapshot: PublishedSnapshot;
+  published: PublishedBase;
+  sinceWhole: SinceWhole;
+}
+
 /** How many updates a compiler thread may have to apply to catch up from a whole snapshot. */
 const MAX_UPDATES_SINCE_WHOLE = 100;
 
@@ -88,10 +110,9 @@ export class MetadataService {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
   private generation = 0;
-  /** The last published metadata, each source's catalog and enum values: what the next snapshot is compared with. */
-  private published: { generation: number; metadata: Metadata; catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>; remotes: string } | null = null;
+  private published: PublishedBase | null = null;
   /** The updates published since the last whole snapshot: a reader applies them all, so a whole one is sent again now and then. */
-  private sinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
+  private sinceWhole: SinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
 
   constructor(
     private readonly config: Config,
@@ -160,7 +181,7 @@ export class MetadataService {
   }
 
   /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
-  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[]): Promise<void> {
+  private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[], prepared?: PreparedSnapshot | null): Promise<void> {
     // Only a document read from the store can hold what no request may (this actor's own are
     // checked at the edge and frozen): the walk is over the whole document.
     const tooDeep = Object.isFrozen(stored.metadata) ? [] : dropTooDeepObjects(stored.metadata);
@@ -185,15 +206,20 @@ export class MetadataService {
     const m = stored.metadata;
     await this.events.sync(m, (name) => this.sources.connection(name), this.sources.catalogs());
     void this.serialised(() => this.capture.sync(m, (name) => this.sources.connection(name), this.sources.catalogs()));
-    this.publish(await this.snapshot());
+    // A snapshot made while the store wrote this state (mutate) is that of this state.
+    this.publishSnapshot(prepared?.stored === stored ? prepared : await this.prepareSnapshot(stored, this.inconsistencies));
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
   }
 
-  /** The current state as a published snapshot: encoded once, with what changed since the last one. */
-  private async snapshot(): Promise<PublishedSnapshot> {
+  /**
+   * A state as a snapshot, encoded once, with what changed since the last one published; it
+   * changes nothing until `publishSnapshot`, so a snapshot made for a change that then fails
+   * is dropped without trace.
+   */
+  private async prepareSnapshot(stored: StoredMetadata, inconsistencies: Inconsistency[]): Promise<PreparedSnapshot> {
     const sources: MetadataSnapshot['sources'] = {};
     for (const [name, c] of this.sources.catalogs()) {
-      const meta = this.stored.metadata.sources.find((s) => s.name === name);
+      const meta = stored.metadata.sources.find((s) => s.name === name);
       const connection = this.sources.connection(name);
       const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
       const enumValues = connection && c.introspection && enumTables.length ? await connection.loadEnumValues(c.introspection, enumTables) : {};
@@ -212,42 +238,53 @@ export class MetadataService {
     const remotesJson = JSON.stringify(remotes);
     const remotesChanged = before !== null && before.remotes !== remotesJson;
     // A remote schema's new introspection (or one that came back) may change any plan that forwards to it.
-    const changes = remotesChanged ? EVERYTHING : metadataChanges(before?.metadata ?? null, this.stored.metadata, catalogChanged);
+    const changes = remotesChanged ? EVERYTHING : metadataChanges(before?.metadata ?? null, stored.metadata, catalogChanged);
     // Unique per snapshot, and growing across restarts of this actor.
-    this.generation = Math.max(this.generation + 1, Date.now());
+    const generation = Math.max(this.generation + 1, Date.now());
     // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
     const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
     const { updates, bytes, wholeBytes } = this.sinceWhole;
     const due = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2;
-    const patch = due ? null : diffDocuments(before.metadata, this.stored.metadata);
+    const patch = due ? null : diffDocuments(before.metadata, stored.metadata);
     // A change to most of the tables (replace_metadata) goes whole: as big, and it starts a new chain.
-    const whole = due || changesMostTables(patch, this.stored.metadata);
-    const update = encodeSnapshotUpdate({
-      version: this.stored.version,
-      generation: this.generation,
+    const whole = due || changesMostTables(patch, stored.metadata);
+    const update = await encodeSnapshotUpdate({
+      version: stored.version,
+      generation,
       base: whole ? null : before.generation,
-      diff: whole ? diffDocuments(null, this.stored.metadata) : patch,
+      diff: whole ? diffDocuments(null, stored.metadata) : patch,
       sourcesJson: whole || !sameCatalogs ? JSON.stringify(sources) : null,
-      inconsistencies: this.inconsistencies.map((i) => i.object),
+      inconsistencies: inconsistencies.map((i) => i.object),
       remotesJson: whole || remotesChanged ? remotesJson : null,
       remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
     });
-    this.sinceWhole = whole ? { updates: 0, bytes: 0, wholeBytes: update.byteLength } : { updates: updates + 1, bytes: bytes + update.byteLength, wholeBytes };
-    this.published = { generation: this.generation, metadata: this.stored.metadata, catalogs, remotes: remotesJson };
-    return {
-      version: this.stored.version,
-      generation: this.generation,
+    const snapshot: PublishedSnapshot = {
+      version: stored.version,
+      generation,
       base: whole ? null : before.generation,
       changes,
-      connected: this.stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
-      restEndpoints: restRoutes(this.stored.metadata),
-      tlsAllowlist: tlsAllowlist(this.stored.metadata),
-      remoteSchemas: remoteSchemas(this.stored.metadata),
-      eventTriggers: eventTriggerViews(this.stored.metadata, this.inconsistencies),
-      cronTriggers: cronTriggerViews(this.stored.metadata),
-      asyncActions: asyncActionViews(this.stored.metadata, this.inconsistencies.map((i) => i.object)),
+      connected: stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
+      restEndpoints: restRoutes(stored.metadata),
+      tlsAllowlist: tlsAllowlist(stored.metadata),
+      remoteSchemas: remoteSchemas(stored.metadata),
+      eventTriggers: eventTriggerViews(stored.metadata, inconsistencies),
+      cronTriggers: cronTriggerViews(stored.metadata),
+      asyncActions: asyncActionViews(stored.metadata, inconsistencies.map((i) => i.object)),
       update,
     };
+    return {
+      stored,
+      snapshot,
+      sinceWhole: whole ? { updates: 0, bytes: 0, wholeBytes: update.byteLength } : { updates: updates + 1, bytes: bytes + update.byteLength, wholeBytes },
+      published: { generation, metadata: stored.metadata, catalogs, remotes: remotesJson },
+    };
+  }
+
+  private publishSnapshot(p: PreparedSnapshot): void {
+    this.generation = p.snapshot.generation;
+    this.sinceWhole = p.sinceWhole;
+    this.published = p.published;
+    this.publish(p.snapshot);
   }
 
   private readonly catalogQuery = (text: string, params: unknown[]) => this.store.query(text, params);
@@ -296,7 +333,10 @@ export class MetadataService {
   private async mutate(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
     let uow: UnitOfWork | null = null;
     try {
-      const { stored, result } = await this.store.locked(this.stored, async (current) => {
+      // The snapshot of the new state is encoded while the server writes it. One that cannot be
+      // made (a source's enum values unreadable) is made again after the commit, as it was before.
+      const whileWriting = (next: StoredMetadata) => this.prepareSnapshot(next, (uow as UnitOfWork | null)!.inconsistencies).catch(() => null);
+      const { stored, result, prepared } = await this.store.locked(this.stored, async (current) => {
         // Another instance may have changed the metadata since we last looked.
         if (current.version !== this.stored.version) await this.adopt(current, true);
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
@@ -309,10 +349,10 @@ export class MetadataService {
         await this.events.sync(uow.metadata, (name) => this.sources.connection(name), this.sources.catalogs(), uow.recreateEventTriggers, true);
         // The store writes what differs from the stored document, if anything.
         return { next: uow.metadata === current.metadata ? null : uow.metadata, result: response };
-      });
+      }, whileWriting);
       const done = uow as UnitOfWork | null;
       try {
-        await this.adopt(stored, false, done?.inconsistencies);
+        await this.adopt(stored, false, done?.inconsistencies, prepared);
       } catch (e) {
         // Committed already: an error answer would claim otherwise. The previous snapshot stays in effect until the next change or reload.
         log.error('metadata change committed but not published', { resourceVersion: stored.version, error: e instanceof Error ? e.message : String(e) });

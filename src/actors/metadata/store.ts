@@ -106,7 +106,7 @@ export class MetadataStore {
       if (r.rows[0]) return this.document(c, r.rows[0]);
       const stored = { metadata: initial(), version: 1, inRows: true };
       await c.query('INSERT INTO service_catalog.metadata (id, resource_version) VALUES (1, 1)');
-      await this.write(c, diffDocuments(null, stored.metadata)!, 1, true);
+      await (await this.write(c, diffDocuments(null, stored.metadata)!, 1, true)).done;
       return stored;
     });
   }
@@ -135,9 +135,15 @@ export class MetadataStore {
    * when its version is still the stored one). `fn` returns the new document (or null for no
    * change) and a value; a document that differs from the stored one is written (what
    * changed of it) with the next version before the commit, so a change is durable before
-   * anyone is told about it.
+   * anyone is told about it. `whileWriting` runs once the new version's statements are on
+   * their way, while the server writes them (its result is returned as `prepared`); a
+   * failure of either rolls the change back.
    */
-  locked<T>(known: StoredMetadata, fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>): Promise<{ stored: StoredMetadata; result: T }> {
+  locked<T, P>(
+    known: StoredMetadata,
+    fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>,
+    whileWriting: (stored: StoredMetadata) => Promise<P>,
+  ): Promise<{ stored: StoredMetadata; result: T; prepared: P | null }> {
     return this.transaction('BEGIN', async (c) => {
       const r = await c.query<{ resource_version: string }>('SELECT resource_version FROM service_catalog.metadata WHERE id = 1 FOR UPDATE');
       const row = r.rows[0];
@@ -147,13 +153,12 @@ export class MetadataStore {
       const current = version === known.version ? known : await this.document(c, (await c.query<VersionRow>(READ_VERSION_ROW)).rows[0]!);
       const { next, result } = await fn(current);
       const diff = next && diffDocuments(current.inRows ? current.metadata : null, next);
-      let stored = current;
-      if (next && diff) {
-        stored = { metadata: next, version: current.version + 1, inRows: true };
-        await this.write(c, diff, stored.version, !current.inRows);
-        await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
-      }
-      return { stored, result };
+      if (!next || !diff) return { stored: current, result, prepared: null };
+      const stored = { metadata: next, version: current.version + 1, inRows: true };
+      const written = await this.write(c, diff, stored.version, !current.inRows);
+      const [prepared] = await Promise.all([whileWriting(stored), written.done]);
+      await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
+      return { stored, result, prepared };
     });
   }
 
@@ -189,16 +194,18 @@ export class MetadataStore {
   }
 
   /**
-   * Writes what `diff` says changed; `whole` (a diff from nothing: the rows may hold another
-   * document) replaces every row. Statements are queued on the connection without waiting for
-   * each: the server inserts one batch of entries while the next batch's text is being made
-   * (at 5,000 tables each side takes about half a second; they ran one after the other).
+   * Queues the statements that write what `diff` says changed; `done` settles when the server
+   * has run them all. `whole` (a diff from nothing: the rows may hold
+   * another document) replaces every row. Statements are queued on the connection without
+   * waiting for each: the server inserts one batch of entries while the next batch's text is
+   * being made (at 5,000 tables each side takes about half a second; they ran one after the
+   * other), and the caller has its own work to do while the last batches are written.
    */
-  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<void> {
+  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<{ done: Promise<unknown> }> {
     const statements: Promise<unknown>[] = [];
     const run = (text: string, values: unknown[]) => {
       const done = c.query(text, values);
-      // Awaited below, all together; until then a failure must not count as unhandled.
+      // Awaited all together; until then a failure must not count as unhandled.
       done.catch(() => {});
       statements.push(done);
     };
@@ -215,7 +222,8 @@ export class MetadataStore {
         await setImmediate();
       }
     }
-    await Promise.all(statements);
+    // In an object: an async function's returned promise would be waited for.
+    return { done: Promise.all(statements) };
   }
 
   /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */
