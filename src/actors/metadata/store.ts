@@ -8,7 +8,6 @@
  * (works behind transaction-mode poolers) and, as an accelerator, by LISTEN/NOTIFY.
  */
 import pg from 'pg';
-import { setImmediate } from 'node:timers/promises';
 import { SCHEDULED_SCHEMA } from '../../db/scheduled-events.js';
 import { ACTION_LOG_SCHEMA } from '../../db/action-log.js';
 import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
@@ -106,7 +105,7 @@ export class MetadataStore {
       if (r.rows[0]) return this.document(c, r.rows[0]);
       const stored = { metadata: initial(), version: 1, inRows: true };
       await c.query('INSERT INTO service_catalog.metadata (id, resource_version) VALUES (1, 1)');
-      await (await this.write(c, diffDocuments(null, stored.metadata)!, 1, true)).done;
+      await this.write(c, diffDocuments(null, stored.metadata)!, 1, true);
       return stored;
     });
   }
@@ -135,9 +134,8 @@ export class MetadataStore {
    * when its version is still the stored one). `fn` returns the new document (or null for no
    * change) and a value; a document that differs from the stored one is written (what
    * changed of it) with the next version before the commit, so a change is durable before
-   * anyone is told about it. `whileWriting` runs once the new version's statements are on
-   * their way, while the server writes them (its result is returned as `prepared`); a
-   * failure of either rolls the change back.
+   * anyone is told about it. `whileWriting` runs while the new version is written (its result
+   * is returned as `prepared`); a failure of either rolls the change back.
    */
   locked<T, P>(
     known: StoredMetadata,
@@ -155,10 +153,12 @@ export class MetadataStore {
       const diff = next && diffDocuments(current.inRows ? current.metadata : null, next);
       if (!next || !diff) return { stored: current, result, prepared: null };
       const stored = { metadata: next, version: current.version + 1, inRows: true };
-      const written = await this.write(c, diff, stored.version, !current.inRows);
-      const [prepared] = await Promise.all([whileWriting(stored), written.done]);
+      // Both settle before anything else runs on the connection (the rollback of a failure).
+      const [written, prepared] = await Promise.allSettled([this.write(c, diff, stored.version, !current.inRows), whileWriting(stored)]);
+      if (written.status === 'rejected') throw written.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
       await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
-      return { stored, result, prepared };
+      return { stored, result, prepared: prepared.value };
     });
   }
 
@@ -194,36 +194,30 @@ export class MetadataStore {
   }
 
   /**
-   * Queues the statements that write what `diff` says changed; `done` settles when the server
-   * has run them all. `whole` (a diff from nothing: the rows may hold
-   * another document) replaces every row. Statements are queued on the connection without
-   * waiting for each: the server inserts one batch of entries while the next batch's text is
-   * being made (at 5,000 tables each side takes about half a second; they ran one after the
-   * other), and the caller has its own work to do while the last batches are written.
+   * Writes what `diff` says changed; `whole` (a diff from nothing: the rows may hold another
+   * document) replaces every row. Each batch of entries is made while the server writes the
+   * one before (at 5,000 tables each side takes about half a second; they ran one after the
+   * other), and the caller's `whileWriting` work runs in the same turns (`locked`).
    */
-  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<{ done: Promise<unknown> }> {
-    const statements: Promise<unknown>[] = [];
-    const run = (text: string, values: unknown[]) => {
-      const done = c.query(text, values);
-      // Awaited all together; until then a failure must not count as unhandled.
-      done.catch(() => {});
-      statements.push(done);
+  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<void> {
+    // One statement at a time on the connection (the driver's queue of several is deprecated).
+    let running: Promise<unknown> | null = null;
+    const send = async (text: string, values: unknown[]) => {
+      if (running) await running;
+      running = c.query(text, values);
     };
-    if (whole) run('DELETE FROM service_catalog.metadata_tables', []);
-    run('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
+    if (whole) await send('DELETE FROM service_catalog.metadata_tables', []);
+    await send('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
     for (const t of diff.tables) {
-      if (t.kind !== 'some' && !whole) run('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
-      if (t.kind === 'some' && t.deletes.length > 0) run('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);
+      if (t.kind !== 'some' && !whole) await send('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
+      if (t.kind === 'some' && t.deletes.length > 0) await send('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);
       const entries = t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : [];
       for (let from = 0; from < entries.length; from += ENTRIES_PER_INSERT) {
         const { text, values } = insertEntries(t.source, entries.slice(from, from + ENTRIES_PER_INSERT));
-        run(text, values);
-        // The connection sends the queued batch when the server is done with the one before.
-        await setImmediate();
+        await send(text, values);
       }
     }
-    // In an object: an async function's returned promise would be waited for.
-    return { done: Promise.all(statements) };
+    await running;
   }
 
   /** An accelerator, kept connected (listener.ts); polling still keeps instances in sync where LISTEN does not work. */
