@@ -184,7 +184,7 @@ export class SnapshotReader {
     // What a whole update repeats of the last snapshot is kept as the same objects too: what was derived from it stays valid.
     const last = this.state;
     if (u.base !== null && prev?.snapshot.generation !== u.base) throw new Error(`snapshot update for generation ${u.base} cannot follow generation ${String(this.generation)}`);
-    const skeleton = u.document ? deepFreeze(u.document) : prev?.skeleton;
+    const skeleton = u.document ? deepFreeze(sharingSkeleton(last?.skeleton, u.document)) : prev?.skeleton;
     if (!skeleton) throw new Error('a whole snapshot update without its document');
     const entries = new Map(prev?.entries);
     const tables = new Map(prev?.tables);
@@ -212,7 +212,7 @@ export class SnapshotReader {
     };
     const metadata = Object.freeze({ ...skeleton, sources: Object.freeze(skeleton.sources.map(source)) as SourceMetadata[] });
     const sources = u.sources && last && sameJson(last.snapshot.sources, u.sources) ? last.snapshot.sources : (u.sources ?? prev!.snapshot.sources);
-    const remotes = u.remotes ?? prev?.snapshot.remotes ?? {};
+    const remotes = u.remotes && last && sameJson(last.snapshot.remotes, u.remotes) ? last.snapshot.remotes : (u.remotes ?? prev?.snapshot.remotes ?? {});
     const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies, remotes, remoteSchemaPermissions: u.remoteSchemaPermissions };
     this.state = { snapshot, skeleton, entries, tables };
     return snapshot;
@@ -220,13 +220,26 @@ export class SnapshotReader {
 }
 
 /**
- * A changed entry that keeps its previous version's parts where they are equal: what is
+ * A changed object (a table entry, a source) that keeps its previous version's parts where they are equal: what is
  * derived from an entry's parts (its resolved fields, resolve.ts) is kept while they are the same
  * objects, as it is on the metadata actor's side, where a change drafts over the entry.
  */
-function sharingWith(previous: TableMetadata | undefined, next: TableMetadata): TableMetadata {
+function sharingWith<T extends object>(previous: T | undefined, next: T): T {
   if (!previous) return next;
-  const out = { ...next };
-  for (const k of Object.keys(out)) if (sameJson(previous[k], out[k])) out[k] = previous[k];
-  return out;
+  const out = { ...next } as Record<string, unknown>;
+  const before = previous as Record<string, unknown>;
+  for (const k of Object.keys(out)) if (sameJson(before[k], out[k])) out[k] = before[k];
+  return out as T;
+}
+
+/**
+ * A whole update's skeleton keeping the previous one's parts where they are equal, each
+ * source's settings included: what compares them by identity (a role's schema kept across a
+ * permission change, plans kept across an unrelated one) sees through the periodic whole update.
+ */
+function sharingSkeleton(previous: Metadata | undefined, next: Metadata): Metadata {
+  if (!previous) return next;
+  const out = sharingWith(previous, next);
+  if (out.sources === previous.sources) return out;
+  return { ...out, sources: next.sources.map((s) => sharingWith(previous.sources.find((p) => p.name === s.name), s)) };
 }

@@ -56,3 +56,30 @@ describe('roles of the same schema shape', () => {
     expect(r.errors[0].message).toBe("field 'body' not found in type: 'note'");
   });
 });
+
+describe('a permission change of one role', () => {
+  beforeAll(async () => {
+    await fx.db.sql(`CREATE TABLE memo (id int PRIMARY KEY, body text, owner_id int); INSERT INTO memo VALUES (1, 'mine', 1), (2, 'theirs', 2), (3, 'other', 3);`);
+    await meta('pg_track_table', { table: 'memo' });
+    await meta('pg_create_select_permission', { table: 'memo', role: 'a', permission: { columns: ['id', 'body'], filter: { owner_id: { _eq: 1 } } } });
+    await meta('pg_create_select_permission', { table: 'memo', role: 'b', permission: { columns: ['id', 'body'], filter: { owner_id: { _eq: 2 } } } });
+    // b keeps a permission while its select permission is replaced: a parent role must have one.
+    await meta('pg_create_delete_permission', { table: 'memo', role: 'b', permission: { filter: { owner_id: { _eq: 2 } } } });
+    await meta('add_inherited_role', { role_name: 'ab', role_set: ['a', 'b'] });
+  });
+
+  const ids = async (role: string) => (await gql(fx.engine, '{ memo(order_by: {id: asc}) { id } }', undefined, as(role))).data?.memo.map((r: { id: number }) => r.id);
+
+  it('leaves the other roles as they were and reaches the roles inheriting from it', async () => {
+    // Every role's schema is built before the change.
+    expect(await ids('a')).toEqual([1]);
+    expect(await ids('b')).toEqual([2]);
+    expect(await ids('ab')).toEqual([1, 2]);
+    await meta('pg_drop_select_permission', { table: 'memo', role: 'b' });
+    await meta('pg_create_select_permission', { table: 'memo', role: 'b', permission: { columns: ['id'], filter: {} } });
+    expect(await gql(fx.engine, '{ memo { id body } }', undefined, as('a'))).toEqual({ data: { memo: [{ id: 1, body: 'mine' }] } });
+    expect((await gql(fx.engine, '{ memo { body } }', undefined, as('b'))).errors[0].message).toBe("field 'body' not found in type: 'memo'");
+    expect(await ids('b')).toEqual([1, 2, 3]);
+    expect(await ids('ab')).toEqual([1, 2, 3]);
+  });
+});
