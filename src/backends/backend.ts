@@ -100,7 +100,7 @@ export const ALL_CAPABILITIES: Capabilities = Object.freeze({
   streaming: true,
 });
 
-/** Queries only (SQL Server and BigQuery today): selects and aggregates, nothing that writes or listens. */
+/** Queries only: selects and aggregates, nothing that writes or listens (what SQL Server and BigQuery each add to). */
 export const QUERY_CAPABILITIES: Capabilities = Object.freeze({
   ...ALL_CAPABILITIES,
   mutations: false,

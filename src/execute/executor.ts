@@ -11,7 +11,9 @@ import { bindParams, checkSession, checkVariables, type BindContext } from './bi
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
 import { ExecutionError } from './errors.js';
-import { runGraph } from './graph.js';
+import { runGraph, type StepRunner } from './graph.js';
+import { requestPath, type ResponsePath } from './join.js';
+import { ApiError } from '../protocol/errors.js';
 import { runMutationOperation } from './mutations.js';
 import { assembleData } from './response.js';
 
@@ -40,18 +42,43 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
   const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors };
-  const runRemote = (step: PlanStep, run: RemoteRun, joinKeys?: string) =>
-    run.batch ? runRemoteJoin(run, joinKeys ?? '[]', connections.remote?.(run.remote), remote) : runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], connections.remote?.(run.remote), remote);
-  const runOther = (step: PlanStep, joinKeys: string | null): Promise<string> =>
-    step.run.kind === 'action' ? runActionStep(step.run, remote, connections.actions) : runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote);
+  // A remote root field's failure at the field (a join's: below).
+  const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
+    const server = connections.remote?.(run.remote);
+    if (run.batch) return runRemoteJoin(run, joinKeys ?? '[]', server, remote, places);
+    return atField(plan.steps, step, runRemoteStep(run, step.output.kind === 'response' ? step.output.path.slice(0, -1) : [], server, remote));
+  };
+  const runOther: StepRunner = (step, joinKeys, places) => {
+    if (step.run.kind === 'action') return runActionStep(step.run, remote, connections.actions);
+    const running = runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote, places);
+    return step.output.kind === 'join' ? atField(plan.steps, step, running) : running;
+  };
   const texts = plan.operation === 'mutation' ? await runMutationOperation(plan.steps, bind, connections, runRemote, runOther) : await runGraph(plan.steps, runOther);
   return assembleData(plan.steps, texts);
 }
 
-async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: (step: PlanStep, run: RemoteRun, joinKeys?: string) => Promise<string>): Promise<string> {
+/**
+ * A remote field's or a join's failure placed at the field (its request path, as a compile
+ * error's): one call or statement answers the field for every row, so it is the field, not a
+ * row, that failed. A step at the root (`$`) keeps the error's own path.
+ */
+function atField(steps: PlanStep[], step: PlanStep, running: Promise<string>): Promise<string> {
+  return running.catch((e: unknown) => {
+    if (!(e instanceof ExecutionError)) throw e;
+    const output = step.output;
+    const above = output.kind === 'join' ? steps[output.join.parent]!.output : null;
+    const keys = output.kind === 'response' ? output.path : above?.kind === 'response' ? [...above.path, ...output.join.at, output.join.field] : [];
+    if (keys.length === 0) throw e;
+    throw new ExecutionError(new ApiError(e.error.status, e.error.code, e.error.message, requestPath(keys)), e.extensions);
+  });
+}
+
+type RemoteRunner = (step: PlanStep, run: RemoteRun, joinKeys?: string, places?: () => ResponsePath[][]) => Promise<string>;
+
+async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: RemoteRunner, places?: () => ResponsePath[][]): Promise<string> {
   const run = step.run;
   if (run.kind === 'constant') return run.json;
-  if (run.kind === 'remote') return runRemote(step, run, bind.joinKeys);
+  if (run.kind === 'remote') return runRemote(step, run, bind.joinKeys, places);
   if (run.kind === 'mutation') throw new RequestError('mutation fields are only allowed in a mutation operation', '$', 'validation-failed');
   if (run.kind === 'action') throw new Error('an action step is run by runActionStep');
   const source = connections.get(run.source);

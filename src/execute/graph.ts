@@ -4,10 +4,13 @@
  * kept as text unless a join reads it (`join.ts`).
  */
 import type { PlanStep, StepJoin } from '../protocol/plan.js';
-import { attachJoined, joinTargets, removeHidden, type JoinTargets } from './join.js';
+import { attachJoined, joinPlaces, joinTargets, removeHidden, type JoinTargets, type ResponsePath } from './join.js';
 
-/** Runs one step; `joinKeys` is the JSON array of key tuples for a join step, else null. */
-export type StepRunner = (step: PlanStep, joinKeys: string | null) => Promise<string>;
+/**
+ * Runs one step; `joinKeys` is the JSON array of key tuples for a join step, else null, and
+ * `places` (a join step's) where each tuple's value goes in the response, for its errors.
+ */
+export type StepRunner = (step: PlanStep, joinKeys: string | null, places?: () => ResponsePath[][]) => Promise<string>;
 
 /** Every step's JSON text, by step id; a step other steps joined into is serialised again with their values. */
 export async function runGraph(steps: PlanStep[], run: StepRunner): Promise<string[]> {
@@ -30,10 +33,13 @@ export async function runGraph(steps: PlanStep[], run: StepRunner): Promise<stri
   const results: Promise<string>[] = [];
 
   const joinStep = async (step: PlanStep, join: StepJoin): Promise<string> => {
-    const targets = joinTargets(valueOf(join.parent, await results[join.parent]!), join);
+    const parent = valueOf(join.parent, await results[join.parent]!);
+    const targets = joinTargets(parent, join);
     joined.push({ targets, join });
+    const above = steps[join.parent]!.output;
+    const places = () => joinPlaces(parent, join, targets, above.kind === 'response' ? above.path : []);
     // No parent row to join: the child does not run.
-    const text = targets.tuples.length === 0 ? '[]' : await run(step, JSON.stringify(targets.tuples));
+    const text = targets.tuples.length === 0 ? '[]' : await run(step, JSON.stringify(targets.tuples), places);
     const values = valueOf(step.id, text);
     if (!Array.isArray(values)) throw new Error(`join step ${step.id} did not return a JSON array`);
     attachJoined(targets, join, values);

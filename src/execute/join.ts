@@ -58,3 +58,28 @@ export function removeHidden(targets: JoinTargets, join: StepJoin): void {
   if (join.hidden.length === 0) return;
   for (const { object } of targets.objects) for (const key of join.hidden) delete object[key];
 }
+
+/** A place in the response: response keys and list indexes from `data` down (a GraphQL error's `path`). */
+export type ResponsePath = (string | number)[];
+
+/**
+ * Where each tuple's value went in the response: per tuple, the path of the joined field in
+ * every object that asked for it (`base`: the parent step's place in the response). Walked again
+ * only when needed (errors to place), in the order `joinTargets` found the objects.
+ */
+export function joinPlaces(parent: unknown, join: StepJoin, targets: JoinTargets, base: ResponsePath): ResponsePath[][] {
+  const tupleOf = new Map(targets.objects.map((o) => [o.object, o.tuple]));
+  const places: ResponsePath[][] = targets.tuples.map(() => []);
+  const walk = (value: unknown, at: string[], here: ResponsePath): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, at, [...here, i]));
+    if (value === null || typeof value !== 'object') return;
+    if (at.length > 0) return walk((value as JsonObject)[at[0]!], at.slice(1), [...here, at[0]!]);
+    const tuple = tupleOf.get(value as JsonObject);
+    if (tuple !== undefined && tuple !== null) places[tuple]!.push([...here, join.field]);
+  };
+  walk(parent, join.at, base);
+  return places;
+}
+
+/** The request path (`$.selectionSet.a.selectionSet.b`, as compile errors write it) of the field at these response keys. */
+export const requestPath = (keys: string[]): string => (keys.length === 0 ? '$' : `$.selectionSet.${keys.join('.selectionSet.')}`);

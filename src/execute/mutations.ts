@@ -54,7 +54,7 @@ export async function runMutationOperation(
     else await connection.transaction(inOrder);
   }
   if (fields.length === steps.length) return steps.map((s) => texts.get(s.id)!);
-  return runGraph(steps, async (step, joinKeys) => (joinKeys === null ? texts.get(step.id)! : runOther(step, joinKeys)));
+  return runGraph(steps, async (step, joinKeys, places) => (joinKeys === null ? texts.get(step.id)! : runOther(step, joinKeys, places)));
 }
 
 async function runFieldStep(

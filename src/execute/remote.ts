@@ -3,11 +3,13 @@
  * with the request variables it reads and the session's preset values, the configured headers,
  * the client's when `forward_client_headers`, and the session variables as `x-service-*`
  * headers (docs/behaviour.md "Remote schemas"); the field's value taken from the answer with
- * `__typename` values put back to the customized names. The remote's errors are passed on.
+ * `__typename` values put back to the customized names. The remote's errors are passed on, with
+ * their paths in our response; a call that fails fails the request (the executor says at which field).
  */
 import { ApiError } from '../protocol/errors.js';
 import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js';
-import { callRemote } from '../remote/server.js';
+import { callRemote, type RemoteAnswer } from '../remote/server.js';
+import type { ResponsePath } from './join.js';
 import type { RemoteServer } from '../remote/servers.js';
 import { RequestError } from '../compiler/errors.js';
 import { ExecutionError } from './errors.js';
@@ -51,20 +53,22 @@ function sessionValue(p: SessionPreset, session: Record<string, string>): unknow
   return p.list ? [v] : v;
 }
 
-/**
- * The remote's error as the client sees it: its path under the field's place in our response
- * (`at`: the keys above the field, a namespace), no `locations` (they point into the query we
- * sent, not the client's).
- */
-function clientError(e: unknown, at: string[] | null): unknown {
-  if (e === null || typeof e !== 'object') return { message: String(e) };
-  const { locations: _, path, ...rest } = e as { locations?: unknown; path?: unknown };
-  return Array.isArray(path) && at ? { ...rest, path: [...at, ...path] } : rest;
+/** A remote's error without `locations` (they point into the query we sent, not the client's) and its `path`. */
+function withoutPlace(e: unknown): { error: Record<string, unknown>; path: unknown } {
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return { error: { message: String(e) }, path: undefined };
+  const { locations: _, path, ...error } = e as { locations?: unknown; path?: unknown };
+  return { error, path };
 }
 
 /** `at`: the response keys above the field (its namespace), for the remote's error paths. */
 export async function runRemoteStep(run: RemoteRun, at: string[], server: RemoteServer | undefined, ctx: RemoteCallContext): Promise<string> {
-  const data = await call(run, server, ctx, run.query, {}, at);
+  const answer = await call(run, server, ctx, run.query, {});
+  // The remote's errors with their paths under the field's place in our response.
+  for (const e of answer.errors ?? []) {
+    const { error, path } = withoutPlace(e);
+    ctx.errors.push(Array.isArray(path) ? { ...error, path: [...at, ...path] } : error);
+  }
+  const data = answer.data;
   const value = data !== null && typeof data === 'object' ? ((data as Record<string, unknown>)[run.field] ?? null) : null;
   if (run.typenames) renameTypenames(value, run.typenames.tree, run.typenames.names);
   return JSON.stringify(value);
@@ -73,8 +77,9 @@ export async function runRemoteStep(run: RemoteRun, at: string[], server: Remote
 /**
  * A remote relationship for every key tuple of the response in one call: the field once per
  * tuple under an alias of its own, the tuple's values as variables. Answers one value per tuple.
+ * `places`: where each tuple's value goes in the response (graph.ts), for the remote's errors.
  */
-export async function runRemoteJoin(run: RemoteRun, joinKeys: string, server: RemoteServer | undefined, ctx: RemoteCallContext): Promise<string> {
+export async function runRemoteJoin(run: RemoteRun, joinKeys: string, server: RemoteServer | undefined, ctx: RemoteCallContext, places: () => ResponsePath[][] = () => []): Promise<string> {
   const batch = run.batch!;
   const tuples = JSON.parse(joinKeys) as Record<string, unknown>[];
   if (tuples.length === 0) return '[]';
@@ -89,10 +94,18 @@ export async function runRemoteJoin(run: RemoteRun, joinKeys: string, server: Re
     return `r${i}: ${batch.parts.map((part, k) => (k === 0 ? part : `$__k${i}_${batch.slots[k - 1]}${part}`)).join('')}`;
   });
   const query = `query${declarations.length ? ` (${declarations.join(', ')})` : ''} { ${fields.join(' ')} }`;
-  const data = await call(run, server, ctx, query, keys, null);
+  const { data, errors } = await call(run, server, ctx, query, keys);
+  if (errors) {
+    const where = places();
+    ctx.errors.push(...errors.flatMap((e) => joinedErrors(e, batch.path, where)));
+  }
+  // Without errors to say why, a value missing from the answer is the remote's mistake, not null.
+  const strict = !errors;
+  if (strict && (data === null || typeof data !== 'object' || Array.isArray(data))) throw malformed(run, 'its "data" is not an object');
   return JSON.stringify(
     tuples.map((_, i) => {
       let v: unknown = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[`r${i}`] : null;
+      if (v === undefined && strict) throw malformed(run, `its "data" has no "r${i}" (asked for the rows with ${JSON.stringify(tuples[i])})`);
       for (const k of batch.path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : null;
       v ??= null;
       if (run.typenames) renameTypenames(v, run.typenames.tree, run.typenames.names);
@@ -101,20 +114,42 @@ export async function runRemoteJoin(run: RemoteRun, joinKeys: string, server: Re
   );
 }
 
-/** The call and its `data`; the remote's errors are gathered (`at`: where their paths go; null: a join's, paths dropped). */
-async function call(run: RemoteRun, server: RemoteServer | undefined, ctx: RemoteCallContext, query: string, extra: Record<string, unknown>, at: string[] | null): Promise<unknown> {
+/**
+ * A remote's error in a batched join, placed in our response: a path into `r<i>` goes under
+ * the relationship field of every object with tuple i (the relationship's own chain of fields
+ * left out of it, as the client does not see it); any other error (no path, or not into a
+ * tuple's field) at the field's first place.
+ */
+function joinedErrors(e: unknown, chain: string[], places: ResponsePath[][]): unknown[] {
+  const { error, path } = withoutPlace(e);
+  const alias = Array.isArray(path) && typeof path[0] === 'string' ? /^r(\d+)$/.exec(path[0]) : null;
+  const tuplePlaces = alias ? places[Number(alias[1])] : undefined;
+  if (!tuplePlaces || tuplePlaces.length === 0) {
+    const first = places.find((p) => p.length > 0)?.[0];
+    return [first ? { ...error, path: first } : error];
+  }
+  let below = (path as ResponsePath).slice(1);
+  for (const name of chain) {
+    if (below[0] !== name) break;
+    below = below.slice(1);
+  }
+  return tuplePlaces.map((place) => ({ ...error, path: [...place, ...below] }));
+}
+
+const failed = (run: RemoteRun, reason: string) => new ExecutionError(new ApiError(400, 'remote-schema-error', `error calling remote schema ${JSON.stringify(run.remote)}: ${reason}`, '$'));
+const malformed = (run: RemoteRun, reason: string) => failed(run, `the remote server's answer is not what was asked: ${reason}`);
+
+/** The call and its answer. A call that fails (refused, timeout, not a GraphQL response) fails the request; the executor says where. */
+async function call(run: RemoteRun, server: RemoteServer | undefined, ctx: RemoteCallContext, query: string, extra: Record<string, unknown>): Promise<RemoteAnswer> {
   if (!server) throw new ExecutionError(new ApiError(400, 'remote-schema-error', `remote schema ${JSON.stringify(run.remote)} is not available`, '$'));
   const variables: Record<string, unknown> = { ...extra };
   for (const name of run.variables) if (ctx.variables[name] !== undefined) variables[name] = ctx.variables[name];
   for (const p of run.sessionPresets) variables[p.variable] = sessionValue(p, ctx.session);
-  let answer;
   try {
-    answer = await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables });
+    return await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables });
   } catch (e) {
-    throw new ExecutionError(new ApiError(400, 'remote-schema-error', `error calling remote schema ${JSON.stringify(run.remote)}: ${e instanceof Error ? e.message : String(e)}`, '$'));
+    throw failed(run, e instanceof Error ? e.message : String(e));
   }
-  if (answer.errors) ctx.errors.push(...answer.errors.map((e) => clientError(e, at)));
-  return answer.data;
 }
 
 function renameTypenames(v: unknown, tree: TypenameTree, names: Record<string, string>): void {

@@ -37,6 +37,14 @@ const remote = new RemoteGraphQL(
   },
 );
 
+// A second remote whose joined field fails: for author 1 (the field), and in note 30's `text` (below it).
+const flaky = new RemoteGraphQL('type Note { id: Int!  text: String }  type Query { notes(author: Int!): [Note!] }', {
+  notes: ({ author }: { author: number }) => {
+    if (author === 1) throw new Error('no notes for author 1');
+    return [{ id: author * 10, text: () => (author === 3 ? Promise.reject(new Error('text of note 30 is hidden')) : `n${author}`) }];
+  },
+});
+
 const admin = (type: string, args: unknown) => engine.metadata({ type, args }, ADMIN);
 const as = (role: string, query: string, variables?: unknown) => engine.post('/v1/graphql', { query, variables }, { ...ADMIN, 'X-Service-Role': role, 'X-Service-User-Id': '7' });
 const gql = (query: string, variables?: unknown) => as('admin', query, variables);
@@ -44,6 +52,7 @@ const exported = async () => (await admin('export_metadata', {})).body;
 
 beforeAll(async () => {
   await remote.start();
+  await flaky.start();
   db = await freshDatabase();
   await db.sql(`
     CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);
@@ -69,6 +78,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine?.stop();
   await remote.stop();
+  await flaky.stop();
   await db?.drop();
   await other?.drop();
 });
@@ -218,5 +228,88 @@ describe('remote relationships', () => {
     expect(remote.calls).toHaveLength(0);
     const sub = await gql('subscription { author(limit: 1) { latest { id } } }');
     expect(sub.body.errors[0]).toMatchObject({ message: 'remote relationships cannot be selected in subscriptions', extensions: { code: 'not-supported' } });
+  });
+});
+
+describe('remote relationships that fail', () => {
+  const notesQuery = '{ author(where: {id: {_lte: 3}}, order_by: {id: asc}) { id notes { id text } } }';
+  const notesPath = '$.selectionSet.author.selectionSet.notes';
+
+  beforeAll(async () => {
+    expect((await admin('add_remote_schema', { name: 'flaky', definition: { url: flaky.url, timeout_seconds: 5 } })).status).toBe(200);
+    const notes = { to_remote_schema: { remote_schema: 'flaky', lhs_fields: ['id'], remote_field: { notes: { arguments: { author: '$id' } } } } };
+    expect((await admin('pg_create_remote_relationship', { name: 'notes', table: 'author', definition: notes })).body).toEqual({ message: 'success' });
+  });
+
+  it("passes the remote's errors on at their places in the response, under the relationship field", async () => {
+    flaky.calls.length = 0;
+    expect((await gql(notesQuery)).body).toEqual({
+      data: { author: [{ id: 1, notes: null }, { id: 2, notes: [{ id: 20, text: 'n2' }] }, { id: 3, notes: [{ id: 30, text: null }] }] },
+      errors: [
+        { message: 'no notes for author 1', path: ['author', 0, 'notes'] },
+        { message: 'text of note 30 is hidden', path: ['author', 2, 'notes', 0, 'text'] },
+      ],
+    });
+    expect(flaky.queries()).toHaveLength(1);
+    // A key several rows share: one call for it, its error at every row's field.
+    const books = await gql('{ book(where: {id: {_lte: 3}}, order_by: {id: asc}) { id author { notes { id } } } }');
+    expect(books.body).toEqual({
+      data: { book: [{ id: 1, author: { notes: null } }, { id: 2, author: { notes: [{ id: 20 }] } }, { id: 3, author: { notes: null } }] },
+      errors: [
+        { message: 'no notes for author 1', path: ['book', 0, 'author', 'notes'] },
+        { message: 'no notes for author 1', path: ['book', 2, 'author', 'notes'] },
+      ],
+    });
+    // An error of the whole call (no path into a row's field): at the field's first place.
+    flaky.answer = () => JSON.stringify({ data: null, errors: [{ message: 'service paused', extensions: { code: 'PAUSED' } }] });
+    try {
+      expect((await gql(notesQuery)).body).toEqual({
+        data: { author: [{ id: 1, notes: null }, { id: 2, notes: null }, { id: 3, notes: null }] },
+        errors: [{ message: 'service paused', extensions: { code: 'PAUSED' }, path: ['author', 0, 'notes'] }],
+      });
+    } finally {
+      flaky.answer = null;
+    }
+  });
+
+  it('fails the request at the relationship field when the remote cannot be called', async () => {
+    await flaky.stop();
+    try {
+      const r = await gql(notesQuery);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({
+        data: null,
+        errors: [{ message: `error calling remote schema "flaky": connect ECONNREFUSED 127.0.0.1:${flaky.port}`, extensions: { path: notesPath, code: 'remote-schema-error' } }],
+      });
+    } finally {
+      await flaky.start();
+    }
+    expect((await gql('{ author(where: {id: {_eq: 2}}) { notes { id } } }')).body).toEqual({ data: { author: [{ notes: [{ id: 20 }] }] } });
+  });
+
+  it('fails the request at the relationship field when the remote answers something malformed', async () => {
+    const failsWith = async (answer: string, reason: string) => {
+      flaky.answer = () => answer;
+      try {
+        expect((await gql(notesQuery)).body, answer).toEqual({ data: null, errors: [{ message: `error calling remote schema "flaky": ${reason}`, extensions: { path: notesPath, code: 'remote-schema-error' } }] });
+      } finally {
+        flaky.answer = null;
+      }
+    };
+    await failsWith('<html>oops</html>', 'the remote server answered status 200 with a body that is not JSON');
+    await failsWith('{"result": []}', 'the remote server answered status 200 with JSON that is not a GraphQL response');
+    await failsWith('{"data": null}', 'the remote server\'s answer is not what was asked: its "data" is not an object');
+    await failsWith('{"data": {"r0": [], "r2": []}}', 'the remote server\'s answer is not what was asked: its "data" has no "r1" (asked for the rows with {"id":2})');
+  });
+
+  it('fails the request at the relationship field when a to_source statement fails', async () => {
+    await other.sql('CREATE TABLE fragile (author_id int NOT NULL, word text NOT NULL)');
+    expect((await admin('pg_track_table', { source: 'other', table: 'fragile' })).status).toBe(200);
+    const words = { to_source: { relationship_type: 'array', source: 'other', table: 'fragile', field_mapping: { id: 'author_id' } } };
+    expect((await admin('pg_create_remote_relationship', { name: 'words', table: 'author', definition: words })).body).toEqual({ message: 'success' });
+    // Dropped behind the engine's back: the statement fails.
+    await other.sql('DROP TABLE fragile');
+    const r = await gql('{ author(where: {id: {_eq: 1}}) { id words { word } } }');
+    expect(r.body).toEqual({ data: null, errors: [{ message: 'relation "public.fragile" does not exist', extensions: { path: '$.selectionSet.author.selectionSet.words', code: 'constraint-error' } }] });
   });
 });

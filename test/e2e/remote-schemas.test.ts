@@ -241,6 +241,16 @@ describe('remote schemas', () => {
     expect(sent.query).toContain('$c: String!');
     const type = await gql('{ __type(name: "WeatherReport") { fields { name } } }');
     expect(type.body.data.__type.fields.map((f: { name: string }) => f.name)).toEqual(['city', 'temperature']);
+    // A remote that cannot be called fails the request, at the field (in its namespace).
+    await weather.stop();
+    try {
+      expect((await gql('{ wx { f: get_forecast(city: "Oslo") { city } } }')).body).toEqual({
+        data: null,
+        errors: [{ message: `error calling remote schema "weather": connect ECONNREFUSED 127.0.0.1:${weather.port}`, extensions: { path: '$.selectionSet.wx.selectionSet.f', code: 'remote-schema-error' } }],
+      });
+    } finally {
+      await weather.start();
+    }
   });
 
   it('updates a remote schema (new customization), reloads and removes it', async () => {

@@ -65,6 +65,24 @@ describe('a live BigQuery source', () => {
     expect(r.body).toEqual({ data: { [root('svc_purchase_aggregate')]: { aggregate: { count: 3, max: { amount: 500 } } } } });
   });
 
+  it('answers distinct_on in root fields, array relationships and aggregates (first row of each group in the order asked)', async () => {
+    const byCustomer = `distinct_on: customer_id, order_by: [{customer_id: asc}, {amount: desc}]`;
+    const r = await query(`{
+      ${root('svc_purchase')}(${byCustomer}) { customer_id amount }
+      ${root('svc_purchase_aggregate')}(${byCustomer}) { aggregate { count sum { amount } } }
+      ${root('svc_customer')}(order_by: {id: asc}) { id purchases(distinct_on: customer_id, order_by: [{customer_id: asc}, {amount: asc}]) { amount } }
+    }`);
+    expect(r.body).toEqual({
+      data: {
+        [root('svc_purchase')]: [{ customer_id: 1, amount: 120 }, { customer_id: 2, amount: 500 }],
+        [root('svc_purchase_aggregate')]: { aggregate: { count: 2, sum: { amount: 620 } } },
+        [root('svc_customer')]: [{ id: 1, purchases: [{ amount: 30 }] }, { id: 2, purchases: [{ amount: 500 }] }, { id: 3, purchases: [] }],
+      },
+    });
+    const wrong = await query(`{ ${root('svc_purchase')}(distinct_on: customer_id, order_by: {amount: desc}) { id } }`);
+    expect(wrong.body).toEqual({ errors: [{ message: '"distinct_on" columns must match initial "order_by" columns', extensions: { path: `$.selectionSet.${root('svc_purchase')}.args`, code: 'validation-failed' } }] });
+  });
+
   it('applies permissions with session variables, and computed fields calling a table function', async () => {
     const r = await query(`{ ${root('svc_customer')} { id purchases_above(args: {minimum: 50}) { id amount } } }`, { 'X-Service-Role': 'user', 'X-Service-User-Id': '1' });
     expect(r.body).toEqual({ data: { [root('svc_customer')]: [{ id: 1, purchases_above: [{ id: 10, amount: 120 }] }] } });

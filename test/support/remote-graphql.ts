@@ -1,7 +1,8 @@
 /**
  * A real remote GraphQL server for tests: node:http answering POSTs with graphql-js's
  * `graphql()` over a schema built from SDL and root values, recording each request's headers
- * and body. It can be stopped and started again on the same port (a remote that goes away).
+ * and body. It can be stopped and started again on the same port (a remote that goes away), or
+ * made to answer a given body (`answer`: one that is not a GraphQL response).
  */
 import http from 'node:http';
 import { TestServer } from './listen.js';
@@ -16,6 +17,8 @@ export interface RemoteCall {
 
 export class RemoteGraphQL extends TestServer {
   readonly calls: RemoteCall[] = [];
+  /** When set, the raw body (status 200) of every answer but introspection's: a broken server. */
+  answer: ((call: RemoteCall) => string) | null = null;
   private readonly schema: GraphQLSchema;
 
   constructor(
@@ -42,7 +45,13 @@ export class RemoteGraphQL extends TestServer {
       req.on('end', () => {
         void (async () => {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> };
-          this.calls.push({ headers: req.headers, query: body.query, variables: body.variables });
+          const call = { headers: req.headers, query: body.query, variables: body.variables };
+          this.calls.push(call);
+          if (this.answer && !body.query.includes('__schema')) {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(this.answer(call));
+            return;
+          }
           const result = await graphql({ schema: this.schema, source: body.query, rootValue: this.root, variableValues: body.variables ?? null, contextValue: req.headers });
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify(result));

@@ -1,7 +1,8 @@
 /**
  * BigQuery as a `Backend` (driver `@google-cloud/bigquery`): read-only, as upstream: no
  * mutations, subscriptions or streaming (absent from the schema), no primary keys (no
- * `_by_pk`), relationships by manual configuration. Queries are GoogleSQL with named parameters.
+ * `_by_pk`), relationships by manual configuration. Queries are GoogleSQL with named parameters;
+ * `distinct_on` is written with `ROW_NUMBER()`.
  */
 import { QUERY_CAPABILITIES, type Backend } from '../backend.js';
 import { bigquerySourceConfiguration } from './configuration.js';
@@ -12,7 +13,8 @@ import { translateRootField } from './translate/select.js';
 
 export const bigquery: Backend = {
   kind: 'bigquery',
-  capabilities: QUERY_CAPABILITIES,
+  // distinct_on as upstream's BigQuery backend has it: ROW_NUMBER() per group (translate/select.ts).
+  capabilities: Object.freeze({ ...QUERY_CAPABILITIES, distinctOn: true }),
   decodeConfiguration: bigquerySourceConfiguration,
   usesPreparedStatements: () => false,
   translateRootField,

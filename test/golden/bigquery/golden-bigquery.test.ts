@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bigqueryCatalog } from '../../../src/backends/bigquery/introspect.js';
-import type { GraphQLObjectType } from 'graphql';
+import type { GraphQLEnumType, GraphQLObjectType } from 'graphql';
 import { resolveComputedField } from '../../../src/metadata/computed-fields.js';
 import type { JsonObject } from '../../../src/util/decode.js';
 import { dialectGoldenCases, goldenSchemas, readJson } from '../dialect-golden.js';
@@ -41,7 +41,7 @@ describe('BigQuery computed fields (argument_mapping, return_table)', () => {
     expect(cf.returns).toEqual({ kind: 'table', table: { schema: 'shop', name: 'purchase' } });
     const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
     const field = (schema.getType('shop_customer') as GraphQLObjectType).getFields().big_purchases!;
-    expect(field.args.map((a) => a.name)).toEqual(['args', 'limit', 'offset', 'order_by', 'where']);
+    expect(field.args.map((a) => a.name)).toEqual(['args', 'distinct_on', 'limit', 'offset', 'order_by', 'where']);
     expect(field.description).toBe('purchases above a minimum');
   });
 
@@ -62,11 +62,24 @@ describe('BigQuery schema', () => {
     expect(schema.getSubscriptionType()).toBeFalsy();
   });
 
+  it('has distinct_on on every list of rows, a list of the table\'s <t>_select_column', () => {
+    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const root = schema.getQueryType()!.getFields();
+    const customer = (schema.getType('shop_customer') as GraphQLObjectType).getFields();
+    const lists = { shop_purchase: root.shop_purchase, shop_purchase_aggregate: root.shop_purchase_aggregate, purchases: customer.purchases, purchases_aggregate: customer.purchases_aggregate };
+    for (const [name, field] of Object.entries(lists)) {
+      expect(field?.args.map((a) => a.name), name).toEqual(['distinct_on', 'limit', 'offset', 'order_by', 'where']);
+      expect(String(field?.args[0]!.type), name).toBe('[shop_purchase_select_column!]');
+    }
+    const columns = schema.getType('shop_purchase_select_column') as GraphQLEnumType;
+    expect(columns.getValues().map((v) => v.name)).toEqual(['id', 'customer_id', 'amount', 'at']);
+  });
+
   it('has remote relationships as fields: to a table (to_source) and to a remote schema', () => {
     const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
     const fields = (schema.getType('shop_customer') as GraphQLObjectType).getFields();
     expect(String(fields.orders?.type)).toBe('[shop_purchase!]!');
-    expect(fields.orders?.args.map((a) => a.name)).toEqual(['limit', 'offset', 'order_by', 'where']);
+    expect(fields.orders?.args.map((a) => a.name)).toEqual(['distinct_on', 'limit', 'offset', 'order_by', 'where']);
     expect(String(fields.shipments?.type)).toBe('[Shipment!]');
     expect(fields.shipments?.args.map((a) => a.name)).toEqual(['limit']);
   });

@@ -20,6 +20,9 @@ const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: S
 const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 const AGGREGATES: Record<string, string> = { avg: 'AVG', sum: 'SUM', min: 'MIN', max: 'MAX', stddev: 'STDDEV', stddev_samp: 'STDDEV_SAMP', stddev_pop: 'STDDEV_POP', variance: 'VARIANCE', var_samp: 'VAR_SAMP', var_pop: 'VAR_POP' };
 const from = (scope: Scope) => sql`${backtickQualified(scope.table.schema, scope.table.name)} AS ${scope.alias}`;
+/** The row number a `distinct_on` subquery adds (1: the first row of its group). */
+const DISTINCT_ROW_NAME = '__distinct_row';
+const DISTINCT_ROW = backtick(DISTINCT_ROW_NAME);
 const typename = (name: string, as: Sql) => sql`${paramFrom({ kind: 'literal', value: name, query: true })} AS ${as}`;
 
 class SelectCompiler extends StatementScopes {
@@ -36,16 +39,26 @@ class SelectCompiler extends StatementScopes {
     return sqls.length === 0 ? raw('') : sql` WHERE ${join(sqls.map((c) => sql`(${c})`), ' AND ')}`;
   }
 
-  /** `SELECT [AS STRUCT] <list> FROM <table, or source> WHERE ... ORDER BY ... LIMIT ... OFFSET ...`. */
+  /**
+   * `SELECT [AS STRUCT] <list> FROM <table, or source> WHERE ... ORDER BY ... LIMIT ... OFFSET ...`.
+   * With `distinct_on`, the filtered rows are numbered within each group of the distinct
+   * columns (in the requested order) and the first of each group is kept, before the order,
+   * limit and offset apply: PostgreSQL's `DISTINCT ON`, as the well-known engine's BigQuery
+   * backend writes it (a subquery with `ROW_NUMBER() OVER (PARTITION BY ...)` under the same alias).
+   */
   rows(rows: RowSource, scope: Scope, list: Sql, related: Sql[], struct: boolean, source?: Sql): Sql {
-    if (rows.distinctOn.length > 0) throw notSupported('distinct_on');
     const order = rows.orderBy.flatMap((o) => this.orderItem(o, scope));
     const asked = this.integer(rows.limit, 'limit');
     const limit = asked === null ? rows.limitCap : rows.limitCap === null ? asked : Math.min(asked, rows.limitCap);
     const offset = this.integer(rows.offset, 'offset');
     const tail = sql`${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}${limit !== null ? raw(` LIMIT ${limit}`) : offset !== null ? raw(' LIMIT 9223372036854775807') : raw('')}${offset !== null ? raw(` OFFSET ${offset}`) : raw('')}`;
-    const rowsFrom = source ? sql`${source} AS ${scope.alias}` : from(scope);
-    return sql`SELECT ${raw(struct ? 'AS STRUCT ' : '')}${list} FROM ${rowsFrom}${this.where([...related, rows.permission, rows.where], scope)}${tail}`;
+    const base = source ? sql`${source} AS ${scope.alias}` : from(scope);
+    const filtered = this.where([...related, rows.permission, rows.where], scope);
+    const head = sql`SELECT ${raw(struct ? 'AS STRUCT ' : '')}${list} FROM `;
+    if (rows.distinctOn.length === 0) return sql`${head}${base}${filtered}${tail}`;
+    const groups = join(rows.distinctOn.map((c) => this.visible(col(scope, c.column), c.visibleWhen, scope)), ', ');
+    const numbered = sql`ROW_NUMBER() OVER (PARTITION BY ${groups}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}) AS ${DISTINCT_ROW}`;
+    return sql`${head}(SELECT *, ${numbered} FROM ${base}${filtered}) AS ${scope.alias} WHERE ${col(scope, DISTINCT_ROW_NAME)} = 1${tail}`;
   }
 
   private integer(v: Value | null, what: string): number | null {
@@ -119,8 +132,8 @@ class SelectCompiler extends StatementScopes {
       if (s.kind === 'typename') return typename(s.typename, as);
       const inner = this.scope(table);
       if (s.kind === 'nodes') return sql`ARRAY(${this.rows(rows, inner, this.fields(s.fields, inner), related(inner), true)}) AS ${as}`;
-      const paged = rows.limit !== null || rows.offset !== null || rows.limitCap !== null;
-      // Aggregated over the rows themselves, or over the page of them the limit leaves.
+      const paged = rows.limit !== null || rows.offset !== null || rows.limitCap !== null || rows.distinctOn.length > 0;
+      // Aggregated over the rows themselves, or over those the limit (or distinct_on) leaves.
       const r = paged ? this.scope(table) : inner;
       const source = paged ? sql`(${this.rows(rows, inner, raw(`${inner.alias.parts[0] as string}.*`), related(inner), false)}) AS ${r.alias}` : from(inner);
       const where = paged ? raw('') : this.where([...related(inner), rows.permission, rows.where], inner);

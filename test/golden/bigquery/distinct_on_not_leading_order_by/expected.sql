@@ -1,0 +1,1 @@
+-- request error: "distinct_on" columns must match initial "order_by" columns
