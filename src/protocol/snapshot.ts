@@ -228,8 +228,22 @@ function sharingWith<T extends object>(previous: T | undefined, next: T): T {
   if (!previous) return next;
   const out = { ...next } as Record<string, unknown>;
   const before = previous as Record<string, unknown>;
-  for (const k of Object.keys(out)) if (sameJson(before[k], out[k])) out[k] = before[k];
+  for (const k of Object.keys(out)) {
+    const [a, b] = [before[k], out[k]];
+    if (sameJson(a, b)) out[k] = a;
+    else if (Array.isArray(a) && Array.isArray(b)) out[k] = sharingItems(a, b);
+  }
   return out as T;
+}
+
+/**
+ * A changed list (a table's permissions, say) keeping the previous list's items that are
+ * equal, wherever they moved: a permission change of one role leaves every other role's
+ * permission the same object (metadata/changes.ts tells the roles a change touched by identity).
+ */
+function sharingItems(previous: unknown[], next: unknown[]): unknown[] {
+  const byText = new Map(previous.map((x) => [JSON.stringify(x), x]));
+  return next.map((x) => byText.get(JSON.stringify(x)) ?? x);
 }
 
 /**

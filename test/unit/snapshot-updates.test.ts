@@ -104,6 +104,17 @@ describe('snapshot updates', () => {
     expect(second.metadata.sources[0]!.tables[2]!.table).toBe(first.metadata.sources[0]!.tables[2]!.table);
   });
 
+  it('a changed permission list keeps the other roles\' permissions, and a whole update keeps equal parts of the skeleton', async () => {
+    const reader = new SnapshotReader();
+    const first = reader.apply(await update(1, null, doc, null));
+    const added = produce(doc, (d) => void d.sources[0]!.tables[0]!.select_permissions!.unshift({ role: 'new', permission: { columns: '*', filter: {} } }));
+    const second = reader.apply(await update(2, doc, added, 1));
+    expect(second.metadata.sources[0]!.tables[0]!.select_permissions![1]).toBe(first.metadata.sources[0]!.tables[0]!.select_permissions![0]);
+    const third = reader.apply(await update(3, null, added, null));
+    expect(third.metadata.inherited_roles).toBe(first.metadata.inherited_roles);
+    expect(third.metadata.sources[0]!.configuration).toBe(first.metadata.sources[0]!.configuration);
+  });
+
   it('refuses an update that does not follow the generation it holds', async () => {
     const reader = new SnapshotReader();
     reader.apply(await update(1, null, doc, null));
