@@ -91,6 +91,14 @@ describe('the metadata store', () => {
     expect(await exportTables()).toEqual(['c', 'a', 'd']);
   });
 
+  it('keeps entries as text, lz4-compressed where the server has lz4, else uncompressed', async () => {
+    const { lz4 } = (await fx.db.sql(`SELECT EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)) AS lz4`)).rows[0] as { lz4: boolean };
+    const column = (await fx.db.sql(
+      `SELECT atttypid::regtype::text AS type, attstorage AS storage${lz4 ? ', attcompression AS compression' : ''} FROM pg_attribute WHERE attrelid = 'service_catalog.metadata_tables'::regclass AND attname = 'entry'`,
+    )).rows[0];
+    expect(column).toEqual(lz4 ? { type: 'text', storage: 'x', compression: 'l' } : { type: 'text', storage: 'e' });
+  });
+
   it('stores a document of thousands of tables (written in several statements) in its order, across a restart', async () => {
     const doc = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
     // Tables the database does not have: kept as inconsistent objects, stored all the same.
