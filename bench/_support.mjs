@@ -68,8 +68,9 @@ export function startEngine(env, onLog = () => {}) {
         url,
         pid: child.pid,
         bootMs: performance.now() - started,
+        /** `body` as an object, or as its JSON text (serialised before a timer starts). */
         post: async (path, body) => {
-          const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
           const json = await res.json();
           if (res.status !== 200) throw new Error(`${path} ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
           return json;
