@@ -3,18 +3,21 @@
  * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an
  * inconsistent object). Collections that nothing uses are only parsed, as in the
  * well-known engine. Runs in the metadata actor after resolution; the admin schema is
- * built from the resolved model only when some collection is on the allow-list, and
- * the verdict is kept while the document's sources, the catalogs and the two sections
- * are the same objects.
+ * built from the resolved model (with the consistent remote schemas' fields and the actions,
+ * as a client sees them) only when some collection is on the allow-list or behind an
+ * endpoint, and the verdict is kept while the document's sources, remote schemas and
+ * actions, the catalogs, the remotes' introspections and the two sections are the same objects.
  */
-import { Kind, validate, type OperationDefinitionNode } from 'graphql';
+import { Kind, validate, type IntrospectionQuery, type OperationDefinitionNode } from 'graphql';
 import type { ResolvedMetadata, Inconsistency, SourceCatalog } from '../metadata/resolve/types.js';
 import { allowlist, collectionQueryObjectName, queryCollections, setQueryCollections, type QueryCollection } from '../metadata/query-collections.js';
 import { restEndpoints } from '../metadata/rest-endpoints.js';
-import type { Metadata } from '../metadata/types.js';
+import type { InconsistentObject, Metadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { buildRoleSchema, type RoleSchema } from '../schema/build.js';
 import { buildRoleModel } from '../schema/model.js';
+import { RemoteSchemas } from '../schema/remote-schemas.js';
+import { roleSchemaInputs } from '../schema/role-schema.js';
 import { SharedTypes } from '../schema/shared-types.js';
 import { TrackedTables } from '../schema/tracked-tables.js';
 import { VALIDATION_RULES } from './compile.js';
@@ -29,19 +32,29 @@ interface Kept {
 
 let kept: Kept | null = null;
 
-/** The admin schema of a resolved document (enum tables' columns typed by their scalar: their values are not loaded here). */
-export function adminSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
-  const snapshot: MetadataSnapshot = {
-    version: 0,
-    generation: 0,
-    metadata: m,
-    sources: Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null }])),
-    inconsistencies: [],
-    remotes: {},
-    remoteSchemaPermissions: false,
-  };
-  const tracked = new TrackedTables(snapshot, resolved);
+/** What the admin schema sees besides the sources: these remote schemas, and the actions not listed inconsistent. */
+export interface Served {
+  remotes: Record<string, IntrospectionQuery>;
+  inconsistencies: InconsistentObject[];
+}
+
+/** A resolved document as a snapshot (enum tables' columns typed by their scalar: their values are not loaded here). */
+function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, served: Served): MetadataSnapshot {
+  const sources = Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null }]));
+  return { version: 0, generation: 0, metadata: m, sources, inconsistencies: served.inconsistencies, remotes: served.remotes, remoteSchemaPermissions: false };
+}
+
+/** The admin schema of the sources alone: the names remote schemas and actions must not take. */
+export function sourcesSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
+  const tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved);
   return buildRoleSchema(buildRoleModel(tracked, 'admin'), new SharedTypes(tracked));
+}
+
+/** The admin schema as a client sees it: the sources, the remote schemas and actions served. */
+function servedSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served): RoleSchema {
+  const snapshot = snapshotOf(m, catalogs, served);
+  const tracked = new TrackedTables(snapshot, resolved);
+  return roleSchemaInputs(snapshot, tracked, new RemoteSchemas(snapshot), buildRoleModel(tracked, 'admin'), 'admin').build(new SharedTypes(tracked));
 }
 
 /** Why a query does not validate, or null. */
@@ -75,13 +88,13 @@ function invalidQuery(c: QueryCollection, name: string, query: string, problem: 
   };
 }
 
-export function collectionInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): Inconsistency[] {
+export function collectionInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served = { remotes: {}, inconsistencies: [] }): Inconsistency[] {
   const listed = new Set([...allowlist(m).map((e) => e.collection), ...restEndpoints(m).map((e) => e.definition.query.collection_name)]);
   const used = queryCollections(m).filter((c) => listed.has(c.name) && c.definition.queries.length > 0);
   if (used.length === 0) return [];
-  const parts = [m.sources, m.query_collections, m.allowlist, m.rest_endpoints, ...m.sources.map((s) => catalogs.get(s.name)?.introspection)];
+  const parts = [m.sources, m.query_collections, m.allowlist, m.rest_endpoints, m.remote_schemas, m.actions, m.custom_types, ...m.sources.map((s) => catalogs.get(s.name)?.introspection), ...Object.entries(served.remotes).flat(), JSON.stringify(served.inconsistencies)];
   if (kept && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]) && Object.isFrozen(m.sources)) return [...kept.result];
-  const schema = adminSchema(m, catalogs, resolved);
+  const schema = servedSchema(m, catalogs, resolved, served);
   const result = used.flatMap((c) =>
     c.definition.queries.flatMap((q) => {
       const problem = queryProblem(schema, q.query);

@@ -1,13 +1,14 @@
 /**
  * What is inconsistent in a document, as the metadata actor reports it: the resolution's
  * findings (metadata/resolve.ts, shared with the schema builder), the queries of the
- * allow-listed collections that do not validate against the admin schema (which only the
- * metadata actor checks: the schema builder serves collections as they are stored), and the
+ * allow-listed collections that do not validate against the admin schema as clients see it,
+ * remote schemas and actions included (which only the metadata actor checks: the schema
+ * builder serves collections as they are stored), and the
  * remote schemas that could not be introspected or whose names clash (the schema builder
  * leaves out those the snapshot lists).
  */
 import { isScalarType, type GraphQLSchema } from 'graphql';
-import { adminSchema, collectionInconsistencies } from '../../compiler/collection-validation.js';
+import { collectionInconsistencies, sourcesSchema } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import { remoteSchemaObjectName, resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
 import { remoteRelationshipInconsistencies } from '../../metadata/resolve/remote-relationships.js';
@@ -24,13 +25,13 @@ let keptSchema: { parts: unknown[]; schema: GraphQLSchema } | null = null;
 export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, remotes: ReadonlyMap<string, RemoteState> = new Map()): Inconsistency[] {
   const resolved = resolveMetadata(m, catalogs);
   // Event triggers: an environment variable missing at boot, a column gone (spec "Event trigger").
-  const out = [...resolved.inconsistencies, ...collectionInconsistencies(m, catalogs, resolved), ...eventTriggerInconsistencies(m, catalogs, process.env), ...actionInconsistencies(m, resolved, process.env)];
+  const out = [...resolved.inconsistencies, ...eventTriggerInconsistencies(m, catalogs, process.env), ...actionInconsistencies(m, resolved, process.env)];
   const withActions = actions(m).length > 0 || Object.keys(storedCustomTypes(m)).length > 0;
-  if (remoteSchemas(m).length === 0 && !withActions) return [...out, ...remoteRelationshipInconsistencies(m, resolved, () => null)];
+  if (remoteSchemas(m).length === 0 && !withActions) return [...out, ...collectionInconsistencies(m, catalogs, resolved), ...remoteRelationshipInconsistencies(m, resolved, () => null)];
   // The sources' names, from the admin schema (it sees every table and function), kept while the sources and catalogs are the same objects.
   const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
   if (!keptSchema || keptSchema.parts.length !== parts.length || keptSchema.parts.some((p, i) => p !== parts[i]) || !Object.isFrozen(m.sources)) {
-    keptSchema = { parts, schema: adminSchema(m, catalogs, resolved).schema };
+    keptSchema = { parts, schema: sourcesSchema(m, catalogs, resolved).schema };
   }
   const schema = keptSchema.schema;
   const taken: TakenNames = {
@@ -44,9 +45,16 @@ export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<strin
   if (withActions) out.push(...actionNameClashes(m, { rootField: taken.rootField, type: typeKind }));
   const broken = resolveRemoteSchemas(m, remotes, taken);
   const inconsistent = new Set(broken.filter((i) => i.object.type === 'remote_schema').map((i) => i.object.name));
-  const schemaOf = (name: string) => {
+  const consistent = (name: string) => {
     const intro = remotes.get(name)?.introspection;
-    return intro && !inconsistent.has(remoteSchemaObjectName(name)) ? remoteClientSchema(intro) : null;
+    return intro && !inconsistent.has(remoteSchemaObjectName(name)) ? intro : null;
   };
-  return [...out, ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
+  const schemaOf = (name: string) => {
+    const intro = consistent(name);
+    return intro ? remoteClientSchema(intro) : null;
+  };
+  // A collection's query may read remote schemas' fields (and actions'), as a client's does.
+  const servedRemotes = Object.fromEntries(remoteSchemas(m).flatMap((r) => (consistent(r.name) ? [[r.name, consistent(r.name)!]] : [])));
+  const served = { remotes: servedRemotes, inconsistencies: [...out, ...broken].map((i) => i.object) };
+  return [...out, ...collectionInconsistencies(m, catalogs, resolved, served), ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
 }

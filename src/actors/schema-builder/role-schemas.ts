@@ -11,15 +11,14 @@
 import { metadataChanges, onlyPermissionsChanged } from '../../metadata/changes.js';
 import type { Metadata } from '../../metadata/types.js';
 import { resolveMetadata } from '../../metadata/resolve.js';
-import { buildRoleSchema, type RoleSchema } from '../../schema/build.js';
+import type { RoleSchema } from '../../schema/build.js';
 import { buildRoleModel } from '../../schema/model.js';
-import { schemaShape } from '../../schema/schema-shape.js';
+import { roleSchemaInputs } from '../../schema/role-schema.js';
 import { SharedTypes } from '../../schema/shared-types.js';
 import { TrackedTables } from '../../schema/tracked-tables.js';
 import type { MetadataSnapshot } from '../../protocol/snapshot.js';
 import { RemoteSchemas } from '../../schema/remote-schemas.js';
 import { sameJson } from '../../util/same-json.js';
-import { actionsShapeKey, visibleActions, type ActionsView } from '../../schema/actions.js';
 
 const remoteInconsistencies = (s: MetadataSnapshot) => s.inconsistencies.filter((i) => i.type === 'remote_schema').map((i) => i.name);
 
@@ -82,13 +81,11 @@ export class RoleSchemas {
     let rs = schemas.get(key);
     if (!rs) {
       const model = buildRoleModel(tracked, role, backendOnly);
-      const view: ActionsView = { metadata: this.current!.snapshot.metadata, inconsistencies: this.current!.snapshot.inconsistencies, parents: (r) => tracked.resolved.inheritedRoles.get(r) };
-      const actions = visibleActions(view, role);
-      const shape = `${schemaShape(model)}\u0001${remotes.shapeKey(role)}\u0001${actionsShapeKey(actions)}`;
-      const same = shapes.get(shape);
+      const inputs = roleSchemaInputs(this.current!.snapshot, tracked, remotes, model, role);
+      const same = shapes.get(inputs.shape);
       // The field table is shared too: the compiler takes each field's table from the role's own model.
-      rs = same ? { role, schema: same.schema, fields: same.fields, model } : buildRoleSchema(model, shared, remotes.forRole(role), remotes.joinsFor(role), { view, list: actions });
-      if (!same) shapes.set(shape, rs);
+      rs = same ? { role, schema: same.schema, fields: same.fields, model } : inputs.build(shared);
+      if (!same) shapes.set(inputs.shape, rs);
       schemas.set(key, rs);
     }
     return rs;
