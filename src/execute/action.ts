@@ -31,6 +31,8 @@ export interface ActionCallContext {
   variables: Record<string, unknown>;
   session: Record<string, string>;
   clientHeaders: Record<string, string>;
+  /** The handlers' `Set-Cookie` values, gathered for the HTTP response. */
+  setCookies: string[];
 }
 
 const fail = (run: ActionRun, message: string, extensions?: Record<string, unknown>) =>
@@ -112,6 +114,7 @@ export async function runActionStep(run: ActionRun, ctx: ActionCallContext, call
     return found ? shaped(run, found) : 'null';
   }
   const outcome = await callActionHandler(calls.client, run.handler, { action: { name: run.action }, input, session_variables: ctx.session, request_query: run.requestQuery }, forwarded, process.env);
+  if (outcome.setCookies) ctx.setCookies.push(...outcome.setCookies);
   if (!outcome.ok) throw fail(run, outcome.message, outcome.extensions);
   return shaped(run, outcome.output);
 }

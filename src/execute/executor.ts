@@ -23,6 +23,12 @@ export interface ExecuteRequest {
   session: Record<string, string>;
   /** The client's headers (lower-case names): forwarded to remote schemas that ask for them. */
   headers?: Record<string, string>;
+  /**
+   * Gathers the `Set-Cookie` values of the remote schemas' and action handlers' answers, as the
+   * well-known engine passes them on over HTTP; absent where there are no headers to send them
+   * in (a WebSocket message, a subscription's result).
+   */
+  setCookies?: string[];
 }
 
 /**
@@ -41,7 +47,7 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
-  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors };
+  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [] };
   // A remote root field's failure at the field (a join's: below).
   const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
     const server = connections.remote?.(run.remote);

@@ -26,6 +26,8 @@ export interface RemoteCallContext {
   clientHeaders: Record<string, string>;
   /** The remote servers' errors, gathered into the response's `errors`. */
   errors: unknown[];
+  /** The remote servers' and action handlers' `Set-Cookie` values, gathered for the HTTP response. */
+  setCookies: string[];
 }
 
 function headersFor(server: RemoteServer, ctx: RemoteCallContext): Record<string, string> {
@@ -146,7 +148,9 @@ async function call(run: RemoteRun, server: RemoteServer | undefined, ctx: Remot
   for (const name of run.variables) if (ctx.variables[name] !== undefined) variables[name] = ctx.variables[name];
   for (const p of run.sessionPresets) variables[p.variable] = sessionValue(p, ctx.session);
   try {
-    return await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables });
+    const answer = await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables });
+    if (answer.setCookies) ctx.setCookies.push(...answer.setCookies);
+    return answer;
   } catch (e) {
     throw failed(run, e instanceof Error ? e.message : String(e));
   }

@@ -36,6 +36,8 @@ export interface GraphQLReply {
   status: number;
   /** A malformed request or a method the operation does not allow: `status` under `application/json` too. */
   protocolError: boolean;
+  /** `Set-Cookie` values of the remote schemas and action handlers the request called, for the HTTP response. */
+  setCookies?: string[];
 }
 
 export class GraphQLService {
@@ -72,18 +74,19 @@ export class GraphQLService {
    * A RESTified endpoint's call: its query with the variables the call carries; the answer's
    * `data`, or the first error as `{path, error, code}` with its status (docs/behaviour.md).
    */
-  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[] }> {
+  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[]; setCookies?: string[] }> {
     const found = this.rest.match(call.method, call.path);
     if (found.kind === 'not-found') return restError(404, `no REST endpoint matches ${call.method} /api/rest/${call.path}`, 'not-found');
     if (found.kind === 'method-not-allowed') return { ...restError(405, `method ${call.method} is not allowed on /api/rest/${call.path}`, 'method-not-allowed'), allow: found.allowed };
+    const setCookies: string[] = [];
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
       const plan = await this.plans.plan(session, req);
-      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables }, this.connections) };
+      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections), setCookies };
     } catch (e) {
       if (e instanceof RequestError) return restError(400, e.message, e.code, e.path);
-      if (e instanceof ExecutionError) return restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path);
-      if (e instanceof ApiError) return restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path);
+      if (e instanceof ExecutionError) return { ...restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path), setCookies };
+      if (e instanceof ApiError) return { ...restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path), setCookies };
       const f = failure(e);
       return { status: f.status, body: JSON.stringify({ path: '$', error: 'unexpected error while executing the request', code: 'unexpected' }) };
     }
@@ -99,7 +102,7 @@ export class GraphQLService {
     }
     if (!Array.isArray(requests)) return this.answer(session, requests, false);
     const answers = await Promise.all(requests.map((r) => this.answer(session, r, false)));
-    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false };
+    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []) };
   }
 
   /** A GET request: queries only. */
@@ -117,12 +120,14 @@ export class GraphQLService {
   }
 
   private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean): Promise<GraphQLReply> {
+    // A cookie set by a call that went through stays set when a later step fails (RFC 6265 allows it on any status).
+    const setCookies: string[] = [];
     try {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
-      return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {} }, this.connections), status: 200, protocolError: false };
+      return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections), status: 200, protocolError: false, setCookies };
     } catch (e) {
-      return { ...failure(e), protocolError: e instanceof MethodNotAllowed };
+      return { ...failure(e), protocolError: e instanceof MethodNotAllowed, setCookies };
     }
   }
 

@@ -21,6 +21,8 @@ export interface RestAnswer {
   status: number;
   body: string;
   allow?: string[];
+  /** `Set-Cookie` values of the remote schemas and action handlers the call reached. */
+  setCookies?: string[];
 }
 
 export interface RestBackend {
@@ -51,8 +53,10 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
           return errorReply(auth.status, auth.message, auth.code, extra);
         }
         const text = bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : null;
-        const a = await backend.rest(auth, { method, path, search, body: text });
-        return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...(auth.setCookies ?? []).map((c): [string, string] => ['Set-Cookie', c])] };
+        // The client's headers go with the call (remote schemas and actions that forward them), as on /v1/graphql.
+        const a = await backend.rest({ ...auth, clientHeaders: headers }, { method, path, search, body: text });
+        const cookies = [...(auth.setCookies ?? []), ...(a.setCookies ?? [])].map((c): [string, string] => ['Set-Cookie', c]);
+        return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...cookies] };
       })
       .catch((e: unknown): Reply => {
         if (e instanceof BodyTooLarge) return errorReply(413, e.message, 'bad-request');

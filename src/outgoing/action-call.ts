@@ -13,7 +13,7 @@ import type { ActionHandler } from '../protocol/plan.js';
 import { decodeJson } from '../templates/apply-transform.js';
 import { decodeRequestTransform, decodeResponseTransform } from '../templates/request-transform.js';
 import { NOT_FORWARDED } from './forwarded-headers.js';
-import type { HttpClient } from './http-client.js';
+import type { HttpClient, IncomingAnswer } from './http-client.js';
 import { buildCall, transformResponseBody } from './transformed-call.js';
 
 export interface ActionPayload {
@@ -23,7 +23,10 @@ export interface ActionPayload {
   request_query: string;
 }
 
-export type HandlerOutcome = { ok: true; output: unknown } | { ok: false; message: string; extensions: Record<string, unknown> };
+export type HandlerOutcome = ({ ok: true; output: unknown } | { ok: false; message: string; extensions: Record<string, unknown> }) & {
+  /** The handler's `Set-Cookie` values, whatever its status: the client gets them over HTTP (docs/behaviour.md "Actions"). */
+  setCookies?: string[];
+};
 
 const failed = (message: string, internal?: unknown): HandlerOutcome => ({ ok: false, message, extensions: { path: '$', code: 'unexpected', ...(internal === undefined ? {} : { internal }) } });
 
@@ -54,20 +57,24 @@ export async function callActionHandler(client: HttpClient, handler: ActionHandl
   const built = buildCall(url.href, headers, requestTransform, payload as unknown as Record<string, unknown>, payload.session_variables);
   if (!built.ok) return failed(`the request transform of action ${name} failed: ${built.message}`, built.errors);
   const { call } = built;
-  let status: number;
-  let text: string;
+  let answer: IncomingAnswer;
   try {
-    const answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body }, handler.timeoutSeconds * 1000);
-    status = answer.status;
-    text = answer.body.toString('utf8');
+    answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body }, handler.timeoutSeconds * 1000);
   } catch (e) {
     const message = (e as Error).message;
     if (message.startsWith('no answer within')) return failed(`the handler of action ${name} did not answer within ${handler.timeoutSeconds} s`);
     return failed(`http exception when calling the handler of action ${name}: ${message}`);
   }
+  const setCookies = answer.headers['set-cookie'] ?? [];
+  const outcome = answerOutcome(handler, name, url, answer.status, answer.body.toString('utf8'), payload.session_variables);
+  return setCookies.length > 0 ? { ...outcome, setCookies } : outcome;
+}
+
+/** What the handler's answer (its status and body text) makes of the call. */
+function answerOutcome(handler: ActionHandler, name: string, url: URL, status: number, text: string, session: Record<string, string>): HandlerOutcome {
   const responseTransform = handler.responseTransform ? decodeResponseTransform(handler.responseTransform, '$') : undefined;
   if (responseTransform && !('code' in responseTransform) && status >= 200 && status < 300) {
-    const t = transformResponseBody(responseTransform, text, url.href, payload.session_variables);
+    const t = transformResponseBody(responseTransform, text, url.href, session);
     if (!t.ok) return failed(`the response transform of action ${name} failed`, t.errors);
     text = t.body;
   }

@@ -18,6 +18,8 @@ export interface RemoteEndpoint {
 export interface RemoteAnswer {
   data: unknown;
   errors?: unknown[];
+  /** The server's `Set-Cookie` values (the client gets them over HTTP). */
+  setCookies?: string[];
 }
 
 /** The definition's URL and headers with the environment read; throws an Error saying what is missing. */
@@ -66,5 +68,6 @@ export async function callRemote(client: HttpClient, endpoint: RemoteEndpoint, h
     throw new Error(`the remote server answered status ${answer.status} with JSON that is not a GraphQL response`);
   }
   const r = parsed as { data?: unknown; errors?: unknown };
-  return { data: r.data ?? null, ...(Array.isArray(r.errors) && r.errors.length > 0 ? { errors: r.errors } : {}) };
+  const setCookies = answer.headers['set-cookie'] ?? [];
+  return { data: r.data ?? null, ...(Array.isArray(r.errors) && r.errors.length > 0 ? { errors: r.errors } : {}), ...(setCookies.length > 0 ? { setCookies } : {}) };
 }

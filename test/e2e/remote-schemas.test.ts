@@ -152,6 +152,27 @@ describe('remote schemas', () => {
     expect(m.body).toEqual({ data: { rename: { name: 'ada' } } });
   });
 
+  it("passes the remote's Set-Cookie headers on over HTTP, on /v1/graphql and on a RESTified endpoint (with the client's headers forwarded there too)", async () => {
+    users.responseHeaders = { 'set-cookie': ['sid=abc; HttpOnly; Path=/', 'theme=dark'] };
+    try {
+      const res = await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN }, body: JSON.stringify({ query: '{ user(id: 2) { name } note { id } }' }) });
+      expect(await res.json()).toEqual({ data: { user: { name: 'bob' }, note: [{ id: 1 }] } });
+      expect(res.headers.getSetCookie()).toEqual(['sid=abc; HttpOnly; Path=/', 'theme=dark']);
+      expect((await admin('create_query_collection', { name: 'remote_calls', definition: { queries: [{ name: 'custom', query: 'query { header(name: "x-custom") }' }] } })).status).toBe(200);
+      const created = await admin('create_rest_endpoint', { name: 'custom', url: 'custom', methods: ['GET'], definition: { query: { collection_name: 'remote_calls', query_name: 'custom' } } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const rest = await fetch(`${engine.url}/api/rest/custom`, { headers: { ...ADMIN, 'X-Custom': 'over rest' } });
+      expect(await rest.json()).toEqual({ header: 'over rest' });
+      expect(rest.headers.getSetCookie()).toEqual(['sid=abc; HttpOnly; Path=/', 'theme=dark']);
+    } finally {
+      users.responseHeaders = {};
+      await admin('drop_rest_endpoint', { name: 'custom' });
+      await admin('drop_query_collection', { collection: 'remote_calls', cascade: true });
+    }
+    // A table alone calls no remote: no cookie.
+    expect((await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN }, body: JSON.stringify({ query: '{ note { id } }' }) })).headers.getSetCookie()).toEqual([]);
+  });
+
   it('without remote schema permissions enabled, every role sees every remote schema and permissions are refused', async () => {
     expect((await gql('{ user(id: 2) { name } }', undefined, { ...ADMIN, 'X-Service-Role': 'someone' })).body).toEqual({ data: { user: { name: 'bob' } } });
     const res = await admin('add_remote_schema_permissions', { remote_schema: 'users', role: 'someone', definition: { schema: 'type Query { whoami: String }' } });

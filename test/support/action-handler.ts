@@ -18,6 +18,8 @@ export interface HandlerAnswer {
   body?: unknown;
   raw?: string;
   delayMs?: number;
+  /** Response headers beside the content type (`set-cookie` as a list). */
+  headers?: Record<string, string | string[]>;
 }
 
 export type Route = (body: any, headers: http.IncomingHttpHeaders) => HandlerAnswer | Promise<HandlerAnswer>;
@@ -56,7 +58,7 @@ export class ActionHandler extends TestServer {
         void Promise.resolve(route ? route(body, req.headers) : { status: 404, body: { message: 'no route' } }).then(async (a) => {
           if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
           if (res.destroyed) return;
-          res.writeHead(a.status ?? 200, { 'content-type': 'application/json' });
+          res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
           res.end(a.raw ?? JSON.stringify(a.body ?? null));
         });
       });

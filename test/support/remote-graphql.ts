@@ -19,6 +19,8 @@ export class RemoteGraphQL extends TestServer {
   readonly calls: RemoteCall[] = [];
   /** When set, the raw body (status 200) of every answer but introspection's: a broken server. */
   answer: ((call: RemoteCall) => string) | null = null;
+  /** Headers of every answer but introspection's (`set-cookie` as a list). */
+  responseHeaders: Record<string, string | string[]> = {};
   private readonly schema: GraphQLSchema;
 
   constructor(
@@ -47,13 +49,14 @@ export class RemoteGraphQL extends TestServer {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> };
           const call = { headers: req.headers, query: body.query, variables: body.variables };
           this.calls.push(call);
+          const headers = { 'content-type': 'application/json', ...(body.query.includes('__schema') ? {} : this.responseHeaders) };
           if (this.answer && !body.query.includes('__schema')) {
-            res.writeHead(200, { 'content-type': 'application/json' });
+            res.writeHead(200, headers);
             res.end(this.answer(call));
             return;
           }
           const result = await graphql({ schema: this.schema, source: body.query, rootValue: this.root, variableValues: body.variables ?? null, contextValue: req.headers });
-          res.writeHead(200, { 'content-type': 'application/json' });
+          res.writeHead(200, headers);
           res.end(JSON.stringify(result));
         })();
       });
