@@ -208,6 +208,28 @@ describe('remote schemas', () => {
     }
   });
 
+  it("refuses an action or a custom type taking a remote schema's root field or type name, and a remote schema taking an action's, storing nothing", async () => {
+    const before = await exported();
+    const action = (name: string, type: 'query' | 'mutation') => admin('create_action', { name, definition: { type, handler: 'http://127.0.0.1:9/none', output_type: 'String' } });
+    const refused = await action('whoami', 'query');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('the query root field "whoami" already exists');
+    expect((await action('rename', 'mutation')).body.error).toContain('the mutation root field "rename" already exists');
+    const types = await admin('set_custom_types', { objects: [{ name: 'User', fields: [{ name: 'id', type: 'Int' }] }] });
+    expect(types.status).toBe(400);
+    expect(types.body.error).toContain('the custom type "User" clashes');
+    expect(await exported()).toEqual(before);
+    // The other way round: the action is there first.
+    expect((await action('forecast', 'query')).status).toBe(200);
+    const added = await admin('add_remote_schema', { name: 'weather', definition: { url: weather.url } });
+    expect(added.status).toBe(400);
+    expect(added.body.error).toContain('"forecast"');
+    expect((await exported()).remote_schemas).toEqual(before.remote_schemas);
+    expect((await admin('drop_action', { name: 'forecast' })).status).toBe(200);
+    // The schema still serves the remote.
+    expect((await gql('{ whoami }', undefined, { ...ADMIN, 'X-Service-User-Id': '5' })).body).toEqual({ data: { whoami: '5' } });
+  });
+
   it('rejects bad definitions with the JSON path, storing nothing', async () => {
     const before = await exported();
     const cases: [unknown, string][] = [

@@ -10,7 +10,7 @@
 import { isScalarType, type GraphQLSchema } from 'graphql';
 import { collectionInconsistencies, sourcesSchema } from '../../compiler/collection-validation.js';
 import { resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
-import { remoteSchemaObjectName, resolveRemoteSchemas, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
+import { remoteSchemaObjectName, resolveRemoteSchemas, servedRemoteNames, type RemoteState, type TakenNames } from '../../metadata/resolve/remote-schemas.js';
 import { remoteRelationshipInconsistencies } from '../../metadata/resolve/remote-relationships.js';
 import { remoteClientSchema } from '../../metadata/resolve/remote-permissions.js';
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
@@ -42,7 +42,6 @@ export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<strin
     const t = schema.getType(name);
     return t ? (isScalarType(t) ? 'scalar' : 'other') : undefined;
   };
-  if (withActions) out.push(...actionNameClashes(m, { rootField: taken.rootField, type: typeKind }));
   const broken = resolveRemoteSchemas(m, remotes, taken);
   const inconsistent = new Set(broken.filter((i) => i.object.type === 'remote_schema').map((i) => i.object.name));
   const consistent = (name: string) => {
@@ -53,6 +52,11 @@ export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<strin
     const intro = consistent(name);
     return intro ? remoteClientSchema(intro) : null;
   };
+  // Actions and custom types take no name of the sources' nor of a consistent remote schema's (which would break the schema).
+  if (withActions) {
+    const remote = servedRemoteNames(m, consistent);
+    out.push(...actionNameClashes(m, { rootField: (root, name) => taken.rootField(root, name) || remote.rootField(root, name), type: (name) => typeKind(name) ?? (remote.type(name) ? 'other' : undefined) }));
+  }
   // A collection's query may read remote schemas' fields (and actions'), as a client's does.
   const servedRemotes = Object.fromEntries(remoteSchemas(m).flatMap((r) => (consistent(r.name) ? [[r.name, consistent(r.name)!]] : [])));
   const served = { remotes: servedRemotes, inconsistencies: [...out, ...broken].map((i) => i.object) };

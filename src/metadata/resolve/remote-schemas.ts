@@ -50,6 +50,20 @@ export function remoteNames(rs: RemoteSchemaMetadata, intro: IntrospectionQuery)
   return { roots, types };
 }
 
+/** The names the served remote schemas take (`served`: a remote's introspection when it is consistent, else null). */
+export function servedRemoteNames(m: Metadata, served: (name: string) => IntrospectionQuery | null): TakenNames {
+  const roots = { query: new Set<string>(), mutation: new Set<string>() };
+  const types = new Set<string>();
+  for (const rs of remoteSchemas(m)) {
+    const intro = served(rs.name);
+    if (!intro) continue;
+    const names = remoteNames(rs, intro);
+    for (const root of ['query', 'mutation'] as const) for (const f of names.roots[root]) roots[root].add(f);
+    for (const t of names.types) types.add(t);
+  }
+  return { rootField: (root, name) => roots[root].has(name), type: (name) => types.has(name) };
+}
+
 export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, RemoteState>, taken: TakenNames): Inconsistency[] {
   const out: Inconsistency[] = [];
   const used = { query: new Map<string, string>(), mutation: new Map<string, string>(), types: new Map<string, string>() };
