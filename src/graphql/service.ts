@@ -11,7 +11,7 @@ import { execute, executeData } from '../execute/executor.js';
 import { ExecutionError } from '../execute/errors.js';
 import { RequestError } from '../compiler/errors.js';
 import { ApiError } from '../protocol/errors.js';
-import { RestRoutes, restRequest } from './rest-routes.js';
+import { RestRoutes, restRequest, type RestMatch } from './rest-routes.js';
 import type { Plan } from '../protocol/plan.js';
 import { explainRequest } from './explain.js';
 import { failure, MethodNotAllowed } from './failure.js';
@@ -78,15 +78,20 @@ export class GraphQLService {
     const found = this.rest.match(call.method, call.path);
     if (found.kind === 'not-found') return restError(404, `no REST endpoint matches ${call.method} /api/rest/${call.path}`, 'not-found');
     if (found.kind === 'method-not-allowed') return { ...restError(405, `method ${call.method} is not allowed on /api/rest/${call.path}`, 'method-not-allowed'), allow: found.allowed };
+    // Whatever the answer, the cookies of the calls that were made go with it (as on /v1/graphql).
     const setCookies: string[] = [];
+    return { ...(await this.restAnswer(session, found, call, setCookies)), setCookies };
+  }
+
+  private async restAnswer(session: Session, found: Extract<RestMatch, { kind: 'found' }>, call: { search: string; body: string | null }, setCookies: string[]): Promise<{ status: number; body: string }> {
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
       const plan = await this.plans.plan(session, req);
-      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections), setCookies };
+      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections) };
     } catch (e) {
       if (e instanceof RequestError) return restError(400, e.message, e.code, e.path);
-      if (e instanceof ExecutionError) return { ...restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path), setCookies };
-      if (e instanceof ApiError) return { ...restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path), setCookies };
+      if (e instanceof ExecutionError) return restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path);
+      if (e instanceof ApiError) return restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path);
       const f = failure(e);
       return { status: f.status, body: JSON.stringify({ path: '$', error: 'unexpected error while executing the request', code: 'unexpected' }) };
     }

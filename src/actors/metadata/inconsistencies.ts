@@ -58,7 +58,12 @@ export function documentInconsistencies(m: Metadata, catalogs: ReadonlyMap<strin
     out.push(...actionNameClashes(m, { rootField: (root, name) => taken.rootField(root, name) || remote.rootField(root, name), type: (name) => typeKind(name) ?? (remote.type(name) ? 'other' : undefined) }));
   }
   // A collection's query may read remote schemas' fields (and actions'), as a client's does.
-  const servedRemotes = Object.fromEntries(remoteSchemas(m).flatMap((r) => (consistent(r.name) ? [[r.name, consistent(r.name)!]] : [])));
+  const servedRemotes = Object.fromEntries(
+    remoteSchemas(m).flatMap((r) => {
+      const intro = consistent(r.name);
+      return intro ? [[r.name, intro]] : [];
+    }),
+  );
   const served = { remotes: servedRemotes, inconsistencies: [...out, ...broken].map((i) => i.object) };
   return [...out, ...collectionInconsistencies(m, catalogs, resolved, served), ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
 }

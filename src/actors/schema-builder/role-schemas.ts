@@ -82,10 +82,11 @@ export class RoleSchemas {
     if (!rs) {
       const model = buildRoleModel(tracked, role, backendOnly);
       const inputs = roleSchemaInputs(this.current!.snapshot, tracked, remotes, model, role);
-      const same = shapes.get(inputs.shape);
+      const shape = inputs.shape();
+      const same = shapes.get(shape);
       // The field table is shared too: the compiler takes each field's table from the role's own model.
       rs = same ? { role, schema: same.schema, fields: same.fields, model } : inputs.build(shared);
-      if (!same) shapes.set(inputs.shape, rs);
+      if (!same) shapes.set(shape, rs);
       schemas.set(key, rs);
     }
     return rs;
