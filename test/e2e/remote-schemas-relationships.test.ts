@@ -101,6 +101,17 @@ describe('remote relationships', () => {
     expect(Object.keys(q.body.data.author[5])).toEqual(['id', 'posts']);
   });
 
+  it("passes the remote's Set-Cookie headers of a join on to the client over HTTP", async () => {
+    remote.responseHeaders = { 'set-cookie': ['joined=1; Path=/'] };
+    try {
+      const res = await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN }, body: JSON.stringify({ query: '{ author(where: {id: {_eq: 1}}) { posts(limit: 1) { body } } }' }) });
+      expect(await res.json()).toEqual({ data: { author: [{ posts: [{ body: 'm1.0' }] }] } });
+      expect(res.headers.getSetCookie()).toEqual(['joined=1; Path=/']);
+    } finally {
+      remote.responseHeaders = {};
+    }
+  });
+
   it('joins under a table relationship, with aliases and __typename, skipping null keys', async () => {
     remote.calls.length = 0;
     const q = await gql('{ book(order_by: {id: asc}) { id author { name p: posts(limit: 1) { __typename id } } } }');

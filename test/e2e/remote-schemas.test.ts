@@ -325,6 +325,12 @@ describe('remote schemas', () => {
     expect(report.inconsistent_objects).toEqual([expect.objectContaining({ type: 'remote_schema', name: 'remote_schema late', reason: expect.stringContaining('could not be introspected') })]);
     // The rest is served meanwhile.
     expect((await gql('{ user(id: 1) { id } }')).body).toEqual({ data: { user: { id: 1 } } });
+    // A REST endpoint cannot serve the fields of a remote schema that is not served.
+    expect((await admin('create_query_collection', { name: 'late_calls', definition: { queries: [{ name: 'late', query: 'query { late }' }] } })).status).toBe(200);
+    const refused = await admin('create_rest_endpoint', { name: 'late', url: 'late', methods: ['GET'], definition: { query: { collection_name: 'late_calls', query_name: 'late' } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain("field 'late' not found in type: 'query_root'");
+    expect((await admin('drop_query_collection', { collection: 'late_calls', cascade: true })).status).toBe(200);
     await late.start(port);
     try {
       await eventually(async () => (await inconsistent()).is_consistent === true);
