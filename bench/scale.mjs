@@ -103,7 +103,8 @@ try {
   console.log(fmt('pg_create_select_permission round trip', percentiles(createMs)));
   console.log(fmt('pg_drop_select_permission round trip', percentiles(dropMs)));
   console.log(`${'first query right after replace_metadata'.padEnd(44)} ${afterReplaceMs.toFixed(0).padStart(12)} ms`);
-  console.log(fmt("first query of a role (its schema built)", percentiles(firstQueryMs)));
+  // With one role (SERVICE_BENCH_SCALE_ROLES=1) there is no other role to measure.
+  if (firstQueryMs.length > 0) console.log(fmt("first query of a role (its schema built)", percentiles(firstQueryMs)));
   console.log(fmt('same query after an unrelated change', percentiles(afterChangeMs)));
   console.log(fmt('a new query after a change', percentiles(newQueryAfterChangeMs)));
   console.log(`${'boot to ready'.padEnd(44)} ${bootMs.toFixed(0).padStart(12)} ms`);
