@@ -147,7 +147,6 @@ function presets(table: ResolvedTable, set: Json | undefined, path: string): Rec
 /** Checks a stored permission body against its table; throws an ApiError with the path of the problem. */
 export function resolvePermission(
   kind: PermissionKind,
-  role: string,
   body: JsonObject,
   table: ResolvedTable,
   scope: BoolExpScope,
@@ -155,7 +154,6 @@ export function resolvePermission(
 ): ResolvedPermission {
   const expr = (key: 'filter' | 'check') => (body[key] === undefined ? null : parseBoolExp(body[key], table, scope, `${path}.${key}`));
   return {
-    role,
     kind,
     columns: kind === 'delete' ? [] : columnNames(table, body.columns, `${path}.columns`),
     // `columns: '*'` on a select permission also grants every computed field, as the well-known engine does.
@@ -169,6 +167,5 @@ export function resolvePermission(
     queryRootFields: (body.query_root_fields as string[] | undefined) ?? null,
     subscriptionRootFields: (body.subscription_root_fields as string[] | undefined) ?? null,
     backendOnly: body.backend_only === true,
-    origin: {},
   };
 }

@@ -12,6 +12,7 @@ import { relationshipEntry } from './relationships.js';
 import { TABLE_OBJECT_LISTS, type TableObjectList } from './resolve/objects.js';
 import type { TableMetadata } from './types.js';
 import { firstRepeat } from '../util/first-repeat.js';
+import { shareEqualPermissions } from './equal-permissions.js';
 
 const DECODERS: Record<TableObjectList, (v: unknown, path: string) => JsonObject> = {
   object_relationships: relationshipEntry('object'),
@@ -33,6 +34,7 @@ export function tableObjects(r: ObjectReader): Partial<TableMetadata> {
     if (i >= 0) throw badRequest('already-exists', `${list} has more than one entry for ${JSON.stringify(items[i]![key])}`, `${r.at(list)}[${i}]`);
     out[list] = items.sort((a, b) => (String(a[key]) < String(b[key]) ? -1 : 1));
   }
+  shareEqualPermissions(out);
   const triggers = r.optional('event_triggers', arrayOf(storedEventTrigger));
   if (triggers) {
     const i = firstRepeat(triggers, (t) => t.name);

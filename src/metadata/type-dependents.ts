@@ -48,8 +48,8 @@ export function staticComparisonDependents(m: Metadata, source: string, catalog:
   const out: string[] = [];
   for (const t of resolved.tables.values()) {
     for (const kind of PERMISSION_KINDS) {
-      for (const p of t.permissions[kind].values()) {
-        if (dependsOnType(p, t.name, resolved, { table, column })) out.push(`permission ${showTable(t.name)}.${p.role}.${kind}`);
+      for (const [role, p] of t.permissions[kind]) {
+        if (dependsOnType(p, t.name, resolved, { table, column })) out.push(`permission ${showTable(t.name)}.${role}.${kind}`);
       }
     }
   }

@@ -17,6 +17,7 @@ import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
+import { shareEqualPermissions } from '../metadata/equal-permissions.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
@@ -200,6 +201,7 @@ export class SnapshotReader {
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (const e of t.kind === 'all' ? t.entries : t.upserts) {
         const key = tableEntryKey(e);
+        shareEqualPermissions(e);
         m.set(key, deepFreeze(sharingWith(old?.get(key), e)));
       }
       entries.set(t.source, m);

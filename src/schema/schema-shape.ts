@@ -13,7 +13,16 @@ const granted = (m: Map<string, unknown>) => [...m].map(([name, condition]) => (
 const names = (items: Iterable<string>) => [...items].join(',');
 const roots = (s: Set<string> | null) => (s === null ? '*' : names([...s].sort()));
 
+/** By the model's tables: roles sharing a model (model.ts `RoleModels`) share its shape too. */
+const shapes = new WeakMap<RoleModel['tables'], string>();
+
 export function schemaShape(model: RoleModel): string {
+  let shape = shapes.get(model.tables);
+  if (shape === undefined) shapes.set(model.tables, (shape = shapeOf(model)));
+  return shape;
+}
+
+function shapeOf(model: RoleModel): string {
   const parts: string[] = [];
   for (const t of model.tables.values()) {
     const p = t.permission;

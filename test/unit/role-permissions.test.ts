@@ -3,8 +3,7 @@ import { TRUE } from '../../src/ir/boolexp.js';
 import { RolePermissions } from '../../src/metadata/resolve/role-permissions.js';
 import type { ResolvedPermission, ResolvedTable } from '../../src/metadata/resolve/types.js';
 
-const permission = (role: string, columns: string[], origin: object): ResolvedPermission => ({
-  role,
+const permission = (columns: string[]): ResolvedPermission => ({
   kind: 'select',
   columns,
   computedFields: [],
@@ -16,17 +15,16 @@ const permission = (role: string, columns: string[], origin: object): ResolvedPe
   queryRootFields: null,
   subscriptionRootFields: null,
   backendOnly: false,
-  origin,
 });
 
-// Resolution gives roles with the same permission body one origin (resolve/permissions.ts).
-const same = {};
+// Resolution gives roles with the same permission body one resolved permission (resolve/permissions.ts).
+const same = permission(['id']);
 const table = {
   permissions: {
     select: new Map([
-      ['a', permission('a', ['id'], same)],
-      ['b', { ...permission('b', ['id'], same) }],
-      ['c', permission('c', ['name'], {})],
+      ['a', same],
+      ['b', same],
+      ['c', permission(['name'])],
     ]),
     insert: new Map(),
     update: new Map(),

@@ -32,6 +32,7 @@ import { SourceManager } from './sources.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
 import { UnitOfWork } from './unit-of-work.js';
+import { shareEqualPermissions } from '../../metadata/equal-permissions.js';
 import { adminError, backendFor } from '../../backends/registry.js';
 
 /** The `default` source as first boot stores it: its URL stays in the environment. */
@@ -197,6 +198,7 @@ export class MetadataService {
     if (connect) await Promise.all([this.sources.sync(stored.metadata), this.remotes.sync(stored.metadata)]);
     const changed = this.stored?.version !== stored.version;
     // Frozen once: every later change drafts over it and shares what it does not touch.
+    if (!Object.isFrozen(stored.metadata)) for (const s of stored.metadata.sources) s.tables.forEach(shareEqualPermissions);
     deepFreeze(stored.metadata);
     this.stored = stored;
     this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs(), this.remotes.states());

@@ -2,8 +2,9 @@
  * Per-role schemas of the current snapshot, built lazily on first use of a role (keyed by
  * snapshot generation). The snapshot is resolved once (the metadata layer's resolution, the
  * only one); its tracked tables and the types that do not depend on a role are built once and
- * shared by every role's schema; roles whose schemas have the same shape share one schema,
- * built once (schema-shape.ts). A new snapshot that changed permissions only keeps the built
+ * shared by every role's schema; roles with the same permissions share one role model
+ * (model.ts), and roles whose schemas have the same shape share one schema, built once
+ * (schema-shape.ts). A new snapshot that changed permissions only keeps the built
  * schemas by shape: a role whose shape the change left as it was gets the same schema again,
  * and a role whose permissions it did not touch keeps its schema and role model whole (at
  * 5,000 tables its model and shape cost 0.3-0.5 s to make again).
@@ -12,7 +13,7 @@ import { metadataChanges, onlyPermissionsChanged } from '../../metadata/changes.
 import type { Metadata } from '../../metadata/types.js';
 import { resolveMetadata } from '../../metadata/resolve.js';
 import type { RoleSchema } from '../../schema/build.js';
-import { buildRoleModel } from '../../schema/model.js';
+import { RoleModels } from '../../schema/model.js';
 import { roleSchemaInputs } from '../../schema/role-schema.js';
 import { SharedTypes } from '../../schema/shared-types.js';
 import { TrackedTables } from '../../schema/tracked-tables.js';
@@ -28,6 +29,7 @@ interface Generation {
   tracked: TrackedTables;
   shared: SharedTypes;
   remotes: RemoteSchemas;
+  models: RoleModels;
   schemas: Map<string, RoleSchema>;
   /** Built schemas by shape. */
   shapes: Map<string, RoleSchema>;
@@ -70,17 +72,17 @@ export class RoleSchemas {
       // The roles whose permissions the change left as they were (inherited ones included) keep their schemas whole.
       const changed = changedRoles(before.snapshot.metadata, snapshot.metadata);
       const kept = changed ? [...before.schemas].filter(([key]) => !changed.has(key.split('\u0000')[0]!)) : [];
-      return { generation, snapshot, tracked, shared: before.shared, remotes: new RemoteSchemas(snapshot), schemas: new Map(kept), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
+      return { generation, snapshot, tracked, shared: before.shared, remotes: new RemoteSchemas(snapshot), models: new RoleModels(tracked), schemas: new Map(kept), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
     }
-    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), remotes: new RemoteSchemas(snapshot), schemas: new Map(), shapes: new Map() };
+    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), remotes: new RemoteSchemas(snapshot), models: new RoleModels(tracked), schemas: new Map(), shapes: new Map() };
   }
 
   get(role: string, backendOnly: boolean): RoleSchema {
-    const { tracked, shared, remotes, schemas, shapes } = this.current!;
+    const { tracked, shared, remotes, models, schemas, shapes } = this.current!;
     const key = backendOnly ? `${role}\u0000backend_only` : role;
     let rs = schemas.get(key);
     if (!rs) {
-      const model = buildRoleModel(tracked, role, backendOnly);
+      const model = models.get(role, backendOnly);
       const inputs = roleSchemaInputs(this.current!.snapshot, tracked, remotes, model, role);
       const shape = inputs.shape();
       const same = shapes.get(shape);

@@ -36,7 +36,7 @@ export function createPermission(kind: PermissionKind): Command {
       const check = () => {
         const source = resolvedSource(ctx, target.source.name);
         const table = source?.tables.get(qualifiedKey(target.table));
-        if (source && table) resolvePermission(kind, role, permission, table, boolExpScope(source), r.at('permission'));
+        if (source && table) resolvePermission(kind, permission, table, boolExpScope(source), r.at('permission'));
       };
       try {
         check();

@@ -44,21 +44,21 @@ export function resolvePermissions(source: ResolvedSource, shape: object): Incon
 function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, scope: BoolExpScope): Inconsistency[] {
   const out: Inconsistency[] = [];
   table.permissions = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()])) as ResolvedTable['permissions'];
-  // Roles often have the same permission on a table (word for word): it is checked once. Nothing
-  // in a check depends on the role, and the resolved parts are never mutated, so they are shared.
+  // Roles often have the same permission on a table (word for word): it is checked once, and
+  // the roles share the result. Nothing in a check depends on the role, and it is never mutated.
   const checked: { kind: PermissionKind; body: JsonObject; result: ResolvedPermission | { error: unknown } }[] = [];
-  const resolveOnce = (kind: PermissionKind, role: string, body: JsonObject): ResolvedPermission => {
+  const resolveOnce = (kind: PermissionKind, body: JsonObject): ResolvedPermission => {
     let found = checked.find((c) => c.kind === kind && sameJson(c.body, body))?.result;
     if (!found) {
       try {
-        found = resolvePermission(kind, role, body, table, scope, '$.permission');
+        found = resolvePermission(kind, body, table, scope, '$.permission');
       } catch (error) {
         found = { error };
       }
       checked.push({ kind, body, result: found });
     }
     if ('error' in found) throw found.error;
-    return found.role === role ? found : { ...found, role };
+    return found;
   };
   for (const kind of PERMISSION_KINDS) {
     for (const stored of table.entry[`${kind}_permissions`] ?? []) {
@@ -70,7 +70,7 @@ function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, s
         continue;
       }
       try {
-        table.permissions[kind].set(role, resolveOnce(kind, role, stored.permission as JsonObject));
+        table.permissions[kind].set(role, resolveOnce(kind, stored.permission as JsonObject));
       } catch (e) {
         out.push(tableObjectInconsistency(ref, context + unresolvable(e, ApiError)));
       }

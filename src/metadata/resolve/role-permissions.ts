@@ -49,14 +49,14 @@ export function presetValue(v: Json): Value {
 }
 
 /**
- * A role's own permission in the form the schema reads, made once per `origin`: roles with the
- * same permission on a table share it, and it is kept across snapshots while the table's
+ * A role's own permission in the form the schema reads, made once per resolved permission: roles
+ * with the same permission on a table share it, and it is kept across snapshots while the table's
  * resolved permissions are (at 5,000 tables × 11 roles, most of a role model's size and time).
  */
-const derived = new WeakMap<object, SelectPermission | InsertPermission | UpdatePermission | DeletePermission>();
+const derived = new WeakMap<ResolvedPermission, SelectPermission | InsertPermission | UpdatePermission | DeletePermission>();
 function once<T extends SelectPermission | InsertPermission | UpdatePermission | DeletePermission>(p: ResolvedPermission, make: (p: ResolvedPermission) => T): T {
-  let d = derived.get(p.origin) as T | undefined;
-  if (!d) derived.set(p.origin, (d = make(p)));
+  let d = derived.get(p) as T | undefined;
+  if (!d) derived.set(p, (d = make(p)));
   return d;
 }
 

@@ -59,9 +59,12 @@ export interface ResolvedComputedField {
 export type PermissionKind = 'insert' | 'select' | 'update' | 'delete';
 export const PERMISSION_KINDS: readonly PermissionKind[] = ['insert', 'select', 'update', 'delete'];
 
-/** A permission checked against its table: its boolean expressions parsed. */
+/**
+ * A permission checked against its table: its boolean expressions parsed. Roles with the same
+ * permission on a table (word for word) share one (resolve/permissions.ts), so it names no role:
+ * what is derived from it is kept by it (role-permissions.ts).
+ */
 export interface ResolvedPermission {
-  role: string;
   kind: PermissionKind;
   /** Columns the role may use (`'*'` expanded). */
   columns: string[];
@@ -77,12 +80,6 @@ export interface ResolvedPermission {
   queryRootFields: string[] | null;
   subscriptionRootFields: string[] | null;
   backendOnly: boolean;
-  /**
-   * The same object for the permissions of a table resolved from one body (roles with the same
-   * permission word for word share every part but `role`): what is derived from a permission
-   * is kept by it (role-permissions.ts).
-   */
-  origin: object;
 }
 
 export interface ResolvedTable {
