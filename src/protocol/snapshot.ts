@@ -2,7 +2,7 @@
  * The immutable, versioned view of the metadata that the metadata actor publishes after
  * every change: metadata + what each source looks like + what is inconsistent.
  *
- * It travels as updates (`PublishedSnapshot.update`, UTF-8 JSON): the whole snapshot, or what
+ * It travels as updates (`PublishedSnapshot.update`, lines of JSON): the whole snapshot, or what
  * changed since the previous one (the document's parts a change touched, document-parts.ts;
  * the catalogs only when they changed). The front thread reads the small header beside it and
  * never decodes an update; the readers that need the whole snapshot (the schema builder) apply
@@ -81,7 +81,7 @@ export interface PublishedSnapshot {
   /** The consistent asynchronous actions (the trigger-delivery actor processes their calls). */
   asyncActions: AsyncActionView[];
   /**
-   * The update as UTF-8 JSON text (`SnapshotUpdate`), in shared memory: written once by the
+   * The update as UTF-8 lines of JSON (`encodeSnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.
    */
   update: Uint8Array<SharedArrayBuffer>;
@@ -93,21 +93,23 @@ export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'> & Par
 /** What the trigger-delivery actor needs of a snapshot. */
 export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist' | 'asyncActions'>;
 
-/** One source's table entries in an update (compare `SourceTablesChange`). */
-type TablesUpdate =
-  | { source: string; kind: 'all'; entries: TableMetadata[] }
-  | { source: string; kind: 'some'; upserts: TableMetadata[]; deletes: string[] }
+/** One source's table entries in an update: how many entry lines of it follow the header (compare `SourceTablesChange`). */
+type TablesHeader =
+  | { source: string; kind: 'all'; entries: number }
+  | { source: string; kind: 'some'; upserts: number; deletes: string[] }
   | { source: string; kind: 'gone' };
 
-interface SnapshotUpdate {
+interface UpdateHeader {
   version: number;
   generation: number;
   base: number | null;
   /** The document's skeleton, when it changed (always in a whole snapshot). */
   document: Metadata | null;
-  tables: TablesUpdate[];
-  /** The sources' catalogs, when they changed (always in a whole snapshot). */
-  sources: Record<string, SourceSnapshot> | null;
+  tables: TablesHeader[];
+  /** The sources' catalogs are the line after the header: when they changed, and always in a whole snapshot. */
+  sources: boolean;
+  /** Names the sources' catalogs: the generation of the snapshot that published them first. */
+  sourcesId: number;
   inconsistencies: InconsistentObject[];
   /** The remote schemas' introspections, when they changed (always in a whole snapshot). */
   remotes: Record<string, IntrospectionQuery> | null;
@@ -118,10 +120,16 @@ interface SnapshotUpdate {
 const BYTES_PER_TURN = 4 * 2 ** 20;
 
 /**
- * An update's JSON text from the parts' texts (the entries' are the stored ones), written
- * piece by piece into its shared buffer: at 5,000 tables, joining the 36 MiB text first and
- * then encoding it cost three copies of it in fresh memory. A large one gives the event loop
- * a turn every few MiB: the metadata actor encodes while its store's statements are sent.
+ * An update is lines of JSON text (JSON.stringify never writes a line break): a header, the
+ * sources' catalogs when they changed, then each table entry the header counts on a line of
+ * its own. A reader parses one entry at a time: at 5,000 tables the 40 MiB of entries never
+ * become one string, and the copies of a permission body that roles share are dropped while
+ * young (shareEqualPermissions) instead of being moved to the old generation with the rest.
+ *
+ * It is written piece by piece into its shared buffer from the parts' texts (the entries' are
+ * the stored ones): joining the text first and then encoding it cost three copies of it in
+ * fresh memory. A large one gives the event loop a turn every few MiB: the metadata actor
+ * encodes while its store's statements are sent.
  */
 export async function encodeSnapshotUpdate(parts: {
   version: number;
@@ -129,30 +137,21 @@ export async function encodeSnapshotUpdate(parts: {
   base: number | null;
   diff: DocumentDiff | null;
   sourcesJson: string | null;
+  sourcesId: number;
   inconsistencies: InconsistentObject[];
   remotesJson: string | null;
   remoteSchemaPermissions: boolean;
 }): Promise<Uint8Array<SharedArrayBuffer>> {
-  const pieces: string[] = [`{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":[`];
-  const list = (entries: readonly TableMetadata[]) => {
-    pieces.push('[');
-    // The separator a piece of its own: `',' + text` would copy each entry's text once more.
-    entries.forEach((e, i) => (i === 0 ? pieces.push(tableEntryJson(e)) : pieces.push(',', tableEntryJson(e))));
-    pieces.push(']');
-  };
-  (parts.diff?.tables ?? []).forEach((t, i) => {
-    pieces.push(`${i === 0 ? '' : ','}{"source":${JSON.stringify(t.source)},"kind":"${t.kind}"`);
-    if (t.kind === 'all') {
-      pieces.push(',"entries":');
-      list(t.entries);
-    } else if (t.kind === 'some') {
-      pieces.push(',"upserts":');
-      list(t.upserts);
-      pieces.push(`,"deletes":${JSON.stringify(t.deletes)}`);
-    }
-    pieces.push('}');
-  });
-  pieces.push(`],"sources":${parts.sourcesJson ?? 'null'},"inconsistencies":${JSON.stringify(parts.inconsistencies)},"remotes":${parts.remotesJson ?? 'null'},"remoteSchemaPermissions":${parts.remoteSchemaPermissions}}`);
+  const tables = (parts.diff?.tables ?? []).map((t): TablesHeader =>
+    t.kind === 'all' ? { source: t.source, kind: 'all', entries: t.entries.length } : t.kind === 'some' ? { source: t.source, kind: 'some', upserts: t.upserts.length, deletes: t.deletes } : t,
+  );
+  const header =
+    `{"version":${parts.version},"generation":${parts.generation},"base":${parts.base},"document":${parts.diff?.skeleton ?? 'null'},"tables":${JSON.stringify(tables)},` +
+    `"sources":${parts.sourcesJson !== null},"sourcesId":${parts.sourcesId},"inconsistencies":${JSON.stringify(parts.inconsistencies)},"remotes":${parts.remotesJson ?? 'null'},"remoteSchemaPermissions":${parts.remoteSchemaPermissions}}`;
+  const pieces: string[] = [header];
+  if (parts.sourcesJson !== null) pieces.push('\n', parts.sourcesJson);
+  // The line break a piece of its own: `'\n' + text` would copy each entry's text once more.
+  for (const t of parts.diff?.tables ?? []) for (const e of t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : []) pieces.push('\n', tableEntryJson(e));
   const bytes = new Uint8Array(new SharedArrayBuffer(pieces.reduce((n, p) => n + Buffer.byteLength(p), 0)));
   const out = Buffer.from(bytes.buffer);
   let offset = 0;
@@ -166,9 +165,35 @@ export async function encodeSnapshotUpdate(parts: {
   return bytes;
 }
 
+/** The lines of an update, read in order from its (shared, never written again) memory. */
+class UpdateLines {
+  private readonly text: Buffer;
+  private at = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  next(): string {
+    const end = this.end();
+    const line = this.text.toString('utf8', this.at, end);
+    this.at = end + 1;
+    return line;
+  }
+
+  skip(): void {
+    this.at = this.end() + 1;
+  }
+
+  private end(): number {
+    const end = this.text.indexOf(10, this.at);
+    return end < 0 ? this.text.length : end;
+  }
+}
+
 /** Follows the published snapshots by applying their updates in order. */
 export class SnapshotReader {
-  private state: { snapshot: MetadataSnapshot; skeleton: Metadata; entries: Map<string, Map<string, TableMetadata>>; tables: Map<string, readonly TableMetadata[]> } | null = null;
+  private state: { snapshot: MetadataSnapshot; skeleton: Metadata; entries: Map<string, Map<string, TableMetadata>>; tables: Map<string, readonly TableMetadata[]>; sourcesId: number } | null = null;
 
   get generation(): number | null {
     return this.state?.snapshot.generation ?? null;
@@ -180,13 +205,18 @@ export class SnapshotReader {
   }
 
   apply(bytes: Uint8Array): MetadataSnapshot {
-    const u = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as SnapshotUpdate;
+    const lines = new UpdateLines(bytes);
+    const u = JSON.parse(lines.next()) as UpdateHeader;
     const prev = u.base === null ? null : this.state;
     // What a whole update repeats of the last snapshot is kept as the same objects too: what was derived from it stays valid.
     const last = this.state;
     if (u.base !== null && prev?.snapshot.generation !== u.base) throw new Error(`snapshot update for generation ${u.base} cannot follow generation ${String(this.generation)}`);
     const skeleton = u.document ? deepFreeze(sharingSkeleton(last?.skeleton, u.document)) : prev?.skeleton;
     if (!skeleton) throw new Error('a whole snapshot update without its document');
+    // The catalogs the last snapshot had are not read again (8 MiB at 5,000 tables).
+    const kept = u.sources && last?.sourcesId === u.sourcesId;
+    if (kept) lines.skip();
+    const sources = kept ? last.snapshot.sources : u.sources ? (JSON.parse(lines.next()) as MetadataSnapshot['sources']) : prev!.snapshot.sources;
     const entries = new Map(prev?.entries);
     const tables = new Map(prev?.tables);
     for (const t of u.tables) {
@@ -199,7 +229,8 @@ export class SnapshotReader {
       const old = last?.entries.get(t.source);
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(old);
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
-      for (const e of t.kind === 'all' ? t.entries : t.upserts) {
+      for (let n = t.kind === 'all' ? t.entries : t.upserts; n > 0; n--) {
+        const e = JSON.parse(lines.next()) as TableMetadata;
         const key = tableEntryKey(e);
         shareEqualPermissions(e);
         m.set(key, deepFreeze(sharingWith(old?.get(key), e)));
@@ -213,10 +244,9 @@ export class SnapshotReader {
       return before && skeleton === prev!.skeleton && before.tables === list ? before : Object.freeze({ ...s, tables: list as TableMetadata[] });
     };
     const metadata = Object.freeze({ ...skeleton, sources: Object.freeze(skeleton.sources.map(source)) as SourceMetadata[] });
-    const sources = u.sources && last && sameJson(last.snapshot.sources, u.sources) ? last.snapshot.sources : (u.sources ?? prev!.snapshot.sources);
     const remotes = u.remotes && last && sameJson(last.snapshot.remotes, u.remotes) ? last.snapshot.remotes : (u.remotes ?? prev?.snapshot.remotes ?? {});
     const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies, remotes, remoteSchemaPermissions: u.remoteSchemaPermissions };
-    this.state = { snapshot, skeleton, entries, tables };
+    this.state = { snapshot, skeleton, entries, tables, sourcesId: u.sourcesId };
     return snapshot;
   }
 }

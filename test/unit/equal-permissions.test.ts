@@ -32,7 +32,7 @@ describe('shareEqualPermissions', () => {
 
   it('is applied by the snapshot reader to the entries it reads', async () => {
     const doc = deepFreeze({ version: 3, sources: [{ name: 'default', kind: 'postgres', configuration: {}, tables: [{ table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: body() }, { role: 'b', permission: body() }] }] }] } as Metadata);
-    const update = await encodeSnapshotUpdate({ version: 1, generation: 1, base: null, diff: diffDocuments(null, doc), sourcesJson: '{}', inconsistencies: [], remotesJson: '{}', remoteSchemaPermissions: false });
+    const update = await encodeSnapshotUpdate({ version: 1, generation: 1, base: null, diff: diffDocuments(null, doc), sourcesJson: '{}', sourcesId: 1, inconsistencies: [], remotesJson: '{}', remoteSchemaPermissions: false });
     const [a, b] = new SnapshotReader().apply(update).metadata.sources[0]!.tables[0]!.select_permissions!;
     expect(b!.permission).toBe(a!.permission);
     expect(Object.isFrozen(a!.permission)).toBe(true);

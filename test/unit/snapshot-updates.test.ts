@@ -67,7 +67,7 @@ describe('changesMostTables (a change that goes as a whole snapshot update)', ()
 describe('snapshot updates', () => {
   const sources = { default: { kind: 'postgres', introspection: null } };
   const update = (generation: number, base: Metadata | null, next: Metadata, baseGeneration: number | null) =>
-    encodeSnapshotUpdate({ version: generation, generation, base: baseGeneration, diff: diffDocuments(base, next), sourcesJson: base ? null : JSON.stringify(sources), inconsistencies: [], remotesJson: null, remoteSchemaPermissions: false });
+    encodeSnapshotUpdate({ version: generation, generation, base: baseGeneration, diff: diffDocuments(base, next), sourcesJson: base ? null : JSON.stringify(sources), sourcesId: 1, inconsistencies: [], remotesJson: null, remoteSchemaPermissions: false });
 
   it('a reader following whole and partial updates holds the document, sharing what did not change', async () => {
     const reader = new SnapshotReader();
@@ -113,6 +113,17 @@ describe('snapshot updates', () => {
     const third = reader.apply(await update(3, null, added, null));
     expect(third.metadata.inherited_roles).toBe(first.metadata.inherited_roles);
     expect(third.metadata.sources[0]!.configuration).toBe(first.metadata.sources[0]!.configuration);
+  });
+
+  it('reads catalogs named anew, and entries whose text escapes line breaks', async () => {
+    const reader = new SnapshotReader();
+    const first = reader.apply(await update(1, null, doc, null));
+    const other = { default: { kind: 'postgres', introspection: null, enumValues: { 'public.b': [{ value: 'x', comment: 'a\nb' }] } } };
+    const lines = produce(doc, (d) => void (d.sources[0]!.tables[2]!.comment = 'one\ntwo\r\u2028three'));
+    const second = reader.apply(await encodeSnapshotUpdate({ version: 2, generation: 2, base: null, diff: diffDocuments(null, lines), sourcesJson: JSON.stringify(other), sourcesId: 2, inconsistencies: [], remotesJson: null, remoteSchemaPermissions: false }));
+    expect(second.sources).not.toBe(first.sources);
+    expect(second.sources).toEqual(other);
+    expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(lines));
   });
 
   it('refuses an update that does not follow the generation it holds', async () => {

@@ -7,6 +7,7 @@
 import { restRoutes } from '../../metadata/rest-endpoints.js';
 import { tlsAllowlist } from '../../metadata/tls-allowlist.js';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from '../../metadata/commands/index.js';
 import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
@@ -79,6 +80,9 @@ interface PublishedBase {
   generation: number;
   metadata: Metadata;
   catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>;
+  /** The sources' JSON as last sent (its digest) and the generation that sent it first: a reader that has them does not read them again. */
+  sourcesDigest: string;
+  sourcesId: number;
   remotes: string;
 }
 
@@ -250,12 +254,16 @@ export class MetadataService {
     const patch = due ? null : diffDocuments(before.metadata, stored.metadata);
     // A change to most of the tables (replace_metadata) goes whole: as big, and it starts a new chain.
     const whole = due || changesMostTables(patch, stored.metadata);
+    const sourcesJson = whole || !sameCatalogs ? JSON.stringify(sources) : null;
+    const sourcesDigest = sourcesJson === null ? before!.sourcesDigest : createHash('sha1').update(sourcesJson).digest('base64');
+    const sourcesId = before !== null && before.sourcesDigest === sourcesDigest ? before.sourcesId : generation;
     const update = await encodeSnapshotUpdate({
       version: stored.version,
       generation,
       base: whole ? null : before.generation,
       diff: whole ? diffDocuments(null, stored.metadata) : patch,
-      sourcesJson: whole || !sameCatalogs ? JSON.stringify(sources) : null,
+      sourcesJson,
+      sourcesId,
       inconsistencies: inconsistencies.map((i) => i.object),
       remotesJson: whole || remotesChanged ? remotesJson : null,
       remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
@@ -278,7 +286,7 @@ export class MetadataService {
       stored,
       snapshot,
       sinceWhole: whole ? { updates: 0, bytes: 0, wholeBytes: update.byteLength } : { updates: updates + 1, bytes: bytes + update.byteLength, wholeBytes },
-      published: { generation, metadata: stored.metadata, catalogs, remotes: remotesJson },
+      published: { generation, metadata: stored.metadata, catalogs, sourcesDigest, sourcesId, remotes: remotesJson },
     };
   }
 

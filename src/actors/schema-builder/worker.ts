@@ -19,8 +19,8 @@ const reader = new SnapshotReader();
 
 /** The chain's last snapshot: the updates after the one this thread holds (all of them when it holds none of the chain). */
 function follow(chain: SnapshotChain) {
-  // Each read from a private copy: text decoding reads plain memory.
-  for (let i = chain.generations.indexOf(reader.generation ?? -1) + 1; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!).slice());
+  // Read where the metadata actor wrote it: an update is never written again once published.
+  for (let i = chain.generations.indexOf(reader.generation ?? -1) + 1; i < chain.updates.length; i++) reader.apply(new Uint8Array(chain.updates[i]!));
   return reader.snapshot;
 }
 
