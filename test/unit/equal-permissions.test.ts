@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shareEqualPermissions } from '../../src/metadata/equal-permissions.js';
+import { shareEqualPermissions, sharedBodies, withSharedBodies, withoutSharedBodies } from '../../src/metadata/equal-permissions.js';
 import type { TableMetadata } from '../../src/metadata/types.js';
 import { SnapshotReader, encodeSnapshotUpdate } from '../../src/protocol/snapshot.js';
 import { diffDocuments } from '../../src/metadata/document-parts.js';
@@ -36,5 +36,37 @@ describe('shareEqualPermissions', () => {
     const [a, b] = new SnapshotReader().apply(update).metadata.sources[0]!.tables[0]!.select_permissions!;
     expect(b!.permission).toBe(a!.permission);
     expect(Object.isFrozen(a!.permission)).toBe(true);
+  });
+
+  it('lets a snapshot update write a shared body once, and its reader share it again', async () => {
+    const shared = body();
+    const entry = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: shared }, { role: 'b', permission: { columns: ['id'], filter: {} } }, { role: 'c', permission: shared }] };
+    const doc = deepFreeze({ version: 3, sources: [{ name: 'default', kind: 'postgres', configuration: {}, tables: [entry] }] } as Metadata);
+    const update = await encodeSnapshotUpdate({ version: 1, generation: 1, base: null, diff: diffDocuments(null, doc), sourcesJson: '{}', sourcesId: 1, inconsistencies: [], remotesJson: '{}', remoteSchemaPermissions: false });
+    expect(Buffer.from(update).toString().split('X-Service-User-Id').length).toBe(2);
+    const read = new SnapshotReader().apply(update).metadata.sources[0]!.tables[0]!;
+    expect(JSON.stringify(read)).toBe(JSON.stringify(entry));
+    expect(read.select_permissions![2]!.permission).toBe(read.select_permissions![0]!.permission);
+  });
+});
+
+describe('shared bodies in a snapshot entry', () => {
+  it('names the items whose body is an earlier item\'s object, and puts them back', () => {
+    const shared = body();
+    const entry: TableMetadata = { table: { schema: 'public', name: 't' }, update_permissions: [{ role: 'a', permission: shared }, { role: 'b', permission: body() }, { role: 'c', permission: shared }] };
+    const refs = sharedBodies(entry);
+    expect(refs).toEqual([['update_permissions', 2, 0]]);
+    const written = withoutSharedBodies(entry, refs);
+    expect(written.update_permissions![2]!.permission).toBeNull();
+    expect(entry.update_permissions![2]!.permission).toBe(shared);
+    const back = withSharedBodies(JSON.parse(JSON.stringify(written)) as TableMetadata, refs);
+    expect(back).toEqual(entry);
+    expect(back.update_permissions![2]!.permission).toBe(back.update_permissions![0]!.permission);
+  });
+
+  it('refuses a name of no earlier body', () => {
+    const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: null }] };
+    expect(() => withSharedBodies(entry, [['select_permissions', 0, 0]])).toThrow(/no shared permission body/);
+    expect(() => withSharedBodies(entry, [['insert_permissions', 1, 0]])).toThrow(/no shared permission body/);
   });
 });
