@@ -30,44 +30,48 @@ export function shareEqualPermissions(entry: Partial<TableMetadata>): void {
 }
 
 type PermissionList = (typeof PERMISSION_LISTS)[number];
-/** Item `item` of list `list` has the body of item `sameAs` (an earlier one), the same object. */
-export type SharedBody = [list: PermissionList, item: number, sameAs: number];
+/**
+ * For each permission list with a body several items share: the index of the item whose body
+ * each item has (the first that has it; its own index for the first).
+ */
+export type SharedBodies = Partial<Record<PermissionList, number[]>>;
 
 /**
- * The items of the entry's permission lists whose body is the same object as an earlier item's:
- * a snapshot update writes such a body once (snapshot.ts), as the store cannot (its entries are
- * plain metadata). At 5,000 tables × 11 roles a whole update went from 50 to 14 MiB.
+ * Which items of the entry's permission lists have the same body object as an earlier item: a
+ * snapshot update writes such a body once (snapshot.ts), as the store cannot (its entries are
+ * plain metadata). At 5,000 tables × 11 roles a whole update went from 50 to 21 MiB (8 of them catalogs).
  */
-export function sharedBodies(entry: TableMetadata): SharedBody[] {
-  const out: SharedBody[] = [];
+export function sharedBodies(entry: TableMetadata): SharedBodies | null {
+  let out: SharedBodies | null = null;
   for (const list of PERMISSION_LISTS) {
     const items = entry[list];
     if (!items || items.length < 2) continue;
-    items.forEach((item, i) => {
-      const first = items.findIndex((p) => p.permission === item.permission);
-      if (first < i) out.push([list, i, first]);
-    });
+    const firsts = items.map((item) => items.findIndex((p) => p.permission === item.permission));
+    if (firsts.some((first, i) => first < i)) (out ??= {})[list] = firsts;
   }
   return out;
 }
 
-/** The entry with the bodies `shared` names left out (null): `withSharedBodies` puts them back. */
-export function withoutSharedBodies(entry: TableMetadata, shared: SharedBody[]): TableMetadata {
+/** The entry with the bodies an earlier item has left out (null): `withSharedBodies` puts them back. */
+export function withoutSharedBodies(entry: TableMetadata, shared: SharedBodies): TableMetadata {
   const out = { ...entry };
-  for (const [list, i] of shared) {
-    const items = (out[list] = out[list] === entry[list] ? [...entry[list]!] : out[list]!);
-    items[i] = { ...items[i]!, permission: null };
+  for (const [list, firsts] of Object.entries(shared) as [PermissionList, number[]][]) {
+    out[list] = entry[list]!.map((item, i) => (firsts[i]! < i ? { ...item, permission: null } : item));
   }
   return out;
 }
 
-/** Gives each item `shared` names the body of the item it names (an entry just parsed). */
-export function withSharedBodies(entry: TableMetadata, shared: SharedBody[]): TableMetadata {
-  for (const [list, i, sameAs] of shared) {
+/** Gives each item the body of the item `shared` says it has (an entry just parsed). */
+export function withSharedBodies(entry: TableMetadata, shared: SharedBodies): TableMetadata {
+  for (const [list, firsts] of Object.entries(shared) as [PermissionList, number[]][]) {
     const items = entry[list];
-    const from = items?.[sameAs]?.permission;
-    if (!items?.[i] || sameAs >= i || typeof from !== 'object' || from === null) throw new Error(`a snapshot entry names no shared permission body at ${list}[${sameAs}]`);
-    items[i].permission = from;
+    if (!items || firsts.length !== items.length) throw new Error(`a snapshot entry's ${list} are not those its shared bodies name`);
+    firsts.forEach((first, i) => {
+      if (first === i) return;
+      const from = items[first]?.permission;
+      if (!(first < i) || typeof from !== 'object' || from === null) throw new Error(`a snapshot entry names no shared permission body at ${list}[${first}]`);
+      items[i]!.permission = from;
+    });
   }
   return entry;
 }

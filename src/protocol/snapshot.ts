@@ -17,7 +17,7 @@ import type { DatabaseCatalog } from '../metadata/catalog.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
-import { shareEqualPermissions, sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBody } from '../metadata/equal-permissions.js';
+import { shareEqualPermissions, sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBodies } from '../metadata/equal-permissions.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
@@ -168,7 +168,7 @@ export async function encodeSnapshotUpdate(parts: {
 /** An entry's line in pieces: one whose permission bodies are all its own goes as its stored text. */
 function entryLine(e: TableMetadata): string[] {
   const shared = sharedBodies(e);
-  return shared.length === 0 ? ['[', tableEntryJson(e), ',[]]'] : [JSON.stringify([withoutSharedBodies(e, shared), shared])];
+  return shared === null ? ['[', tableEntryJson(e), ',{}]'] : [JSON.stringify([withoutSharedBodies(e, shared), shared])];
 }
 
 /** The lines of an update, read in order from its (shared, never written again) memory. */
@@ -236,7 +236,7 @@ export class SnapshotReader {
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(old);
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (let n = t.kind === 'all' ? t.entries : t.upserts; n > 0; n--) {
-        const [line, shared] = JSON.parse(lines.next()) as [TableMetadata, SharedBody[]];
+        const [line, shared] = JSON.parse(lines.next()) as [TableMetadata, SharedBodies];
         const e = withSharedBodies(line, shared);
         const key = tableEntryKey(e);
         shareEqualPermissions(e);

@@ -55,18 +55,21 @@ describe('shared bodies in a snapshot entry', () => {
     const shared = body();
     const entry: TableMetadata = { table: { schema: 'public', name: 't' }, update_permissions: [{ role: 'a', permission: shared }, { role: 'b', permission: body() }, { role: 'c', permission: shared }] };
     const refs = sharedBodies(entry);
-    expect(refs).toEqual([['update_permissions', 2, 0]]);
-    const written = withoutSharedBodies(entry, refs);
+    expect(refs).toEqual({ update_permissions: [0, 1, 0] });
+    expect(sharedBodies({ ...entry, update_permissions: entry.update_permissions!.slice(0, 2) })).toBeNull();
+    const written = withoutSharedBodies(entry, refs!);
     expect(written.update_permissions![2]!.permission).toBeNull();
     expect(entry.update_permissions![2]!.permission).toBe(shared);
-    const back = withSharedBodies(JSON.parse(JSON.stringify(written)) as TableMetadata, refs);
+    const back = withSharedBodies(JSON.parse(JSON.stringify(written)) as TableMetadata, refs!);
     expect(back).toEqual(entry);
     expect(back.update_permissions![2]!.permission).toBe(back.update_permissions![0]!.permission);
   });
 
   it('refuses a name of no earlier body', () => {
     const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: null }] };
-    expect(() => withSharedBodies(entry, [['select_permissions', 0, 0]])).toThrow(/no shared permission body/);
-    expect(() => withSharedBodies(entry, [['insert_permissions', 1, 0]])).toThrow(/no shared permission body/);
+    expect(() => withSharedBodies(structuredClone(entry), { select_permissions: [1] })).toThrow(/no shared permission body/);
+    expect(() => withSharedBodies(structuredClone(entry), { insert_permissions: [0] })).toThrow(/are not those/);
+    const two: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: null }, { role: 'b', permission: null }] };
+    expect(() => withSharedBodies(two, { select_permissions: [0, 0] })).toThrow(/no shared permission body/);
   });
 });
