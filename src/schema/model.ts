@@ -153,7 +153,7 @@ function modelOf(tracked: TrackedTables, role: string, backendOnly: boolean, gra
   const usable = <P extends { backendOnly: boolean }>(p: P | null) => (p && (!p.backendOnly || backendOnly) ? p : null);
   let at = 0;
   for (const { tables: sourceTables } of tracked.sources) {
-    for (const { columns, relationships, computedFields, resolved: _, ...table } of sourceTables) {
+    for (const { identity: table, columns, relationships, computedFields } of sourceTables) {
       const permission = grants[at] as SelectPermission | null;
       const [ins, upd, dl] = [grants[at + 1] as InsertPermission | null, grants[at + 2] as UpdatePermission | null, grants[at + 3] as DeletePermission | null];
       at += 4;

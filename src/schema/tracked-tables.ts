@@ -17,7 +17,9 @@ import { tableKey, type ColumnInfo, type ComputedFieldInfo, type EnumTableInfo, 
 import { columnComment, columnFieldName, SourceNaming, tableIdentifier, tableRootField } from './naming.js';
 import { tableTexts, type TableTexts } from './table-texts.js';
 
-export interface TrackedTable extends TableIdentity {
+export interface TrackedTable {
+  /** What every role's view of the table starts from (copied into each role model's TableInfo). */
+  identity: TableIdentity;
   /** The table as resolution left it: its consistent relationships, computed fields and permissions. */
   resolved: ResolvedTable;
   /** Every column, in catalog order. */
@@ -77,14 +79,7 @@ function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable
   const texts = tableTexts(naming, identifier, meta, catalog);
   if (!hasGraphQLNames(naming, meta, texts)) return null;
   return {
-    key: tableKey(rs.name, t.name),
-    source: rs.metadata,
-    naming,
-    meta,
-    catalog,
-    identifier,
-    capabilities,
-    texts,
+    identity: { key: tableKey(rs.name, t.name), source: rs.metadata, naming, meta, catalog, identifier, capabilities, texts },
     resolved: t,
     columns: catalog.columns
       .map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment }))
@@ -114,7 +109,7 @@ export class TrackedTables {
           const rows = snapshot.sources[rs.name]?.enumValues?.[qualifiedKey(t.name)] ?? [];
           // Rows are data: one that is not a GraphQL name is left out, and an enum needs at least one value.
           const values = rows.filter((v) => isGraphQLName(naming.enumValue(v.value)));
-          if (values.length > 0) this.enumTables.set(table.key, { source: rs.metadata, catalog: t.catalog, naming, identifier: table.identifier, values });
+          if (values.length > 0) this.enumTables.set(table.identity.key, { source: rs.metadata, catalog: t.catalog, naming, identifier: table.identity.identifier, values });
         }
         tables.push(table);
       }
