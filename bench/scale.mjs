@@ -4,7 +4,8 @@
 // permission change round trip, the first query of each other role (its schema built), an
 // unchanged query after an unrelated permission change,
 // a new query (plan-cache miss) after a change,
-// boot to ready and the engine's RSS (right after the queries, and once idle threads collected their garbage). SERVICE_BENCH_SCALE_TABLES / _ROLES shrink it.
+// boot to ready and the engine's RSS (right after the queries, and once idle threads collected their garbage). SERVICE_BENCH_SCALE_TABLES / _ROLES shrink it;
+// SERVICE_BENCH_SCALE_DISTINCT_ROLES=1 gives each role permissions of its own (by default the roles' are the same word for word).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchServer, freshDatabase, percentiles, startEngine, timed } from './_support.mjs';
@@ -12,6 +13,8 @@ import { benchServer, freshDatabase, percentiles, startEngine, timed } from './_
 const TABLES = Number(process.env.SERVICE_BENCH_SCALE_TABLES ?? 5000);
 const ROLES = Number(process.env.SERVICE_BENCH_SCALE_ROLES ?? 11);
 const ROUNDS = Number(process.env.SERVICE_BENCH_SCALE_ROUNDS ?? 10);
+// Each role's permissions different from every other's (a row limit of its own): nothing is shared between roles but the schema.
+const DISTINCT_ROLES = process.env.SERVICE_BENCH_SCALE_DISTINCT_ROLES === '1';
 
 const rssMiB = (pid) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -41,10 +44,11 @@ try {
     if (i > 0) t.object_relationships = [{ name: 'parent', using: { foreign_key_constraint_on: 'parent_id' } }];
     if (i < TABLES - 1) t.array_relationships = [{ name: 'children', using: { foreign_key_constraint_on: { table: { schema: 'public', name: `t${i + 1}` }, column: 'parent_id' } } }];
     const filter = i > 0 ? { _or: [own, { published: { _eq: true } }, { parent: own }] } : { _or: [own, { published: { _eq: true } }] };
-    t.insert_permissions = roles.map((role) => ({ role, permission: { check: own, columns: ['title', 'body', 'published'], set: { owner_id: 'X-Service-User-Id' } } }));
-    t.select_permissions = roles.map((role) => ({ role, permission: { columns: '*', filter, limit: 100, allow_aggregations: true } }));
-    t.update_permissions = roles.map((role) => ({ role, permission: { columns: ['title', 'body', 'published'], filter, check: own } }));
-    t.delete_permissions = roles.map((role) => ({ role, permission: { filter: own } }));
+    const mine = (r) => (DISTINCT_ROLES ? { id: { _neq: r } } : {});
+    t.insert_permissions = roles.map((role, r) => ({ role, permission: { check: { ...own, ...mine(r) }, columns: ['title', 'body', 'published'], set: { owner_id: 'X-Service-User-Id' } } }));
+    t.select_permissions = roles.map((role, r) => ({ role, permission: { columns: '*', filter, limit: DISTINCT_ROLES ? 100 + r : 100, allow_aggregations: true } }));
+    t.update_permissions = roles.map((role, r) => ({ role, permission: { columns: ['title', 'body', 'published'], filter, check: { ...own, ...mine(r) } } }));
+    t.delete_permissions = roles.map((role, r) => ({ role, permission: { filter: { ...own, ...mine(r) } } }));
     return t;
   });
   const current = await engine.post('/v1/metadata', { type: 'export_metadata', args: {} });
@@ -98,7 +102,7 @@ try {
   const bootMs = engine.bootMs;
 
   const fmt = (name, s) => `${name.padEnd(44)} p50 ${s.p50.toFixed(1).padStart(8)} ms   p95 ${s.p95.toFixed(1).padStart(8)} ms   (n=${s.n})`;
-  console.log(`${TABLES} tables × ${ROLES} roles (${(TABLES * ROLES * 4).toLocaleString('en')} permissions, ${documentMiB.toFixed(1)} MiB); ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; node ${process.version}`);
+  console.log(`${TABLES} tables × ${ROLES} roles${DISTINCT_ROLES ? ' (each with permissions of its own)' : ''} (${(TABLES * ROLES * 4).toLocaleString('en')} permissions, ${documentMiB.toFixed(1)} MiB); ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; node ${process.version}`);
   console.log(`${'replace_metadata with all of it'.padEnd(44)} ${replaceMs.toFixed(0).padStart(12)} ms`);
   console.log(fmt('pg_create_select_permission round trip', percentiles(createMs)));
   console.log(fmt('pg_drop_select_permission round trip', percentiles(dropMs)));

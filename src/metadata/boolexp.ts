@@ -7,7 +7,7 @@
  * function of resolved metadata and catalog, so the schema builder can call it too.
  * Errors carry the JSON path of the offending key.
  */
-import type { CatalogColumn, QualifiedName } from './catalog.js';
+import { qualifiedKey, type CatalogColumn, type QualifiedName } from './catalog.js';
 import { computedCall, type BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
@@ -29,21 +29,43 @@ export interface BoolExpScope {
   table(name: QualifiedName): BoolExpTable | undefined;
 }
 
+/**
+ * Expressions already parsed with one root table, by the table they apply to and their JSON
+ * text: the permissions of a table's roles repeat the same conditions (the owner's rows, say),
+ * and each would otherwise hold its own copy of the same IR. Only what parsed is kept (an error
+ * names its own path). The IR is never changed once made, so it can be shared.
+ */
+export type ParsedExpressions = Map<string, BoolExp>;
+
 interface Walk {
   scope: BoolExpScope;
   /** The table `["$", "col"]` refers to: the one the whole expression applies to. */
   root: BoolExpTable;
+  parsed: ParsedExpressions | null;
 }
 
-/** Parses `v` as a boolean expression on `table`; throws an ApiError with the path of the problem. */
-export function parseBoolExp(v: unknown, table: BoolExpTable, scope: BoolExpScope, path: string): BoolExp {
-  return expression(v as Json, table, { scope, root: table }, path);
+/**
+ * Parses `v` as a boolean expression on `table`; throws an ApiError with the path of the
+ * problem. `parsed`: what earlier expressions on the same table parsed to, shared with them.
+ */
+export function parseBoolExp(v: unknown, table: BoolExpTable, scope: BoolExpScope, path: string, parsed: ParsedExpressions | null = null): BoolExp {
+  return expression(v as Json, table, { scope, root: table, parsed }, path);
+}
+
+function shared(w: Walk, table: BoolExpTable, part: string, v: Json, parse: () => BoolExp): BoolExp {
+  if (!w.parsed) return parse();
+  const key = `${qualifiedKey(table.name)}\u0000${part}\u0000${JSON.stringify(v)}`;
+  let found = w.parsed.get(key);
+  if (!found) w.parsed.set(key, (found = parse()));
+  return found;
 }
 
 function expression(v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp {
   if (!isObject(v)) throw parseFailed('expecting an Object for boolean exp', path);
-  const items = Object.entries(v).map(([key, x]) => term(key, x, table, w, keyPath(path, key)));
-  return items.length === 1 ? items[0]! : { kind: 'and', items };
+  return shared(w, table, '', v, () => {
+    const items = Object.entries(v).map(([key, x]) => shared(w, table, key, x, () => term(key, x, table, w, keyPath(path, key))));
+    return items.length === 1 ? items[0]! : { kind: 'and', items };
+  });
 }
 
 function expressions(v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp[] {

@@ -6,7 +6,7 @@
  */
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { arrayOf, bool, int, isObject, keyPath, nonEmptyStr, obj, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
-import { parseBoolExp, type BoolExpScope } from './boolexp.js';
+import { parseBoolExp, type BoolExpScope, type ParsedExpressions } from './boolexp.js';
 import { checkLiteral, sessionVariable } from './boolexp-operators.js';
 import type { PermissionKind, ResolvedPermission, ResolvedTable } from './resolve/types.js';
 
@@ -144,15 +144,19 @@ function presets(table: ResolvedTable, set: Json | undefined, path: string): Rec
   return values;
 }
 
-/** Checks a stored permission body against its table; throws an ApiError with the path of the problem. */
+/**
+ * Checks a stored permission body against its table; throws an ApiError with the path of the
+ * problem. `parsed`: the expressions the table's other permissions parsed (shared with them).
+ */
 export function resolvePermission(
   kind: PermissionKind,
   body: JsonObject,
   table: ResolvedTable,
   scope: BoolExpScope,
   path: string,
+  parsed: ParsedExpressions | null = null,
 ): ResolvedPermission {
-  const expr = (key: 'filter' | 'check') => (body[key] === undefined ? null : parseBoolExp(body[key], table, scope, `${path}.${key}`));
+  const expr = (key: 'filter' | 'check') => (body[key] === undefined ? null : parseBoolExp(body[key], table, scope, `${path}.${key}`, parsed));
   return {
     kind,
     columns: kind === 'delete' ? [] : columnNames(table, body.columns, `${path}.columns`),

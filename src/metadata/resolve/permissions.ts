@@ -12,7 +12,7 @@ import { qualifiedKey } from '../catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../util/decode.js';
 import { sameJson } from '../../util/same-json.js';
-import type { BoolExpScope } from '../boolexp.js';
+import type { BoolExpScope, ParsedExpressions } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';
 import type { TableMetadata } from '../types.js';
 import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
@@ -47,11 +47,13 @@ function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, s
   // Roles often have the same permission on a table (word for word): it is checked once, and
   // the roles share the result. Nothing in a check depends on the role, and it is never mutated.
   const checked: { kind: PermissionKind; body: JsonObject; result: ResolvedPermission | { error: unknown } }[] = [];
+  // And conditions written the same in several permissions (the owner's rows, say) share their IR.
+  const parsed: ParsedExpressions = new Map();
   const resolveOnce = (kind: PermissionKind, body: JsonObject): ResolvedPermission => {
     let found = checked.find((c) => c.kind === kind && sameJson(c.body, body))?.result;
     if (!found) {
       try {
-        found = resolvePermission(kind, body, table, scope, '$.permission');
+        found = resolvePermission(kind, body, table, scope, '$.permission', parsed);
       } catch (error) {
         found = { error };
       }
