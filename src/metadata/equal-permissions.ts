@@ -1,9 +1,11 @@
 /**
- * One object for the equal permission bodies of a table entry. Roles are often given the same
- * permission on a table word for word, and a parsed document holds a copy of it per role: at
- * 5,000 tables × 11 roles the bodies were 70 of the 100 MiB a parsed document takes, in the
- * metadata actor and again in the schema builder. Sharing them also lets resolution find the
- * permissions it already checked by identity (resolve/permissions.ts).
+ * One object for the equal permission bodies of a table entry, and for the equal parts of
+ * different ones. Roles are often given the same permission on a table word for word, or one
+ * that differs in a part only (a row limit, a column list), and a parsed document holds a copy
+ * of every part per role: at 5,000 tables × 11 roles the bodies were 70 of the 100 MiB a parsed
+ * document takes, in the metadata actor and again in the schema builder (with every role's
+ * permissions different in a part, 59 of 109 MiB). Sharing whole bodies also lets resolution
+ * find the permissions it already checked by identity (resolve/permissions.ts).
  */
 import { sameJson } from '../util/same-json.js';
 import type { JsonObject } from '../util/decode.js';
@@ -12,20 +14,40 @@ import type { TableMetadata } from './types.js';
 const PERMISSION_LISTS = ['insert_permissions', 'select_permissions', 'update_permissions', 'delete_permissions'] as const;
 
 /**
- * Makes each permission body of the entry that equals an earlier one of its list that one.
- * Only items not frozen yet are changed (an entry just parsed or decoded, before it is frozen).
+ * Makes each permission body of the entry that equals an earlier one of its list that one, and
+ * each part of a body (its `filter`, `columns`, ...) that equals the same part of an earlier
+ * body of the entry that one. Only what is not frozen yet is changed (an entry just parsed or
+ * decoded, before it is frozen).
  */
 export function shareEqualPermissions(entry: Partial<TableMetadata>): void {
+  const parts = new Map<string, unknown[]>();
   for (const list of PERMISSION_LISTS) {
     const items = entry[list];
-    if (!items || items.length < 2) continue;
+    if (!items) continue;
     const bodies: unknown[] = [];
     for (const item of items) {
       const body = item.permission;
       const same = bodies.find((b) => sameJson(b, body));
-      if (same === undefined) bodies.push(body);
-      else if (!Object.isFrozen(item)) (item as JsonObject).permission = same as JsonObject;
+      if (same === undefined) {
+        bodies.push(body);
+        shareParts(body, parts);
+      } else if (!Object.isFrozen(item)) (item as JsonObject).permission = same as JsonObject;
     }
+  }
+}
+
+/** The body's object and array parts made those of the entry's earlier bodies that are equal (`seen`, by key). */
+function shareParts(body: unknown, seen: Map<string, unknown[]>): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const b = body as JsonObject;
+  for (const key of Object.keys(b)) {
+    const part = b[key];
+    if (typeof part !== 'object' || part === null) continue;
+    let earlier = seen.get(key);
+    if (!earlier) seen.set(key, (earlier = []));
+    const same = earlier.find((x) => sameJson(x, part));
+    if (same === undefined) earlier.push(part);
+    else if (!Object.isFrozen(b)) b[key] = same as JsonObject;
   }
 }
 

@@ -24,6 +24,24 @@ describe('shareEqualPermissions', () => {
     expect(entry.select_permissions!.map((p) => p.role)).toEqual(['a', 'b', 'c']);
   });
 
+  it('makes the equal parts of different bodies one object, across the lists of the entry', () => {
+    const entry: TableMetadata = {
+      table: { schema: 'public', name: 't' },
+      select_permissions: [{ role: 'a', permission: { ...body(), limit: 1 } }, { role: 'b', permission: { ...body(), limit: 2 } }],
+      update_permissions: [{ role: 'a', permission: { columns: ['id'], filter: { owner: { _eq: 'X-Service-User-Id' } }, check: {} } }],
+      delete_permissions: [{ role: 'a', permission: { filter: { id: { _gt: 1 } } } }],
+    };
+    shareEqualPermissions(entry);
+    const [a, b] = entry.select_permissions!.map((p) => p.permission as Record<string, unknown>);
+    const update = entry.update_permissions![0]!.permission as Record<string, unknown>;
+    expect(b!.filter).toBe(a!.filter);
+    expect(b!.columns).toBe(a!.columns);
+    expect(update.filter).toBe(a!.filter);
+    expect(update.columns).toBe(a!.columns);
+    expect((entry.delete_permissions![0]!.permission as Record<string, unknown>).filter).not.toBe(a!.filter);
+    expect([a!.limit, b!.limit]).toEqual([1, 2]);
+  });
+
   it('leaves frozen items as they are', () => {
     const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: body() }, Object.freeze({ role: 'b', permission: body() })] };
     shareEqualPermissions(entry);
