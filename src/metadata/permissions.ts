@@ -98,8 +98,21 @@ export function permissionEntry(kind: PermissionKind) {
   };
 }
 
+/**
+ * The names a permission grants are the body's own list, or one list per table for `'*'` and
+ * none: roles granted the same columns share it, and what is derived from it (role-permissions.ts).
+ */
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+const NO_PRESETS: JsonObject = Object.freeze({});
+const everyName = new WeakMap<ReadonlyMap<string, unknown>, string[]>();
+function allNames(names: ReadonlyMap<string, unknown>): string[] {
+  let all = everyName.get(names);
+  if (!all) everyName.set(names, (all = [...names.keys()]));
+  return all;
+}
+
 function columnNames(table: ResolvedTable, spec: Json | undefined, path: string): string[] {
-  if (spec === undefined || spec === '*') return [...table.columns.keys()];
+  if (spec === undefined || spec === '*') return allNames(table.columns);
   const names = spec as string[];
   names.forEach((c, i) => requireColumn(table, c, `${path}[${i}]`));
   return names;
@@ -117,7 +130,7 @@ function requireColumn(table: ResolvedTable, name: string, path: string): void {
 }
 
 function computedFieldNames(table: ResolvedTable, names: Json | undefined, path: string): string[] {
-  const list = (names ?? []) as string[];
+  const list = (names ?? NONE) as string[];
   list.forEach((name, i) => {
     const at = `${path}[${i}]`;
     const cf = table.computedFields.get(name);
@@ -135,7 +148,7 @@ function computedFieldNames(table: ResolvedTable, names: Json | undefined, path:
 
 /** `set`: each column exists and each value fits its type (or is a session variable). */
 function presets(table: ResolvedTable, set: Json | undefined, path: string): Record<string, Json> {
-  const values = (set ?? {}) as JsonObject;
+  const values = (set ?? NO_PRESETS) as JsonObject;
   for (const [name, value] of Object.entries(values)) {
     const at = keyPath(path, name);
     requireColumn(table, name, at);
@@ -159,10 +172,10 @@ export function resolvePermission(
   const expr = (key: 'filter' | 'check') => (body[key] === undefined ? null : parseBoolExp(body[key], table, scope, `${path}.${key}`, parsed));
   return {
     kind,
-    columns: kind === 'delete' ? [] : columnNames(table, body.columns, `${path}.columns`),
+    columns: kind === 'delete' ? NONE : columnNames(table, body.columns, `${path}.columns`),
     // `columns: '*'` on a select permission also grants every computed field, as the well-known engine does.
     computedFields:
-      kind === 'select' && body.columns === '*' ? [...table.computedFields.keys()] : computedFieldNames(table, body.computed_fields, `${path}.computed_fields`),
+      kind === 'select' && body.columns === '*' ? allNames(table.computedFields) : computedFieldNames(table, body.computed_fields, `${path}.computed_fields`),
     filter: expr('filter'),
     check: expr('check'),
     set: presets(table, body.set, `${path}.set`),

@@ -60,14 +60,32 @@ function once<T extends SelectPermission | InsertPermission | UpdatePermission |
   return d;
 }
 
+/** Made once per list (resolution gives roles granted the same names one list, permissions.ts). */
+function perList<T>(make: (names: readonly string[]) => T): (names: readonly string[]) => T {
+  const made = new WeakMap<readonly string[], T>();
+  return (names) => {
+    let m = made.get(names);
+    if (m === undefined) made.set(names, (m = make(names)));
+    return m;
+  };
+}
+const grantedAlways = perList((names) => new Map<string, BoolExp | null>(names.map((c) => [c, null])));
+const nameSet = perList((names) => new Set(names));
+
 const or = (items: BoolExp[]): BoolExp => (items.some((b) => b.kind === 'and' && b.items.length === 0) ? TRUE : items.length === 1 ? items[0]! : { kind: 'or', items });
-const rootFields = (v: string[] | null) => (v === null ? null : new Set(v));
-const presets = (set: Record<string, Json>) => new Map(Object.entries(set).map(([k, v]) => [k, presetValue(v)]));
+const rootFields = (v: string[] | null) => (v === null ? null : nameSet(v));
+const presetMaps = new WeakMap<Record<string, Json>, Map<string, Value>>();
+/** Made once per presets object (resolution keeps the body's own: roles with the same presets share it). */
+function presets(set: Record<string, Json>): Map<string, Value> {
+  let m = presetMaps.get(set);
+  if (!m) presetMaps.set(set, (m = new Map(Object.entries(set).map(([k, v]) => [k, presetValue(v)]))));
+  return m;
+}
 
 function ownSelect(p: ResolvedPermission): SelectPermission {
   return {
-    columns: new Map(p.columns.map((c) => [c, null])),
-    computedFields: new Map(p.computedFields.map((c) => [c, null])),
+    columns: grantedAlways(p.columns),
+    computedFields: grantedAlways(p.computedFields),
     filter: p.filter ?? TRUE,
     limit: p.limit,
     allowAggregations: p.allowAggregations,
@@ -125,13 +143,13 @@ export class RolePermissions {
   insert(t: ResolvedTable, role: string): InsertPermission | null {
     if (role === 'admin') return { columns: new Set(t.columns.keys()), check: TRUE, set: new Map(), backendOnly: false };
     const p = this.mutation(t, 'insert', role);
-    return p && once(p, (q): InsertPermission => ({ columns: new Set(q.columns), check: q.check ?? TRUE, set: presets(q.set), backendOnly: q.backendOnly }));
+    return p && once(p, (q): InsertPermission => ({ columns: nameSet(q.columns), check: q.check ?? TRUE, set: presets(q.set), backendOnly: q.backendOnly }));
   }
 
   update(t: ResolvedTable, role: string): UpdatePermission | null {
     if (role === 'admin') return { columns: new Set(t.columns.keys()), filter: TRUE, check: TRUE, set: new Map(), backendOnly: false };
     const p = this.mutation(t, 'update', role);
-    return p && once(p, (q): UpdatePermission => ({ columns: new Set(q.columns), filter: q.filter ?? TRUE, check: q.check ?? TRUE, set: presets(q.set), backendOnly: q.backendOnly }));
+    return p && once(p, (q): UpdatePermission => ({ columns: nameSet(q.columns), filter: q.filter ?? TRUE, check: q.check ?? TRUE, set: presets(q.set), backendOnly: q.backendOnly }));
   }
 
   delete(t: ResolvedTable, role: string): DeletePermission | null {
