@@ -34,6 +34,7 @@ import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
+import { fragmentCycle } from './fragment-cycles.js';
 import { parseDocument } from './document-limits.js';
 import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
@@ -90,6 +91,8 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   if (opts.allowed && !opts.allowed(doc)) throw new NotAllowedError();
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
+  const cycle = fragmentCycle(doc, op);
+  if (cycle) throw cycle;
   const errors = validate(rs.schema, doc, VALIDATION_RULES);
   if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
 

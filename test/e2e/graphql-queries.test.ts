@@ -198,6 +198,21 @@ describe('introspection, batching, errors, explain', () => {
     expect(negative.errors[0]).toEqual({ message: 'expected a non-negative 32-bit integer for type "Int", but found an integer', extensions: { path: '$.selectionSet.author.args.limit', code: 'validation-failed' } });
   });
 
+  it('names the fields and spreads that lead to a fragment spread within itself', async () => {
+    const cycle = await q(`query { author { ...a } }
+      fragment a on author { id articles { ...b } }
+      fragment b on article { title author { ... on author { ...a } } }`);
+    expect(cycle).toEqual({
+      errors: [{
+        message: 'cannot spread fragment "a" within itself via b,a',
+        extensions: { path: '$.selectionSet.author.selectionSet.a.selectionSet.articles.selectionSet.b.selectionSet.author.selectionSet', code: 'validation-failed' },
+      }],
+    });
+    // Spread twice without a cycle: answered.
+    const twice = await q('query { author(where: {id: {_eq: 1}}) { ...n articles { author { ...n } } } } fragment n on author { name }');
+    expect(twice.data.author[0]).toEqual({ name: 'Ada', articles: [{ author: { name: 'Ada' } }, { author: { name: 'Ada' } }] });
+  });
+
   it('explains a query for a role', async () => {
     const r = await fx.engine.post('/v1/graphql/explain', { query: { query: '{ author { id } }' }, user: { 'x-service-role': 'user', 'x-service-user-id': '1' } });
     expect(r.status).toBe(200);
