@@ -35,12 +35,16 @@ import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 import { fragmentCycle } from './fragment-cycles.js';
+import { stringOffsetsAsInts } from './string-offsets.js';
 import { parseDocument } from './document-limits.js';
 import { NotAllowedError } from './allowlist.js';
 import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
 import { remoteJoinRun, remoteRun } from './remote.js';
 import { actionRun } from './action.js';
+
+/** What may be an offset written as a string (the walk that finds them runs only then). */
+const STRING_OFFSET = /\boffset\s*:\s*"/;
 
 export interface CompileRequest {
   query: string;
@@ -86,9 +90,10 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
 export const VALIDATION_RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === GraphQLKnownTypeNamesRule ? KnownTypeNamesRule : r));
 
 export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): AnalyzedPlan {
-  const doc = parseDocument(req.query);
+  const parsed = parseDocument(req.query);
   // Before validation, as in the well-known engine: a refused document learns nothing of the schema.
-  if (opts.allowed && !opts.allowed(doc)) throw new NotAllowedError();
+  if (opts.allowed && !opts.allowed(parsed)) throw new NotAllowedError();
+  const doc = STRING_OFFSET.test(req.query) ? stringOffsetsAsInts(rs.schema, parsed) : parsed;
   const op = pickOperation(doc, req.operationName);
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
   const cycle = fragmentCycle(doc, op);

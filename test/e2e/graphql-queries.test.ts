@@ -198,6 +198,15 @@ describe('introspection, batching, errors, explain', () => {
     expect(negative.errors[0]).toEqual({ message: 'expected a non-negative 32-bit integer for type "Int", but found an integer', extensions: { path: '$.selectionSet.author.args.limit', code: 'validation-failed' } });
   });
 
+  it('reads an offset written as a string of digits as that integer, and nothing else', async () => {
+    const r = await q('{ article(offset: "1", limit: 2, order_by: {id: asc}) { id } author(where: {id: {_eq: 1}}) { articles(offset: "1") { id } } }');
+    expect(r).toEqual({ data: { article: [{ id: 2 }, { id: 3 }], author: [{ articles: [{ id: 2 }] }] } });
+    const negative = await q('{ article(offset: "-1") { id } }');
+    expect(negative.errors[0]).toEqual({ message: 'expected a 32-bit integer for type "Int", but found a string', extensions: { path: '$.selectionSet.article.args.offset', code: 'validation-failed' } });
+    const limit = await q('{ article(limit: "1") { id } }');
+    expect(limit.errors[0].message).toBe('expected a 32-bit integer for type "Int", but found a string');
+  });
+
   it('names the fields and spreads that lead to a fragment spread within itself', async () => {
     const cycle = await q(`query { author { ...a } }
       fragment a on author { id articles { ...b } }
