@@ -7,7 +7,7 @@
  * function of resolved metadata and catalog, so the schema builder can call it too.
  * Errors carry the JSON path of the offending key.
  */
-import { qualifiedKey, type CatalogColumn, type QualifiedName } from './catalog.js';
+import type { CatalogColumn, QualifiedName } from './catalog.js';
 import { computedCall, type BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../protocol/errors.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
@@ -30,12 +30,13 @@ export interface BoolExpScope {
 }
 
 /**
- * Expressions already parsed with one root table, by the table they apply to and their JSON
- * text: the permissions of a table's roles repeat the same conditions (the owner's rows, say),
- * and each would otherwise hold its own copy of the same IR. Only what parsed is kept (an error
- * names its own path). The IR is never changed once made, so it can be shared.
+ * Expressions already parsed with one root table, by the table they apply to (a relationship's
+ * target too) and their JSON text: the permissions of a table's roles repeat the same conditions
+ * (the owner's rows, say), and each would otherwise hold its own copy of the same IR. Only what
+ * parsed is kept (an error names its own path). The IR is never changed once made, so it can be
+ * shared.
  */
-export type ParsedExpressions = Map<string, BoolExp>;
+export type ParsedExpressions = Map<BoolExpTable, Map<string, BoolExp>>;
 
 interface Walk {
   scope: BoolExpScope;
@@ -54,9 +55,11 @@ export function parseBoolExp(v: unknown, table: BoolExpTable, scope: BoolExpScop
 
 function shared(w: Walk, table: BoolExpTable, part: string, v: Json, parse: () => BoolExp): BoolExp {
   if (!w.parsed) return parse();
-  const key = `${qualifiedKey(table.name)}\u0000${part}\u0000${JSON.stringify(v)}`;
-  let found = w.parsed.get(key);
-  if (!found) w.parsed.set(key, (found = parse()));
+  let onTable = w.parsed.get(table);
+  if (!onTable) w.parsed.set(table, (onTable = new Map()));
+  const key = `${part}\u0000${JSON.stringify(v)}`;
+  let found = onTable.get(key);
+  if (!found) onTable.set(key, (found = parse()));
   return found;
 }
 

@@ -155,7 +155,9 @@ function modelOf(tracked: TrackedTables, role: string, backendOnly: boolean, gra
   for (const { tables: sourceTables } of tracked.sources) {
     for (const { identity: table, columns, relationships, computedFields } of sourceTables) {
       const permission = grants[at] as SelectPermission | null;
-      const [ins, upd, dl] = [grants[at + 1] as InsertPermission | null, grants[at + 2] as UpdatePermission | null, grants[at + 3] as DeletePermission | null];
+      const ins = grants[at + 1] as InsertPermission | null;
+      const upd = grants[at + 2] as UpdatePermission | null;
+      const dl = grants[at + 3] as DeletePermission | null;
       at += 4;
       const { catalog } = table;
       // Columns the database takes no value for (SQL Server IDENTITY, computed) are no input's.

@@ -198,3 +198,19 @@ describe('errors carry the JSON path', () => {
     expect(failure({ _and: {} })).toMatchObject({ path: '$.filter._and', error: 'parsing [] failed, expected Array, but encountered Object' });
   });
 });
+
+describe('expressions parsed for several permissions of a table', () => {
+  it('share the IR of a condition written the same, and only on the table it applies to', () => {
+    const parsed = new Map();
+    const own = { author_id: { _eq: 'X-Service-User-Id' } };
+    const first = parseBoolExp({ _or: [own, { title: { _eq: 'a' } }] }, article, scope, '$.filter', parsed) as { items: unknown[] };
+    const second = parseBoolExp({ ...own, id: { _gt: 1 } }, article, scope, '$.check', parsed) as { items: unknown[] };
+    expect(second.items[0]).toBe(first.items[0]);
+    // `{id: {_gt: 1}}` on the author (a relationship's target) is another column of another table.
+    const nested = parseBoolExp({ author: { id: { _gt: 1 } } }, article, scope, '$.filter', parsed) as { where: unknown };
+    expect(nested.where).not.toBe(second.items[1]);
+    expect(nested.where).toEqual({ ...(second.items[1] as object), type: INT });
+    // Without the memo each expression has its own.
+    expect(parse({ _or: [own] })).not.toBe(parse({ _or: [own] }));
+  });
+});
