@@ -9,6 +9,7 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLString,
+  type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
@@ -26,6 +27,7 @@ import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js';
 import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
+import { fieldGroup, LazyFieldsType, madeFields, type FieldGroup } from './lazy-fields.js';
 import type { RemoteTypes } from './remote-types.js';
 import type { TableJoins } from './remote-relationships.js';
 import { ActionTypes, type ActionsView } from './actions.js';
@@ -38,6 +40,8 @@ export interface RoleSchema {
   fields: Map<string, FieldInfo>;
   model: RoleModel;
 }
+
+type FieldConfig = GraphQLFieldConfig<unknown, unknown>;
 
 const nonNullList = (t: GraphQLOutputType) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t)));
 const inputList = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
@@ -199,31 +203,36 @@ export class SchemaBuilder {
     return o;
   }
 
-  /** Root fields of a tracked function returning rows of a table the role may select. */
-  functionRootFields(f: FunctionInfo, rootType: string, allowed: Set<string> | null): GraphQLFieldConfigMap<unknown, unknown> {
-    const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+  /** Root fields of a tracked function returning rows of a table the role may select (named now, made when first read). */
+  functionRootFields(f: FunctionInfo, rootType: string, allowed: Set<string> | null): FieldGroup {
+    const makers: [string, () => FieldConfig][] = [];
     const t = f.table;
-    const args: GraphQLFieldConfigArgumentMap = f.inputArgs.length ? { args: { type: new GraphQLNonNull(this.shared.functionArgs(t.naming, f.fn.name, f.inputArgs)), description: `input parameters for function ${JSON.stringify(f.rootName)}` } } : {};
+    const args = (): GraphQLFieldConfigArgumentMap => ({
+      ...(f.inputArgs.length ? { args: { type: new GraphQLNonNull(this.shared.functionArgs(t.naming, f.fn.name, f.inputArgs)), description: `input parameters for function ${JSON.stringify(f.rootName)}` } } : {}),
+      ...this.rowArgs(t),
+    });
     const description = f.description ?? `execute function ${JSON.stringify(f.fn.name)} which returns ${JSON.stringify(t.catalog.name)}`;
     if (!allowed || allowed.has('select')) {
-      out[f.rootName] = { type: nonNullList(this.object(t)), args: { ...args, ...this.rowArgs(t) }, description };
+      makers.push([f.rootName, () => ({ type: nonNullList(this.object(t)), args: args(), description })]);
       this.fields.set(fieldKey(rootType, f.rootName), { kind: 'root_function', table: t, fn: f });
     }
     if (t.permission.allowAggregations && (!allowed || allowed.has('select_aggregate'))) {
-      out[f.aggregateName] = { type: new GraphQLNonNull(this.aggregate(t)), args: { ...args, ...this.rowArgs(t) }, description: `execute function ${JSON.stringify(f.fn.name)} and query aggregates on result of table type ${JSON.stringify(t.catalog.name)}` };
+      makers.push([f.aggregateName, () => ({ type: new GraphQLNonNull(this.aggregate(t)), args: args(), description: `execute function ${JSON.stringify(f.fn.name)} and query aggregates on result of table type ${JSON.stringify(t.catalog.name)}` })]);
       this.fields.set(fieldKey(rootType, f.aggregateName), { kind: 'root_function_aggregate', table: t, fn: f });
     }
-    return out;
+    return fieldGroup(makers);
   }
 
-  /** Root fields of one table, for the query (or subscription) root; `streams`: the subscription root's `_stream` field too. */
-  rootFields(t: TableInfo, rootType: string, allowed: Set<string> | null, streams: boolean): GraphQLFieldConfigMap<unknown, unknown> {
-    const out: GraphQLFieldConfigMap<unknown, unknown> = {};
-    const add = (kind: RootFieldKind, make: () => GraphQLFieldConfigMap<unknown, unknown>[string], info: FieldInfo) => {
+  /**
+   * Root fields of one table, for the query (or subscription) root; `streams`: the subscription
+   * root's `_stream` field too. Named (and their FieldInfo set) now, made when first read.
+   */
+  rootFields(t: TableInfo, rootType: string, allowed: Set<string> | null, streams: boolean): FieldGroup {
+    const makers: [string, () => FieldConfig][] = [];
+    const add = (kind: RootFieldKind, make: () => FieldConfig, info: FieldInfo) => {
       if (allowed && !allowed.has(kind)) return;
       const { name, comment } = tableRootField(t.naming, t.meta, kind);
-      const config = make();
-      out[name] = comment ? { ...config, description: comment } : config;
+      makers.push([name, comment ? () => ({ ...make(), description: comment }) : make]);
       this.fields.set(fieldKey(rootType, name), info);
     };
     const descriptions = t.texts.roots;
@@ -263,7 +272,7 @@ export class SchemaBuilder {
         { kind: 'root_select_stream', table: t },
       );
     }
-    return out;
+    return fieldGroup(makers);
   }
 }
 
@@ -300,16 +309,16 @@ export function buildRoleSchema(
   // A source with a root-field namespace gets its fields under one field of that name, on every root.
   const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
   const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {
-    const own: GraphQLFieldConfigMap<unknown, unknown> = {};
-    const namespaces = new Map<string, GraphQLFieldConfigMap<unknown, unknown>>();
-    const add = (ns: string | null, fieldsOf: (typeName: string) => GraphQLFieldConfigMap<unknown, unknown>) => {
-      const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, {}).get(ns)!) : own;
-      Object.assign(target, fieldsOf(ns ? `${ns}_${NAMESPACE_SUFFIX[rootName]}` : rootName));
+    const own: FieldGroup[] = [];
+    const namespaces = new Map<string, FieldGroup[]>();
+    const add = (ns: string | null, fieldsOf: (typeName: string) => FieldGroup) => {
+      const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, []).get(ns)!) : own;
+      target.push(fieldsOf(ns ? `${ns}_${NAMESPACE_SUFFIX[rootName]}` : rootName));
     };
     const done = () => {
-      for (const [ns, fields] of namespaces) {
-        if (Object.keys(fields).length === 0) continue;
-        own[ns] = { type: new GraphQLNonNull(objectType({ name: `${ns}_${NAMESPACE_SUFFIX[rootName]}`, fields })) };
+      for (const [ns, groups] of namespaces) {
+        if (groups.every((g) => g.names.length === 0)) continue;
+        own.push(madeFields({ [ns]: { type: new GraphQLNonNull(new LazyFieldsType(`${ns}_${NAMESPACE_SUFFIX[rootName]}`, () => groups, false)) } }));
         b.fields.set(fieldKey(rootName, ns), { kind: 'namespace' });
       }
       return own;
@@ -323,30 +332,31 @@ export function buildRoleSchema(
       r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
     }
     for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
-    if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'query', typeName));
-    if (actionTypes) r.add(null, () => actionTypes.rootFields(rootName));
+    if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming.namespace, (typeName) => madeFields(remoteRootFields(b.fields, remote, 'query', typeName)));
+    if (actionTypes) r.add(null, () => madeFields(actionTypes.rootFields(rootName)));
     return r.done();
   };
-  // Each root's fields are made when it is first used (a query forces query_root only).
-  const queryRoot = objectType({
-    name: 'query_root',
-    fields: () => {
-      const fields = root('query_root', (t) => t.permission.queryRootFields);
+  const named = (groups: FieldGroup[]) => groups.some((g) => g.names.length > 0);
+  // Each root is named when it is first used (a query names query_root only), its fields made when first read.
+  const queryRoot = new LazyFieldsType(
+    'query_root',
+    () => {
+      const groups = root('query_root', (t) => t.permission.queryRootFields);
       // A schema needs a query root with at least one field.
-      if (Object.keys(fields).length === 0) fields.no_queries_available = { type: new GraphQLNonNull(GraphQLString) };
-      return sortedFields(fields);
+      return named(groups) ? groups : [madeFields({ no_queries_available: { type: new GraphQLNonNull(GraphQLString) } })];
     },
-  });
-  const optionalRoot = (name: string, fieldsOf: () => GraphQLFieldConfigMap<unknown, unknown>) => () => {
-    const fields = fieldsOf();
-    return Object.keys(fields).length ? objectType({ name, fields: sortedFields(fields) }) : undefined;
+    true,
+  );
+  const optionalRoot = (name: string, groupsOf: () => FieldGroup[]) => () => {
+    const groups = groupsOf();
+    return named(groups) ? new LazyFieldsType(name, () => groups, true) : undefined;
   };
   const mutationRoot = optionalRoot('mutation_root', () => {
     const mutations = new MutationTypes(b, b.fields);
     const r = rootOf('mutation_root');
-    for (const m of model.mutable.values()) r.add(m.naming.namespace, (typeName) => mutations.rootFields(m, typeName));
-    for (const remote of remotes) if (Object.keys(remote.mutation).length) r.add(remote.naming.namespace, (typeName) => remoteRootFields(b.fields, remote, 'mutation', typeName));
-    if (actionTypes) r.add(null, () => actionTypes.rootFields('mutation_root'));
+    for (const m of model.mutable.values()) r.add(m.naming.namespace, (typeName) => madeFields(mutations.rootFields(m, typeName)));
+    for (const remote of remotes) if (Object.keys(remote.mutation).length) r.add(remote.naming.namespace, (typeName) => madeFields(remoteRootFields(b.fields, remote, 'mutation', typeName)));
+    if (actionTypes) r.add(null, () => madeFields(actionTypes.rootFields('mutation_root')));
     return r.done();
   });
   // Every enum table's type is in every role's schema, used or not.

@@ -6,7 +6,8 @@
  * - first among the types already reached through fields that something has forced
  *   (validation forces the fields along a document's selections and arguments);
  * - then after forcing the fields of the roots made so far (every table's root field types and
- *   argument types; the mutation and subscription roots are made when an operation needs them);
+ *   argument types; the mutation and subscription roots are made when an operation needs them,
+ *   and their fields when first read: lazy-fields.ts);
  * - then by the full walk (a document naming, say, a comparison type no field led to yet; and
  *   introspection, which lists every type).
  * The types are built to be valid (schema/build.ts), so graphql-js's schema validation is skipped.
@@ -19,11 +20,15 @@ import {
   isNonNullType,
   isObjectType,
   isUnionType,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLInputObjectType,
   type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLType,
 } from 'graphql';
+import { LazyFieldsType } from './lazy-fields.js';
 
 interface Roots {
   query: GraphQLObjectType;
@@ -41,6 +46,12 @@ const named = (t: GraphQLType): GraphQLNamedType => (isListType(t) || isNonNullT
 
 /** Whether a type's fields are defined already (graphql-js keeps the thunk until the first `getFields`). */
 const fieldsForced = (t: GraphQLNamedType) => typeof (t as unknown as { _fields: unknown })._fields !== 'function';
+
+/** The fields a walk follows: all of them when it forces, else those made already. */
+function fieldsToFollow(t: GraphQLObjectType | GraphQLInterfaceType | GraphQLInputObjectType, force: boolean): readonly (GraphQLField<unknown, unknown> | GraphQLInputField)[] {
+  if (t instanceof LazyFieldsType) return force ? Object.values(t.getFields()) : t.builtFields();
+  return force || fieldsForced(t) ? Object.values(t.getFields()) : [];
+}
 
 export class LazySchema extends GraphQLSchema {
   private readonly found = new Map<string, GraphQLNamedType>();
@@ -94,7 +105,10 @@ export class LazySchema extends GraphQLSchema {
     if (this.complete) return this.complete[name];
     if (!this.found.has(name)) this.walk(false);
     if (!this.found.has(name)) {
-      for (const root of this.rootTypes(false)) root.getFields();
+      for (const root of this.rootTypes(false)) {
+        if (root instanceof LazyFieldsType) root.buildAll();
+        else root.getFields();
+      }
       this.walk(false);
     }
     return this.found.get(name) ?? this.getTypeMap()[name];
@@ -124,8 +138,7 @@ export class LazySchema extends GraphQLSchema {
       seen.add(t);
       this.found.set(t.name, t);
       if (isObjectType(t) || isInterfaceType(t) || isInputObjectType(t)) {
-        if (!force && !fieldsForced(t)) continue;
-        for (const f of Object.values(t.getFields())) {
+        for (const f of fieldsToFollow(t, force)) {
           stack.push(named(f.type));
           if ('args' in f) for (const a of f.args) stack.push(named(a.type));
         }
