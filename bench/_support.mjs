@@ -60,6 +60,8 @@ export function startEngine(env, onLog = () => {}) {
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`engine exited with code ${code}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
+      // Lines that are not log entries (V8's --trace-gc under SERVICE_BENCH_NODE_ARGS) go to stderr.
+      if (!line.startsWith('{')) return void process.stderr.write(line + '\n');
       const entry = JSON.parse(line);
       onLog(entry);
       if (entry.message !== 'server ready') return;

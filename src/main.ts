@@ -82,11 +82,14 @@ async function main(): Promise<void> {
 
   let http: { port: number; close(): void } | undefined;
   const schemaBuilder = new SchemaBuilder();
-  const compiler = new PlanCompiler(schemaBuilder, new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes }));
+  const compilerPools = new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes });
+  const compiler = new PlanCompiler(schemaBuilder, compilerPools);
   const snapshots = new SnapshotBus();
   snapshots.follow(metadata);
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
+  snapshots.onStaged((s) => schemaBuilder.stage(s));
+  snapshots.subscribe((s) => compilerPools.start(s.connected.map((c) => c.kind)));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);
   const multiplexers = new Multiplexers(

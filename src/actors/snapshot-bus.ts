@@ -23,19 +23,34 @@ export interface SnapshotSource {
 export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   private latest: S | null = null;
   private readonly listeners = new Set<SnapshotListener<S>>();
+  private readonly stagedListeners = new Set<SnapshotListener<S | null>>();
 
-  /** Publishes every snapshot the metadata actor announces (its update's bytes come as the event's attachment). */
+  /**
+   * Publishes every snapshot the metadata actor announces (its update's bytes come as the
+   * event's attachment), and passes on the staged ones (MetadataActorEvent).
+   */
   follow(this: SnapshotBus<PublishedSnapshot>, source: SnapshotSource): void {
     source.onEvent((e, update) => {
-      if (e.type !== 'snapshot') return;
-      if (update?.buffer instanceof SharedArrayBuffer) this.publish({ ...e.snapshot, update: update as Uint8Array<SharedArrayBuffer> });
-      else log.error('a snapshot event came without its update in shared memory', { generation: e.snapshot.generation });
+      if (e.type === 'unstaged') return this.tell(this.stagedListeners, null);
+      if (!(update?.buffer instanceof SharedArrayBuffer)) return log.error('a snapshot event came without its update in shared memory', { generation: e.snapshot.generation });
+      const snapshot = { ...e.snapshot, update: update as Uint8Array<SharedArrayBuffer> };
+      if (e.type === 'staged') this.tell(this.stagedListeners, snapshot);
+      else this.publish(snapshot);
     });
+  }
+
+  /** The snapshot of a change being written, before it is published (or null: it will not be); no current one is replayed. */
+  onStaged(listener: SnapshotListener<S | null>): void {
+    this.stagedListeners.add(listener);
   }
 
   publish(snapshot: S): void {
     this.latest = snapshot;
-    for (const listener of this.listeners) {
+    this.tell(this.listeners, snapshot);
+  }
+
+  private tell<T>(listeners: Set<SnapshotListener<T>>, snapshot: T): void {
+    for (const listener of listeners) {
       // One consumer's failure (a bug) must not keep the snapshot from the others, nor reach the actor runtime.
       try {
         listener(snapshot);

@@ -38,8 +38,13 @@ export interface MetadataActorReplies {
   health: HealthResponse;
 }
 
-/** A new snapshot; its update's bytes (`PublishedSnapshot.update`) travel as the event's attachment. */
-export type MetadataActorEvent = { type: 'snapshot'; snapshot: Omit<PublishedSnapshot, 'update'> };
+/**
+ * A new snapshot; its update's bytes (`PublishedSnapshot.update`) travel as the event's attachment.
+ * `staged`: the snapshot of a change the store is writing, sent ahead so that the schema builder
+ * takes it in meanwhile; it is in effect only once published (`snapshot`, same generation), and
+ * `unstaged` says it never will be (the change failed).
+ */
+export type MetadataActorEvent = { type: 'snapshot' | 'staged'; snapshot: Omit<PublishedSnapshot, 'update'> } | { type: 'unstaged' };
 
 /** What every worker gets at start. */
 export interface ActorBootData {
@@ -52,8 +57,16 @@ export interface SnapshotChain {
   updates: SharedArrayBuffer[];
 }
 
-/** What the schema builder is asked: bring its model up to a snapshot and, unless only that, analyse a request. */
-export type SchemaBuilderTask = { kind: 'follow'; generation: number; chain: SnapshotChain } | ({ kind: 'analyze'; generation: number; chain: SnapshotChain } & AnalyzeRequest);
+/**
+ * What the schema builder is asked: bring its model up to a snapshot and, unless only that,
+ * analyse a request; or take in a staged snapshot (`update`, following the chain) ahead of its
+ * publication, or drop the one it took in.
+ */
+export type SchemaBuilderTask =
+  | { kind: 'follow'; generation: number; chain: SnapshotChain }
+  | ({ kind: 'analyze'; generation: number; chain: SnapshotChain } & AnalyzeRequest)
+  | { kind: 'stage'; chain: SnapshotChain; update: SharedArrayBuffer }
+  | { kind: 'unstage' };
 
 export interface AnalyzeRequest {
   role: string;

@@ -198,8 +198,18 @@ class UpdateLines {
 }
 
 /** Follows the published snapshots by applying their updates in order. */
+interface ReaderState {
+  snapshot: MetadataSnapshot;
+  skeleton: Metadata;
+  entries: Map<string, Map<string, TableMetadata>>;
+  tables: Map<string, readonly TableMetadata[]>;
+  sourcesId: number;
+}
+
 export class SnapshotReader {
-  private state: { snapshot: MetadataSnapshot; skeleton: Metadata; entries: Map<string, Map<string, TableMetadata>>; tables: Map<string, readonly TableMetadata[]>; sourcesId: number } | null = null;
+  private state: ReaderState | null = null;
+  /** An update read ahead of its turn (`stage`): applying it takes this state as it is. */
+  private staged: ReaderState | null = null;
 
   get generation(): number | null {
     return this.state?.snapshot.generation ?? null;
@@ -213,6 +223,26 @@ export class SnapshotReader {
   apply(bytes: Uint8Array): MetadataSnapshot {
     const lines = new UpdateLines(bytes);
     const u = JSON.parse(lines.next()) as UpdateHeader;
+    const staged = this.staged;
+    this.staged = null;
+    this.state = staged?.snapshot.generation === u.generation ? staged : this.read(u, lines);
+    return this.state.snapshot;
+  }
+
+  /** Reads the update that comes next (a change being written) without applying it; `apply` takes it as read. */
+  stage(bytes: Uint8Array): MetadataSnapshot {
+    this.staged = null;
+    const lines = new UpdateLines(bytes);
+    this.staged = this.read(JSON.parse(lines.next()) as UpdateHeader, lines);
+    return this.staged.snapshot;
+  }
+
+  unstage(): void {
+    this.staged = null;
+  }
+
+  /** The state `u` makes of this one. */
+  private read(u: UpdateHeader, lines: UpdateLines): ReaderState {
     const prev = u.base === null ? null : this.state;
     // What a whole update repeats of the last snapshot is kept as the same objects too: what was derived from it stays valid.
     const last = this.state;
@@ -253,8 +283,7 @@ export class SnapshotReader {
     const metadata = Object.freeze({ ...skeleton, sources: Object.freeze(skeleton.sources.map(source)) as SourceMetadata[] });
     const remotes = u.remotes && last && sameJson(last.snapshot.remotes, u.remotes) ? last.snapshot.remotes : (u.remotes ?? prev?.snapshot.remotes ?? {});
     const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies, remotes, remoteSchemaPermissions: u.remoteSchemaPermissions };
-    this.state = { snapshot, skeleton, entries, tables, sourcesId: u.sourcesId };
-    return snapshot;
+    return { snapshot, skeleton, entries, tables, sourcesId: u.sourcesId };
   }
 }
 

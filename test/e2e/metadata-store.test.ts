@@ -67,6 +67,28 @@ describe('the metadata store', () => {
     expect(await exportTables()).toEqual(['b', 'c', 'a']);
   });
 
+  it('a change the store fails to write takes no effect: its snapshot, staged while it was written, is dropped', async () => {
+    // The store fails to write an entry naming this role, as a full disk or a lost connection would.
+    await fx.db.sql(`CREATE FUNCTION refuse_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.entry LIKE '%store_refuses%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER refuse_entry BEFORE INSERT OR UPDATE ON service_catalog.metadata_tables FOR EACH ROW EXECUTE FUNCTION refuse_entry()`);
+    const asRole = (role: string) => gql(fx.engine, '{ a { id } }', undefined, { 'x-service-role': role });
+    try {
+      const before = await entryRows();
+      const refused = await fx.engine.metadata({ type: 'pg_create_select_permission', args: { table: 'a', role: 'store_refuses', permission: { columns: ['id'], filter: {} } } });
+      expect([refused.status, refused.body.code, refused.body.internal?.error?.message]).toEqual([400, 'postgres-error', 'refused by the test']);
+      expect(await entryRows()).toEqual(before);
+      expect((await asRole('store_refuses')).errors?.[0]?.extensions.code).toBe('validation-failed');
+      // A snapshot published without being staged first (a reload) is not taken for the dropped one.
+      expect((await fx.engine.metadata({ type: 'reload_metadata', args: {} })).status).toBe(200);
+      expect((await asRole('store_refuses')).errors?.[0]?.extensions.code).toBe('validation-failed');
+    } finally {
+      await fx.db.sql('DROP TRIGGER refuse_entry ON service_catalog.metadata_tables; DROP FUNCTION refuse_entry()');
+    }
+    expect((await fx.engine.metadata({ type: 'pg_create_select_permission', args: { table: 'a', role: 'store_accepts', permission: { columns: ['id'], filter: {} } } })).status).toBe(200);
+    expect(await asRole('store_accepts')).toEqual({ data: { a: [] } });
+    expect((await asRole('store_refuses')).errors?.[0]?.extensions.code).toBe('validation-failed');
+  });
+
   it('queries follow a long run of changes (partial snapshot updates, and a whole one now and then)', async () => {
     for (let i = 0; i < 105; i++) {
       expect((await fx.engine.metadata({ type: 'pg_set_table_customization', args: { table: 'c', configuration: { custom_name: `c_${i}` } } })).status).toBe(200);

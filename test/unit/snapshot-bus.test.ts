@@ -30,6 +30,26 @@ describe('SnapshotBus', () => {
     ]);
   });
 
+  it('passes staged snapshots (and their dropping) to its staged listeners only, never as published', () => {
+    const bus = new SnapshotBus();
+    const actor = fakeActor();
+    bus.follow(actor);
+    const published: number[] = [];
+    const staged: (number | null)[] = [];
+    bus.subscribe((s) => published.push(s.generation));
+    bus.onStaged((s) => staged.push(s && s.generation));
+    actor.emit({ type: 'staged', snapshot: header(1) }, shared(3));
+    actor.emit({ type: 'unstaged' });
+    actor.emit({ type: 'staged', snapshot: header(2) }, shared(3));
+    actor.emit({ type: 'snapshot', snapshot: header(2) }, shared(3));
+    expect(staged).toEqual([1, null, 2]);
+    expect(published).toEqual([2]);
+    // A listener added later is not given the last staged one.
+    const late: unknown[] = [];
+    bus.onStaged((s) => late.push(s));
+    expect(late).toEqual([]);
+  });
+
   it('gives a late subscriber the current snapshot at once, and stops after unsubscribing', () => {
     const bus = new SnapshotBus();
     bus.publish({ ...header(1), update: shared() });

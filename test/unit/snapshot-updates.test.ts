@@ -126,6 +126,28 @@ describe('snapshot updates', () => {
     expect(JSON.stringify(second.metadata)).toBe(JSON.stringify(lines));
   });
 
+  it('a staged update is read ahead and taken as read when it is applied; another one, or an unstaged one, is read when applied', async () => {
+    const reader = new SnapshotReader();
+    const first = reader.apply(await update(1, null, doc, null));
+    const next = produce(doc, (d) => void (d.sources[0]!.tables[0]!.comment = 'x'));
+    const staged = reader.stage(await update(2, doc, next, 1));
+    // Staging changes nothing the reader holds.
+    expect(reader.generation).toBe(1);
+    expect(reader.snapshot).toBe(first);
+    const applied = reader.apply(await update(2, doc, next, 1));
+    expect(applied).toBe(staged);
+    expect(reader.generation).toBe(2);
+
+    // A change that failed is staged and never published: the next update (another generation) is read on its own.
+    const dropped = reader.stage(await update(3, next, doc, 2));
+    const published = reader.apply(await update(4, next, next, 2));
+    expect(published).not.toBe(dropped);
+    expect(JSON.stringify(published.metadata)).toBe(JSON.stringify(next));
+    reader.stage(await update(5, next, doc, 4));
+    reader.unstage();
+    expect(JSON.stringify(reader.apply(await update(5, next, next, 4)).metadata)).toBe(JSON.stringify(next));
+  });
+
   it('refuses an update that does not follow the generation it holds', async () => {
     const reader = new SnapshotReader();
     reader.apply(await update(1, null, doc, null));

@@ -114,7 +114,10 @@ export class MetadataService {
   private inconsistencies: Inconsistency[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
+  /** The last generation given to a snapshot, published or not. */
   private generation = 0;
+  /** A snapshot sent ahead of its publication (`stage`), until it is published or dropped. */
+  private staged: number | null = null;
   private published: PublishedBase | null = null;
   /** The updates published since the last whole snapshot: a reader applies them all, so a whole one is sent again now and then. */
   private sinceWhole: SinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
@@ -122,6 +125,8 @@ export class MetadataService {
   constructor(
     private readonly config: Config,
     private readonly publish: (s: PublishedSnapshot) => void,
+    /** The snapshot of a change being written, sent ahead (the schema builder takes it in meanwhile); null: it was dropped. */
+    private readonly stage: (s: PublishedSnapshot | null) => void = () => {},
   ) {
     const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
     this.capture = capture;
@@ -245,8 +250,9 @@ export class MetadataService {
     const remotesChanged = before !== null && before.remotes !== remotesJson;
     // A remote schema's new introspection (or one that came back) may change any plan that forwards to it.
     const changes = remotesChanged ? EVERYTHING : metadataChanges(before?.metadata ?? null, stored.metadata, catalogChanged);
-    // Unique per snapshot, and growing across restarts of this actor.
+    // Unique per snapshot (one staged and dropped included), and growing across restarts of this actor.
     const generation = Math.max(this.generation + 1, Date.now());
+    this.generation = generation;
     // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
     const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
     const { updates, bytes, wholeBytes } = this.sinceWhole;
@@ -291,7 +297,7 @@ export class MetadataService {
   }
 
   private publishSnapshot(p: PreparedSnapshot): void {
-    this.generation = p.snapshot.generation;
+    if (this.staged === p.snapshot.generation) this.staged = null;
     this.sinceWhole = p.sinceWhole;
     this.published = p.published;
     this.publish(p.snapshot);
@@ -343,9 +349,18 @@ export class MetadataService {
   private async mutate(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
     let uow: UnitOfWork | null = null;
     try {
-      // The snapshot of the new state is encoded while the server writes it. One that cannot be
-      // made (a source's enum values unreadable) is made again after the commit, as it was before.
-      const whileWriting = (next: StoredMetadata) => this.prepareSnapshot(next, (uow as UnitOfWork | null)!.inconsistencies).catch(() => null);
+      // The snapshot of the new state is encoded while the server writes it, and staged: the schema
+      // builder takes it in meanwhile (4,000 tables' worth takes it about as long as the write).
+      // One that cannot be made (a source's enum values unreadable) is made again after the
+      // commit, as it was before.
+      const whileWriting = async (next: StoredMetadata) => {
+        const prepared = await this.prepareSnapshot(next, (uow as UnitOfWork | null)!.inconsistencies).catch(() => null);
+        if (prepared) {
+          this.staged = prepared.snapshot.generation;
+          this.stage(prepared.snapshot);
+        }
+        return prepared;
+      };
       const { stored, result, prepared } = await this.store.locked(this.stored, async (current) => {
         // Another instance may have changed the metadata since we last looked.
         if (current.version !== this.stored.version) await this.adopt(current, true);
@@ -377,6 +392,12 @@ export class MetadataService {
       // And database triggers installed for a document not stored are made those of the stored one again.
       await this.events.sync(this.stored.metadata, (name) => this.sources.connection(name), this.sources.catalogs()).catch(() => {});
       throw e;
+    } finally {
+      // Staged and not published: the change failed, or was committed and could not be published.
+      if (this.staged !== null) {
+        this.staged = null;
+        this.stage(null);
+      }
     }
   }
 }

@@ -4,10 +4,15 @@ import { setLogLevel } from '../../log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorRequest } from '../../protocol/messages.js';
 import { publish, serveActor } from '../host.js';
 import { MetadataService } from './service.js';
+import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 
 const { config } = workerData as ActorBootData;
 setLogLevel(config.logLevel);
-const service = new MetadataService(config, ({ update, ...snapshot }) => publish<MetadataActorEvent>({ type: 'snapshot', snapshot }, update));
+const announce =
+  (type: 'snapshot' | 'staged') =>
+  ({ update, ...snapshot }: PublishedSnapshot) =>
+    publish<MetadataActorEvent>({ type, snapshot }, update);
+const service = new MetadataService(config, announce('snapshot'), (staged) => (staged ? announce('staged')(staged) : publish<MetadataActorEvent>({ type: 'unstaged' })));
 
 serveActor<MetadataActorRequest>({
   boot: () => service.boot(),

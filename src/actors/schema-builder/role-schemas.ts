@@ -57,10 +57,27 @@ const KEPT_SHAPES = 32;
 
 export class RoleSchemas {
   private current: Generation | null = null;
+  /** A staged snapshot's generation, made from the current one ahead of its publication. */
+  private staged: Generation | null = null;
 
+  /** `load` gives the generation's snapshot: a staged one is taken as it was made if it is that snapshot. */
   use(generation: number, load: () => MetadataSnapshot): TrackedTables {
-    if (this.current?.generation !== generation) this.current = this.next(generation, load());
+    if (this.current?.generation !== generation) {
+      const snapshot = load();
+      const staged = this.staged;
+      this.staged = null;
+      this.current = staged?.generation === generation && staged.snapshot === snapshot ? staged : this.next(generation, snapshot);
+    }
     return this.current.tracked;
+  }
+
+  stage(generation: number, snapshot: MetadataSnapshot): void {
+    this.staged = null;
+    this.staged = this.next(generation, snapshot);
+  }
+
+  unstage(): void {
+    this.staged = null;
   }
 
   private next(generation: number, snapshot: MetadataSnapshot): Generation {

@@ -34,6 +34,20 @@ export default function schemaBuilderTask(task: SchemaBuilderTask): Uint8Array |
 }
 
 function runTask(task: SchemaBuilderTask): Uint8Array | null {
+  switch (task.kind) {
+    case 'unstage':
+      reader.unstage();
+      schemas.unstage();
+      return null;
+    case 'stage': {
+      // From the chain's last snapshot, which the staged one follows (or replaces, if whole).
+      const last = task.chain.generations.at(-1);
+      if (last !== undefined) schemas.use(last, () => follow(task.chain));
+      const snapshot = reader.stage(new Uint8Array(task.update));
+      schemas.stage(snapshot.generation, snapshot);
+      return null;
+    }
+  }
   const tracked = schemas.use(task.generation, () => follow(task.chain));
   if (task.kind === 'follow') return null;
   let answer: AnalyzeAnswer;
