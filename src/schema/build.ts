@@ -19,7 +19,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import { aggregateFieldsType, aggregateOrderByType, selectColumnEnum, streamCursorColumns, streamCursorInput } from './column-set-types.js';
-import type { FunctionInfo } from './functions.js';
+import { functionArgsTypeArgs, type FunctionInfo } from './functions.js';
 import { inputObjectType, objectType } from './graphql-types.js';
 import { orderableComputedField, type RoleModel, type TableInfo } from './model.js';
 import { MutationTypes } from './mutation-types.js';
@@ -172,7 +172,7 @@ export class SchemaBuilder {
         }
         for (const cf of t.computedFields) {
           const args: GraphQLFieldConfigArgumentMap = {};
-          if (cf.extraArgs.length > 0) args.args = { type: new GraphQLNonNull(this.shared.functionArgs(t.naming, cf.fn.name, cf.extraArgs)) };
+          if (cf.extraArgs.length > 0) args.args = { type: new GraphQLNonNull(this.shared.functionArgs(t.naming, cf.fn.name, functionArgsTypeArgs(t.source, cf.fn, cf.extraArgs))) };
           if (cf.returnsTable) {
             const target = this.model.tables.get(cf.returnsTable);
             if (!target) continue;

@@ -25,6 +25,24 @@ export interface FunctionInfo {
   description: string | null;
 }
 
+type Configuration = Record<string, unknown>;
+
+const configurationOf = (entry: NonNullable<SourceMetadata['functions']>[number]): Configuration => (isObject(entry.configuration) ? entry.configuration : {});
+const sessionArgumentOf = (config: Configuration) => (typeof config.session_argument === 'string' ? config.session_argument : null);
+/** What a tracked function's caller gives: every argument but the session argument. */
+const inputArgsOf = (fn: CatalogFunction, config: Configuration) => fn.args.filter((a) => a.name !== sessionArgumentOf(config));
+
+/**
+ * The arguments `<fn>_args` lists, for a computed field whose own are `computedArgs` (all but
+ * the row and session arguments). A function tracked as a root field too has one type of that
+ * name in every schema of the snapshot (shared-types.ts), whichever field is made first: the root
+ * field's, with the row argument (the computed field fills it with the row whatever is given).
+ */
+export function functionArgsTypeArgs(source: SourceMetadata, fn: CatalogFunction, computedArgs: CatalogFunction['args']): CatalogFunction['args'] {
+  const entry = (source.functions ?? []).find((e) => sameTable(fn, entryFunction(e)));
+  return entry ? inputArgsOf(fn, configurationOf(entry)) : computedArgs;
+}
+
 export function functionInfos(source: SourceMetadata, naming: SourceNaming, intro: DatabaseCatalog, tables: Map<string, TableInfo>): FunctionInfo[] {
   const out: FunctionInfo[] = [];
   for (const entry of source.functions ?? []) {
@@ -32,15 +50,15 @@ export function functionInfos(source: SourceMetadata, naming: SourceNaming, intr
     const overloads = intro.functions.filter((f) => sameTable(f, name) && !f.isAggregate);
     const fn = overloads[0];
     if (overloads.length !== 1 || !fn || !fn.returnsSet || fn.returnType.kind !== 'c') continue;
-    const config = isObject(entry.configuration) ? entry.configuration : {};
+    const config = configurationOf(entry);
     const exposedAs = config.exposed_as ?? (fn.volatility === 'volatile' ? 'mutation' : 'query');
     if (exposedAs !== 'query') continue;
     const table = tables.get(tableKey(source.name, { schema: fn.returnType.schema, name: fn.returnType.name }));
     if (!table) continue;
     const base = typeof config.custom_name === 'string' ? config.custom_name : fn.schema === 'public' ? fn.name : `${fn.schema}_${fn.name}`;
     const roots = isObject(config.custom_root_fields) ? config.custom_root_fields : {};
-    const sessionArgument = typeof config.session_argument === 'string' ? config.session_argument : null;
-    const inputArgs = fn.args.filter((a) => a.name !== sessionArgument);
+    const sessionArgument = sessionArgumentOf(config);
+    const inputArgs = inputArgsOf(fn, config);
     const rootName = typeof roots.function === 'string' ? naming.customRootField(roots.function) : naming.rootField(base);
     const aggregateName = typeof roots.function_aggregate === 'string' ? naming.customRootField(roots.function_aggregate) : naming.rootField(`${base}_aggregate`);
     // Never a broken schema: a name that is not a GraphQL name leaves the function out (tracked-tables.ts).

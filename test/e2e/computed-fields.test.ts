@@ -154,6 +154,17 @@ describe('row arguments in queries', () => {
     ]);
   });
 
+  it('gives a function tracked and used by a computed field one <fn>_args, with the row argument, whichever field a query reads first', async () => {
+    expect((await add('matching_articles', { function: 'fetch_articles', table_argument: 'author_row' })).status).toBe(200);
+    // The new schema's first query reads the computed field, the next one the root field.
+    const computed = await fx.engine.post('/v1/graphql', { query: '{ author(where: {first_name: {_eq: "Ada"}}) { matching_articles(args: {search: "T"}) { title } } }' });
+    expect(computed.body).toEqual({ data: { author: [{ matching_articles: [{ title: 'T' }] }] } });
+    const root = await fx.engine.post('/v1/graphql', { query: `{ fetch_articles(args: {search: "t", author_row: "(1,'Ada','L')"}) { title } }` });
+    expect(root.body).toEqual({ data: { fetch_articles: [{ title: 'T' }] } });
+    const t = await fx.engine.post('/v1/graphql', { query: '{ __type(name: "fetch_articles_args") { inputFields { name } } }' });
+    expect(t.body.data.__type.inputFields.map((f: { name: string }) => f.name)).toEqual(['search', 'author_row']);
+  });
+
   it("names a column of a tracked table's row type <type>_scalar, not its table's object type name", async () => {
     await fx.db.sql(`CREATE TABLE holder (id int PRIMARY KEY, a author); INSERT INTO holder VALUES (1, ROW(1, 'Ada', 'L'))`);
     expect((await meta('pg_track_table', { table: 'holder' })).status).toBe(200);
