@@ -49,3 +49,38 @@ describe('role models', () => {
     expect([...b!.model.tables.values()][0]!.permission.filter).not.toEqual([...a!.model.tables.values()][0]!.permission.filter);
   });
 });
+
+describe('a staged snapshot', () => {
+  const snapshotOf = (generation: number, selectPermissions: object[]): MetadataSnapshot => {
+    const document = { version: 3, sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://x' } }, tables: [{ table: { schema: 'public', name: 'article' }, select_permissions: selectPermissions }] }] };
+    const metadata = parseMetadataDocument(document, '$', emptyMetadata(), backendFor);
+    return { version: generation, generation, metadata, sources: { default: { kind: 'postgres', introspection: catalog } }, inconsistencies: [], remotes: {}, remoteSchemaPermissions: false };
+  };
+
+  it('is taken in ahead and used as made when its generation is published; the current one serves until then', () => {
+    const schemas = new RoleSchemas();
+    schemas.use(1, () => snapshotOf(1, [select('user', ['id'])]));
+    const next = snapshotOf(2, [select('user', ['id', 'title'])]);
+    schemas.stage(2, next);
+    // Requests of the current generation keep its schemas.
+    expect(schemas.use(1, () => { throw new Error('not loaded again'); }).snapshot.generation).toBe(1);
+    expect([...schemas.get('user', false).model.tables.values()][0]!.columns.map((c) => c.column.name)).toEqual(['id']);
+    const tracked = schemas.use(2, () => next);
+    expect(tracked.snapshot).toBe(next);
+    expect([...schemas.get('user', false).model.tables.values()][0]!.columns.map((c) => c.column.name)).toEqual(['id', 'title']);
+  });
+
+  it('is not taken for another snapshot of its generation, nor once dropped', () => {
+    const schemas = new RoleSchemas();
+    schemas.use(1, () => snapshotOf(1, [select('user', ['id'])]));
+    schemas.stage(2, snapshotOf(2, [select('user', ['id', 'title'])]));
+    const other = snapshotOf(2, [select('user', ['title'])]);
+    expect(schemas.use(2, () => other).snapshot).toBe(other);
+    expect([...schemas.get('user', false).model.tables.values()][0]!.columns.map((c) => c.column.name)).toEqual(['title']);
+    schemas.stage(3, snapshotOf(3, [select('user', ['id', 'title'])]));
+    schemas.unstage();
+    const third = snapshotOf(3, [select('user', ['owner'])]);
+    schemas.use(3, () => third);
+    expect([...schemas.get('user', false).model.tables.values()][0]!.columns.map((c) => c.column.name)).toEqual(['owner']);
+  });
+});
