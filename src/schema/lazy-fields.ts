@@ -30,7 +30,10 @@ export function madeFields(configs: GraphQLFieldConfigMap<unknown, unknown>): Fi
 export class LazyFieldsType extends GraphQLObjectType {
   private map: GraphQLFieldMap<unknown, unknown> | null = null;
   private readonly built: GraphQLField<unknown, unknown>[] = [];
-  private unbuilt = 0;
+  private list: readonly FieldGroup[] = [];
+  /** Each name's group (the last one naming it), and the groups not made yet. */
+  private readonly owner = new Map<string, FieldGroup>();
+  private readonly pending = new Set<FieldGroup>();
 
   /**
    * `groups` are named on the first `getFields` (the query root's on its first use). `sorted`:
@@ -54,43 +57,48 @@ export class LazyFieldsType extends GraphQLObjectType {
     return this.built;
   }
 
-  /** Makes every group's fields. */
+  /** Makes every group's fields, at once (introspection reads them all). */
   buildAll(): void {
-    const fields = this.getFields();
-    if (this.unbuilt > 0) Object.values(fields);
+    this.getFields();
+    if (this.pending.size > 0) this.build(this.list.filter((g) => this.pending.has(g)));
   }
 
   private define(): GraphQLFieldMap<unknown, unknown> {
-    const owner = new Map<string, FieldGroup>();
-    for (const g of this.groups()) for (const name of g.names) owner.set(name, g);
-    const names = [...owner.keys()];
+    this.list = this.groups();
+    for (const g of this.list) for (const name of g.names) this.owner.set(name, g);
+    const names = [...this.owner.keys()];
     if (this.sorted) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const map = Object.create(null) as GraphQLFieldMap<unknown, unknown>;
-    const build = (group: FieldGroup) => {
-      const fields = objectType({ name: this.name, fields: group.make() }).getFields();
-      for (const name of group.names) {
-        if (owner.get(name) !== group) continue;
-        const field = fields[name];
-        if (!field) throw new Error(`field group of ${this.name} did not make its field ${name}`);
-        // Redefined in place: the name keeps its position among the keys.
-        Object.defineProperty(map, name, { value: field, enumerable: true, writable: true, configurable: true });
-        this.built.push(field);
-      }
-      this.unbuilt--;
-    };
+    this.map = map;
     for (const name of names) {
-      const group = owner.get(name)!;
+      const group = this.owner.get(name)!;
+      this.pending.add(group);
       Object.defineProperty(map, name, {
         get: () => {
-          build(group);
+          this.build([group]);
           return map[name];
         },
         enumerable: true,
         configurable: true,
       });
     }
-    // A group none of whose names it owns is never made.
-    this.unbuilt = new Set(owner.values()).size;
     return map;
+  }
+
+  /** Makes these groups' fields (in the groups' order: a name's last group wins) and puts them in place of their getters. */
+  private build(groups: FieldGroup[]): void {
+    const map = this.map!;
+    const fields = objectType({ name: this.name, fields: Object.assign({}, ...groups.map((g) => g.make())) }).getFields();
+    for (const group of groups) {
+      for (const name of group.names) {
+        if (this.owner.get(name) !== group) continue;
+        const field = fields[name];
+        if (!field) throw new Error(`field group of ${this.name} did not make its field ${name}`);
+        // Redefined in place: the name keeps its position among the keys.
+        Object.defineProperty(map, name, { value: field, enumerable: true, writable: true, configurable: true });
+        this.built.push(field);
+      }
+      this.pending.delete(group);
+    }
   }
 }

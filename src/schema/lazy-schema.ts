@@ -49,7 +49,10 @@ const fieldsForced = (t: GraphQLNamedType) => typeof (t as unknown as { _fields:
 
 /** The fields a walk follows: all of them when it forces, else those made already. */
 function fieldsToFollow(t: GraphQLObjectType | GraphQLInterfaceType | GraphQLInputObjectType, force: boolean): readonly (GraphQLField<unknown, unknown> | GraphQLInputField)[] {
-  if (t instanceof LazyFieldsType) return force ? Object.values(t.getFields()) : t.builtFields();
+  if (t instanceof LazyFieldsType) {
+    if (force) t.buildAll();
+    return t.builtFields();
+  }
   return force || fieldsForced(t) ? Object.values(t.getFields()) : [];
 }
 
