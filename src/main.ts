@@ -1,6 +1,5 @@
 /** Boot: configuration, embedded database if needed, actors, then the HTTP front. */
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { Actor } from './actors/runtime.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
@@ -89,10 +88,7 @@ async function main(): Promise<void> {
   snapshots.follow(metadata);
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
-  // A change's snapshot taken in while the store writes it needs a core beside the database's
-  // write and the metadata actor: on two, the overlap slowed a 5,000-table replace_metadata by
-  // 0.7 s to save its first query 0.25 s (bench/RESULTS.md).
-  if (availableParallelism() > 2) snapshots.onStaged((s) => schemaBuilder.stage(s));
+  snapshots.onStaged((s) => schemaBuilder.stage(s));
   snapshots.subscribe((s) => compilerPools.start(s.connected.map((c) => c.kind)));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);

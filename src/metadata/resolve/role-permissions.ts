@@ -134,10 +134,12 @@ export class RolePermissions {
         subscriptionRootFields: null,
       };
     }
-    return this.inherit(role, new Set(), (r) => {
-      const own = t.permissions.select.get(r);
-      return own ? once(own, ownSelect) : null;
-    }, combineSelect);
+    const own = (r: string) => {
+      const p = t.permissions.select.get(r);
+      return p ? once(p, ownSelect) : null;
+    };
+    // A role's own permission first: 20,000 lookups per role model at 5,000 tables.
+    return own(role) ?? this.inherit(role, new Set(), own, combineSelect);
   }
 
   insert(t: ResolvedTable, role: string): InsertPermission | null {
@@ -160,7 +162,8 @@ export class RolePermissions {
 
   /** Rule 5: an inherited role gets a mutation permission only when every parent that has one has the same. */
   private mutation(t: ResolvedTable, kind: Exclude<PermissionKind, 'select'>, role: string): ResolvedPermission | null {
-    return this.inherit(role, new Set(), (r) => t.permissions[kind].get(r) ?? null, (found) => {
+    const permissions = t.permissions[kind];
+    return permissions.get(role) ?? this.inherit(role, new Set(), (r) => permissions.get(r) ?? null, (found) => {
       const key = permissionKey(found[0]!);
       return found.every((p) => permissionKey(p) === key) ? found[0]! : null;
     });
