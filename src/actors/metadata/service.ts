@@ -126,7 +126,7 @@ export class MetadataService {
     private readonly config: Config,
     private readonly publish: (s: PublishedSnapshot) => void,
     /** The snapshot of a change being written, sent ahead (the schema builder takes it in meanwhile); null: it was dropped. */
-    private readonly stage: (s: PublishedSnapshot | null) => void = () => {},
+    private readonly stage: (s: PublishedSnapshot | null) => void,
   ) {
     const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
     this.capture = capture;
@@ -350,7 +350,7 @@ export class MetadataService {
     let uow: UnitOfWork | null = null;
     try {
       // The snapshot of the new state is encoded while the server writes it, and staged: the schema
-      // builder takes it in meanwhile (4,000 tables' worth takes it about as long as the write).
+      // builder takes it in meanwhile (at 5,000 tables, for about as long as the write takes).
       // One that cannot be made (a source's enum values unreadable) is made again after the
       // commit, as it was before.
       const whileWriting = async (next: StoredMetadata) => {
