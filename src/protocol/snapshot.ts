@@ -197,7 +197,6 @@ class UpdateLines {
   }
 }
 
-/** Follows the published snapshots by applying their updates in order. */
 interface ReaderState {
   snapshot: MetadataSnapshot;
   skeleton: Metadata;
@@ -206,9 +205,13 @@ interface ReaderState {
   sourcesId: number;
 }
 
+/** Follows the published snapshots by applying their updates in order. */
 export class SnapshotReader {
   private state: ReaderState | null = null;
-  /** An update read ahead of its turn (`stage`): applying it takes this state as it is. */
+  /**
+   * An update read ahead of its turn (`stage`) on the current state: applying it takes this
+   * state as it is. Any update applied drops it, so it is never taken on another state.
+   */
   private staged: ReaderState | null = null;
 
   get generation(): number | null {
