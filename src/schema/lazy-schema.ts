@@ -31,10 +31,10 @@ import {
 import { LazyFieldsType } from './lazy-fields.js';
 
 interface Roots {
-  query: GraphQLObjectType;
+  query: LazyFieldsType;
   /** Made on first use: whether there is one at all depends on its fields. */
-  mutation: () => GraphQLObjectType | undefined;
-  subscription: () => GraphQLObjectType | undefined;
+  mutation: () => LazyFieldsType | undefined;
+  subscription: () => LazyFieldsType | undefined;
   /** Types in the schema whether or not a field leads to them (enum tables, remote schemas' types). */
   types: GraphQLNamedType[];
 }
@@ -59,8 +59,8 @@ function fieldsToFollow(t: GraphQLObjectType | GraphQLInterfaceType | GraphQLInp
 export class LazySchema extends GraphQLSchema {
   private readonly found = new Map<string, GraphQLNamedType>();
   private complete: Record<string, GraphQLNamedType> | null = null;
-  private mutation: { type: GraphQLObjectType | undefined } | null = null;
-  private subscription: { type: GraphQLObjectType | undefined } | null = null;
+  private mutation: { type: LazyFieldsType | undefined } | null = null;
+  private subscription: { type: LazyFieldsType | undefined } | null = null;
 
   constructor(private readonly roots: Roots) {
     // The base holds the introspection types and the scalars they use.
@@ -108,10 +108,7 @@ export class LazySchema extends GraphQLSchema {
     if (this.complete) return this.complete[name];
     if (!this.found.has(name)) this.walk(false);
     if (!this.found.has(name)) {
-      for (const root of this.rootTypes(false)) {
-        if (root instanceof LazyFieldsType) root.buildAll();
-        else root.getFields();
-      }
+      for (const root of this.rootTypes(false)) root.buildAll();
       this.walk(false);
     }
     return this.found.get(name) ?? this.getTypeMap()[name];
@@ -126,9 +123,9 @@ export class LazySchema extends GraphQLSchema {
   }
 
   /** The roots, all of them or those made so far (a query does not make the mutation root). */
-  private rootTypes(all: boolean): GraphQLObjectType[] {
-    const made = (r: { type: GraphQLObjectType | undefined } | null, make: () => GraphQLObjectType | undefined) => (all ? make() : r?.type);
-    return [this.getQueryType(), made(this.mutation, () => this.getMutationType()), made(this.subscription, () => this.getSubscriptionType())].filter((r): r is GraphQLObjectType => r !== undefined);
+  private rootTypes(all: boolean): LazyFieldsType[] {
+    const made = (r: { type: LazyFieldsType | undefined } | null, make: () => LazyFieldsType | undefined) => (all ? make() : r?.type);
+    return [this.getQueryType(), made(this.mutation, () => this.getMutationType()), made(this.subscription, () => this.getSubscriptionType())].filter((r): r is LazyFieldsType => r !== undefined);
   }
 
   /** Every type reachable from the roots, through forced fields only unless `force`. */
