@@ -61,7 +61,7 @@ describe('a staged snapshot', () => {
     const schemas = new RoleSchemas();
     schemas.use(1, () => snapshotOf(1, [select('user', ['id'])]));
     const next = snapshotOf(2, [select('user', ['id', 'title'])]);
-    schemas.stage(2, next);
+    schemas.stage(next);
     // Requests of the current generation keep its schemas.
     expect(schemas.use(1, () => { throw new Error('not loaded again'); }).snapshot.generation).toBe(1);
     expect([...schemas.get('user', false).model.tables.values()][0]!.columns.map((c) => c.column.name)).toEqual(['id']);
@@ -73,11 +73,11 @@ describe('a staged snapshot', () => {
   it('is not taken for another snapshot of its generation, nor once dropped', () => {
     const schemas = new RoleSchemas();
     schemas.use(1, () => snapshotOf(1, [select('user', ['id'])]));
-    schemas.stage(2, snapshotOf(2, [select('user', ['id', 'title'])]));
+    schemas.stage(snapshotOf(2, [select('user', ['id', 'title'])]));
     const other = snapshotOf(2, [select('user', ['title'])]);
     expect(schemas.use(2, () => other).snapshot).toBe(other);
     expect([...schemas.get('user', false).model.tables.values()][0]!.columns.map((c) => c.column.name)).toEqual(['title']);
-    schemas.stage(3, snapshotOf(3, [select('user', ['id', 'title'])]));
+    schemas.stage(snapshotOf(3, [select('user', ['id', 'title'])]));
     schemas.unstage();
     const third = snapshotOf(3, [select('user', ['owner'])]);
     schemas.use(3, () => third);

@@ -71,9 +71,10 @@ export class RoleSchemas {
     return this.current.tracked;
   }
 
-  stage(generation: number, snapshot: MetadataSnapshot): void {
+  stage(snapshot: MetadataSnapshot): void {
+    // The one staged before is let go before this one is made.
     this.staged = null;
-    this.staged = this.next(generation, snapshot);
+    this.staged = this.next(snapshot.generation, snapshot);
   }
 
   unstage(): void {

@@ -43,8 +43,7 @@ function runTask(task: SchemaBuilderTask): Uint8Array | null {
       // From the chain's last snapshot, which the staged one follows (or replaces, if whole).
       const last = task.chain.generations.at(-1);
       if (last !== undefined) schemas.use(last, () => follow(task.chain));
-      const snapshot = reader.stage(new Uint8Array(task.update));
-      schemas.stage(snapshot.generation, snapshot);
+      schemas.stage(reader.stage(new Uint8Array(task.update)));
       return null;
     }
   }
