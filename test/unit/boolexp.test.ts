@@ -210,6 +210,11 @@ describe('expressions parsed for several permissions of a table', () => {
     const nested = parseBoolExp({ author: { id: { _gt: 1 } } }, article, scope, '$.filter', parsed) as { where: unknown };
     expect(nested.where).not.toBe(second.items[1]);
     expect(nested.where).toEqual({ ...(second.items[1] as object), type: INT });
+    // One condition object (roles given equal ones share it) is parsed once, nested ones too.
+    const shared = { _or: [own, { title: { _eq: 'b' } }] };
+    const again = parseBoolExp(shared, article, scope, '$.check', parsed);
+    expect(parseBoolExp(shared, article, scope, '$.filter', parsed)).toBe(again);
+    expect((parseBoolExp({ _not: shared }, article, scope, '$.filter', parsed) as { item: unknown }).item).toBe(again);
     // Without the memo each expression has its own.
     expect(parse({ _or: [own] })).not.toBe(parse({ _or: [own] }));
   });
