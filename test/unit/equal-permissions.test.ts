@@ -42,6 +42,24 @@ describe('shareEqualPermissions', () => {
     expect([a!.limit, b!.limit]).toEqual([1, 2]);
   });
 
+  it('keeps apart bodies that differ in a scalar, a key or its order, among many roles', () => {
+    const bodies = [
+      { ...body(), limit: 1 },
+      { ...body(), limit: '1' },
+      body(),
+      { filter: body().filter, columns: ['id'] },
+      { ...body(), limit: 1 },
+    ];
+    const many = Array.from({ length: 200 }, (_, i) => ({ role: `r${i}`, permission: structuredClone(bodies[i % bodies.length]!) }));
+    const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: many };
+    shareEqualPermissions(entry);
+    const distinct = new Set(entry.select_permissions!.map((p) => p.permission));
+    expect(distinct.size).toBe(4);
+    expect(entry.select_permissions![4]!.permission).toBe(entry.select_permissions![0]!.permission);
+    expect(entry.select_permissions![5]!.permission).toBe(entry.select_permissions![0]!.permission);
+    expect(entry.select_permissions!.map((p) => JSON.stringify(p.permission))).toEqual(many.map((_, i) => JSON.stringify(bodies[i % bodies.length])));
+  });
+
   it('leaves frozen items as they are', () => {
     const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: body() }, Object.freeze({ role: 'b', permission: body() })] };
     shareEqualPermissions(entry);

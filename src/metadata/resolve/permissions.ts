@@ -11,7 +11,6 @@
 import { qualifiedKey } from '../catalog.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../util/decode.js';
-import { sameJson } from '../../util/same-json.js';
 import type { BoolExpScope, ParsedExpressions } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';
 import type { TableMetadata } from '../types.js';
@@ -46,18 +45,20 @@ function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, s
   table.permissions = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()])) as ResolvedTable['permissions'];
   // Roles often have the same permission on a table (word for word): it is checked once, and
   // the roles share the result. Nothing in a check depends on the role, and it is never mutated.
-  const checked: { kind: PermissionKind; body: JsonObject; result: ResolvedPermission | { error: unknown } }[] = [];
+  // Equal bodies of a decoded, stored or snapshot document are one object (equal-permissions.ts):
+  // found by identity, never by comparing every pair (100 roles of their own per table).
+  const checked = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map<object, ResolvedPermission | { error: unknown }>()])) as Record<PermissionKind, Map<object, ResolvedPermission | { error: unknown }>>;
   // And conditions written the same in several permissions (the owner's rows, say) share their IR.
   const parsed: ParsedExpressions = new Map();
   const resolveOnce = (kind: PermissionKind, body: JsonObject): ResolvedPermission => {
-    let found = checked.find((c) => c.kind === kind && sameJson(c.body, body))?.result;
+    let found = checked[kind].get(body);
     if (!found) {
       try {
         found = resolvePermission(kind, body, table, scope, '$.permission', parsed);
       } catch (error) {
         found = { error };
       }
-      checked.push({ kind, body, result: found });
+      checked[kind].set(body, found);
     }
     if ('error' in found) throw found.error;
     return found;
