@@ -7,6 +7,7 @@
  * permissions different in a part, 59 of 109 MiB). Sharing whole bodies also lets resolution
  * find the permissions it already checked by identity (resolve/permissions.ts).
  */
+import { sameJson } from '../util/same-json.js';
 import type { JsonObject } from '../util/decode.js';
 import type { TableMetadata } from './types.js';
 
@@ -29,15 +30,20 @@ export function shareEqualPermissions(entry: Partial<TableMetadata>): void {
     if (!items) continue;
     const bodies = new Map<string, JsonObject>();
     const seen = new Set<unknown>();
+    let last: JsonObject | undefined;
     for (const item of items) {
       const body = item.permission as JsonObject;
       // A body shared already (a snapshot entry's) is not named again.
       if (seen.has(body)) continue;
       seen.add(body);
-      const name = bodyName(body, parts, partIds);
-      const same = bodies.get(name);
-      if (same === undefined) bodies.set(name, body);
-      else if (!Object.isFrozen(item)) (item as JsonObject).permission = same;
+      // Most often every role has the same body: the one before it, compared without naming it.
+      let same = last !== undefined && sameJson(last, body) ? last : undefined;
+      if (same === undefined) {
+        const name = bodyName(body, parts, partIds);
+        same = bodies.get(name);
+        if (same === undefined) bodies.set(name, (last = body));
+      }
+      if (same !== undefined && !Object.isFrozen(item)) (item as JsonObject).permission = same;
     }
   }
 }
