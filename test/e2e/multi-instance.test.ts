@@ -70,6 +70,47 @@ describe('two engines on one metadata database', () => {
   });
 });
 
+/** Milliseconds until `query` answers on `e` without errors, polling every 20 ms; its data. */
+async function timeUntilServed(e: Engine, query: string, since: number): Promise<{ ms: number; data: unknown }> {
+  for (;;) {
+    const r = await e.post('/v1/graphql', { query });
+    if (r.status === 200 && !r.body.errors) return { ms: Date.now() - since, data: r.body.data };
+    if (Date.now() - since > 5000) throw new Error(`never served: ${JSON.stringify(r.body)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('what one engine did to the database, the other serves', () => {
+  it('a table made by run_sql and tracked through one engine is queried through the other within 1 s', async () => {
+    expect((await one.runSql('CREATE TABLE made_here (id int PRIMARY KEY, name text); INSERT INTO made_here VALUES (1, $$a$$)')).status).toBe(200);
+    const start = Date.now();
+    expect((await one.metadata({ type: 'pg_track_table', args: { table: 'made_here' } })).status).toBe(200);
+    const { ms, data } = await timeUntilServed(two, '{ made_here { id name } }', start);
+    expect(data).toEqual({ made_here: [{ id: 1, name: 'a' }] });
+    expect(ms).toBeLessThan(1000);
+    const inconsistent = await two.metadata({ type: 'get_inconsistent_metadata', args: {} });
+    expect(inconsistent.body.inconsistent_objects).toEqual([]);
+  });
+
+  it('a column added by run_sql alone (no metadata change, no new resource_version) is served by the other', async () => {
+    const { resource_version } = await exportV2(one);
+    expect((await one.runSql('ALTER TABLE made_here ADD COLUMN added int DEFAULT 7')).status).toBe(200);
+    const { data } = await timeUntilServed(two, '{ made_here { id added } }', Date.now());
+    expect(data).toEqual({ made_here: [{ id: 1, added: 7 }] });
+    expect((await exportV2(two)).resource_version).toBe(resource_version);
+  });
+
+  it('one reload_metadata reloads every engine (DDL made outside the engines)', async () => {
+    await db.sql('ALTER TABLE made_here ADD COLUMN outside text DEFAULT $$o$$');
+    // Neither engine has read it: the column is unknown to both.
+    expect((await two.post('/v1/graphql', { query: '{ made_here { outside } }' })).body.errors).toBeDefined();
+    expect((await one.metadata({ type: 'reload_metadata', args: {} })).status).toBe(200);
+    const { ms, data } = await timeUntilServed(two, '{ made_here { outside } }', Date.now());
+    expect(data).toEqual({ made_here: [{ outside: 'o' }] });
+    expect(ms).toBeLessThan(1000);
+  });
+});
+
 describe('the change listener', () => {
   // Polling every 60 s: within the test only LISTEN/NOTIFY can carry a change to `reader`.
   let store: TestDatabase;

@@ -32,6 +32,7 @@ import { EventTriggerSync, eventTriggerViews } from './event-triggers.js';
 import { SourceManager } from './sources.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
+import { movedGenerations, NO_GENERATIONS } from './catalog-generations.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { shareEqualPermissions } from '../../metadata/equal-permissions.js';
 import { adminError, backendFor } from '../../backends/registry.js';
@@ -151,7 +152,7 @@ export class MetadataService {
         error: e instanceof Error ? e.message : String(e),
         remedy: 'send a corrected document with replace_metadata (or clear_metadata); any metadata change replaces the stored document',
       });
-      await this.adopt({ metadata: initialMetadata(), version: stored.version, inRows: false }, true);
+      await this.adopt({ metadata: initialMetadata(), version: stored.version, inRows: false, catalogs: stored.catalogs }, true);
     }
     await this.store.listen(() => void this.serialised(() => this.syncFromStore()));
     this.poller = setInterval(() => void this.serialised(() => this.syncFromStore()), this.config.metadataPollMs);
@@ -177,8 +178,8 @@ export class MetadataService {
 
   private async syncFromStore(): Promise<void> {
     try {
-      const version = await this.store.version();
-      if (version !== this.stored.version) await this.adopt(await this.store.read(), true);
+      const current = await this.store.changedSince(this.stored);
+      if (current) await this.adopt(current, true);
     } catch (e) {
       log.warn('metadata store poll failed', { error: e instanceof Error ? e.message : String(e) });
     }
@@ -190,7 +191,10 @@ export class MetadataService {
     if (await this.remotes.retry(this.stored.metadata)) await this.adopt(this.stored, false);
   }
 
-  /** Takes a stored state as current: connects its sources, resolves it, publishes it. */
+  /**
+   * Takes a stored state as current: connects its sources (`connect`: a state this actor did not
+   * make, whose re-read catalogs it reads again), resolves it, publishes it.
+   */
   private async adopt(stored: StoredMetadata, connect: boolean, inconsistencies?: Inconsistency[], prepared?: PreparedSnapshot | null): Promise<void> {
     // Only a document read from the store can hold what no request may (this actor's own are
     // checked at the edge and frozen): the walk is over the whole document.
@@ -204,7 +208,11 @@ export class MetadataService {
         remedy: 'the next metadata change stores the document without it; export_metadata shows what is in effect',
       });
     }
-    if (connect) await Promise.all([this.sources.sync(stored.metadata), this.remotes.sync(stored.metadata)]);
+    if (connect) {
+      // Another engine's change ran DDL or a reload: what it re-read is read here too, before this state is served.
+      const reread = movedGenerations(this.stored?.catalogs ?? NO_GENERATIONS, stored.catalogs);
+      await Promise.all([this.sources.sync(stored.metadata, reread.sources), this.remotes.sync(stored.metadata, reread.remoteSchemas)]);
+    }
     const changed = this.stored?.version !== stored.version;
     // Frozen once: every later change drafts over it and shares what it does not touch.
     if (!Object.isFrozen(stored.metadata)) for (const s of stored.metadata.sources) s.tables.forEach(shareEqualPermissions);
@@ -362,8 +370,8 @@ export class MetadataService {
         return prepared;
       };
       const { stored, result, prepared } = await this.store.locked(this.stored, async (current) => {
-        // Another instance may have changed the metadata since we last looked.
-        if (current.version !== this.stored.version) await this.adopt(current, true);
+        // Another instance may have changed the metadata, or re-read a catalog, since we last looked.
+        if (current !== this.stored) await this.adopt(current, true);
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
@@ -372,8 +380,8 @@ export class MetadataService {
         await uow.commitSources();
         // Before the document is stored: a table kept locked by a client fails the request (409) instead of leaving a trigger uninstalled.
         await this.events.sync(uow.metadata, (name) => this.sources.connection(name), this.sources.catalogs(), uow.recreateEventTriggers, true);
-        // The store writes what differs from the stored document, if anything.
-        return { next: uow.metadata === current.metadata ? null : uow.metadata, result: response };
+        // The store writes what differs from the stored document, if anything, and which catalogs were re-read.
+        return { next: uow.metadata === current.metadata ? null : uow.metadata, reread: uow.reread, result: response };
       }, whileWriting);
       const done = uow as UnitOfWork | null;
       try {

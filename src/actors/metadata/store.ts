@@ -14,12 +14,16 @@ import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from 
 import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
 import type { PgListener } from '../../db/listener.js';
 import { metadataListener } from './listener.js';
+import { bumpGenerations, decodeGenerations, encodeGenerations, rereadNothing, sameGenerations, type CatalogGenerations, type Rereads } from './catalog-generations.js';
+import { INSTALL_LOCK } from '../../db/install-lock.js';
 
 export interface StoredMetadata {
   metadata: Metadata;
   version: number;
   /** The store holds exactly this document as skeleton and entry rows: the next write may write only what changed. */
   inRows: boolean;
+  /** Which catalogs the changes up to this state re-read (catalog-generations.ts); they move without `version`. */
+  catalogs: CatalogGenerations;
 }
 
 const CHANNEL = 'service_catalog_metadata';
@@ -32,6 +36,7 @@ CREATE TABLE IF NOT EXISTS service_catalog.metadata (
   skeleton json,
   resource_version bigint NOT NULL
 );
+ALTER TABLE service_catalog.metadata ADD COLUMN IF NOT EXISTS catalog_generations json;
 -- "entry" is the JSON text the engine wrote, stored as it is: text, not json (the server
 -- would parse 40 MiB again at 5,000 tables). Compressed with lz4 where the server has it
 -- (PostgreSQL 14 on, built with it): fast, and an entry shrinks enough to stay in its row.
@@ -63,13 +68,18 @@ DO $$ BEGIN
   END IF;
 END $$;`;
 
-interface VersionRow {
-  metadata: Metadata | null;
-  skeleton: Metadata | null;
+interface HeadRow {
   resource_version: string;
+  catalog_generations: unknown;
 }
 
-const READ_VERSION_ROW = 'SELECT metadata, skeleton, resource_version FROM service_catalog.metadata WHERE id = 1';
+interface VersionRow extends HeadRow {
+  metadata: Metadata | null;
+  skeleton: Metadata | null;
+}
+
+const READ_HEAD = 'SELECT resource_version, catalog_generations FROM service_catalog.metadata WHERE id = 1';
+const READ_VERSION_ROW = 'SELECT metadata, skeleton, resource_version, catalog_generations FROM service_catalog.metadata WHERE id = 1';
 
 /**
  * Entries per INSERT (about 1.3 MiB of text at the scale of issue 10). The driver builds each
@@ -107,15 +117,15 @@ export class MetadataStore {
   /** Creates the catalog on first boot (under an advisory lock: instances may boot together). */
   init(initial: () => Metadata): Promise<StoredMetadata> {
     return this.transaction('BEGIN', async (c) => {
-      await c.query(`SELECT pg_advisory_xact_lock(hashtext('service_catalog'))`);
+      await c.query(INSTALL_LOCK);
       await c.query(SCHEMA_SQL);
       await c.query(SCHEDULED_SCHEMA);
       await c.query(ACTION_LOG_SCHEMA);
       const r = await c.query<VersionRow>(READ_VERSION_ROW);
       if (r.rows[0]) return this.document(c, r.rows[0]);
-      const stored = { metadata: initial(), version: 1, inRows: true };
+      const stored = { metadata: initial(), version: 1, inRows: true, catalogs: decodeGenerations(null) };
       await c.query('INSERT INTO service_catalog.metadata (id, resource_version) VALUES (1, 1)');
-      await this.write(c, diffDocuments(null, stored.metadata)!, 1, true);
+      await this.write(c, diffDocuments(null, stored.metadata)!, stored, true);
       return stored;
     });
   }
@@ -130,41 +140,53 @@ export class MetadataStore {
     return Number(r.rows[0]?.v ?? 0);
   }
 
-  /** The stored document (one snapshot of both tables). */
-  read(): Promise<StoredMetadata> {
+  /** The stored state when it is not `known` any more, else null; the document is read only when its version moved. */
+  changedSince(known: StoredMetadata): Promise<StoredMetadata | null> {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
-      const r = await c.query<VersionRow>(READ_VERSION_ROW);
-      if (!r.rows[0]) throw new Error('service_catalog.metadata has no row');
-      return this.document(c, r.rows[0]);
+      const head = (await c.query<HeadRow>(READ_HEAD)).rows[0];
+      if (!head) throw new Error('service_catalog.metadata has no row');
+      const current = await this.stateAt(c, head, known);
+      return current === known ? null : current;
     });
   }
 
   /**
+   * The state whose version row is `head`: `known` itself when nothing moved, `known`'s document
+   * with the new catalog generations when only they moved (the document is large, and `known` is
+   * never mutated), else the stored document read in the same transaction.
+   */
+  private async stateAt(c: pg.PoolClient, head: HeadRow, known: StoredMetadata): Promise<StoredMetadata> {
+    const catalogs = decodeGenerations(head.catalog_generations);
+    if (Number(head.resource_version) !== known.version) return this.document(c, (await c.query<VersionRow>(READ_VERSION_ROW)).rows[0]!);
+    return sameGenerations(catalogs, known.catalogs) ? known : { ...known, catalogs };
+  }
+
+  /**
    * Runs `fn` holding the version row's lock, with the stored state as it is now (`known`
-   * when its version is still the stored one). `fn` returns the new document (or null for no
-   * change) and a value; a document that differs from the stored one is written (what
-   * changed of it) with the next version before the commit, so a change is durable before
-   * anyone is told about it. `whileWriting` runs while the new version is written (its result
-   * is returned as `prepared`); a failure of either rolls the change back.
+   * when nothing moved since). `fn` returns the new document (or null for no change), the
+   * catalogs it re-read, and a value; a document that differs from the stored one is written
+   * (what changed of it) with the next version before the commit, so a change is durable
+   * before anyone is told about it. Catalogs re-read move their generations, without a new
+   * version when the document is the same (a reload is no change a client's next write
+   * conflicts with). `whileWriting` runs while the new state is written (its result is
+   * returned as `prepared`); a failure of either rolls the change back.
    */
   locked<T, P>(
     known: StoredMetadata,
-    fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; result: T }>,
+    fn: (current: StoredMetadata) => Promise<{ next: Metadata | null; reread: Rereads; result: T }>,
     whileWriting: (stored: StoredMetadata) => Promise<P>,
   ): Promise<{ stored: StoredMetadata; result: T; prepared: P | null }> {
     return this.transaction('BEGIN', async (c) => {
-      const r = await c.query<{ resource_version: string }>('SELECT resource_version FROM service_catalog.metadata WHERE id = 1 FOR UPDATE');
-      const row = r.rows[0];
-      if (!row) throw new Error('service_catalog.metadata has no row');
-      const version = Number(row.resource_version);
-      // The document is read only when another instance changed it: it is large, and `known` is never mutated.
-      const current = version === known.version ? known : await this.document(c, (await c.query<VersionRow>(READ_VERSION_ROW)).rows[0]!);
-      const { next, result } = await fn(current);
+      const head = (await c.query<HeadRow>(`${READ_HEAD} FOR UPDATE`)).rows[0];
+      if (!head) throw new Error('service_catalog.metadata has no row');
+      const current = await this.stateAt(c, head, known);
+      const { next, reread, result } = await fn(current);
       const diff = next && diffDocuments(current.inRows ? current.metadata : null, next);
-      if (!next || !diff) return { stored: current, result, prepared: null };
-      const stored = { metadata: next, version: current.version + 1, inRows: true };
+      if (!diff && rereadNothing(reread)) return { stored: current, result, prepared: null };
+      const metadata = diff ? next : current.metadata;
+      const stored = { metadata, version: diff ? current.version + 1 : current.version, inRows: diff ? true : current.inRows, catalogs: bumpGenerations(current.catalogs, reread, metadata) };
       // Both settle before anything else runs on the connection (the rollback of a failure).
-      const [written, prepared] = await Promise.allSettled([this.write(c, diff, stored.version, !current.inRows), whileWriting(stored)]);
+      const [written, prepared] = await Promise.allSettled([this.write(c, diff, stored, !current.inRows), whileWriting(stored)]);
       if (written.status === 'rejected') throw written.reason;
       if (prepared.status === 'rejected') throw prepared.reason;
       await c.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(stored.version)]);
@@ -190,7 +212,8 @@ export class MetadataStore {
   /** The whole document of a version row: written whole, or as skeleton and entry rows. */
   private async document(c: pg.PoolClient, row: VersionRow): Promise<StoredMetadata> {
     const version = Number(row.resource_version);
-    if (row.metadata) return { metadata: row.metadata, version, inRows: false };
+    const catalogs = decodeGenerations(row.catalog_generations);
+    if (row.metadata) return { metadata: row.metadata, version, inRows: false, catalogs };
     const skeleton = row.skeleton ?? { version: 3, sources: [] };
     const r = await c.query<{ source: string; entry: string }>('SELECT source, entry FROM service_catalog.metadata_tables ORDER BY source, position');
     const tables = new Map<string, TableMetadata[]>();
@@ -200,24 +223,35 @@ export class MetadataStore {
       list.push(JSON.parse(entry) as TableMetadata);
     }
     const sources = skeleton.sources.map((s: SourceMetadata) => ({ ...s, tables: tables.get(s.name) ?? [] }));
-    return { metadata: { ...skeleton, sources }, version, inRows: true };
+    return { metadata: { ...skeleton, sources }, version, inRows: true, catalogs };
   }
 
   /**
-   * Writes what `diff` says changed; `whole` (a diff from nothing: the rows may hold another
-   * document) replaces every row. Each batch of entries is made while the server writes the
+   * Writes what `diff` says changed (nothing of the document when null) and `stored`'s version
+   * and generations; `whole` (a diff from nothing: the rows may hold another document) replaces
+   * every row. Each batch of entries is made while the server writes the
    * one before (at 5,000 tables each side takes about half a second; they ran one after the
    * other), and the caller's `whileWriting` work runs in the same turns (`locked`).
    */
-  private async write(c: pg.PoolClient, diff: DocumentDiff, version: number, whole: boolean): Promise<void> {
+  private async write(c: pg.PoolClient, diff: DocumentDiff | null, stored: StoredMetadata, whole: boolean): Promise<void> {
     // One statement at a time on the connection (the driver's queue of several is deprecated).
     let running: Promise<unknown> | null = null;
     const send = async (text: string, values: unknown[]) => {
       if (running) await running;
       running = c.query(text, values);
     };
+    const generations = encodeGenerations(stored.catalogs);
+    if (!diff) {
+      await send('UPDATE service_catalog.metadata SET catalog_generations = $1 WHERE id = 1', [generations]);
+      await running;
+      return;
+    }
     if (whole) await send('DELETE FROM service_catalog.metadata_tables', []);
-    await send('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2 WHERE id = 1', [diff.skeleton, version]);
+    await send('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2, catalog_generations = $3 WHERE id = 1', [
+      diff.skeleton,
+      stored.version,
+      generations,
+    ]);
     for (const t of diff.tables) {
       if (t.kind !== 'some' && !whole) await send('DELETE FROM service_catalog.metadata_tables WHERE source = $1', [t.source]);
       if (t.kind === 'some' && t.deletes.length > 0) await send('DELETE FROM service_catalog.metadata_tables WHERE source = $1 AND key = ANY($2)', [t.source, t.deletes]);

@@ -19,6 +19,7 @@ import type { Json } from '../../util/decode.js';
 import { deepFreeze, DraftSession, produce } from '../../util/draft.js';
 import type { SourceManager } from './sources.js';
 import type { RemoteManager } from './remotes.js';
+import { remoteSchemas } from '../../metadata/remote-schemas.js';
 
 export class UnitOfWork {
   metadata: Metadata;
@@ -27,6 +28,8 @@ export class UnitOfWork {
   private readonly catalogs: Map<string, SourceCatalog>;
   private readonly changedCatalogs = new Map<string, DatabaseCatalog>();
   private readonly transactions = new Map<string, AdminTransaction>();
+  /** The catalogs this request re-read (DDL, a reload, a catalog found stale): every other engine reads them again too. */
+  readonly reread = { sources: new Set<string>(), remoteSchemas: new Set<string>() };
   /** Sources whose event triggers are installed again once this request is in effect (reload_metadata). */
   recreateEventTriggers: ReadonlySet<string> | true = new Set();
 
@@ -75,6 +78,7 @@ export class UnitOfWork {
     const stale = changed ? changed.sources.map((x) => x.name).filter((name) => !this.transactions.has(name)) : [];
     if (added.length > 0 && stale.length > 0) {
       await this.sources.sync(changed!, new Set(stale));
+      for (const name of stale) this.reread.sources.add(name);
       this.refreshCatalogs();
       after = this.check(next);
       added = newlyBroken(after);
@@ -121,7 +125,9 @@ export class UnitOfWork {
       query: async (source, text, params) => (await this.transaction(source, false)).query(text, params),
       catalogQuery: this.catalogQuery,
       reloadSources: async (names) => {
-        await this.sources.sync(draft, names === true ? true : new Set(names));
+        const reloaded = names === true ? draft.sources.map((s) => s.name) : names;
+        await this.sources.sync(draft, new Set(reloaded));
+        for (const name of reloaded) this.reread.sources.add(name);
         this.refreshCatalogs();
         // The baseline a change is judged against: the state before the command, with the fresh catalogs.
         this.inconsistencies = this.check(this.metadata);
@@ -129,7 +135,9 @@ export class UnitOfWork {
       remoteSchemaPermissions: this.remoteSchemaPermissions,
       remoteIntrospection: (name) => this.remotes.states().get(name)?.introspection ?? undefined,
       reloadRemoteSchemas: async (names) => {
-        await this.remotes.sync(draft, names === true ? true : new Set(names));
+        const reloaded = names === true ? remoteSchemas(draft).map((r) => r.name) : names;
+        await this.remotes.sync(draft, new Set(reloaded));
+        for (const name of reloaded) this.reread.remoteSchemas.add(name);
         this.inconsistencies = this.check(this.metadata);
       },
       dropInconsistentObjects: () => {
@@ -157,6 +165,7 @@ export class UnitOfWork {
       const old = this.catalogs.get(opts.source)?.introspection ?? null;
       const fresh = await tx.introspect();
       this.changedCatalogs.set(opts.source, fresh);
+      this.reread.sources.add(opts.source);
       this.catalogs.set(opts.source, { introspection: fresh, error: null });
       if (old) applyCatalogChanges(draft, opts.source, old, fresh, opts.cascade);
     }

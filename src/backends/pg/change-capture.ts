@@ -16,6 +16,7 @@ import { log } from '../../log.js';
 import { qualifiedKey, type QualifiedName } from '../../metadata/catalog.js';
 import type { ChangeFeed, ChangeFeedHandlers } from '../backend.js';
 import { runLockBounded } from './lock-bounded.js';
+import { INSTALL_LOCK } from '../../db/install-lock.js';
 
 const CHANNEL = 'service_table_changes';
 const TRIGGER = 'service_change_capture';
@@ -27,7 +28,10 @@ const CAPTURED_CHANGED = 'captured';
 export const CHANGE_LISTENER_APPLICATION_NAME = 'service-graphql-change-capture';
 
 // `service_catalog` may be the metadata store's schema too (same database): only this function is ours here.
+// One implicit transaction (one simple query) under the install lock: engines starting together
+// on one database would otherwise collide on the catalog's unique index of functions.
 const CREATE_FUNCTION = `
+${INSTALL_LOCK};
 CREATE SCHEMA IF NOT EXISTS service_catalog;
 CREATE OR REPLACE FUNCTION ${FUNCTION} RETURNS trigger LANGUAGE plpgsql AS $body$
 BEGIN

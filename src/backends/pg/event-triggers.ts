@@ -14,16 +14,17 @@ import { log } from '../../log.js';
 import type { EventTriggerInstall, EventTriggerSyncFailure } from '../backend.js';
 import { archivable, databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 import { runLockBounded } from './lock-bounded.js';
+import { INSTALL_LOCK } from '../../db/install-lock.js';
 
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
 export const EVENTS_CHANNEL = 'service_events';
 /** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
 export const SESSION_SETTING = 'service.session_variables';
 
-// One transaction under an advisory lock: two instances creating the tables at once would collide.
+// One transaction under the install lock: two instances creating the tables at once would collide.
 const CREATE_LOG = `
 BEGIN;
-SELECT pg_advisory_xact_lock(hashtext('service_catalog.event_log'));
+${INSTALL_LOCK};
 CREATE SCHEMA IF NOT EXISTS service_catalog;
 CREATE TABLE IF NOT EXISTS service_catalog.event_log (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
