@@ -64,6 +64,7 @@ export class EventProcessor {
   private timer: NodeJS.Timeout | null = null;
   private retention: NodeJS.Timeout | null = null;
   private stopped = false;
+  private started = false;
   /** Deliveries filled the pool while events were due: fetch again once half a batch has room. */
   private full = false;
   readonly counts = { delivered: 0, failed: 0 };
@@ -79,7 +80,13 @@ export class EventProcessor {
     this.asyncActions = new AsyncActions(options.catalogUrl, this.client, options.asyncActions, this.instance);
   }
 
-  start(): void {
+  /**
+   * Starts the polls, on the first snapshot: the scheduled events and the action log live in the
+   * metadata store, whose tables exist once a metadata actor has booted (this engine's, or another
+   * engine's holding the install lock meanwhile).
+   */
+  private start(): void {
+    this.started = true;
     this.asyncActions.start();
     if (this.options.fetchIntervalMs === 0) return;
     this.scheduled.start();
@@ -95,6 +102,7 @@ export class EventProcessor {
 
   /** A new snapshot: sources connected or dropped, triggers as they are now. */
   update(view: EventsView): void {
+    if (!this.started) this.start();
     this.tls.update(view.tlsAllowlist);
     this.asyncActions.update(view.asyncActions);
     if (this.options.fetchIntervalMs === 0) return;

@@ -14,7 +14,8 @@ setLogLevel(options.logLevel);
 const processor = new EventProcessor(options);
 
 serveActor<EventsRequest, EventsMessage>({
-  boot: async () => processor.start(),
+  // The polls start with the first snapshot (`EventProcessor.start`).
+  boot: async () => {},
   handle: async (req) => {
     switch (req.type) {
       case 'status':

@@ -17,6 +17,7 @@ import { qualifiedKey, type QualifiedName } from '../../metadata/catalog.js';
 import type { ChangeFeed, ChangeFeedHandlers } from '../backend.js';
 import { runLockBounded } from './lock-bounded.js';
 import { INSTALL_LOCK } from '../../db/install-lock.js';
+import { coalesced } from '../../util/coalesced.js';
 
 const CHANNEL = 'service_table_changes';
 const TRIGGER = 'service_change_capture';
@@ -150,8 +151,12 @@ export async function syncChangeCapture(pool: pg.Pool, source: string, tables: r
 /** Listens for the notifications of the source's triggers (see `Backend.listenChanges`). */
 export function listenChanges(connectionString: string, handlers: ChangeFeedHandlers): ChangeFeed {
   let client: pg.Client | null = null;
-  const readCaptured = (c: pg.Client) =>
-    c.query<QualifiedName & { captured: boolean }>(CAPTURED).then(
+  // One read at a time on the listening connection (a query sent while another runs is queued by
+  // the driver, which deprecates it); notices during a read make one more read after it.
+  const readCaptured = coalesced(async () => {
+    const c = client;
+    if (!c) return;
+    await c.query<QualifiedName & { captured: boolean }>(CAPTURED).then(
       (r) => {
         const names = (captured: boolean) => r.rows.filter((row) => row.captured === captured).map(({ schema, name }) => ({ schema, name }));
         if (client === c) handlers.captured(names(true), names(false));
@@ -159,22 +164,20 @@ export function listenChanges(connectionString: string, handlers: ChangeFeedHand
       // A lost connection is reported by the listener; anything else leaves the tables polled.
       (e) => log.warn('change capture state cannot be read; live queries on this source are polled', { error: message(e) }),
     );
+  });
   const listener = new PgListener(
     { connectionString },
     CHANNEL,
     { applicationName: CHANGE_LISTENER_APPLICATION_NAME, label: 'change capture listener', meanwhile: 'live queries are polled' },
     {
       notification: (payload) => {
-        if (payload === CAPTURED_CHANGED) {
-          if (client) void readCaptured(client);
-          return;
-        }
+        if (payload === CAPTURED_CHANGED) return readCaptured();
         const t = parseTable(payload);
         if (t) handlers.changed(t);
       },
       listening: (c) => {
         client = c;
-        void readCaptured(c);
+        readCaptured();
       },
       lost: () => {
         client = null;
@@ -184,7 +187,7 @@ export function listenChanges(connectionString: string, handlers: ChangeFeedHand
   );
   void listener.start();
   return {
-    refresh: () => void (client && readCaptured(client)),
+    refresh: readCaptured,
     close: () => listener.close(),
   };
 }
