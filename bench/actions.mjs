@@ -1,4 +1,4 @@
-// Synchronous actions (issue 13 goal: "a synchronous action adds under 1 ms of engine CPU over the
+// Synchronous actions (the goal: "a synchronous action adds under 1 ms of engine CPU over the
 // handler's own time"). One engine, a query action whose handler (in the bench process) answers
 // at once; REQUESTS calls at CONCURRENCY at a time, after a warm-up. Measures the engine's CPU per
 // call (all its threads, from /proc: the handler runs elsewhere, so none of its time is counted),

@@ -1,4 +1,4 @@
-// Event triggers (issue 12): one engine delivering the INSERTs of one table to a local webhook that
+// Event triggers: one engine delivering the INSERTs of one table to a local webhook that
 // answers at once, while the source takes RATE inserts per second for SECONDS seconds (batches of
 // BATCH rows every BATCH / RATE s). Measures: events delivered per second over the run (from the
 // first insert to the last delivery), the insert-to-delivery latency (the bench's clock at the

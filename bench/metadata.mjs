@@ -1,4 +1,4 @@
-// The metadata API with 500 tracked tables (issue 2's goal: p50 under 50 ms for the
+// The metadata API with 500 tracked tables (the goal: p50 under 50 ms for the
 // operations, boot to ready under 3 s). Prints one line per measurement.
 import os from 'node:os';
 import { benchServer, freshDatabase, percentiles, startEngine, timed } from './_support.mjs';

@@ -1,4 +1,4 @@
-// Issue 10 item 7: compiling a nested query must be linear in its depth. A chain of tables
+// Compiling a nested query must be linear in its depth. A chain of tables
 // (each with an array relationship `children` to the next) is queried 6 and 12 levels deep;
 // every request has a new alias so it misses the plan cache and is compiled anew. Prints the
 // round trip p50/p95 per depth, as admin and as a role whose filters follow relationships.

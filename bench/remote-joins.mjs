@@ -1,4 +1,4 @@
-// Remote joins (issue 13 goal: "a query joining 100 rows to a remote schema makes exactly one
+// Remote joins (the goal: "a query joining 100 rows to a remote schema makes exactly one
 // remote request and answers within 1.5× the time of the same data fetched by a client in two
 // round trips"). A graphql-js server over node:http in the bench process serves
 // `messages(author)`; 100 authors in the database have a remote relationship `posts` to it.

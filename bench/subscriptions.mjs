@@ -1,4 +1,4 @@
-// Multiplexed live queries (issue 11 items 1 and 2): SUBSCRIBERS subscribers over USERS WebSocket
+// Multiplexed live queries: SUBSCRIBERS subscribers over USERS WebSocket
 // connections, each connection a different `x-service-user-id` (USERS distinct session values,
 // so USERS cohorts of one multiplexed query, permission filter on the owner column), and
 // OTHER_SUBSCRIBERS subscribers of a query on another table (one cohort). Run twice: with change

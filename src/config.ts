@@ -3,6 +3,7 @@
  * (a flag wins over its variable). Every value is checked here, so a bad one stops
  * the engine at boot with a message naming it, never later.
  */
+import type { LogLevel } from './log.js';
 import { fileURLToPath } from 'node:url';
 import { decodeJwtConfig, type JwtConfig } from './auth/jwt-config.js';
 import { ApiError } from './protocol/errors.js';
@@ -11,7 +12,7 @@ import { parseCorsDomains, type CorsConfig } from './http/cors.js';
 /** `.service/` in the package root, wherever the engine is started from (`npm start` or `node /path/dist/main.js`). */
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.service', import.meta.url));
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
 
 /** Webhook mode (spec "Authentication" items 4-10). */
 export interface AuthHookConfig {

@@ -1,6 +1,7 @@
 /** One JSON object per line on stdout: `{timestamp, level, thread, message, ...fields}`. */
 import { threadId } from 'node:worker_threads';
-import type { LogLevel } from './config.js';
+/** The levels of `SERVICE_GRAPHQL_LOG_LEVEL`, least severe first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 let minimum: number = RANK[(process.env.SERVICE_GRAPHQL_LOG_LEVEL as LogLevel) ?? 'info'] ?? RANK.info;

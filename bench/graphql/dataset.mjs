@@ -1,4 +1,4 @@
-// The fixed dataset of issue 4, generated in PostgreSQL. Ratings and the published flag come
+// The fixed dataset of the query workloads, generated in PostgreSQL. Ratings and the published flag come
 // from md5 of the id, so every run (and every server) gets the same rows without random().
 export const AUTHORS = 10_000;
 export const ARTICLES_PER_AUTHOR = 10;

@@ -1,4 +1,4 @@
-// The workloads of issue 4 (queries) and issue 5 (mutations): each one's GraphQL text in this
+// The query and mutation workloads: each one's GraphQL text in this
 // engine's dialect and in PostGraphile's, the variables (and role headers) of the k-th request,
 // the SQL the raw ceiling runs, and how to reduce either answer to the same underlying values
 // (the shapes differ).

@@ -4,15 +4,8 @@
  * actor's snapshot events are published here once, and every consumer subscribes.
  */
 import type { MetadataActorEvent } from '../protocol/messages.js';
-import type { PublishedSnapshot } from '../protocol/snapshot.js';
+import type { PublishedSnapshot, SnapshotListener, Snapshots } from '../protocol/snapshot.js';
 import { log } from '../log.js';
-
-export type SnapshotListener<S = PublishedSnapshot> = (snapshot: S) => void;
-
-/** What a consumer needs of a bus: the current snapshot (or the part of it it reads), then every new one. */
-export interface Snapshots<S = PublishedSnapshot> {
-  subscribe(listener: SnapshotListener<S>): () => void;
-}
 
 /** What the bus needs from the metadata actor (`Actor.onEvent`). */
 export interface SnapshotSource {

@@ -1,5 +1,5 @@
 /**
- * The headers of a WebSocket connection for authentication (issue 6 item 6): those of the
+ * The headers of a WebSocket connection for authentication: those of the
  * `connection_init` payload (its `headers` object, or its own string fields, since clients
  * differ) over those of the upgrade request, the connection-level ones left out.
  */

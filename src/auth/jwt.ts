@@ -1,5 +1,5 @@
 /**
- * JWT mode (issue 6 item 3): find the token (a Bearer `Authorization` header or a named cookie),
+ * JWT mode: find the token (a Bearer `Authorization` header or a named cookie),
  * verify it, and run the request as `X-Service-Role` if that is among the token's allowed roles,
  * else as its default role. Session variables come from the token only, never from headers.
  * Without a token the request runs as the unauthorized role when one is configured.

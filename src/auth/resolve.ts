@@ -1,5 +1,5 @@
 /**
- * Who a request is (spec "Authentication", issue 6): the one entry point of the `/v1/graphql`
+ * Who a request is (spec "Authentication"): the one entry point of the `/v1/graphql`
  * HTTP and WebSocket routes. With no admin secret configured every request is admin, acting as
  * any role through `X-Service-Role`. With one, the right `X-Service-Admin-Secret` gives the
  * same (compared in constant time against every configured secret), a wrong one is refused,

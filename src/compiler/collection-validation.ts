@@ -15,7 +15,7 @@ import { restEndpoints } from '../metadata/rest-endpoints.js';
 import type { InconsistentObject, Metadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { buildRoleSchema, type RoleSchema } from '../schema/build.js';
-import { buildRoleModel } from '../schema/model.js';
+import { buildRoleModel } from '../schema/role-models.js';
 import { RemoteSchemas } from '../schema/remote-schemas.js';
 import { roleSchemaInputs } from '../schema/role-schema.js';
 import { SharedTypes } from '../schema/shared-types.js';

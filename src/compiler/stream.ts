@@ -1,5 +1,5 @@
 /**
- * A streaming subscription's root field (`<table>_stream`, issue 11 item 3) to the IR: the
+ * A streaming subscription's root field (`<table>_stream`) to the IR: the
  * rows after the cursor (`where` and the role's filter applied), ordered by the cursor
  * column, at most `batch_size` of them (and the permission's `limit`, as for every select).
  * One cursor of one column, as the well-known engine takes (its messages).

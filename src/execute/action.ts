@@ -6,19 +6,12 @@
  * call stored (its id answered); or an asynchronous call's result read back, for the session
  * that made it only.
  */
+import type { ActionResult } from '../protocol/messages.js';
 import { callActionHandler, forwardedClientHeaders } from '../outgoing/action-call.js';
 import type { HttpClient } from '../outgoing/http-client.js';
 import type { ActionOutputType, ActionRun } from '../protocol/plan.js';
 import { ApiError } from '../protocol/errors.js';
 import { ExecutionError } from './errors.js';
-
-/** A stored asynchronous call as the result field reads it. */
-export interface ActionResult {
-  id: string;
-  created_at: string;
-  errors: unknown;
-  output: unknown;
-}
 
 /** What action steps run on: the front thread's outgoing client and the action log (through the trigger-delivery actor). */
 export interface ActionCalls {

@@ -11,15 +11,7 @@ import type { Plan } from '../protocol/plan.js';
 import type { ParamSource } from '../sql/fragment.js';
 import { bindParams, checkSession, checkVariables } from './bind.js';
 import type { ExecuteRequest } from './executor.js';
-
-export interface CohortValues {
-  query: Record<string, unknown>;
-  session: Record<string, string>;
-  /** The step's literals lifted from the query, in the order of its literal parameters. */
-  synthetic: string[];
-  /** A streaming step: the cursor's current value (text), advanced after each batch delivered (`graphql/streams.ts`). */
-  cursor?: string | null;
-}
+import type { CohortValues } from '../protocol/live.js';
 
 /** Each step's values (null for a step without SQL). Throws `RequestError` for bad variables or a missing session variable. */
 export function cohortValues(plan: Plan, request: ExecuteRequest): (CohortValues | null)[] {

@@ -1,6 +1,6 @@
 /** What the executor needs of the sources a plan runs on. */
 import type { Backend, SourceConnection } from '../backends/backend.js';
-import type { RemoteServer } from '../remote/servers.js';
+import type { RemoteServer } from '../remote/server.js';
 import type { ActionCalls } from './action.js';
 
 /** A source's open connection, and its backend (which reads the errors the connection raises). */

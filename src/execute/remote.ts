@@ -10,7 +10,7 @@ import { ApiError } from '../protocol/errors.js';
 import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js';
 import { callRemote, type RemoteAnswer } from '../remote/server.js';
 import type { ResponsePath } from './join.js';
-import type { RemoteServer } from '../remote/servers.js';
+import type { RemoteServer } from '../remote/server.js';
 import { RequestError } from '../compiler/errors.js';
 import { ExecutionError } from './errors.js';
 import { NOT_FORWARDED } from '../outgoing/forwarded-headers.js';

@@ -1,5 +1,5 @@
 /**
- * A multiplexer actor's change capture (issue 11 item 2): per source whose live queries run, a
+ * A multiplexer actor's change capture: per source whose live queries run, a
  * change feed from its backend (`Backend.listenChanges`; PostgreSQL: statement-level triggers
  * and LISTEN), which says which tracked tables are captured and when one was written. The
  * refetch schedule (`refetch-schedule.ts`) asks whether every table a query reads is captured
@@ -8,12 +8,12 @@
  * metadata actor's trigger sync (after it answers) says the captured tables changed, and
  * replaced when the source's connection settings change.
  */
-import type { Snapshots } from '../actors/snapshot-bus.js';
+import type { Snapshots } from '../protocol/snapshot.js';
 import type { ChangeFeed } from '../backends/backend.js';
 import { backendFor } from '../backends/registry.js';
 import { log } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
-import { tableKey } from '../schema/model.js';
+import { tableKey } from '../metadata/catalog.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 export interface ChangeEvents {

@@ -6,7 +6,8 @@
 import type { Session } from '../auth/session.js';
 import { RequestError } from '../compiler/errors.js';
 import { bindParams, checkVariables } from '../execute/bind.js';
-import { bindCohort, cohortValues, type CohortValues } from '../execute/cohort.js';
+import { bindCohort, cohortValues } from '../execute/cohort.js';
+import type { CohortValues } from '../protocol/live.js';
 import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
 import { ApiError } from '../protocol/errors.js';

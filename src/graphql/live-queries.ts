@@ -1,5 +1,5 @@
 /**
- * Subscriptions as multiplexed live queries (spec "Explain API"; issue 11 item 1), as the
+ * Subscriptions as multiplexed live queries (spec "Explain API"), as the
  * well-known engine runs them. Subscribers whose plans have the same role and statements
  * share a multiplexed query: requests differing only in the literals of the query do too,
  * as those are lifted into synthetic variables. Subscribers with the same cohort values
@@ -19,13 +19,14 @@
  */
 import { createHash } from 'node:crypto';
 import { RequestError } from '../compiler/errors.js';
-import { bindCohort, type CohortValues } from '../execute/cohort.js';
+import { bindCohort } from '../execute/cohort.js';
 import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
 import { ExecutionError } from '../execute/errors.js';
 import { assembleData } from '../execute/response.js';
 import { log } from '../log.js';
 import type { PlanStep } from '../protocol/plan.js';
+import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../protocol/live.js';
 import type { ChangeCapture } from './change-capture.js';
 import { failure } from './failure.js';
 import { RefetchSchedule } from './refetch-schedule.js';
@@ -40,30 +41,8 @@ import { advanceCursors, cohortKey } from './streams.js';
 export type Subscriber = (text: string, hash: string | null, values: (CohortValues | null)[] | null) => void;
 
 /** A subscription plan's multiplexed query: its subscribers under `role` share it (`liveQuery`). */
-export interface LiveQuery {
-  /** Role and statements (`liveQuery`): the multiplexed query's identity. */
-  key: string;
-  role: string;
-  steps: PlanStep[];
-  /** The tables the plan reads (`PlanReads.tables`): writes to them refetch it under change capture. */
-  reads: readonly string[];
-}
-
 /** The live query of a subscription plan's steps under `role`. */
 export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[]): LiveQuery => ({ key: `${role}\u0000${stepsKey(steps)}`, role, steps, reads });
-
-export interface LiveQueryOptions {
-  /** `SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL`. */
-  intervalMs: number;
-  /** `SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE`: cohorts per statement. */
-  batchSize: number;
-}
-
-export interface LiveQueryCounts {
-  queries: number;
-  cohorts: number;
-  subscribers: number;
-}
 
 interface Cohort {
   /** Its key in its multiplexed query (a streaming cohort's moves with its cursor). */

@@ -1,7 +1,7 @@
 /**
  * Compiled plans by (role, operation name, query text), then by the values of the
  * variables that shaped the SQL. Least recently used entries go first when it is full. A
- * metadata change evicts only the plans that read what it changed (issue 10 item 6): after
+ * metadata change evicts only the plans that read what it changed: after
  * a permission change on one table, queries of other tables keep their plans.
  */
 import type { MetadataChanges } from '../metadata/changes.js';

@@ -1,5 +1,5 @@
 /**
- * When a multiplexed live query runs (issue 11 item 2). A query some of whose tables are not
+ * When a multiplexed live query runs. A query some of whose tables are not
  * captured (another backend, no trigger, the feed down: `change-capture.ts`) is polled every
  * interval, as before. A query whose every table is captured runs no statement until one of
  * them is written: the first change runs it at once (leading edge), later ones are coalesced

@@ -4,7 +4,7 @@
  * when it goes.
  */
 import { canonicalJson } from '../util/canonical-json.js';
-import type { Snapshots } from '../actors/snapshot-bus.js';
+import type { Snapshots } from '../protocol/snapshot.js';
 import { backendFor } from '../backends/registry.js';
 import type { ConnectedSource, SourceConnections } from '../execute/connections.js';
 import { log } from '../log.js';

@@ -1,11 +1,11 @@
 /**
- * Streaming subscriptions in the multiplexer (issue 11 item 3), where they differ from live
+ * Streaming subscriptions in the multiplexer, where they differ from live
  * queries: a streaming cohort's values hold its cursor (`execute/cohort.ts`), which moves to
  * the last row of each batch delivered, so its key in its multiplexed query moves with it
  * (as the well-known engine rebuilds its cohort map after each poll): a new subscriber whose
  * `initial_value` is a cohort's current cursor joins it.
  */
-import type { CohortValues } from '../execute/cohort.js';
+import type { CohortValues } from '../protocol/live.js';
 
 /** What a cohort is keyed by in its multiplexed query: its values as the multiplexed statements read them. */
 export const cohortKey = (texts: (string | null)[]): string => JSON.stringify(texts);

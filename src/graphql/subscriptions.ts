@@ -8,7 +8,8 @@
 import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { cohortValues, type CohortValues } from '../execute/cohort.js';
+import { cohortValues } from '../execute/cohort.js';
+import type { CohortValues } from '../protocol/live.js';
 import type { Plan } from '../protocol/plan.js';
 import { failure } from './failure.js';
 import { liveQuery } from './live-queries.js';

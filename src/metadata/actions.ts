@@ -5,7 +5,6 @@
  * `value_from_env`, `timeout`, transforms); which types exist is the custom types' business
  * (custom-types.ts) and is checked by resolution (resolve/actions.ts).
  */
-import { parseType, type TypeNode } from 'graphql';
 import { alreadyExists, badRequest, notExists } from '../protocol/errors.js';
 import { ApiError } from '../protocol/errors.js';
 import { parseRequestTransform, parseResponseTransform } from '../templates/request-transform.js';
@@ -13,6 +12,7 @@ import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, t
 import { firstRepeat } from '../util/first-repeat.js';
 import { header, type RemoteHeader } from './remote-schemas.js';
 import { graphqlName } from './custom-types.js';
+import { typeText } from './type-references.js';
 import type { InconsistentObject, Metadata } from './types.js';
 import type { ActionHandler } from '../protocol/plan.js';
 
@@ -50,24 +50,6 @@ export interface ActionMetadata {
 
 /** The well-known engine's default handler timeout, in seconds (spec "Defaults summary" leaves it open). */
 export const DEFAULT_ACTION_TIMEOUT_SECONDS = 30;
-
-/** A GraphQL type text (`[Foo!]!`), parsed; its parse error at `path`. */
-export function typeText(v: unknown, path: string): string {
-  const s = nonEmptyStr(v, path);
-  try {
-    parseType(s);
-  } catch {
-    throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL type`, path);
-  }
-  return s;
-}
-
-/** The named type under any list and non-null wrappers. */
-export function namedTypeOf(text: string): string {
-  let t: TypeNode = parseType(text);
-  while (t.kind !== 'NamedType') t = t.type;
-  return t.name.value;
-}
 
 const ENV_TEMPLATE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 

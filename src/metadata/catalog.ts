@@ -135,3 +135,6 @@ export interface DatabaseCatalog {
 export function qualifiedKey(q: QualifiedName): string {
   return `${q.schema}.${q.name}`;
 }
+
+/** A table's key among all sources' tables: its source and qualified name. */
+export const tableKey = (source: string, t: QualifiedName): string => `${source}\u0000${qualifiedKey(t)}`;

@@ -3,7 +3,7 @@
  * whose entries are not the same objects as before (committed metadata is frozen and a
  * change shares everything it did not touch, so identity is the test), the sources whose
  * own settings or catalog changed, or everything. Plans that read none of it stay cached
- * (issue 10 item 6). Over-reporting only costs a recompile; under-reporting would serve a
+ *. Over-reporting only costs a recompile; under-reporting would serve a
  * stale plan, so anything not understood counts as everything.
  */
 import { qualifiedKey } from './catalog.js';

@@ -10,7 +10,7 @@ import { badRequest } from '../protocol/errors.js';
 import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { QualifiedName } from './catalog.js';
-import { namedTypeOf, typeText } from './actions.js';
+import { namedTypeOf, typeText } from './type-references.js';
 import type { Metadata } from './types.js';
 
 export interface CustomField {

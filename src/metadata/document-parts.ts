@@ -2,7 +2,7 @@
  * A document as its parts: the skeleton (everything but the table entries, each source's
  * `tables` left as `[]` in place) and, per source, its table entries in order, each keyed by
  * its table name. The store keeps a row per entry and the snapshot travels as the parts a
- * change touched (issue 10 item 2): both write what `diffDocuments` says changed, so a
+ * change touched: both write what `diffDocuments` says changed, so a
  * permission change on one of 5,000 tables writes and publishes one entry, not 36 MiB.
  */
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';

@@ -9,7 +9,7 @@ import { arrayOf, isObject, ObjectReader, oneOf, str, type Json, type JsonObject
 import type { Dependent } from './dependencies.js';
 import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
 import { reasonMessage } from './reasons.js';
-import type { Inconsistency } from './resolve.js';
+import type { Inconsistency } from './resolve/types.js';
 import type { Metadata, SourceMetadata } from './types.js';
 
 /** A tracked function's `configuration`, in stored form. */

@@ -4,8 +4,7 @@ import type { RootField } from '../ir/select.js';
 import type { GraphQLErrorBody, Plan, PlanStep, StepRun } from './plan.js';
 import type { EventsView, PublishedSnapshot, SourcesView } from './snapshot.js';
 import type { PoolLimits } from '../backends/backend.js';
-import type { CohortValues } from '../execute/cohort.js';
-import type { LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../graphql/live-queries.js';
+import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from './live.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */
 export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
@@ -133,7 +132,7 @@ export interface CompilerOptions {
 
 /** What a multiplexer actor runs: its live queries' options, and its own pools' settings (`SERVICE_GRAPHQL_LIVE_QUERIES_*`). */
 export interface MultiplexerBootData {
-  logLevel: import('../config.js').LogLevel;
+  logLevel: import('../log.js').LogLevel;
   live: LiveQueryOptions & { changeCapture: boolean };
   pools: PoolLimits;
 }
@@ -174,7 +173,7 @@ export type MultiplexerEvent = { type: 'deliveries'; deliveries: Delivery[] };
 
 /** What the trigger-delivery actor runs with (`SERVICE_GRAPHQL_EVENTS_*`). */
 export interface EventsBootData {
-  logLevel: import('../config.js').LogLevel;
+  logLevel: import('../log.js').LogLevel;
   httpPoolSize: number;
   fetchBatchSize: number;
   fetchIntervalMs: number;
@@ -200,5 +199,13 @@ export type EventsRequest =
 export interface EventsReplies {
   status: { inFlight: number; delivered: number; failed: number };
   'action-enqueue': string;
-  'action-result': import('../execute/action.js').ActionResult | null;
+  'action-result': ActionResult | null;
+}
+
+/** A stored asynchronous call as the result field reads it (`action-result`). */
+export interface ActionResult {
+  id: string;
+  created_at: string;
+  errors: unknown;
+  output: unknown;
 }

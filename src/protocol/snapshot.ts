@@ -328,3 +328,10 @@ function sharingSkeleton(previous: Metadata | undefined, next: Metadata): Metada
   if (out.sources === previous.sources) return out;
   return { ...out, sources: next.sources.map((s) => sharingWith(previous.sources.find((p) => p.name === s.name), s)) };
 }
+
+export type SnapshotListener<S = PublishedSnapshot> = (snapshot: S) => void;
+
+/** What a consumer needs of a bus: the current snapshot (or the part of it it reads), then every new one. */
+export interface Snapshots<S = PublishedSnapshot> {
+  subscribe(listener: SnapshotListener<S>): () => void;
+}

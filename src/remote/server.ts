@@ -15,6 +15,12 @@ export interface RemoteEndpoint {
   forwardClientHeaders: boolean;
 }
 
+/** A remote schema's server as a plan's remote steps call it: its endpoint and the outgoing client. */
+export interface RemoteServer {
+  endpoint: RemoteEndpoint;
+  client: HttpClient;
+}
+
 export interface RemoteAnswer {
   data: unknown;
   errors?: unknown[];

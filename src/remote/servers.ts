@@ -3,17 +3,12 @@
  * endpoint (URL and headers read from the environment once per definition), following the
  * snapshot header, and one outgoing HTTP client (keep-alive; the TLS allow-list).
  */
-import type { Snapshots } from '../actors/snapshot-bus.js';
+import type { Snapshots } from '../protocol/snapshot.js';
 import { log } from '../log.js';
 import { HttpClient } from '../outgoing/http-client.js';
 import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
-import { REMOTE_MAX_ANSWER_BYTES, remoteEndpoint, type RemoteEndpoint } from './server.js';
-
-export interface RemoteServer {
-  endpoint: RemoteEndpoint;
-  client: HttpClient;
-}
+import { REMOTE_MAX_ANSWER_BYTES, remoteEndpoint, type RemoteEndpoint, type RemoteServer } from './server.js';
 
 export class RemoteServers {
   private readonly client: HttpClient;

@@ -24,7 +24,8 @@ import { storedCustomTypes, type CustomRelationship, type CustomTypes } from '..
 import { actionObjectName } from '../metadata/resolve/actions.js';
 import type { InconsistentObject, Metadata } from '../metadata/types.js';
 import { enumType, inputObjectType, objectType } from './graphql-types.js';
-import { tableKey, type RoleModel, type TableInfo } from './model.js';
+import { tableKey } from '../metadata/catalog.js';
+import type { RoleModel, TableInfo } from './model.js';
 import { scalarType } from './scalars.js';
 import { fieldKey, type FieldInfo } from './types.js';
 

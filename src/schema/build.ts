@@ -19,9 +19,9 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import { aggregateFieldsType, aggregateOrderByType, selectColumnEnum, streamCursorColumns, streamCursorInput } from './column-set-types.js';
-import { functionArgsTypeArgs, type FunctionInfo } from './functions.js';
+import { functionArgsTypeArgs } from './functions.js';
 import { inputObjectType, objectType } from './graphql-types.js';
-import { orderableComputedField, type RoleModel, type TableInfo } from './model.js';
+import { orderableComputedField, type FunctionInfo, type RoleModel, type TableInfo } from './model.js';
 import { MutationTypes } from './mutation-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js';

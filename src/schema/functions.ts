@@ -9,21 +9,9 @@ import { entryFunction } from '../metadata/functions.js';
 import { isGraphQLName, sameTable } from '../metadata/names.js';
 import type { SourceMetadata } from '../metadata/types.js';
 import { isObject } from '../util/decode.js';
-import type { TableInfo } from './model.js';
-import { tableKey } from './model.js';
+import { tableKey } from '../metadata/catalog.js';
+import type { FunctionInfo, TableInfo } from './model.js';
 import type { SourceNaming } from './naming.js';
-
-export interface FunctionInfo {
-  fn: CatalogFunction;
-  /** The table whose rows it returns, as the role sees it. */
-  table: TableInfo;
-  rootName: string;
-  aggregateName: string;
-  sessionArgument: string | null;
-  /** Arguments the caller gives (all but the session argument). */
-  inputArgs: CatalogFunction['args'];
-  description: string | null;
-}
 
 type Configuration = Record<string, unknown>;
 

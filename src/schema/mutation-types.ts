@@ -16,12 +16,20 @@ import {
   type GraphQLInputType,
   type GraphQLOutputType,
 } from 'graphql';
-import type { SchemaBuilder } from './build.js';
 import { enumType, inputObjectType, objectType } from './graphql-types.js';
-import type { MutableTableInfo } from './model.js';
+import type { MutableTableInfo, RoleModel, TableInfo } from './model.js';
+import type { SharedTypes } from './shared-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { isNumeric } from './scalars.js';
 import { fieldKey, type FieldInfo } from './types.js';
+
+/** What the mutation types read of the role's other types (`build.ts` makes both). */
+export interface RoleTypes {
+  readonly model: RoleModel;
+  readonly shared: SharedTypes;
+  boolExp(t: TableInfo): GraphQLInputObjectType;
+  object(t: TableInfo): GraphQLObjectType;
+}
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 const required = (t: GraphQLInputType) => new GraphQLNonNull(t);
@@ -42,7 +50,7 @@ export class MutationTypes {
   private readonly responses = new Map<string, GraphQLObjectType>();
 
   constructor(
-    private readonly b: SchemaBuilder,
+    private readonly b: RoleTypes,
     private readonly fields: Map<string, FieldInfo>,
   ) {}
 

@@ -9,7 +9,8 @@ import { GraphQLString, type GraphQLEnumType, type GraphQLInputObjectType, type 
 import type { CatalogColumn, CatalogType } from '../metadata/catalog.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
 import { enumType, inputObjectType } from './graphql-types.js';
-import { tableKey, type EnumTableInfo, type TableIdentity } from './model.js';
+import { tableKey } from '../metadata/catalog.js';
+import type { EnumTableInfo, TableIdentity } from './model.js';
 import type { SourceNaming } from './naming.js';
 import { scalarFamily, scalarName, scalarType, type ScalarFamily } from './scalars.js';
 import type { TrackedTables } from './tracked-tables.js';

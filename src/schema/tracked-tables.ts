@@ -13,7 +13,8 @@ import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
 import { isGraphQLName } from '../metadata/names.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
-import { tableKey, type ColumnInfo, type ComputedFieldInfo, type EnumTableInfo, type RelationshipInfo, type TableIdentity } from './model.js';
+import { tableKey } from '../metadata/catalog.js';
+import type { ColumnInfo, ComputedFieldInfo, EnumTableInfo, RelationshipInfo, TableIdentity } from './model.js';
 import { columnComment, columnFieldName, SourceNaming, tableIdentifier, tableRootField } from './naming.js';
 import { tableTexts, type TableTexts } from './table-texts.js';
 

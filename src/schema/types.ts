@@ -3,8 +3,7 @@ import type { RemoteTypes } from './remote-types.js';
 import type { ActionMetadata } from '../metadata/actions.js';
 import type { CustomRelationship } from '../metadata/custom-types.js';
 import type { RemoteJoin, SourceJoin } from './remote-relationships.js';
-import type { FunctionInfo } from './functions.js';
-import type { ColumnInfo, ComputedFieldInfo, MutableTableInfo, RelationshipInfo, TableInfo } from './model.js';
+import type { ColumnInfo, ComputedFieldInfo, FunctionInfo, MutableTableInfo, RelationshipInfo, TableInfo } from './model.js';
 
 export type FieldInfo =
   | { kind: 'column'; table: TableInfo; column: ColumnInfo }

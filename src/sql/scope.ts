@@ -1,6 +1,5 @@
 /** Table aliases of one statement, for every dialect (each quotes them its own way). */
 import type { QualifiedName } from '../metadata/catalog.js';
-import { BoolExpCompiler, type BoolExpDialect } from './boolexp-compiler.js';
 import { raw, type Sql } from './fragment.js';
 
 /** A table alias in scope and the table it ranges over. */
@@ -28,23 +27,3 @@ export const qualifiedColumn =
   (quote: (name: string) => Sql) =>
   (scope: Scope, column: string): Sql =>
     raw(`${scope.alias.parts[0] as string}.${quote(column).parts[0] as string}`);
-
-/**
- * What a statement's translator keeps for the whole statement: its aliases, the boolean
- * expression compiler over them, and the root field's table (`["$", column]` comparisons read it).
- */
-export class StatementScopes {
-  protected readonly aliases: Aliases;
-  protected readonly bool: BoolExpCompiler;
-  readonly root: Scope;
-
-  constructor(dialect: BoolExpDialect, quote: (name: string) => Sql, table: QualifiedName) {
-    this.aliases = new Aliases(quote, 't');
-    this.root = this.scope(table);
-    this.bool = new BoolExpCompiler(dialect, this.aliases, this.root);
-  }
-
-  scope(table: QualifiedName): Scope {
-    return { alias: this.aliases.next(), table };
-  }
-}

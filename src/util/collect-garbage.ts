@@ -2,7 +2,7 @@
  * Full garbage collections when a thread goes idle after big work. V8 collects an isolate's
  * old space when allocation pushes it to, not when the thread goes quiet: after a
  * replace_metadata at 5,000 tables the metadata actor kept 300 MiB of the old document and its
- * request as garbage for as long as it stayed quiet (issue 10: RSS under 1 GiB at that scale).
+ * request as garbage for as long as it stayed quiet (RSS under 1 GiB at that scale).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';

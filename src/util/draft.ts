@@ -3,7 +3,7 @@
  * mutates a draft as if it were a private deep copy; `finish` returns the new value, in
  * which only the objects on the path of a change are new and everything else is shared
  * with the base (structural sharing). A permission change on a 36 MiB document copies a
- * few small objects instead of the whole document (issue 10 item 2).
+ * few small objects instead of the whole document.
  *
  * The invariant that makes sharing safe: committed data is frozen (`deepFreeze` once at
  * load, `finish` freezes what it creates), so a frozen object can hold no draft and can

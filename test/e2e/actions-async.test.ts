@@ -1,5 +1,5 @@
 /**
- * Asynchronous actions (spec "Action", `kind: asynchronous`; issue 13 item 4): the mutation
+ * Asynchronous actions (spec "Action", `kind: asynchronous`): the mutation
  * answers an id at once, the call is stored in the metadata database and made in the background
  * by the trigger-delivery actor, its result read by a query and a subscription on that id, by
  * the session that made it only. A call survives an engine restart (the engine stopped while the

@@ -1,5 +1,5 @@
 /**
- * Synchronous actions (spec "Action", issue 13 item 4) against a real HTTP handler: the body
+ * Synchronous actions (spec "Action") against a real HTTP handler: the body
  * the handler gets, headers (values, environment, forwarded client headers), transforms,
  * outputs (scalar, object, list) checked against their types, handler errors, permissions and
  * inherited roles, relationships from an output type to a table (one statement for every row),

@@ -1,6 +1,6 @@
 /**
  * The cluster-wide cap on one event trigger's deliveries at once
- * (`SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER`, beyond issue 12's anchor): two engines
+ * (`SERVICE_GRAPHQL_EVENTS_MAX_CONCURRENT_PER_TRIGGER`, beyond the spec): two engines
  * sharing a source, each with room for 100 calls, never have more than the cap of one trigger's
  * calls open at a slow webhook together; each trigger has a cap of its own. (A cap kept by each
  * instance alone would let the second, polling every 100 ms, open 3 more while the first's calls

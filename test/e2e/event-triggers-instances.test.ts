@@ -1,5 +1,5 @@
 /**
- * The trigger-delivery actor across instances (issue 12 item 2): two engines on one source
+ * The trigger-delivery actor across instances: two engines on one source
  * deliver every event once; `SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL=0` delivers nothing; a
  * graceful shutdown gives its leases back at once; the leases of a killed instance are taken
  * again after the lease time.

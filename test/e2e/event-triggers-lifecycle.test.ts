@@ -1,5 +1,5 @@
 /**
- * The database triggers follow the metadata (issue 12 item 1): replace_metadata,
+ * The database triggers follow the metadata: replace_metadata,
  * clear_metadata, a dropped source, reload_metadata's recreate_event_triggers,
  * trigger_on_replication, the deprecated `/v1/query` form; and a trigger whose environment
  * variable is missing at boot is inconsistent.

@@ -1,5 +1,5 @@
 /**
- * Installing event triggers while a client holds a lock on the table (issue 12): the metadata
+ * Installing event triggers while a client holds a lock on the table: the metadata
  * request waits a bounded time for the lock (lock_timeout and retries, as change capture does),
  * so it succeeds once the client lets go, and answers a 409 `lock-timeout` storing nothing when
  * the client keeps the table; it never hangs, and a client locking tables in another order is

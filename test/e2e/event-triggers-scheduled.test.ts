@@ -1,5 +1,5 @@
 /**
- * Cron triggers and one-off scheduled events (issue 12 item 5): delivered at their time with
+ * Cron triggers and one-off scheduled events: delivered at their time with
  * retries, `tolerance_seconds` dead events, listing with filters and counts, invocations,
  * deletion, cron events made ahead, `include_in_metadata` deciding the export.
  */

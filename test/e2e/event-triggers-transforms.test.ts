@@ -1,5 +1,5 @@
 /**
- * Event triggers (issue 12 items 3-4): request and response transforms on deliveries, a
+ * Event triggers: request and response transforms on deliveries, a
  * transform that fails recorded on its invocation, log cleanup by hand, on a schedule with
  * pause and resume, and the automatic retention of delivered events.
  */

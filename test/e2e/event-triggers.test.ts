@@ -1,5 +1,5 @@
 /**
- * Event triggers end to end (issue 12 items 1-2): capture in the source's transaction, the
+ * Event triggers end to end: capture in the source's transaction, the
  * body a real webhook receives, session variables from a GraphQL mutation, headers from the
  * environment, retries with Retry-After, error then redeliver, manual invocation, replace,
  * delete, bad input.

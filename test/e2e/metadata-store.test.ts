@@ -1,6 +1,6 @@
 /**
  * The stored metadata: a row per table entry beside the document's skeleton, so that a change
- * writes only the entries it touched (issue 10 item 2); a document written whole into the
+ * writes only the entries it touched; a document written whole into the
  * version row (by hand, or by an engine before this layout) is served and split by the next change.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

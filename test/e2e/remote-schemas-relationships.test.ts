@@ -1,6 +1,5 @@
 /**
- * Remote relationships from tables to a remote schema (spec "Remote relationship", issue 13
- * item 3), against a real GraphQL server: the new and the legacy forms, `$column` arguments
+ * Remote relationships from tables to a remote schema (spec "Remote relationship"), against a real GraphQL server: the new and the legacy forms, `$column` arguments
  * (nested ones too), chains of fields, nested under table relationships, and batched: one
  * remote call per relationship per response, whatever the number of rows. With remote schema
  * permissions on: a role without the remote field has no relationship (rule 5), and the

@@ -1,5 +1,5 @@
 /**
- * Remote schemas (spec "Remote schema", "Remote schemas"; issue 13 item 1) against real
+ * Remote schemas (spec "Remote schema", "Remote schemas") against real
  * GraphQL servers started here (graphql-js over node:http): added, introspected and queried
  * through the engine, mixed with a table in one request, customized (namespace, type and
  * field names, `__typename`), with configured, forwarded and session headers; updated,

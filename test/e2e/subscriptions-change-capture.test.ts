@@ -1,5 +1,5 @@
 /**
- * Change-aware refetch (issue 11 item 2), through `graphql-ws` against a running engine and
+ * Change-aware refetch, through `graphql-ws` against a running engine and
  * PostgreSQL: with a refetch interval of 5 s, a multiplexed query whose tables are captured
  * runs no statement while nothing is written, a write is pushed well within the interval, a
  * write to another table runs nothing, a write to a table a permission reads through a

@@ -1,5 +1,5 @@
 /**
- * Subscriptions as multiplexed live queries (issue 11 items 1 and 7), through the
+ * Subscriptions as multiplexed live queries, through the
  * `graphql-ws` client library (graphql-transport-ws) against a running engine: results and
  * their updates, per-subscriber permissions, cohorts sharing one statement (counted in the
  * engine's debug log, one line per multiplexed statement with its cohort count), literals

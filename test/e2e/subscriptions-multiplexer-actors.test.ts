@@ -1,5 +1,5 @@
 /**
- * Live and streaming queries on multiplexer actors (issue 11 item 4), through the `graphql-ws`
+ * Live and streaming queries on multiplexer actors, through the `graphql-ws`
  * client library against a running engine: a multiplexer that goes down (restarted through the
  * developer API, which ends its thread as a crash would) comes back with every subscriber, none
  * of them gets a result twice or a streamed row again, and updates go on over the same sockets;

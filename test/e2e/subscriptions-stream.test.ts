@@ -1,5 +1,5 @@
 /**
- * Streaming subscriptions (issue 11 item 3) through the `graphql-ws` client library against a
+ * Streaming subscriptions through the `graphql-ws` client library against a
  * running engine: `<table>_stream(batch_size, cursor, where)` sends the rows after the
  * cursor in batches, in the cursor's order, then only rows added later, never one twice;
  * `where` and the role's filter per subscriber, the permission's `limit` caps a batch,

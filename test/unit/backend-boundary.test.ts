@@ -3,24 +3,11 @@
  * which boots everything) no module imports a backend's folder, and no backend
  * imports another's (citus builds on pg inside pg's folder).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles, SRC } from '../support/source-imports.js';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const BACKENDS = join(SRC, 'backends');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sourceFiles(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
-}
-
-/** Every relative module a file imports or re-exports (static or dynamic), as an absolute path. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
-  return specifiers.map((s) => resolve(dirname(file), s));
-}
 
 /** The backend folder (`pg`, `mssql`...) a path lies in, or null outside backend folders. */
 function backendFolder(path: string): string | null {
@@ -31,7 +18,7 @@ function backendFolder(path: string): string | null {
 }
 
 describe('backend boundary', () => {
-  const files = sourceFiles(SRC);
+  const files = sourceFiles();
 
   it('finds the modules it checks', () => {
     expect(files.some((f) => backendFolder(f) === 'pg')).toBe(true);

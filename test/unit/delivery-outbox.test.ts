@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DeliveryOutbox } from '../../src/actors/multiplexer/deliveries.js';
-import type { CohortValues } from '../../src/execute/cohort.js';
+import type { CohortValues } from '../../src/protocol/live.js';
 import type { Delivery } from '../../src/protocol/messages.js';
 
 const turn = () => new Promise((r) => setImmediate(r));

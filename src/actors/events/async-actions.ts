@@ -9,7 +9,7 @@
 import { log } from '../../log.js';
 import type { AsyncActionView } from '../../metadata/actions.js';
 import { ActionLogStore, type ActionLogRow } from '../../db/action-log.js';
-import type { ActionResult } from '../../execute/action.js';
+import type { ActionResult } from '../../protocol/messages.js';
 import { callActionHandler } from '../../outgoing/action-call.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { coalesced } from '../../util/coalesced.js';

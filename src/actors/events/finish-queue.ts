@@ -1,7 +1,7 @@
 /**
  * The ends of one source's deliveries, written to its event log in batches: one statement per
  * flush (`EventStore.finish`) instead of one transaction, and one WAL flush, per event, which
- * is what held the throughput goal of issue 12 back (bench/events.mjs). A batch goes when it
+ * is what held event throughput back (bench/events.mjs). A batch goes when it
  * holds `max` attempts or `delayMs` after its first attempt, one flush at a time. An instance
  * that dies before a flush loses nothing: its events stay leased and are delivered again after
  * the lease time (at least once, as for a death mid-delivery).

@@ -1,5 +1,5 @@
 /**
- * The trigger-delivery actor's loop (issue 12 item 2): per source with event triggers, lease
+ * The trigger-delivery actor's loop: per source with event triggers, lease
  * due events in batches (`EventStore.fetch`: `FOR UPDATE SKIP LOCKED`, so instances share the
  * work), deliver each (`delivery.ts`), record the attempts and move the events on in batches
  * (`finish-queue.ts`). At most `httpPoolSize` deliveries are in flight; a full batch is followed

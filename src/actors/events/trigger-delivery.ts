@@ -6,7 +6,7 @@
 import type { EventsBootData, EventsMessage, EventsReplies, EventsRequest } from '../../protocol/messages.js';
 import type { EventsView, PublishedSnapshot } from '../../protocol/snapshot.js';
 import { Actor } from '../runtime.js';
-import type { Snapshots } from '../snapshot-bus.js';
+import type { Snapshots } from '../../protocol/snapshot.js';
 
 export class TriggerDelivery {
   private readonly actor: Actor<EventsRequest, EventsReplies, never>;

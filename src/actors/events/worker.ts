@@ -1,5 +1,5 @@
 /**
- * Entry of the trigger-delivery actor's worker thread (issue 12 item 2): follows the event
+ * Entry of the trigger-delivery actor's worker thread: follows the event
  * triggers and sources of each snapshot (`EventsView`, told by `trigger-delivery.ts`) and
  * delivers their events (`processor.ts`) on its own connection pools and HTTP client.
  */

@@ -1,5 +1,5 @@
 /**
- * Keeps each source's change capture (the triggers live queries listen to, issue 11 item 2)
+ * Keeps each source's change capture (the triggers live queries listen to)
  * on exactly its tracked tables: run after every metadata version is taken, once the request
  * that made it is answered (in turn with the actor's requests); its notice tells the front
  * thread's listeners to read the captured tables again, and until then the new tables are

@@ -82,7 +82,7 @@ const READ_HEAD = 'SELECT resource_version, catalog_generations FROM service_cat
 const READ_VERSION_ROW = 'SELECT metadata, skeleton, resource_version, catalog_generations FROM service_catalog.metadata WHERE id = 1';
 
 /**
- * Entries per INSERT (about 1.3 MiB of text at the scale of issue 10). The driver builds each
+ * Entries per INSERT (about 1.3 MiB of text at 5,000 tables with 11 roles). The driver builds each
  * message in a buffer it grows by copying into fresh memory: 5,000 entries bound as messages of
  * 2,000 cost 150-500 ms of the actor, as messages of 200 about 20 ms.
  */

@@ -3,7 +3,7 @@
  * its subscribers one call at a time (`Subscriber`), and crosses the thread once with their
  * ids; everything of one turn of the event loop goes in one message.
  */
-import type { CohortValues } from '../../execute/cohort.js';
+import type { CohortValues } from '../../protocol/live.js';
 import type { Delivery } from '../../protocol/messages.js';
 
 export class DeliveryOutbox {

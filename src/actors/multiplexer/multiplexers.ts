@@ -1,5 +1,5 @@
 /**
- * The front thread's side of the multiplexer actors (issue 11 item 4). Each live query goes
+ * The front thread's side of the multiplexer actors. Each live query goes
  * to one actor, chosen by its key, which runs it for every subscriber given to it; the front
  * thread keeps the sockets and hands each result text to its subscribers. It also keeps
  * what it gave each actor (the subscribers, their cohort values as their streams' cursors
@@ -7,13 +7,12 @@
  * subscribers again once it is restarted: they keep their subscriptions, and get a result
  * only if it differs from their last one (a stream goes on from its cursor).
  */
-import type { CohortValues } from '../../execute/cohort.js';
-import type { LiveQuery, LiveQueryCounts } from '../../graphql/live-queries.js';
+import type { CohortValues, LiveQuery, LiveQueryCounts } from '../../protocol/live.js';
 import { log } from '../../log.js';
 import type { Delivery, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerReplies, MultiplexerRequest } from '../../protocol/messages.js';
 import type { SourcesView } from '../../protocol/snapshot.js';
 import { Actor } from '../runtime.js';
-import type { Snapshots } from '../snapshot-bus.js';
+import type { Snapshots } from '../../protocol/snapshot.js';
 
 /** Receives a subscription's response texts. */
 export type Deliver = (text: string) => void;

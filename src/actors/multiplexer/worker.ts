@@ -1,5 +1,5 @@
 /**
- * Entry of a multiplexer actor's worker thread (issue 11 item 4): the live queries of the
+ * Entry of a multiplexer actor's worker thread: the live queries of the
  * subscribers the front thread gives it (`multiplexers.ts`), run on this thread's own
  * connection pools (`SERVICE_GRAPHQL_LIVE_QUERIES_*` pool settings) with its own change
  * capture, following the sources of each snapshot. The front thread keeps the sockets; what
@@ -8,7 +8,8 @@
 import { workerData } from 'node:worker_threads';
 import { ChangeCapture } from '../../graphql/change-capture.js';
 import { failure } from '../../graphql/failure.js';
-import { LiveQueries, type LiveQuery } from '../../graphql/live-queries.js';
+import { LiveQueries } from '../../graphql/live-queries.js';
+import type { LiveQuery } from '../../protocol/live.js';
 import { SourcePools } from '../../graphql/source-pools.js';
 import { setLogLevel } from '../../log.js';
 import type { MultiplexedSubscriber, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerRequest } from '../../protocol/messages.js';

@@ -13,7 +13,7 @@ import { metadataChanges, onlyPermissionsChanged } from '../../metadata/changes.
 import type { Metadata } from '../../metadata/types.js';
 import { resolveMetadata } from '../../metadata/resolve.js';
 import type { RoleSchema } from '../../schema/build.js';
-import { RoleModels } from '../../schema/model.js';
+import { RoleModels } from '../../schema/role-models.js';
 import { roleSchemaInputs } from '../../schema/role-schema.js';
 import { SharedTypes } from '../../schema/shared-types.js';
 import { TrackedTables } from '../../schema/tracked-tables.js';

@@ -1,5 +1,5 @@
 /**
- * Change capture for live queries (issue 11 item 2): a statement-level trigger on each tracked
+ * Change capture for live queries: a statement-level trigger on each tracked
  * ordinary table calls one function, `service_catalog.notify_table_change()` in the source
  * database, which sends `pg_notify('service_table_changes', '["<schema>","<table>"]')`. NOTIFY
  * is delivered at commit and de-duplicated per transaction, and the names are the table's at

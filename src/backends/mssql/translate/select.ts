@@ -13,7 +13,7 @@ import { sessionVariablesOf } from '../../../ir/session-variables.js';
 import type { TranslatedField, TranslateOptions } from '../../backend.js';
 import { bracket, bracketQualified, renderMssql } from '../dialect.js';
 import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
-import { StatementScopes } from '../../../sql/scope.js';
+import { StatementScopes } from '../../../sql/statement-scopes.js';
 import { castType, col, MSSQL_BOOLEXP, notSupported, type Scope } from './context.js';
 
 const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(MSSQL_BOOLEXP, j, outer, inner);

@@ -7,17 +7,7 @@ import type { CatalogType } from '../../../metadata/catalog.js';
 import type { BoolExp, ComparisonOp, ComputedCall, Value } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
-import { castType, col, type Aliases, type Scope } from './context.js';
-
-export interface BoolExpEnv {
-  aliases: Aliases;
-  /** The outermost table (`["$", "col"]` column references). */
-  root: Scope;
-  /** Session variables the statement reads (a request must carry them). */
-  sessionVariables: Set<string>;
-  /** Set when a function gets the whole session as its argument (then a live query's cohort keeps every session variable). */
-  wholeSession: { read: boolean };
-}
+import { castType, col, type BoolExpEnv, type Scope } from './context.js';
 
 const TRUE_SQL = raw('true');
 const FALSE_SQL = raw('false');

@@ -26,3 +26,14 @@ export const col = (scope: Scope, column: string): Sql => raw(`${scope.alias.par
 
 /** A type name usable in a cast: format_type's text, which is schema-qualified when needed. */
 export const castType = (t: CatalogType): Sql => raw(t.display);
+
+/** What the boolean expressions of one statement share. */
+export interface BoolExpEnv {
+  aliases: Aliases;
+  /** The outermost table (`["$", "col"]` column references). */
+  root: Scope;
+  /** Session variables the statement reads (a request must carry them). */
+  sessionVariables: Set<string>;
+  /** Set when a function gets the whole session as its argument (then a live query's cohort keeps every session variable). */
+  wholeSession: { read: boolean };
+}

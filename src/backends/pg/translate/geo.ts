@@ -6,7 +6,7 @@
 import type { CatalogType } from '../../../metadata/catalog.js';
 import type { Value } from '../../../ir/boolexp.js';
 import { literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
-import type { BoolExpEnv } from './boolexp.js';
+import type { BoolExpEnv } from './context.js';
 
 const FUNCTIONS: Record<string, string> = {
   _st_contains: 'ST_Contains',

@@ -7,11 +7,11 @@ import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateSelection, Field, FunctionCall, Join, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
-import { and, boolExpSql, computedValue, encodeLiteral, joinCondition, literalParam, redacted, type BoolExpEnv } from './boolexp.js';
-import { Aliases, castType, col, outputValue, type Scope } from './context.js';
+import { and, boolExpSql, computedValue, encodeLiteral, joinCondition, literalParam, redacted } from './boolexp.js';
+import { Aliases, castType, col, outputValue, type BoolExpEnv, type Scope } from './context.js';
 import type { TranslateOptions, TranslatedField } from '../../backend.js';
 import type { CatalogType } from '../../../metadata/catalog.js';
-import { streamQuery } from './stream.js';
+import { streamCursor } from './stream.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */
 export interface Base {
@@ -300,7 +300,7 @@ export function rootFieldSql(field: Exclude<RootField, { kind: 'typename' }>, op
       text = t.aggregateQuery(field.rows, field.aggregate, null, field.from && { kind: 'function', sql: t.call(field.from, null) });
       break;
     case 'stream':
-      text = streamQuery(t, field);
+      text = t.arrayQuery(field.rows, field.fields, null, undefined, streamCursor(field));
       break;
     case 'join':
       text = joinQuery(t, field);

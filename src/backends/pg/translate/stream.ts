@@ -1,5 +1,5 @@
 /**
- * A streaming subscription's field (issue 11 item 3) as the well-known engine writes it: the
+ * A streaming subscription's field as the well-known engine writes it: the
  * next `batch_size` rows after the cursor (the IR's `where` compares the cursor column with
  * the `cursor` parameter, its `orderBy` is that column), as a JSON array in `root`, and the
  * cursor's new value in `cursor`: the cursor column of the batch's last row, as text (NULL
@@ -9,18 +9,20 @@ import type { RootField } from '../../../ir/select.js';
 import type { ParamSource } from '../../../sql/fragment.js';
 import { raw, sql, type Sql } from '../../../sql/fragment.js';
 import { encodeLiteral } from './boolexp.js';
-import type { Translator } from './select.js';
 
 export type StreamField = Extract<RootField, { kind: 'stream' }>;
 
-export function streamQuery(t: Translator, field: StreamField): Sql {
+/**
+ * What the batch's query selects beside the rows (`arrayQuery`'s `also`): the cursor's new
+ * value, from the batch's rows `s` in their order.
+ */
+export function streamCursor(field: StreamField): (s: Sql, orderKeys: readonly { key: Sql }[]) => Sql {
   // The last row in the cursor's order is the first in the opposite one.
   const opposite = raw(field.cursor.direction === 'asc' ? 'DESC' : 'ASC');
-  const cursor = (s: Sql, orderKeys: { key: Sql }[]) => {
+  return (s, orderKeys) => {
     const key = sql`${s}.${orderKeys[0]!.key}`;
     return sql`((array_agg(${key} ORDER BY ${key} ${opposite}))[1])::text AS cursor`;
   };
-  return t.arrayQuery(field.rows, field.fields, null, undefined, cursor);
 }
 
 /** Where a cohort's first cursor value comes from: the query's literal, or a variable. */
