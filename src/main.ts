@@ -81,8 +81,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let http: { port: number; close(): void } | undefined;
-  const schemaBuilder = new SchemaBuilder();
-  const compilerPools = new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes });
+  const schemaBuilder = new SchemaBuilder(config.actorTimeoutMs);
+  const compilerPools = new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes }, config.actorTimeoutMs);
   const compiler = new PlanCompiler(schemaBuilder, compilerPools);
   const snapshots = new SnapshotBus();
   snapshots.follow(metadata);

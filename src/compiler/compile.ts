@@ -29,7 +29,7 @@ import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
 import { KnownTypeNamesRule } from './known-type-names.js';
-import { RequestError } from './errors.js';
+import { InvalidDocumentError, RequestError } from './errors.js';
 import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';
@@ -89,7 +89,8 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
 /** graphql-js's rules, less one the well-known engine does not apply (unused variables are fine), one made cheaper. */
 export const VALIDATION_RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === GraphQLKnownTypeNamesRule ? KnownTypeNamesRule : r));
 
-export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): AnalyzedPlan {
+/** The request's document and operation, checked against the role's schema; what fails here fails for any variables. */
+function checkedDocument(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): { doc: DocumentNode; op: OperationDefinitionNode } {
   const parsed = parseDocument(req.query);
   // Before validation, as in the well-known engine: a refused document learns nothing of the schema.
   if (opts.allowed && !opts.allowed(parsed)) throw new NotAllowedError();
@@ -100,6 +101,18 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   if (cycle) throw cycle;
   const errors = validate(rs.schema, doc, VALIDATION_RULES);
   if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
+  return { doc, op };
+}
+
+export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): AnalyzedPlan {
+  let checked: { doc: DocumentNode; op: OperationDefinitionNode };
+  try {
+    checked = checkedDocument(rs, req, opts);
+  } catch (e) {
+    if (!(e instanceof RequestError) || e instanceof NotAllowedError) throw e;
+    throw new InvalidDocumentError(e.message, e.path, e.code);
+  }
+  const { doc, op } = checked;
 
   // Variable values against their declared types (the front thread re-checks scalars on every request).
   const coerced = getVariableValues(rs.schema, op.variableDefinitions ?? [], req.variables);

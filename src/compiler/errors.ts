@@ -14,3 +14,10 @@ export class RequestError extends Error {
     return { message: this.message, extensions: { path: this.path, code: this.code } };
   }
 }
+
+/**
+ * The document itself does not hold for the role's schema (it does not parse, names no such
+ * operation, fails validation), whatever the variables: the same request fails the same way
+ * until the schema changes, so the verdict is kept beside the plans.
+ */
+export class InvalidDocumentError extends RequestError {}

@@ -2,9 +2,10 @@
  * Finding a request's plan: the plan cache by (role, operation name, query text) and the
  * values of the variables that shaped it; on a miss, the plan compiler (schema builder,
  * then the backend's compiler pool). A new snapshot
- * evicts the plans that read what it changed. With the allow-list enabled, the schema
- * builder checks a non-admin role's document when it compiles it; a refusal is kept by the
- * same key until the document's top-level sections (which hold the allow-list) change.
+ * evicts the plans that read what it changed. A request that fails whatever its variables is
+ * answered from here too, without a compile: a document the role's schema does not validate,
+ * until the next snapshot, and with the allow-list enabled, a document it refuses, until the
+ * document's top-level sections (which hold the allow-list) change.
  */
 import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
@@ -20,8 +21,8 @@ import type { GraphQLRequest } from './request.js';
 export class PlanLookup {
   private snapshot: PublishedSnapshot | null = null;
   private readonly cache: PlanCache;
-  /** Keys the allow-list refused, oldest first (bounded like the plans). */
-  private readonly refused = new Map<string, RequestError>();
+  /** Keys that fail whatever the variables (`CompileFailure.holds`), oldest first, bounded like the plans. */
+  private readonly failed = new Map<string, { error: RequestError; holds: 'allowlist' | 'schema' }>();
   /** Automatic persisted queries: a document is kept by its hash once it compiled (and so passed the allow-list). */
   private readonly persisted: PersistedQueries;
   /** The compile under way for a key. */
@@ -39,7 +40,7 @@ export class PlanLookup {
     snapshots.subscribe((s) => {
       this.snapshot = s;
       this.cache.evict(s.changes);
-      if (s.changes.everything) this.refused.clear();
+      for (const [key, f] of this.failed) if (f.holds === 'schema' || s.changes.everything) this.failed.delete(key);
     });
   }
 
@@ -59,8 +60,8 @@ export class PlanLookup {
         this.persisted.keep(req);
         return hit;
       }
-      const refusal = this.refused.get(key);
-      if (refusal) throw refusal;
+      const failure = this.failed.get(key);
+      if (failure) throw failure.error;
       // A burst of requests that miss together (subscribers connecting, a popular query after
       // a change evicted it) waits for one compile, then looks again: variables of another
       // shape, or a compile that failed or was outrun by a snapshot, compile on their own.
@@ -84,7 +85,7 @@ export class PlanLookup {
     const answer = await this.compiler.compile(snapshot, { role: session.role, backendOnly, query: req.query, operationName: req.operationName, variables: req.variables, allowlist });
     if (!answer.ok) {
       const error = new RequestError(answer.errors[0]!.message, answer.errors[0]!.extensions.path, answer.errors[0]!.extensions.code);
-      if (answer.refused && this.snapshot === snapshot) this.refuse(key, error);
+      if (answer.holds && this.snapshot === snapshot) this.keepFailure(key, error, answer.holds);
       throw error;
     }
     // Shows what a metadata change evicted (a plan compiled again), at debug level.
@@ -95,10 +96,10 @@ export class PlanLookup {
     return answer.plan;
   }
 
-  private refuse(key: string, error: RequestError): void {
-    // Shows that a refused document is checked once, not on every request, at debug level.
-    log.debug('operation refused by the allow-list');
-    this.refused.set(key, error);
-    if (this.refused.size > this.cacheSize) this.refused.delete(this.refused.keys().next().value!);
+  private keepFailure(key: string, error: RequestError, holds: 'allowlist' | 'schema'): void {
+    // Shows that such a document is checked once, not on every request, at debug level.
+    log.debug(holds === 'allowlist' ? 'operation refused by the allow-list' : 'invalid document kept', { code: error.code });
+    this.failed.set(key, { error, holds });
+    if (this.failed.size > this.cacheSize) this.failed.delete(this.failed.keys().next().value!);
   }
 }

@@ -97,11 +97,15 @@ export interface AnalyzedPlan extends Omit<Plan, 'steps' | 'sessionVariables' | 
 /** The schema builder's answer (msgpack-encoded): the analysed plan, or the request's errors. */
 export type AnalyzeAnswer = { ok: true; plan: AnalyzedPlan } | CompileFailure;
 
-/** `refused`: the allow-list refused the document (a verdict that holds until the allow-list changes). */
+/**
+ * `holds`: how long the same request fails the same way, whatever its variables: `allowlist`,
+ * the allow-list refused the document (until the allow-list changes); `schema`, the document
+ * does not hold for the role's schema (until the next snapshot). Absent: only this request.
+ */
 export interface CompileFailure {
   ok: false;
   errors: GraphQLErrorBody[];
-  refused?: true;
+  holds?: 'allowlist' | 'schema';
 }
 
 /** A backend compiler pool's task: one field of a source of that backend. */

@@ -47,7 +47,7 @@ const nonNullList = (t: GraphQLOutputType) => new GraphQLNonNull(new GraphQLList
 const inputList = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 
 /** The types of one role's schema that depend on its permissions; the rest come from `shared`. */
-export class SchemaBuilder {
+export class RoleSchemaBuilder {
   readonly fields = new Map<string, FieldInfo>();
   private readonly objects = new Map<string, GraphQLObjectType>();
   private readonly boolExps = new Map<string, GraphQLInputObjectType>();
@@ -303,7 +303,7 @@ export function buildRoleSchema(
   joins?: (t: TableInfo) => TableJoins,
   actions?: { view: ActionsView; list: readonly ActionMetadata[] },
 ): RoleSchema {
-  const b = new SchemaBuilder(model, shared, joins);
+  const b = new RoleSchemaBuilder(model, shared, joins);
   // Actions' fields go on the roots themselves (no namespace), after the sources' and remote schemas'.
   const actionTypes = actions && actions.list.length > 0 ? new ActionTypes(actions.view, actions.list, model, b.fields, b) : null;
   // A source with a root-field namespace gets its fields under one field of that name, on every root.

@@ -48,6 +48,31 @@ describe('a burst of requests for a query not compiled yet', () => {
   });
 });
 
+describe('a request that fails whatever its variables', () => {
+  const kept = () => fx.engine.logs.filter((l) => l.includes('"invalid document kept"')).length;
+
+  it('is checked once: the same answer again without a compile, until the metadata changes', async () => {
+    const q = '{ later { id } }';
+    const before = kept();
+    const first = await gql(fx.engine, q, undefined, user);
+    expect(first).toEqual({ errors: [{ message: "field 'later' not found in type: 'query_root'", extensions: { path: '$.selectionSet.later', code: 'validation-failed' } }] });
+    for (let i = 0; i < 3; i++) expect(await gql(fx.engine, q, undefined, user)).toEqual(first);
+    expect(kept()).toBe(before + 1);
+    // A change may make it valid: the next request is checked again.
+    await fx.db.sql('CREATE TABLE later (id int PRIMARY KEY); INSERT INTO later VALUES (1)');
+    await meta('pg_track_table', { table: 'later' });
+    await meta('pg_create_select_permission', { table: 'later', role: 'user', permission: { columns: ['id'], filter: {} } });
+    expect(await gql(fx.engine, q, undefined, user)).toEqual({ data: { later: [{ id: 1 }] } });
+  });
+
+  it('but not one whose variables are wrong: other variables compile', async () => {
+    const q = 'query ($id: Int!) { other(where: {id: {_eq: $id}}) { label } }';
+    const wrong = await gql(fx.engine, q, { id: 'one' }, user);
+    expect(wrong.errors[0].extensions.code).toBe('validation-failed');
+    expect(await gql(fx.engine, q, { id: 1 }, user)).toEqual({ data: { other: [{ label: 'x' }] } });
+  });
+});
+
 describe('cached plans after a metadata change', () => {
   it("keep the plans of other roles (and admin's) when a role's permission on the table changes", async () => {
     const reader = { 'x-service-role': 'reader', 'x-service-user-id': '1' };

@@ -9,15 +9,21 @@ import { availableParallelism } from 'node:os';
 import { backendFor } from '../../backends/registry.js';
 import { decode } from '../../protocol/codec.js';
 import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
+import { withDeadline } from '../task-deadline.js';
 
 export class CompilerPools {
   private readonly pools = new Map<string, Piscina>();
 
-  constructor(private readonly options: CompilerOptions) {}
+  constructor(
+    private readonly options: CompilerOptions,
+    /** How long one field's translation may take. */
+    private readonly timeoutMs: number,
+  ) {}
 
   async translate(task: TranslateTask): Promise<TranslateAnswer> {
-    const bytes = (await this.pool(task.sourceKind).run(task)) as Uint8Array;
-    return decode<TranslateAnswer>(bytes);
+    const pool = this.pool(task.sourceKind);
+    const bytes = await withDeadline(`translating a field of source ${JSON.stringify(task.source)}`, this.timeoutMs, (signal) => pool.run(task, { signal }));
+    return decode<TranslateAnswer>(bytes as Uint8Array);
   }
 
   /** Starts the pools of these source kinds' backends, if not started yet. */

@@ -9,6 +9,7 @@ import { decode } from '../../protocol/codec.js';
 import { log } from '../../log.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import type { AnalyzeAnswer, AnalyzeRequest, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
+import { withDeadline } from '../task-deadline.js';
 
 export class SchemaBuilder {
   private readonly pool = new Piscina({
@@ -31,6 +32,9 @@ export class SchemaBuilder {
   /** A catch-up task is queued or running; `again`: a snapshot came since it was queued. */
   private following = false;
   private again = false;
+
+  /** `timeoutMs`: how long an analysis may take (following a snapshot has no deadline: it is never waited for by a request alone). */
+  constructor(private readonly timeoutMs: number) {}
 
   /** Every published snapshot, in order: an update is only readable after those before it. */
   publish(snapshot: PublishedSnapshot): void {
@@ -77,7 +81,8 @@ export class SchemaBuilder {
   async analyze(snapshot: PublishedSnapshot, req: AnalyzeRequest): Promise<AnalyzeAnswer> {
     if (this.chain.generations.at(-1) !== snapshot.generation) throw new Error(`snapshot ${snapshot.generation} was not published to the schema builder`);
     const task: SchemaBuilderTask = { kind: 'analyze', ...req, generation: snapshot.generation, chain: this.chain };
-    return decode<AnalyzeAnswer>((await this.pool.run(task)) as Uint8Array);
+    const bytes = await withDeadline('analysing the request', this.timeoutMs, (signal) => this.pool.run(task, { signal }));
+    return decode<AnalyzeAnswer>(bytes as Uint8Array);
   }
 
   async close(): Promise<void> {

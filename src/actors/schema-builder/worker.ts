@@ -7,7 +7,7 @@
 import { encode } from '../../protocol/codec.js';
 import { SnapshotReader } from '../../protocol/snapshot.js';
 import { analyze } from '../../compiler/compile.js';
-import { RequestError } from '../../compiler/errors.js';
+import { InvalidDocumentError, RequestError } from '../../compiler/errors.js';
 import { allowlistOf, NotAllowedError } from '../../compiler/allowlist.js';
 import { backendFor } from '../../backends/registry.js';
 import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
@@ -64,7 +64,8 @@ function runTask(task: SchemaBuilderTask): Uint8Array | null {
     answer = { ok: true, plan };
   } catch (e) {
     if (!(e instanceof RequestError)) throw e;
-    answer = { ok: false, errors: [e.body()], ...(e instanceof NotAllowedError ? { refused: true as const } : {}) };
+    const holds = e instanceof NotAllowedError ? 'allowlist' : e instanceof InvalidDocumentError ? 'schema' : null;
+    answer = { ok: false, errors: [e.body()], ...(holds ? { holds } : {}) };
   }
   return encode(answer);
 }
