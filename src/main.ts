@@ -16,6 +16,7 @@ import { Multiplexers } from './actors/multiplexer/multiplexers.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 import { TriggerDelivery } from './actors/events/trigger-delivery.js';
+import { loadBackends } from './backends/registry.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -85,7 +86,8 @@ async function main(): Promise<void> {
   const compilerPools = new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes }, config.actorTimeoutMs);
   const compiler = new PlanCompiler(schemaBuilder, compilerPools);
   const snapshots = new SnapshotBus();
-  snapshots.follow(metadata);
+  // The front thread loads the backends of the connected sources only (its query pools).
+  snapshots.follow(metadata, (s) => loadBackends(s.connected.map((c) => c.kind)));
   // First: a compile for a snapshot finds its update in the schema builder's chain.
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   snapshots.onStaged((s) => schemaBuilder.stage(s));
@@ -131,6 +133,8 @@ async function main(): Promise<void> {
   let authenticator: Authenticator | undefined;
   try {
     await Promise.all([metadata.start(), multiplexers.start(), events.start()]);
+    // The metadata actor has published its first snapshot; its consumers have it once its sources' backends are loaded.
+    await snapshots.first();
   } catch (e) {
     log.error('an actor failed to start', { error: e instanceof Error ? e.message : String(e) });
     await embedded?.stop().catch(() => {});

@@ -6,6 +6,7 @@
 import type { MetadataActorEvent } from '../protocol/messages.js';
 import type { PublishedSnapshot, SnapshotListener, Snapshots } from '../protocol/snapshot.js';
 import { log } from '../log.js';
+import { InOrder } from '../util/in-order.js';
 
 /** What the bus needs from the metadata actor (`Actor.onEvent`). */
 export interface SnapshotSource {
@@ -17,18 +18,21 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   private latest: S | null = null;
   private readonly listeners = new Set<SnapshotListener<S>>();
   private readonly stagedListeners = new Set<SnapshotListener<S | null>>();
+  private readonly awaitingFirst: ((s: S) => void)[] = [];
 
   /**
    * Publishes every snapshot the metadata actor announces (its update's bytes come as the
-   * event's attachment), and passes on the staged ones (MetadataActorEvent).
+   * event's attachment), and passes on the staged ones (MetadataActorEvent). `prepare` makes
+   * ready what a snapshot's consumers need (its sources' backends; null: ready already):
+   * meanwhile the events after it wait too, so consumers see them in the actor's order.
    */
-  follow(this: SnapshotBus<PublishedSnapshot>, source: SnapshotSource): void {
+  follow(this: SnapshotBus<PublishedSnapshot>, source: SnapshotSource, prepare: (s: Omit<PublishedSnapshot, 'update'>) => Promise<void> | null = () => null): void {
+    const order = new InOrder((e) => log.error('a snapshot could not be made ready for its consumers', { error: e instanceof Error ? e.message : String(e) }));
     source.onEvent((e, update) => {
-      if (e.type === 'unstaged') return this.tell(this.stagedListeners, null);
+      if (e.type === 'unstaged') return order.run(null, () => this.tell(this.stagedListeners, null));
       if (!(update?.buffer instanceof SharedArrayBuffer)) return log.error('a snapshot event came without its update in shared memory', { generation: e.snapshot.generation });
       const snapshot = { ...e.snapshot, update: update as Uint8Array<SharedArrayBuffer> };
-      if (e.type === 'staged') this.tell(this.stagedListeners, snapshot);
-      else this.publish(snapshot);
+      order.run(prepare(e.snapshot), () => (e.type === 'staged' ? this.tell(this.stagedListeners, snapshot) : this.publish(snapshot)));
     });
   }
 
@@ -40,6 +44,12 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   publish(snapshot: S): void {
     this.latest = snapshot;
     this.tell(this.listeners, snapshot);
+    for (const resolve of this.awaitingFirst.splice(0)) resolve(snapshot);
+  }
+
+  /** The current snapshot, or the first one published: the front thread serves nothing before it. */
+  first(): Promise<S> {
+    return this.latest ? Promise.resolve(this.latest) : new Promise((resolve) => this.awaitingFirst.push(resolve));
   }
 
   private tell<T>(listeners: Set<SnapshotListener<T>>, snapshot: T): void {

@@ -12,13 +12,16 @@ import { buildSchema, introspectionFromSchema } from 'graphql';
 import sqlParser from 'node-sql-parser';
 import { expect, it } from 'vitest';
 import { RoleSchemas } from '../../src/actors/schema-builder/role-schemas.js';
-import { backendFor } from '../../src/backends/registry.js';
+import { backendFor, loadEveryBackend } from '../../src/backends/registry.js';
 import { analyze } from '../../src/compiler/compile.js';
 import type { DatabaseCatalog } from '../../src/metadata/catalog.js';
 import { parseMetadataDocument } from '../../src/metadata/document.js';
 import { emptyMetadata } from '../../src/metadata/types.js';
 import type { MetadataSnapshot } from '../../src/protocol/snapshot.js';
 import { parseForms } from './parse-forms.js';
+
+// The backends a thread uses are loaded first (backends/registry.ts).
+await loadEveryBackend();
 
 export const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
 

@@ -19,3 +19,19 @@ export function importsOf(file: string): string[] {
   const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
   return specifiers.map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
 }
+
+/**
+ * The modules a file loads when it is loaded: its static imports and re-exports that are not
+ * types alone (TypeScript erases those); dynamic `import()`s are left out (loaded when run).
+ */
+export function loadedWith(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+['"](\.[^'"]+)['"]/gms)) {
+    const names = m[3]!.trim();
+    const typesOnly = m[2] !== undefined || /^\{\s*(type\s+[^,}]+,?\s*)+\}$/.test(names);
+    if (!typesOnly) out.push(resolve(dirname(file), m[4]!).replace(/\.js$/, '.ts'));
+  }
+  for (const m of text.matchAll(/^\s*import\s+['"](\.[^'"]+)['"]/gm)) out.push(resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
+  return out;
+}

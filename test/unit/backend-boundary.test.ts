@@ -5,7 +5,7 @@
  */
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, sourceFiles, SRC } from '../support/source-imports.js';
+import { importsOf, loadedWith, sourceFiles, SRC } from '../support/source-imports.js';
 
 const BACKENDS = join(SRC, 'backends');
 
@@ -37,5 +37,19 @@ describe('backend boundary', () => {
       .filter((f) => backendFolder(f) !== null)
       .flatMap((f) => importsOf(f).filter((i) => backendFolder(i) !== null && backendFolder(i) !== backendFolder(f)).map((i) => `${relative(SRC, f)} imports ${relative(SRC, i)}`));
     expect(offending).toEqual([]);
+  });
+
+  it('no thread loads a backend when it starts: each loads those of its sources when they come (registry.ts)', () => {
+    const threads = ['main.ts', 'actors/compiler/worker.ts', 'actors/schema-builder/worker.ts', 'actors/multiplexer/worker.ts', 'actors/events/worker.ts', 'actors/metadata/worker.ts'];
+    for (const entry of threads) {
+      const loaded = new Set<string>();
+      const visit = (f: string) => {
+        if (loaded.has(f)) return;
+        loaded.add(f);
+        loadedWith(f).forEach(visit);
+      };
+      visit(join(SRC, entry));
+      expect([...loaded].filter((f) => backendFolder(f) !== null).map((f) => relative(SRC, f)), entry).toEqual([]);
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RequestError } from '../../src/compiler/errors.js';
 import type { RunStatement, SourceConnection } from '../../src/backends/backend.js';
-import { backendFor } from '../../src/backends/registry.js';
+import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
 import { ExecutionError } from '../../src/execute/errors.js';
 import { execute } from '../../src/execute/executor.js';
 import { ApiError } from '../../src/protocol/errors.js';
@@ -14,6 +14,9 @@ import type { ParamSource } from '../../src/sql/fragment.js';
 import type { CatalogType } from '../../src/metadata/catalog.js';
 import { TRUE } from '../../src/ir/boolexp.js';
 import type { RootField } from '../../src/ir/select.js';
+
+// The backends a thread uses are loaded first (backends/registry.ts).
+await loadEveryBackend();
 
 type Rows = Record<string, string | null>[];
 type Answer = string | Rows | Error | ((values: unknown[]) => string | Rows | Error);

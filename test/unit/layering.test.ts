@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   graphql: ['actors', 'auth', 'backends', 'compiler', 'execute', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'util'],
   http: ['auth', 'compiler', 'config', 'graphql', 'log', 'protocol'],
   ir: ['metadata', 'util'],
-  main: ['actors', 'auth', 'config', 'db', 'graphql', 'http', 'log', 'outgoing', 'protocol', 'util'],
+  main: ['actors', 'auth', 'backends', 'config', 'db', 'graphql', 'http', 'log', 'outgoing', 'protocol', 'util'],
   metadata: ['backends', 'db', 'ir', 'protocol', 'templates', 'util'],
   outgoing: ['metadata', 'protocol', 'templates'],
   protocol: ['backends', 'config', 'ir', 'log', 'metadata', 'sql', 'util'],

@@ -1,11 +1,14 @@
 /** Roles given the same permissions share one role model and one schema; each keeps its name. */
 import { describe, expect, it } from 'vitest';
 import { RoleSchemas } from '../../src/actors/schema-builder/role-schemas.js';
-import { backendFor } from '../../src/backends/registry.js';
+import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
 import type { CatalogColumn, CatalogTable, DatabaseCatalog } from '../../src/metadata/catalog.js';
 import { parseMetadataDocument } from '../../src/metadata/document.js';
 import { emptyMetadata } from '../../src/metadata/types.js';
 import type { MetadataSnapshot } from '../../src/protocol/snapshot.js';
+
+// The backends a thread uses are loaded first (backends/registry.ts).
+await loadEveryBackend();
 
 const column = (name: string, position: number, type: 'int4' | 'text'): CatalogColumn => ({
   name, position, nullable: false, default: null, isIdentity: false, isGenerated: false, comment: null,

@@ -3,6 +3,10 @@ import { SnapshotBus } from '../../src/actors/snapshot-bus.js';
 import { SourcePools } from '../../src/graphql/source-pools.js';
 import type { PublishedSnapshot } from '../../src/protocol/snapshot.js';
 import type { PgSourceConnection } from '../../src/backends/pg/execute.js';
+import { loadEveryBackend } from '../../src/backends/registry.js';
+
+// The backends a thread uses are loaded first (backends/registry.ts).
+await loadEveryBackend();
 
 const snapshot = (generation: number, configuration: Record<string, unknown>): PublishedSnapshot => ({
   version: generation,

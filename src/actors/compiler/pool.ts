@@ -6,7 +6,7 @@
  */
 import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
-import { backendFor } from '../../backends/registry.js';
+import { translatingKind } from '../../backends/registry.js';
 import { decode } from '../../protocol/codec.js';
 import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
 import { withDeadline } from '../task-deadline.js';
@@ -33,7 +33,7 @@ export class CompilerPools {
 
   /** The pool of a source kind's backend (sources of kinds sharing a backend share its pool). */
   private pool(sourceKind: string): Piscina {
-    const backend = backendFor(sourceKind)?.kind ?? sourceKind;
+    const backend = translatingKind(sourceKind);
     let pool = this.pools.get(backend);
     if (!pool) {
       pool = new Piscina({

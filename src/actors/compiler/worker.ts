@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { workerData } from 'piscina';
-import { backendFor } from '../../backends/registry.js';
+import { backendFor, loadBackends } from '../../backends/registry.js';
 import { encode } from '../../protocol/codec.js';
 import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
 
@@ -14,7 +14,9 @@ const options = { stringifyNumeric: (workerData as CompilerOptions).stringifyNum
 const statementName = (text: string): string => 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
 const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? statementName(text) : null);
 
-export default function translateTask(task: TranslateTask): Uint8Array {
+export default async function translateTask(task: TranslateTask): Promise<Uint8Array> {
+  // The pool's backend, loaded by its first task (this thread never loads another).
+  await loadBackends([task.sourceKind]);
   const backend = backendFor(task.sourceKind);
   // Analysis only sends fields of sources that were introspected, which needs a backend.
   if (!backend) throw new Error(`source ${JSON.stringify(task.source)} has no backend`);

@@ -4,7 +4,9 @@
  * delivers their events (`processor.ts`) on its own connection pools and HTTP client.
  */
 import { workerData } from 'node:worker_threads';
-import { setLogLevel } from '../../log.js';
+import { log, setLogLevel } from '../../log.js';
+import { loadBackends } from '../../backends/registry.js';
+import { InOrder } from '../../util/in-order.js';
 import type { EventsBootData, EventsMessage, EventsRequest } from '../../protocol/messages.js';
 import { serveActor } from '../host.js';
 import { EventProcessor } from './processor.js';
@@ -12,6 +14,7 @@ import { EventProcessor } from './processor.js';
 const options = workerData as EventsBootData;
 setLogLevel(options.logLevel);
 const processor = new EventProcessor(options);
+const order = new InOrder((e) => log.error('the event triggers of a snapshot could not be taken', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
 
 serveActor<EventsRequest, EventsMessage>({
   // The polls start with the first snapshot (`EventProcessor.start`).
@@ -26,10 +29,11 @@ serveActor<EventsRequest, EventsMessage>({
         return processor.asyncActions.result(req.id, req.action, req.session);
     }
   },
+  // The backends of the view's sources are loaded first (only those: this thread imports no other).
   told: (message) => {
     switch (message.type) {
       case 'triggers':
-        return processor.update(message.view);
+        return order.run(loadBackends(message.view.connected.map((c) => c.kind)), () => processor.update(message.view));
     }
   },
   shutdown: () => processor.stop(),

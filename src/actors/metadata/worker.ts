@@ -4,6 +4,7 @@ import { setLogLevel } from '../../log.js';
 import type { ActorBootData, MetadataActorEvent, MetadataActorRequest } from '../../protocol/messages.js';
 import { publish, serveActor } from '../host.js';
 import { MetadataService } from './service.js';
+import { loadEveryBackend } from '../../backends/registry.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 
 const { config } = workerData as ActorBootData;
@@ -15,7 +16,11 @@ const announce =
 const service = new MetadataService(config, announce('snapshot'), (staged) => (staged ? announce('staged')(staged) : publish<MetadataActorEvent>({ type: 'unstaged' })));
 
 serveActor<MetadataActorRequest>({
-  boot: () => service.boot(),
+  // The administration API serves every kind of source (`mssql_add_source` on a PostgreSQL-only metadata).
+  boot: async () => {
+    await loadEveryBackend();
+    await service.boot();
+  },
   shutdown: () => service.shutdown(),
   handle: async (req, body) => {
     switch (req.type) {

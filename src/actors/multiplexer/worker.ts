@@ -11,7 +11,9 @@ import { failure } from '../../graphql/failure.js';
 import { LiveQueries } from '../../graphql/live-queries.js';
 import type { LiveQuery } from '../../protocol/live.js';
 import { SourcePools } from '../../graphql/source-pools.js';
-import { setLogLevel } from '../../log.js';
+import { log, setLogLevel } from '../../log.js';
+import { loadBackends } from '../../backends/registry.js';
+import { InOrder } from '../../util/in-order.js';
 import type { MultiplexedSubscriber, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerRequest } from '../../protocol/messages.js';
 import type { SourcesView } from '../../protocol/snapshot.js';
 import { publish, serveActor } from '../host.js';
@@ -22,6 +24,7 @@ const { logLevel, live: options, pools } = workerData as MultiplexerBootData;
 setLogLevel(logLevel);
 
 const snapshots = new SnapshotBus<SourcesView>();
+const order = new InOrder((e) => log.error('a message to the multiplexer actor failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
 const sources = new SourcePools(snapshots, pools);
 const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
 const live = new LiveQueries(sources, options, capture);
@@ -72,14 +75,16 @@ serveActor<MultiplexerRequest, MultiplexerMessage>({
         return live.counts;
     }
   },
+  // In the order told: a subscriber comes after the sources it reads, whose backends this
+  // thread loads when a source of their kind first comes.
   told: (message) => {
     switch (message.type) {
       case 'sources':
-        return snapshots.publish(message.view);
+        return order.run(loadBackends(message.view.connected.map((c) => c.kind)), () => snapshots.publish(message.view));
       case 'subscribe':
-        return subscribe(message.query, message.subscribers);
+        return order.run(null, () => subscribe(message.query, message.subscribers));
       case 'unsubscribe':
-        return message.ids.forEach(unsubscribe);
+        return order.run(null, () => message.ids.forEach(unsubscribe));
     }
   },
   shutdown: async () => {

@@ -9,7 +9,7 @@ import { SnapshotReader } from '../../protocol/snapshot.js';
 import { analyze } from '../../compiler/compile.js';
 import { InvalidDocumentError, RequestError } from '../../compiler/errors.js';
 import { allowlistOf, NotAllowedError } from '../../compiler/allowlist.js';
-import { backendFor } from '../../backends/registry.js';
+import { backendFor, loadBackends } from '../../backends/registry.js';
 import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
 import { RoleSchemas } from './role-schemas.js';
 import { collectGarbageWhenIdle } from '../../util/collect-garbage.js';
@@ -24,16 +24,16 @@ function follow(chain: SnapshotChain) {
   return reader.snapshot;
 }
 
-export default function schemaBuilderTask(task: SchemaBuilderTask): Uint8Array | null {
+export default async function schemaBuilderTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
   try {
-    return runTask(task);
+    return await runTask(task);
   } finally {
     // A whole snapshot update leaves the previous snapshot behind; role schemas leave their builds'.
     collectGarbageWhenIdle();
   }
 }
 
-function runTask(task: SchemaBuilderTask): Uint8Array | null {
+async function runTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
   switch (task.kind) {
     case 'unstage':
       reader.unstage();
@@ -49,6 +49,8 @@ function runTask(task: SchemaBuilderTask): Uint8Array | null {
   }
   const tracked = schemas.use(task.generation, () => follow(task.chain));
   if (task.kind === 'follow') return null;
+  // The backends of the snapshot's sources say whether a source prepares its statements.
+  await loadBackends(tracked.snapshot.metadata.sources.map((s) => s.kind));
   let answer: AnalyzeAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
