@@ -1,4 +1,4 @@
-// Issue 4's memory goal: 500 tracked tables × 10 roles (3 of them inherited), with the GraphQL
+// The memory goal: 500 tracked tables × 10 roles (3 of them inherited), with the GraphQL
 // schemas of every role built: the engine's RSS under 400 MiB. Prints the RSS and writes it
 // into bench/RESULTS.md ("GraphQL schema memory").
 //
@@ -96,7 +96,7 @@ try {
     [
       '## GraphQL schema memory (`bench/graphql-memory.mjs`)',
       '',
-      `Issue 4's memory goal: ${TABLES} tracked tables of 10 columns in a foreign-key chain (an object and an`,
+      `The memory goal: ${TABLES} tracked tables of 10 columns in a foreign-key chain (an object and an`,
       `array relationship each), select permissions for ${ROLES.length} roles on every table (different columns,`,
       'filters on a session variable or through a relationship), 3 inherited roles over them; the schema of',
       'every role built by a first query as that role, then admin\'s; RSS of the engine process (all its',

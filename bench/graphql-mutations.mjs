@@ -1,4 +1,4 @@
-// Issue 5's mutation benchmark: the query bench's fixed dataset, with an identity on article.id
+// The mutation benchmark: the query bench's fixed dataset, with an identity on article.id
 // so that inserts take new ids, copied into a database per target; the raw ceiling and this
 // engine driven by autocannon through M1 (insert_article_one, as admin and as role `writer`
 // whose preset and check read a session variable) and M2 (update_article_by_pk). Prints the
@@ -39,7 +39,7 @@ await runBench({
   title: 'GraphQL mutations',
   script: 'graphql-mutations.mjs',
   intro: [
-    'Issue 5, on the dataset of the queries above (each target on its own copy of it): M1 `insert_article_one`',
+    'On the dataset of the queries above (each target on its own copy of it): M1 `insert_article_one`',
     '(author, title, rating and published vary per request; the id comes from an identity after the',
     "dataset's) returning `id title rating`; M1-role the same as role `writer`, whose insert permission",
     'presets `author_id` from `X-Service-User-Id` (varying per request) and checks it against the same',

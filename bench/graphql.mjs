@@ -1,4 +1,4 @@
-// Issue 4's query benchmark, in one run: the fixed dataset in a fresh database, then each
+// The query benchmark, in one run: the fixed dataset in a fresh database, then each
 // target (the raw ceiling, this engine, PostGraphile 4 and 5) started in turn on it with the
 // same pool size and driven by autocannon through workloads W1-W4 (and W1 as a role with a
 // session-variable filter); then the engine's plan-cache-miss cost. Prints the figures and
@@ -78,7 +78,7 @@ await runBench({
   title: 'GraphQL queries',
   script: 'graphql.mjs',
   intro: [
-    'Issue 4: 10,000 authors, 100,000 articles (10 each, ~60% published), 500,000 comments (5 each).',
+    'The dataset: 10,000 authors, 100,000 articles (10 each, ~60% published), 500,000 comments (5 each).',
     'W1 `article_by_pk` (id varies); W1-role the same as role `reader`, whose filter reads',
     '`X-Service-Min-Author`; W2 20 top-rated published articles with their author; W3 10 authors by',
     'id with 5 latest articles each and their comment counts; W4 count and average rating of an',

@@ -1,4 +1,4 @@
-// Issue 6: what JWT verification costs per request on W1 (an article by primary key), with the
+// What JWT verification costs per request on W1 (an article by primary key), with the
 // token cached (the same token every request, as a client sends it) and not cached (a new token
 // every request, so every signature is verified), beside the admin secret as a baseline.
 // Tokens are RS256 (the costly kind to verify). Writes "JWT verification" into bench/RESULTS.md.
@@ -81,7 +81,7 @@ try {
   const cpus = os.cpus();
   const section = `## JWT verification (\`bench/jwt.mjs\`)
 
-Issue 6: W1 (\`article_by_pk\`, id varying) as role \`reader\`, authenticated three ways; RS256
+W1 (\`article_by_pk\`, id varying) as role \`reader\`, authenticated three ways; RS256
 tokens. "Same token" is what a client does (the verified token is remembered); "new token every
 request" cycles through ${FRESH_TOKENS.toLocaleString('en')} tokens, more than the engine remembers, so every
 signature is checked. Server CPU is the engine process (all threads) per request.

@@ -1,4 +1,4 @@
-// Issue 3's goal: with 500 tracked tables, 1,000 relationships and 2,000 permissions, a
+// The goal: with 500 tracked tables, 1,000 relationships and 2,000 permissions, a
 // single permission change round trip stays under 50 ms p50. Prints one line per measurement.
 import os from 'node:os';
 import { benchServer, freshDatabase, percentiles, startEngine, timed } from './_support.mjs';

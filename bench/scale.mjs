@@ -1,4 +1,4 @@
-// Issue 10's scale: 5,000 tables × 11 roles. Each table has an object and an array
+// The scale: 5,000 tables × 11 roles. Each table has an object and an array
 // relationship and select/insert/update/delete permissions for every role (a ~36 MiB document).
 // Measures replace_metadata of the whole document, the first query sent right after it, a
 // permission change round trip, the first query of each other role (its schema built), an

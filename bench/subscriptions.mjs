@@ -18,7 +18,7 @@ import { freshDatabase, percentiles, startEngine } from './_support.mjs';
 import { databaseServer, writeResultsSection } from './graphql/support.mjs';
 
 const USERS = 1000;
-/** Issue 11's goal shape: 10,000 subscriptions over 2,000 connections (two per user), connecting 1,000 at a time. */
+/** The goal shape: 10,000 subscriptions over 2,000 connections (two per user), connecting 1,000 at a time. */
 const CONNECTIONS = Number(process.env.SERVICE_BENCH_SUBSCRIPTION_CONNECTIONS ?? 2000);
 const PER_CONNECTION = 5;
 const BURST = 1000;

@@ -143,7 +143,7 @@ const INSERTED_JSON = "json_build_object('id', id, 'title', title, 'rating', rat
 const articleValues = (k) => ({ t: `Bench article ${k}`, r: k % 100, p: k % 2 === 0 });
 
 /**
- * Issue 5's mutations, on the dataset with ARTICLE_IDENTITY_SQL (new articles take new ids). Updates
+ * The mutation workloads, on the dataset with ARTICLE_IDENTITY_SQL (new articles take new ids). Updates
  * spread over the table so that concurrent requests touch different rows. Only this engine's dialect:
  * PostGraphile is not measured on mutations.
  */

@@ -35,3 +35,16 @@ const syntheticValues = (params: ParamSource[]): string[] => params.flatMap((p) 
 export function bindCohort(params: ParamSource[], values: CohortValues): unknown[] {
   return bindParams(params, { variables: values.query, sessionJson: JSON.stringify(values.session), cursor: values.cursor ?? null });
 }
+
+/**
+ * A stream planned again (a metadata change) goes on from where it was: each streaming step
+ * of the new values takes the cursor the old cohort had reached (one root field per
+ * subscription, so steps match by position).
+ */
+export function keepCursors(values: (CohortValues | null)[], before: (CohortValues | null)[] | null): (CohortValues | null)[] {
+  if (!before) return values;
+  return values.map((v, i) => {
+    const cursor = before[i]?.cursor;
+    return v && v.cursor !== undefined && cursor !== undefined ? { ...v, cursor } : v;
+  });
+}

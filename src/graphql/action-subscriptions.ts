@@ -5,7 +5,7 @@
  * and sends the result when it changed: first at once, then when the call completes or fails.
  */
 import type { Deliver } from '../actors/multiplexer/multiplexers.js';
-import { failure } from './failure.js';
+import { failure } from '../execute/failure.js';
 
 /** Starts polling; returns how to stop. */
 export function pollActionResult(run: () => Promise<string>, deliver: Deliver, intervalMs: number): () => void {

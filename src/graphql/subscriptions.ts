@@ -8,15 +8,14 @@
 import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { cohortValues } from '../execute/cohort.js';
+import { cohortValues, keepCursors } from '../execute/cohort.js';
 import type { CohortValues } from '../protocol/live.js';
 import type { Plan } from '../protocol/plan.js';
-import { failure } from './failure.js';
-import { liveQuery } from './live-queries.js';
+import { failure } from '../execute/failure.js';
+import { liveQuery } from './live-query-key.js';
 import { staleness } from './plan-cache.js';
 import type { PlanLookup } from './plan-lookup.js';
 import { readRequest, type GraphQLRequest } from './request.js';
-import { keepCursors } from './streams.js';
 import { pollActionResult } from './action-subscriptions.js';
 
 /** How often a subscription to an asynchronous action's result reads it again. */

@@ -11,7 +11,7 @@ export interface CohortValues {
   session: Record<string, string>;
   /** The step's literals lifted from the query, in the order of its literal parameters. */
   synthetic: string[];
-  /** A streaming step: the cursor's current value (text), advanced after each batch delivered (`graphql/streams.ts`). */
+  /** A streaming step: the cursor's current value (text), advanced after each batch delivered (`live/streams.ts`). */
   cursor?: string | null;
 }
 

@@ -11,16 +11,17 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, sourceFiles, SRC } from '../support/source-imports.js';
 
 const ALLOWED: Record<string, string[]> = {
-  actors: ['backends', 'compiler', 'config', 'db', 'graphql', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'schema', 'templates', 'util'],
+  actors: ['backends', 'compiler', 'config', 'db', 'execute', 'live', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'schema', 'templates', 'util'],
   auth: ['config', 'log', 'outgoing', 'protocol', 'util'],
   backends: ['db', 'ir', 'log', 'metadata', 'protocol', 'sql', 'util'],
   compiler: ['ir', 'metadata', 'protocol', 'schema', 'util'],
   config: ['auth', 'http', 'log', 'protocol'],
   db: ['backends', 'log'],
-  execute: ['backends', 'compiler', 'outgoing', 'protocol', 'remote', 'sql'],
-  graphql: ['actors', 'auth', 'backends', 'compiler', 'execute', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'util'],
+  execute: ['backends', 'compiler', 'log', 'outgoing', 'protocol', 'remote', 'sql', 'util'],
+  graphql: ['actors', 'auth', 'compiler', 'execute', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'util'],
   http: ['auth', 'compiler', 'config', 'graphql', 'log', 'protocol'],
   ir: ['metadata', 'util'],
+  live: ['backends', 'compiler', 'execute', 'log', 'metadata', 'protocol', 'util'],
   main: ['actors', 'auth', 'backends', 'config', 'db', 'graphql', 'http', 'log', 'outgoing', 'protocol', 'util'],
   metadata: ['backends', 'db', 'ir', 'protocol', 'templates', 'util'],
   outgoing: ['metadata', 'protocol', 'templates'],
@@ -45,6 +46,7 @@ const FOLDER_CYCLES = [
     'graphql',
     'http',
     'ir',
+    'live',
     'metadata',
     'outgoing',
     'protocol',

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SourceConnection } from '../../src/backends/backend.js';
 import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
 import { cohortValues } from '../../src/execute/cohort.js';
-import { LiveQueries, liveQuery } from '../../src/graphql/live-queries.js';
+import { LiveQueries } from '../../src/live/live-queries.js';
+import { liveQuery } from '../../src/graphql/live-query-key.js';
 import type { Plan, PlanStep } from '../../src/protocol/plan.js';
 
 // The backends a thread uses are loaded first (backends/registry.ts).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SnapshotBus } from '../../src/actors/snapshot-bus.js';
-import { SourcePools } from '../../src/graphql/source-pools.js';
+import { SourcePools } from '../../src/execute/source-pools.js';
 import type { PublishedSnapshot } from '../../src/protocol/snapshot.js';
 import type { PgSourceConnection } from '../../src/backends/pg/execute.js';
 import { loadEveryBackend } from '../../src/backends/registry.js';

@@ -6,11 +6,11 @@
  * comes back is result text, sent on unparsed.
  */
 import { workerData } from 'node:worker_threads';
-import { ChangeCapture } from '../../graphql/change-capture.js';
-import { failure } from '../../graphql/failure.js';
-import { LiveQueries } from '../../graphql/live-queries.js';
+import { ChangeCapture } from '../../live/change-capture.js';
+import { failure } from '../../execute/failure.js';
+import { LiveQueries } from '../../live/live-queries.js';
 import type { LiveQuery } from '../../protocol/live.js';
-import { SourcePools } from '../../graphql/source-pools.js';
+import { SourcePools } from '../../execute/source-pools.js';
 import { log, setLogLevel } from '../../log.js';
 import { loadBackends } from '../../backends/registry.js';
 import { InOrder } from '../../util/in-order.js';

@@ -28,7 +28,7 @@ import { log } from '../log.js';
 import type { PlanStep } from '../protocol/plan.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../protocol/live.js';
 import type { ChangeCapture } from './change-capture.js';
-import { failure } from './failure.js';
+import { failure } from '../execute/failure.js';
 import { RefetchSchedule } from './refetch-schedule.js';
 import { advanceCursors, cohortKey } from './streams.js';
 
@@ -40,9 +40,6 @@ import { advanceCursors, cohortKey } from './streams.js';
  */
 export type Subscriber = (text: string, hash: string | null, values: (CohortValues | null)[] | null) => void;
 
-/** A subscription plan's multiplexed query: its subscribers under `role` share it (`liveQuery`). */
-/** The live query of a subscription plan's steps under `role`. */
-export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[]): LiveQuery => ({ key: `${role}\u0000${stepsKey(steps)}`, role, steps, reads });
 
 interface Cohort {
   /** Its key in its multiplexed query (a streaming cohort's moves with its cursor). */
@@ -80,26 +77,6 @@ interface StepResults {
   cursors: (string | null)[] | null;
 }
 
-/** Keys by plan: a cached plan's subscribers (thousands, connecting at once) compute it once. */
-const keys = new WeakMap<PlanStep[], string>();
-
-/** The statements that identify a multiplexed query: requests differing only in lifted literals write the same. */
-function stepsKey(steps: PlanStep[]): string {
-  let key = keys.get(steps);
-  if (key === undefined) keys.set(steps, (key = writeStepsKey(steps)));
-  return key;
-}
-
-function writeStepsKey(steps: PlanStep[]): string {
-  return JSON.stringify(
-    steps.map(({ run, output }) => {
-      if (run.kind === 'constant') return [run.json, output];
-      if (run.kind !== 'sql') throw new RequestError('a subscription cannot run a mutation', '$', 'validation-failed');
-      // Without a multiplexed statement each cohort runs `text` with these parameters (inlined literals included).
-      return [run.source, run.multiplexed?.text ?? [run.text, run.params], output];
-    }),
-  );
-}
 
 export class LiveQueries {
   private readonly queries = new Map<string, MultiplexedQuery>();

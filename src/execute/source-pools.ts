@@ -6,7 +6,7 @@
 import { canonicalJson } from '../util/canonical-json.js';
 import type { Snapshots } from '../protocol/snapshot.js';
 import { backendFor } from '../backends/registry.js';
-import type { ConnectedSource, SourceConnections } from '../execute/connections.js';
+import type { ConnectedSource, SourceConnections } from './connections.js';
 import { log } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
 import type { PoolLimits } from '../backends/backend.js';

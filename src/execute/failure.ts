@@ -1,6 +1,6 @@
 /** A failed GraphQL request's response text, and its status under `application/graphql-response+json`. */
 import { RequestError } from '../compiler/errors.js';
-import { ExecutionError } from '../execute/errors.js';
+import { ExecutionError } from './errors.js';
 import { log } from '../log.js';
 import { ApiError } from '../protocol/errors.js';
 import type { GraphQLErrorBody } from '../protocol/plan.js';

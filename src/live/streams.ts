@@ -41,15 +41,3 @@ export function advanceCursors<C extends StreamingCohort>(cohorts: Map<string, C
   return true;
 }
 
-/**
- * A stream planned again (a metadata change) goes on from where it was: each streaming step
- * of the new values takes the cursor the old cohort had reached (one root field per
- * subscription, so steps match by position).
- */
-export function keepCursors(values: (CohortValues | null)[], before: (CohortValues | null)[] | null): (CohortValues | null)[] {
-  if (!before) return values;
-  return values.map((v, i) => {
-    const cursor = before[i]?.cursor;
-    return v && v.cursor !== undefined && cursor !== undefined ? { ...v, cursor } : v;
-  });
-}
