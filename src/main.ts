@@ -55,14 +55,10 @@ async function main(): Promise<void> {
     process.env.SERVICE_GRAPHQL_DATABASE_URL = config.databaseUrl;
   }
 
-  const bootData: ActorBootData = { config };
-  const metadata = new Actor<MetadataActorRequest, MetadataActorReplies, MetadataActorEvent>({
-    name: 'metadata',
-    script: new URL('./actors/metadata/worker.js', import.meta.url),
-    workerData: bootData,
-    timeoutMs: config.actorTimeoutMs,
-  });
-
+  const actors = createActors(config);
+  const front = wireSnapshots(config, actors);
+  let http: { close(): void } | undefined;
+  let authenticator: Authenticator | undefined;
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     if (shuttingDown) return;
@@ -70,10 +66,10 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     http?.close();
     // First: it gives back its event leases while the sources are still there.
-    await events.stop().catch(() => {});
-    await metadata.stop().catch(() => {});
-    await graphql.close();
-    await compiler.close().catch(() => {});
+    await actors.events.stop().catch(() => {});
+    await actors.metadata.stop().catch(() => {});
+    await front.graphql.close();
+    await actors.compiler.close().catch(() => {});
     authenticator?.close();
     await embedded?.stop().catch(() => {});
     process.exit(0);
@@ -81,19 +77,35 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  let http: { port: number; close(): void } | undefined;
+  const fail = async (what: string, e: unknown) => {
+    log.error(what, { error: e instanceof Error ? e.message : String(e) });
+    await embedded?.stop().catch(() => {});
+    process.exit(1);
+  };
+  await startActors(actors).catch((e: unknown) => fail('an actor failed to start', e));
+  try {
+    // After the metadata: the first JWK set fetch follows its TLS allow-list.
+    authenticator = await createAuthenticator(config, front.tlsAllowlist);
+  } catch (e) {
+    return fail('authentication setup failed', e);
+  }
+  const server = await startFront(config, actors, front, authenticator);
+  http = server;
+  log.info('server ready', { host: config.host, port: server.port, embeddedDatabase: !!embedded, version: VERSION });
+}
+
+/** The actors on their threads (not started yet) and the main thread's clients of them. */
+function createActors(config: Config) {
+  const bootData: ActorBootData = { config };
+  const metadata = new Actor<MetadataActorRequest, MetadataActorReplies, MetadataActorEvent>({
+    name: 'metadata',
+    script: new URL('./actors/metadata/worker.js', import.meta.url),
+    workerData: bootData,
+    timeoutMs: config.actorTimeoutMs,
+  });
   const schemaBuilder = new SchemaBuilder(config.actorTimeoutMs);
   const compilerPools = new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes }, config.actorTimeoutMs);
-  const compiler = new PlanCompiler(schemaBuilder, compilerPools);
   const snapshots = new SnapshotBus();
-  // The front thread loads the backends of the connected sources only (its query pools).
-  snapshots.follow(metadata, (s) => loadBackends(s.connected.map((c) => c.kind)));
-  // First: a compile for a snapshot finds its update in the schema builder's chain.
-  snapshots.subscribe((s) => schemaBuilder.publish(s));
-  snapshots.onStaged((s) => schemaBuilder.stage(s));
-  snapshots.subscribe((s) => compilerPools.start(s.connected.map((c) => c.kind)));
-  // The front thread's garbage of a big change: the request's body, the previous whole update.
-  snapshots.subscribe(collectGarbageWhenIdle);
   const multiplexers = new Multiplexers(
     snapshots,
     {
@@ -103,18 +115,6 @@ async function main(): Promise<void> {
     },
     config.liveQueryMultiplexers,
     config.actorTimeoutMs,
-  );
-  // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
-  const tlsAllowlist = new TlsAllowlist();
-  snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
-  const graphql = new GraphQLService(
-    compiler,
-    snapshots,
-    multiplexers,
-    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
-    tlsAllowlist,
-    // Asynchronous actions' calls are stored and read by the trigger-delivery actor (started below, before any request).
-    { enqueue: (...a) => events.enqueueAction(...a), result: (...a) => events.actionResult(...a) },
   );
   const events = new TriggerDelivery(
     snapshots,
@@ -130,32 +130,58 @@ async function main(): Promise<void> {
     },
     config.actorTimeoutMs,
   );
-  let authenticator: Authenticator | undefined;
-  try {
-    await Promise.all([metadata.start(), multiplexers.start(), events.start()]);
-    // The metadata actor has published its first snapshot; its consumers have it once its sources' backends are loaded.
-    await snapshots.first();
-  } catch (e) {
-    log.error('an actor failed to start', { error: e instanceof Error ? e.message : String(e) });
-    await embedded?.stop().catch(() => {});
-    process.exit(1);
-  }
-  try {
-    // After the metadata: the first JWK set fetch follows its TLS allow-list.
-    authenticator = await createAuthenticator(config, tlsAllowlist);
-  } catch (e) {
-    log.error('authentication setup failed', { error: e instanceof Error ? e.message : String(e) });
-    await embedded?.stop().catch(() => {});
-    process.exit(1);
-  }
+  return { metadata, snapshots, schemaBuilder, compilerPools, compiler: new PlanCompiler(schemaBuilder, compilerPools), multiplexers, events };
+}
 
-  http = await startHttp(
+type Actors = ReturnType<typeof createActors>;
+
+/**
+ * Where each snapshot of the metadata actor goes on the main thread. The multiplexer and
+ * delivery actors follow the bus from their constructors; the GraphQL service follows the
+ * schema builder's snapshots, so it never compiles one the schema builder does not have.
+ */
+function wireSnapshots(config: Config, actors: Actors) {
+  const { snapshots, schemaBuilder, compilerPools, compiler, multiplexers, events } = actors;
+  // The front thread loads the backends of the connected sources only (its query pools).
+  snapshots.follow(actors.metadata, (s) => loadBackends(s.connected.map((c) => c.kind)));
+  snapshots.subscribe((s) => schemaBuilder.publish(s));
+  snapshots.onStaged((s) => schemaBuilder.stage(s));
+  snapshots.subscribe((s) => compilerPools.start(s.connected.map((c) => c.kind)));
+  // The front thread's garbage of a big change: the request's body, the previous whole update.
+  snapshots.subscribe(collectGarbageWhenIdle);
+  // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
+  const tlsAllowlist = new TlsAllowlist();
+  snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
+  const graphql = new GraphQLService(
+    compiler,
+    schemaBuilder.published,
+    multiplexers,
+    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
+    tlsAllowlist,
+    // Asynchronous actions' calls are stored and read by the trigger-delivery actor (started before any request).
+    { enqueue: (...a) => events.enqueueAction(...a), result: (...a) => events.actionResult(...a) },
+  );
+  return { graphql, tlsAllowlist };
+}
+
+/** Starts the actors; resolves once the first snapshot reached its consumers. */
+async function startActors(actors: Actors): Promise<void> {
+  await Promise.all([actors.metadata.start(), actors.multiplexers.start(), actors.events.start()]);
+  // The metadata actor published its first snapshot; its consumers have it once its sources' backends are loaded.
+  await actors.snapshots.first();
+}
+
+/** The HTTP and WebSocket front: routes to the actors and the GraphQL service. */
+function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator) {
+  const { metadata, multiplexers } = actors;
+  const { graphql } = front;
+  return startHttp(
     {
       admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
-        authenticate: (headers, body) => authenticator!.authenticate({ headers, body }),
-        usesCookie: (headers) => authenticator!.usesCookie(headers),
+        authenticate: (headers, body) => authenticator.authenticate({ headers, body }),
+        usesCookie: (headers) => authenticator.usesCookie(headers),
         post: (session, body) => graphql.post(session, body),
         get: (session, request) => graphql.get(session, request),
       },
@@ -166,7 +192,7 @@ async function main(): Promise<void> {
       },
       rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
-        authenticate: (payload) => authenticator!.authenticateWebSocket(payload, upgradeHeaders),
+        authenticate: (payload) => authenticator.authenticateWebSocket(payload, upgradeHeaders),
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
         subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
@@ -186,7 +212,6 @@ async function main(): Promise<void> {
       enabledApis: config.enabledApis,
     },
   );
-  log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
 
 main().catch((e: unknown) => {

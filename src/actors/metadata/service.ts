@@ -313,6 +313,20 @@ export class MetadataService {
 
   private readonly catalogQuery = (text: string, params: unknown[]) => this.store.query(text, params);
 
+  /** A request's unit of work, from `state` (with the inconsistencies of the state in effect). */
+  private unitOfWork(endpoint: AdminEndpoint, state: StoredMetadata): UnitOfWork {
+    return new UnitOfWork({
+      sources: this.sources,
+      remotes: this.remotes,
+      endpoint,
+      metadata: state.metadata,
+      inconsistencies: this.inconsistencies,
+      resourceVersion: state.version,
+      catalogQuery: this.catalogQuery,
+      remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
+    });
+  }
+
   async health(): Promise<HealthResponse> {
     try {
       await this.store.version();
@@ -347,7 +361,7 @@ export class MetadataService {
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
-        const uow = new UnitOfWork(this.sources, this.remotes, endpoint, this.stored.metadata, this.inconsistencies, this.stored.version, this.catalogQuery, this.config.enableRemoteSchemaPermissions);
+        const uow = this.unitOfWork(endpoint, this.stored);
         return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
       });
     }
@@ -375,7 +389,7 @@ export class MetadataService {
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
-        uow = new UnitOfWork(this.sources, this.remotes, endpoint, current.metadata, this.inconsistencies, current.version, this.catalogQuery, this.config.enableRemoteSchemaPermissions);
+        uow = this.unitOfWork(endpoint, current);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // Before the document is stored: a table kept locked by a client fails the request (409) instead of leaving a trigger uninstalled.

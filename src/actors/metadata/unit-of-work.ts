@@ -21,6 +21,21 @@ import type { SourceManager } from './sources.js';
 import type { RemoteManager } from './remotes.js';
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
 
+/** What a unit of work runs on: the actor's connections and the state the request starts from. */
+export interface UnitOfWorkContext {
+  sources: SourceManager;
+  remotes: RemoteManager;
+  endpoint: AdminEndpoint;
+  /** The state in effect: its document, inconsistencies and version. */
+  metadata: Metadata;
+  inconsistencies: Inconsistency[];
+  resourceVersion: number;
+  /** A statement on the metadata database (the scheduled events live there). */
+  catalogQuery: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+  /** `--enable-remote-schema-permissions`. */
+  remoteSchemaPermissions: boolean;
+}
+
 export class UnitOfWork {
   metadata: Metadata;
   inconsistencies: Inconsistency[];
@@ -33,21 +48,24 @@ export class UnitOfWork {
   /** Sources whose event triggers are installed again once this request is in effect (reload_metadata). */
   recreateEventTriggers: ReadonlySet<string> | true = new Set();
 
-  constructor(
-    private readonly sources: SourceManager,
-    private readonly remotes: RemoteManager,
-    readonly endpoint: AdminEndpoint,
-    metadata: Metadata,
-    inconsistencies: Inconsistency[],
-    readonly resourceVersion: number,
-    /** A statement on the metadata database (the scheduled events live there). */
-    private readonly catalogQuery: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>,
-    private readonly remoteSchemaPermissions = false,
-  ) {
+  private readonly sources: SourceManager;
+  private readonly remotes: RemoteManager;
+  readonly endpoint: AdminEndpoint;
+  readonly resourceVersion: number;
+  private readonly catalogQuery: UnitOfWorkContext['catalogQuery'];
+  private readonly remoteSchemaPermissions: boolean;
+
+  constructor(c: UnitOfWorkContext) {
+    this.sources = c.sources;
+    this.remotes = c.remotes;
+    this.endpoint = c.endpoint;
+    this.resourceVersion = c.resourceVersion;
+    this.catalogQuery = c.catalogQuery;
+    this.remoteSchemaPermissions = c.remoteSchemaPermissions;
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
-    this.metadata = deepFreeze(metadata);
-    this.inconsistencies = inconsistencies;
-    this.catalogs = sources.catalogs();
+    this.metadata = deepFreeze(c.metadata);
+    this.inconsistencies = c.inconsistencies;
+    this.catalogs = c.sources.catalogs();
   }
 
   /**

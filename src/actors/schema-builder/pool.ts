@@ -10,6 +10,7 @@ import { log } from '../../log.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import type { AnalyzeAnswer, AnalyzeRequest, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
 import { withDeadline } from '../task-deadline.js';
+import { SnapshotBus } from '../snapshot-bus.js';
 
 export class SchemaBuilder {
   private readonly pool = new Piscina({
@@ -29,6 +30,11 @@ export class SchemaBuilder {
    * wrote them into): the thread applies those it has not seen yet (a restarted one, all of them).
    */
   private chain: SnapshotChain = { generations: [], updates: [] };
+  /**
+   * The snapshots it has in its chain, published on: whoever compiles follows these (the front
+   * thread's GraphQL service), so a compile for a snapshot always finds it here.
+   */
+  readonly published = new SnapshotBus<PublishedSnapshot>();
   /** A catch-up task is queued or running; `again`: a snapshot came since it was queued. */
   private following = false;
   private again = false;
@@ -47,6 +53,7 @@ export class SchemaBuilder {
     // A new chain object: tasks already sent keep the one they were given.
     this.chain = { generations: [...this.chain.generations, snapshot.generation], updates: [...this.chain.updates, buffer] };
     this.catchUp();
+    this.published.publish(snapshot);
   }
 
   /**
