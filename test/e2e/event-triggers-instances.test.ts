@@ -110,7 +110,8 @@ describe('several instances', () => {
     expect((await first.metadata({ type: 'pg_track_table', args: { table: 'burst' } })).status).toBe(200);
     const r = await first.metadata({
       type: 'pg_create_event_trigger',
-      args: { name: 'burst', table: 'burst', webhook: hookUrl('burst'), insert: { columns: '*' }, retry_conf: { timeout_sec: 1 } },
+      // A short lease (timeout + 10 s); a call timed out on a loaded machine is tried again, not lost.
+      args: { name: 'burst', table: 'burst', webhook: hookUrl('burst'), insert: { columns: '*' }, retry_conf: { timeout_sec: 1, num_retries: 5, interval_sec: 1 } },
     });
     expect(r.status).toBe(200);
     await db.sql('INSERT INTO burst SELECT g FROM generate_series(1, 3000) g');
