@@ -6,7 +6,7 @@
 import type { LogLevel } from './log.js';
 import { fileURLToPath } from 'node:url';
 import { decodeJwtConfig, type JwtConfig } from './auth/jwt-config.js';
-import { ApiError } from './protocol/errors.js';
+import { ApiError } from './errors/admin.js';
 import { parseCorsDomains, type CorsConfig } from './http/cors.js';
 
 /** `.service/` in the package root, wherever the engine is started from (`npm start` or `node /path/dist/main.js`). */

@@ -4,7 +4,7 @@
  * Fields as the well-known engine's "JWT mode" page; unknown fields are refused, since a
  * misspelt `audience` silently ignored would accept tokens meant for someone else.
  */
-import { parseFailed } from '../protocol/errors.js';
+import { parseFailed } from '../errors/admin.js';
 import { arrayOf, isObject, nonEmptyStr, num, ObjectReader, oneOf, str } from '../util/decode.js';
 import { parseJsonPath, type JsonPath } from '../util/json-path.js';
 import { importVerificationKey, JWT_KEY_TYPES, type JwtKeyType } from './jwt-keys.js';

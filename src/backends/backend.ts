@@ -11,7 +11,7 @@ import type { BoolExp } from '../ir/boolexp.js';
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { ResolvedTable } from '../metadata/resolve/types.js';
-import { badRequest, type ApiError } from '../protocol/errors.js';
+import { badRequest, type ApiError } from '../errors/admin.js';
 import type { ParamSource, Rendered } from '../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../util/decode.js';
 

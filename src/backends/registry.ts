@@ -5,7 +5,7 @@
  * catalog read (composed here: backends never import each other); `mssql` is SQL Server;
  * `bigquery` is BigQuery (read-only).
  */
-import type { ApiError } from '../protocol/errors.js';
+import type { ApiError } from '../errors/admin.js';
 import type { BackendKind } from '../metadata/types.js';
 import type { Backend } from './backend.js';
 

@@ -23,7 +23,7 @@ import type { ActionOutputType, ActionRun } from '../protocol/plan.js';
 import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import type { Inputs } from './inputs.js';
 import type { SelectionCompiler } from './selection.js';
 

@@ -10,7 +10,7 @@ import { Kind, type DocumentNode } from 'graphql';
 import { allowlist, queryCollections } from '../metadata/query-collections.js';
 import type { Metadata } from '../metadata/types.js';
 import { parseDocument } from './document-limits.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 
 type Node = { kind?: string; name?: { value: string }; [key: string]: unknown };
 

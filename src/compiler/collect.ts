@@ -1,6 +1,6 @@
 /** Field collection (GraphQL spec §6.3.2): fragments flattened, @skip/@include applied, fields merged by response key. */
 import { Kind, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import type { Inputs } from './inputs.js';
 
 export interface CollectedField {

@@ -22,7 +22,7 @@ import { SharedTypes } from '../schema/shared-types.js';
 import { TrackedTables } from '../schema/tracked-tables.js';
 import { VALIDATION_RULES } from './compile.js';
 import { parseDocument } from './document-limits.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 
 interface Kept {

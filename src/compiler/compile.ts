@@ -29,7 +29,7 @@ import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
 import { KnownTypeNamesRule } from './known-type-names.js';
-import { InvalidDocumentError, RequestError } from './errors.js';
+import { InvalidDocumentError, RequestError } from '../errors/request.js';
 import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';

@@ -7,7 +7,7 @@
  */
 import { BREAK, Kind, parse, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { MAX_NESTING_DEPTH } from '../util/nesting.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 
 export const MAX_GRAPHQL_TOKENS = 100_000;
 

@@ -6,7 +6,7 @@
  * graphql-js finds the cycle too, but names no path inside a fragment.
  */
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 
 export function fragmentCycle(doc: DocumentNode, op: OperationDefinitionNode): RequestError | null {
   const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));

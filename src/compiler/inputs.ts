@@ -7,7 +7,7 @@
 import { Kind, type ValueNode } from 'graphql';
 import type { Value } from '../ir/boolexp.js';
 import type { ShapeVariable } from '../protocol/plan.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 
 export class VarRef {
   constructor(readonly name: string) {}

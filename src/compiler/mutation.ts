@@ -5,7 +5,7 @@ import type { Insert, InsertRow, MutationField, MutationOutput, Update } from '.
 import type { MutableTableInfo } from '../schema/model.js';
 import type { FieldInfo } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import type { InputTree } from './inputs.js';
 import type { SelectionCompiler } from './selection.js';
 import { parseWhere } from './where.js';

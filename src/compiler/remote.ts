@@ -32,7 +32,7 @@ import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js
 import type { Preset, RemoteField, RemoteTypes } from '../schema/remote-types.js';
 import type { RemoteJoin } from '../schema/remote-relationships.js';
 import type { CollectedField } from './collect.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import { VarRef, type Inputs } from './inputs.js';
 
 const PRESET_VARIABLE = '__service_preset_';

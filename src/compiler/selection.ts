@@ -9,7 +9,7 @@ import { orderableComputedField, type TableInfo } from '../schema/model.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
 import type { RemoteJoin, SourceJoin } from '../schema/remote-relationships.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import { VarRef, type InputTree, type Inputs } from './inputs.js';
 import { parseWhere } from './where.js';
 import { parseJsonPath } from '../util/json-path.js';

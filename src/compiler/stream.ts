@@ -9,7 +9,7 @@ import type { RootField } from '../ir/select.js';
 import { streamCursorColumns } from '../schema/column-set-types.js';
 import type { TableInfo } from '../schema/model.js';
 import type { CollectedField } from './collect.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import type { SelectionCompiler } from './selection.js';
 import { parseWhere } from './where.js';
 

@@ -3,7 +3,7 @@
  * (`field 'x' not found in type: 'T'` at `$.selectionSet.a.selectionSet.x`).
  */
 import { Kind, type ASTNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 
 /** The path of `target` inside an argument value (object fields by name, list items by index). */
 function valuePath(value: ValueNode, target: ASTNode, path: string): string | null {

@@ -1,7 +1,7 @@
 /** A `where` argument (`<table>_bool_exp`) to the boolean expression IR. */
 import type { BoolExp, ComparisonOp } from '../ir/boolexp.js';
 import type { TableInfo, RoleModel } from '../schema/model.js';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors/request.js';
 import type { InputTree, Inputs } from './inputs.js';
 
 /** Operators whose value is a list; the rest compare with one value. */

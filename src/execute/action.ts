@@ -10,8 +10,8 @@ import type { ActionResult } from '../protocol/messages.js';
 import { callActionHandler, forwardedClientHeaders } from '../outgoing/action-call.js';
 import type { HttpClient } from '../outgoing/http-client.js';
 import type { ActionOutputType, ActionRun } from '../protocol/plan.js';
-import { ApiError } from '../protocol/errors.js';
-import { ExecutionError } from './errors.js';
+import { ApiError } from '../errors/admin.js';
+import { ExecutionError } from '../errors/execution.js';
 
 /** What action steps run on: the front thread's outgoing client and the action log (through the trigger-delivery actor). */
 export interface ActionCalls {

@@ -3,7 +3,7 @@
  * declared types (built-in scalars here; everything else was checked when the value
  * was compiled in), session variables as one JSON parameter.
  */
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import type { Plan, VariableSpec } from '../protocol/plan.js';
 import type { ParamSource } from '../sql/fragment.js';
 

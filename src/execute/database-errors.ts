@@ -1,6 +1,6 @@
 /** The one place the executor reads a database error: through the backend of the source that raised it. */
 import type { Backend } from '../backends/backend.js';
-import type { ApiError } from '../protocol/errors.js';
+import type { ApiError } from '../errors/admin.js';
 
 export interface StatementFailure {
   /** The error as the request reports it. */

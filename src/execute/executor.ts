@@ -3,17 +3,17 @@
  * parameters bound, steps run in dependency order on the sources' connections, and the
  * database's JSON text spliced into `{"data": ...}` (parsed only where a join needs it).
  */
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import type { Plan, PlanStep, RemoteRun } from '../protocol/plan.js';
 import { runActionStep } from './action.js';
 import { runRemoteJoin, runRemoteStep, type RemoteCallContext } from './remote.js';
 import { bindParams, checkSession, checkVariables, type BindContext } from './bind.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
-import { ExecutionError } from './errors.js';
+import { ExecutionError } from '../errors/execution.js';
 import { runGraph, type StepRunner } from './graph.js';
 import { requestPath, type ResponsePath } from './join.js';
-import { ApiError } from '../protocol/errors.js';
+import { ApiError } from '../errors/admin.js';
 import { runMutationOperation } from './mutations.js';
 import { assembleData } from './response.js';
 

@@ -3,9 +3,9 @@
  * in one transaction of its source. A failed permission check or database error rolls
  * everything back.
  */
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import type { PlanStep, RemoteRun, StepRun } from '../protocol/plan.js';
-import { ApiError } from '../protocol/errors.js';
+import { ApiError } from '../errors/admin.js';
 import { bindParams, type BindContext, type MutationRows } from './bind.js';
 import type { Backend, RunStatement } from '../backends/backend.js';
 import type { SourceConnections } from './connections.js';

@@ -6,13 +6,13 @@
  * `__typename` values put back to the customized names. The remote's errors are passed on, with
  * their paths in our response; a call that fails fails the request (the executor says at which field).
  */
-import { ApiError } from '../protocol/errors.js';
+import { ApiError } from '../errors/admin.js';
 import type { RemoteRun, SessionPreset, TypenameTree } from '../protocol/plan.js';
 import { callRemote, type RemoteAnswer } from '../remote/server.js';
 import type { ResponsePath } from './join.js';
 import type { RemoteServer } from '../remote/server.js';
-import { RequestError } from '../compiler/errors.js';
-import { ExecutionError } from './errors.js';
+import { RequestError } from '../errors/request.js';
+import { ExecutionError } from '../errors/execution.js';
 import { NOT_FORWARDED } from '../outgoing/forwarded-headers.js';
 
 /** Besides the webhook's list: the client connection's own framing. */

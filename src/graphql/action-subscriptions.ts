@@ -5,7 +5,7 @@
  * and sends the result when it changed: first at once, then when the call completes or fails.
  */
 import type { Deliver } from '../actors/multiplexer/multiplexers.js';
-import { failure } from '../execute/failure.js';
+import { toGraphQLReply } from '../errors/graphql-reply.js';
 
 /** Starts polling; returns how to stop. */
 export function pollActionResult(run: () => Promise<string>, deliver: Deliver, intervalMs: number): () => void {
@@ -17,7 +17,7 @@ export function pollActionResult(run: () => Promise<string>, deliver: Deliver, i
     try {
       text = await run();
     } catch (e) {
-      text = failure(e).body;
+      text = toGraphQLReply(e).body;
     }
     if (stopped) return;
     if (text !== last) {

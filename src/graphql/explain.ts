@@ -4,13 +4,13 @@
  * and each SQL step explained by its source.
  */
 import type { Session } from '../auth/session.js';
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import { bindParams, checkVariables } from '../execute/bind.js';
 import { bindCohort, cohortValues } from '../execute/cohort.js';
 import type { CohortValues } from '../protocol/live.js';
 import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
-import { ApiError } from '../protocol/errors.js';
+import { ApiError } from '../errors/admin.js';
 import type { Plan } from '../protocol/plan.js';
 import { isObject } from '../util/decode.js';
 import type { PlanLookup } from './plan-lookup.js';

@@ -2,7 +2,7 @@
  * A subscription plan's multiplexed query, as the front thread names it for the multiplexer
  * actors: subscribers of plans with the same role and statements share it.
  */
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import type { LiveQuery } from '../protocol/live.js';
 import type { PlanStep } from '../protocol/plan.js';
 

@@ -9,7 +9,7 @@
  * for its own role (the allow-list included) like the same text sent in full.
  */
 import { createHash } from 'node:crypto';
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import type { GraphQLRequest } from './request.js';
 
 const HASH_PATH = '$.extensions.persistedQuery.sha256Hash';

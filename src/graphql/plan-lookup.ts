@@ -10,7 +10,7 @@
 import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import type { Plan } from '../protocol/plan.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
 import { PlanCache } from './plan-cache.js';

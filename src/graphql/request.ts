@@ -3,7 +3,7 @@
  * POST body (one request or a batch), a GET query string, or a WebSocket payload. A value of
  * the wrong type is a `RequestError` with the JSON path of the parameter.
  */
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import { tooDeepAt, tooDeepMessage } from '../util/nesting.js';
 import { isObject } from '../util/decode.js';
 

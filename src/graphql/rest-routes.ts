@@ -6,7 +6,7 @@
  * values are taken as they are. The GraphQL work is the facade's (service.ts).
  */
 import { Kind, parse, type OperationDefinitionNode, type TypeNode } from 'graphql';
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import { urlSegments, type UrlSegment } from '../metadata/rest-endpoints.js';
 import type { RestRoute } from '../protocol/snapshot.js';
 import { isObject } from '../util/decode.js';

@@ -8,13 +8,13 @@ import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { execute, executeData } from '../execute/executor.js';
-import { ExecutionError } from '../execute/errors.js';
-import { RequestError } from '../compiler/errors.js';
-import { ApiError } from '../protocol/errors.js';
+import { ExecutionError } from '../errors/execution.js';
+import { MethodNotAllowed, RequestError } from '../errors/request.js';
+import { ApiError } from '../errors/admin.js';
 import { RestRoutes, restRequest, type RestMatch } from './rest-routes.js';
 import type { Plan } from '../protocol/plan.js';
 import { explainRequest } from './explain.js';
-import { failure, MethodNotAllowed } from '../execute/failure.js';
+import { toGraphQLReply } from '../errors/graphql-reply.js';
 import { PlanLookup } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { SourcePools } from '../execute/source-pools.js';
@@ -92,7 +92,7 @@ export class GraphQLService {
       if (e instanceof RequestError) return restError(400, e.message, e.code, e.path);
       if (e instanceof ExecutionError) return restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path);
       if (e instanceof ApiError) return restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path);
-      const f = failure(e);
+      const f = toGraphQLReply(e);
       return { status: f.status, body: JSON.stringify({ path: '$', error: 'unexpected error while executing the request', code: 'unexpected' }) };
     }
   }
@@ -103,7 +103,7 @@ export class GraphQLService {
     try {
       requests = readRequestBody(body);
     } catch (e) {
-      return { ...failure(e), protocolError: true };
+      return { ...toGraphQLReply(e), protocolError: true };
     }
     if (!Array.isArray(requests)) return this.answer(session, requests, false);
     const answers = await Promise.all(requests.map((r) => this.answer(session, r, false)));
@@ -120,7 +120,7 @@ export class GraphQLService {
     try {
       return (await this.answer(session, readRequest(raw, path), false)).body;
     } catch (e) {
-      return failure(e).body;
+      return toGraphQLReply(e).body;
     }
   }
 
@@ -132,7 +132,7 @@ export class GraphQLService {
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections), status: 200, protocolError: false, setCookies };
     } catch (e) {
-      return { ...failure(e), protocolError: e instanceof MethodNotAllowed, setCookies };
+      return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
     }
   }
 
@@ -141,7 +141,7 @@ export class GraphQLService {
     try {
       return (await this.plans.plan(session, readRequest(raw, '$'))).operation;
     } catch (e) {
-      return { error: failure(e).body };
+      return { error: toGraphQLReply(e).body };
     }
   }
 

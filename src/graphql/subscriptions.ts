@@ -11,7 +11,7 @@ import type { Session } from '../auth/session.js';
 import { cohortValues, keepCursors } from '../execute/cohort.js';
 import type { CohortValues } from '../protocol/live.js';
 import type { Plan } from '../protocol/plan.js';
-import { failure } from '../execute/failure.js';
+import { toGraphQLReply } from '../errors/graphql-reply.js';
 import { liveQuery } from './live-query-key.js';
 import { staleness } from './plan-cache.js';
 import type { PlanLookup } from './plan-lookup.js';
@@ -59,7 +59,7 @@ export class Subscriptions {
       // The document once, at the start: a persisted query's hash may leave the cache before the plan is made again.
       request = this.plans.withDocument(readRequest(raw, '$'));
     } catch (e) {
-      deliver(failure(e).body);
+      deliver(toGraphQLReply(e).body);
       return () => {};
     }
     const sub: Subscription = { session, request, deliver, plan: null, stop: () => null, ended: false, generation: 0 };
@@ -93,7 +93,7 @@ export class Subscriptions {
       sub.plan = plan;
       sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables), values, sub.deliver);
     } catch (e) {
-      if (!sub.ended && sub.generation === generation) sub.deliver(failure(e).body);
+      if (!sub.ended && sub.generation === generation) sub.deliver(toGraphQLReply(e).body);
     }
   }
 

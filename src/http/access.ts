@@ -1,5 +1,5 @@
 /** Who may use the administration API: admin only (spec "Authentication" items 1 and 3). */
-import { ApiError } from '../protocol/errors.js';
+import { ApiError } from '../errors/admin.js';
 
 export interface AdminHeaders {
   adminSecret: string;

@@ -8,7 +8,7 @@ import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import type { GraphQLReply } from '../graphql/service.js';
 import { readRequestQuery, type GraphQLRequest } from '../graphql/request.js';
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import { log } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
 import type { Headers } from './cors.js';

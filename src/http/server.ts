@@ -7,7 +7,7 @@
 import * as uws from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../protocol/messages.js';
-import { ApiError } from '../protocol/errors.js';
+import { ApiError } from '../errors/admin.js';
 import { log } from '../log.js';
 import { adminAccessError } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';

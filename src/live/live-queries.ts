@@ -18,17 +18,17 @@
  * the multiplexer actors (`actors/multiplexer/worker.ts`).
  */
 import { createHash } from 'node:crypto';
-import { RequestError } from '../compiler/errors.js';
+import { RequestError } from '../errors/request.js';
 import { bindCohort } from '../execute/cohort.js';
 import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
-import { ExecutionError } from '../execute/errors.js';
+import { ExecutionError } from '../errors/execution.js';
 import { assembleData } from '../execute/response.js';
 import { log } from '../log.js';
 import type { PlanStep } from '../protocol/plan.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../protocol/live.js';
 import type { ChangeCapture } from './change-capture.js';
-import { failure } from '../execute/failure.js';
+import { toGraphQLReply } from '../errors/graphql-reply.js';
 import { RefetchSchedule } from './refetch-schedule.js';
 import { advanceCursors, cohortKey } from './streams.js';
 
@@ -190,7 +190,7 @@ export class LiveQueries {
       answers = cohorts.map((_, c) => `{"data":${assembleData(steps, results.map((r) => r.texts[c]!))}}`);
       if (query.streaming) cursors = results.map((r) => r.cursors);
     } catch (e) {
-      answers = cohorts.map(() => failure(e).body);
+      answers = cohorts.map(() => toGraphQLReply(e).body);
     }
     let streamed = false;
     cohorts.forEach((cohort, c) => {

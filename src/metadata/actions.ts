@@ -5,8 +5,8 @@
  * `value_from_env`, `timeout`, transforms); which types exist is the custom types' business
  * (custom-types.ts) and is checked by resolution (resolve/actions.ts).
  */
-import { alreadyExists, badRequest, notExists } from '../protocol/errors.js';
-import { ApiError } from '../protocol/errors.js';
+import { alreadyExists, badRequest, notExists } from '../errors/admin.js';
+import { ApiError } from '../errors/admin.js';
 import { parseRequestTransform, parseResponseTransform } from '../templates/request-transform.js';
 import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';

@@ -8,7 +8,7 @@
  */
 import type { CatalogColumn, CatalogType } from './catalog.js';
 import type { ComparisonOp, Value } from '../ir/boolexp.js';
-import { badRequest, parseFailed } from '../protocol/errors.js';
+import { badRequest, parseFailed } from '../errors/admin.js';
 import { isObject, jsonKind, type Json } from '../util/decode.js';
 
 /** What a comparison is made against: the column (or computed field) and its table's columns. */

@@ -9,7 +9,7 @@
  */
 import type { CatalogColumn, QualifiedName } from './catalog.js';
 import { computedCall, type BoolExp } from '../ir/boolexp.js';
-import { badRequest, parseFailed } from '../protocol/errors.js';
+import { badRequest, parseFailed } from '../errors/admin.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
 import { parseComparisons, type Operand } from './boolexp-operators.js';
 import { showTable, tableName } from './names.js';

@@ -7,7 +7,7 @@
  * (see computed-field-functions.ts). Whatever else breaks shows up as an inconsistency.
  */
 import { qualifiedKey, type DatabaseCatalog, type CatalogTable } from './catalog.js';
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { checkComputedFieldFunctions } from './computed-field-functions.js';
 import { sameTable, showTable } from './names.js';
 import { carryRenames, noRenames, type Renames } from './renames.js';

@@ -5,7 +5,7 @@
  * goes with `cascade` or fails the request.
  */
 import type { DatabaseCatalog } from './catalog.js';
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { computedFieldFunction } from './computed-fields.js';
 import { cannotDrop } from './dependencies.js';
 import { sameTable, showTable } from './names.js';

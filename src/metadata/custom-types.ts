@@ -6,7 +6,7 @@
  * repeats, field types of the right kind); what depends on the sources (tables, columns) is
  * resolution's (resolve/actions.ts).
  */
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { QualifiedName } from './catalog.js';

@@ -1,5 +1,5 @@
 /** Validation of naming customizations: source `customization` and table `configuration` (TableConfig). */
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { isObject, ObjectReader, oneOf, str, type JsonObject } from '../util/decode.js';
 import { graphqlName } from './names.js';
 

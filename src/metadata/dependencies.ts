@@ -4,7 +4,7 @@
  * remove itself from a draft document.
  */
 import type { QualifiedName } from './catalog.js';
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { isObject } from '../util/decode.js';
 import { sameTable, showTable } from './names.js';
 import type { CommandResult } from './commands/context.js';

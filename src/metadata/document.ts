@@ -7,7 +7,7 @@ import { actionsSection, setActions } from './actions.js';
 import { customTypes, setCustomTypes } from './custom-types.js';
 import { remoteSchemasSection, setRemoteSchemas } from './remote-schemas.js';
 import type { Backend } from '../backends/backend.js';
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization, tableConfiguration } from './customization.js';

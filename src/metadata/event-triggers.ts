@@ -10,7 +10,7 @@
  */
 import { Cron } from 'croner';
 import type { EventOperation, EventTriggerInstall } from '../backends/backend.js';
-import { ApiError, parseFailed } from '../protocol/errors.js';
+import { ApiError, parseFailed } from '../errors/admin.js';
 import { parseRequestTransform, parseResponseTransform, type RequestTransform, type ResponseTransform } from '../templates/webhook-transform.js';
 import { arrayOf, bool, int, isObject, obj, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
 import type { DatabaseCatalog, QualifiedName } from './catalog.js';

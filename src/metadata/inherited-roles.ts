@@ -2,7 +2,7 @@
  * Inherited roles (spec "Inherited role"): `{role_name, role_set}` entries of the
  * top-level `inherited_roles` list, which may not form cycles (rule 1).
  */
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { arrayOf, isObject, nonEmptyStr, ObjectReader, type Json, type JsonObject } from '../util/decode.js';
 import type { Metadata } from './types.js';
 import { firstRepeat } from '../util/first-repeat.js';

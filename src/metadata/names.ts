@@ -1,7 +1,7 @@
 /** Table names as the admin API accepts and prints them. */
 import type { QualifiedName } from './catalog.js';
 import { isObject, nonEmptyStr, ObjectReader, str } from '../util/decode.js';
-import { parseFailed } from '../protocol/errors.js';
+import { parseFailed } from '../errors/admin.js';
 
 /**
  * `"author"` (schema public) or `{schema?, name}`: how tables and functions are named;

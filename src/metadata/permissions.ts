@@ -4,7 +4,7 @@
  * check of a stored permission against its table, which parses its boolean
  * expressions. Both report the JSON path of what is wrong.
  */
-import { badRequest, parseFailed } from '../protocol/errors.js';
+import { badRequest, parseFailed } from '../errors/admin.js';
 import { arrayOf, bool, int, isObject, keyPath, nonEmptyStr, obj, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import { parseBoolExp, type BoolExpScope, type ParsedExpressions } from './boolexp.js';
 import { checkLiteral, sessionVariable } from './boolexp-operators.js';

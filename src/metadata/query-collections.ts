@@ -6,7 +6,7 @@
  * the schema is collection-validation.ts's.
  */
 import { parse } from 'graphql';
-import { badRequest, parseFailed } from '../protocol/errors.js';
+import { badRequest, parseFailed } from '../errors/admin.js';
 import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, str, type Json } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { Metadata } from './types.js';

@@ -5,7 +5,7 @@
  * stored definition makes against the catalog.
  */
 import type { DatabaseCatalog, CatalogTable, QualifiedName } from './catalog.js';
-import { parseFailed } from '../protocol/errors.js';
+import { parseFailed } from '../errors/admin.js';
 import { isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import { graphqlName, sameTable, showTable, tableName } from './names.js';
 import type { RelationshipKind, ResolvedRelationship } from './resolve/types.js';

@@ -6,7 +6,7 @@
  * of the remote's own field names, one per level: `{f: {arguments: {...}, field: {g: {...}}}}`;
  * an argument value `"$column"` (anywhere in it) is a column of the row.
  */
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, type JsonObject } from '../util/decode.js';
 import type { QualifiedName } from './catalog.js';
 import { tableName } from './names.js';

@@ -5,7 +5,7 @@
  * `timeout_seconds`, `customization`); whether the server answers is the metadata actor's
  * business (actors/metadata/remotes.ts).
  */
-import { alreadyExists, badRequest, notExists } from '../protocol/errors.js';
+import { alreadyExists, badRequest, notExists } from '../errors/admin.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, stringMap, type Json, type JsonObject, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { Metadata } from './types.js';

@@ -6,7 +6,7 @@
  * share. Everything is checked when an endpoint is created (or a document replaced).
  */
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { ApiError, badRequest, notExists } from '../protocol/errors.js';
+import { ApiError, badRequest, notExists } from '../errors/admin.js';
 import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, str, type Json } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import { queryCollections, type QueryCollection } from './query-collections.js';

@@ -5,7 +5,7 @@
  * are delivered with a `retry_conf` of `num_retries` 0, `retry_interval_seconds` 10,
  * `timeout_seconds` 60, `tolerance_seconds` 21600 (the well-known engine's defaults).
  */
-import { parseFailed } from '../protocol/errors.js';
+import { parseFailed } from '../errors/admin.js';
 import type { RequestTransform, ResponseTransform } from '../templates/webhook-transform.js';
 import { ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
 import { checkUrl, cronSchedule, nonNegative, readHeadersAndTransforms } from './event-triggers.js';

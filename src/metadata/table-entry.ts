@@ -3,7 +3,7 @@
  * document (replace_metadata), brought to stored form: as their commands store them,
  * each list sorted by name as the well-known engine exports it.
  */
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { arrayOf, type JsonObject, type ObjectReader } from '../util/decode.js';
 import { computedFieldEntry } from './computed-fields.js';
 import { storedEventTrigger } from './event-triggers.js';

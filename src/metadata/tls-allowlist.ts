@@ -5,7 +5,7 @@
  * is stored as `{host}`. Entries are told apart by host and suffix (a host may be listed once
  * per suffix, and once without one).
  */
-import { alreadyExists, notExists } from '../protocol/errors.js';
+import { alreadyExists, notExists } from '../errors/admin.js';
 import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, type Json, type JsonObject } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { Metadata } from './types.js';

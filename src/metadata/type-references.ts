@@ -3,7 +3,7 @@
  * stored, and the named type under the wrappers.
  */
 import { parseType, type TypeNode } from 'graphql';
-import { badRequest } from '../protocol/errors.js';
+import { badRequest } from '../errors/admin.js';
 import { nonEmptyStr } from '../util/decode.js';
 
 /** A GraphQL type text (`[Foo!]!`), parsed; its parse error at `path`. */

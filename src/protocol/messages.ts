@@ -1,7 +1,8 @@
 /** Every message an actor accepts or emits. */
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
-import type { GraphQLErrorBody, Plan, PlanStep, StepRun } from './plan.js';
+import type { Plan, PlanStep, StepRun } from './plan.js';
+import type { GraphQLErrorBody } from '../errors/request.js';
 import type { EventsView, PublishedSnapshot, SourcesView } from './snapshot.js';
 import type { PoolLimits } from '../backends/backend.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from './live.js';

@@ -219,7 +219,3 @@ export interface PlanReads {
   tables: string[];
 }
 
-export interface GraphQLErrorBody {
-  message: string;
-  extensions: { path: string; code: string; internal?: unknown };
-}

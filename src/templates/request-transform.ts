@@ -6,7 +6,7 @@
  * Version 1 writes `body` as a template string; version 2 as `{action, ...}`. Unknown keys
  * are ignored, as Hasura does; so is the legacy `content_type`.
  */
-import { ApiError, parseFailed, type ApiErrorBody } from '../protocol/errors.js';
+import { ApiError, parseFailed, type ApiErrorBody } from '../errors/admin.js';
 import { arrayOf, int, keyPath, ObjectReader, oneOf, str, stringMap } from '../util/decode.js';
 import type { TemplateError } from './errors.js';
 import { hashMapOrder } from './hashmap-order.js';

@@ -3,7 +3,7 @@
  * `runTestWebhookTransform`): build the request the webhook would receive, transform it,
  * and describe the result, or the 400 error Hasura answers with.
  */
-import type { ApiErrorBody } from '../protocol/errors.js';
+import type { ApiErrorBody } from '../errors/admin.js';
 import { applyRequestTransform, decodeJson } from './apply-transform.js';
 import { makeRequest, requestUrl } from './http-request.js';
 import { encodeJson, type JsonValue } from './json.js';

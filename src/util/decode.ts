@@ -3,7 +3,7 @@
  * error can say where (`$.args.table.name`) and what (aeson-style messages, which
  * clients of the well-known engine already match on).
  */
-import { parseFailed } from '../protocol/errors.js';
+import { parseFailed } from '../errors/admin.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };

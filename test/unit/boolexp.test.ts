@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogColumn, CatalogFunction, CatalogType, QualifiedName } from '../../src/metadata/catalog.js';
 import { TRUE } from '../../src/ir/boolexp.js';
 import { parseBoolExp, type BoolExpScope, type BoolExpTable } from '../../src/metadata/boolexp.js';
-import { ApiError } from '../../src/protocol/errors.js';
+import { ApiError } from '../../src/errors/admin.js';
 
 const type = (name: string, category = 'U', element: QualifiedName | null = null): CatalogType => ({
   schema: 'pg_catalog',

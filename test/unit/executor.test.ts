@@ -3,12 +3,12 @@
  * concurrency, joins, mutation transactions and the error shapes.
  */
 import { describe, expect, it } from 'vitest';
-import { RequestError } from '../../src/compiler/errors.js';
+import { RequestError } from '../../src/errors/request.js';
 import type { RunStatement, SourceConnection } from '../../src/backends/backend.js';
 import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
-import { ExecutionError } from '../../src/execute/errors.js';
+import { ExecutionError } from '../../src/errors/execution.js';
 import { execute } from '../../src/execute/executor.js';
-import { ApiError } from '../../src/protocol/errors.js';
+import { ApiError } from '../../src/errors/admin.js';
 import type { Plan, PlanStep, StepJoin, StepRun } from '../../src/protocol/plan.js';
 import type { ParamSource } from '../../src/sql/fragment.js';
 import type { CatalogType } from '../../src/metadata/catalog.js';

@@ -17,7 +17,7 @@ import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata, TableMetadata } from '../../metadata/types.js';
 import { samePicks } from '../../util/same-picks.js';
 import { log } from '../../log.js';
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 
 /** Sources whose triggers are installed again (`recreate_event_triggers`): some, or all. */
 export type Recreate = ReadonlySet<string> | true;

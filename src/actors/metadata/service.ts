@@ -14,7 +14,7 @@ import type { EnvelopeVersion } from '../../metadata/commands/manage.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
 import { documentInconsistencies } from './inconsistencies.js';
 import type { Metadata } from '../../metadata/types.js';
-import { ApiError, badRequest, conflict, parseFailed } from '../../protocol/errors.js';
+import { ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
 import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';

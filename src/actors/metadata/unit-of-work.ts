@@ -13,7 +13,7 @@ import { normalizeMetadata } from '../../metadata/document.js';
 import { inconsistencyKey, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import { documentInconsistencies } from './inconsistencies.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
-import { ApiError, badRequest } from '../../protocol/errors.js';
+import { ApiError, badRequest } from '../../errors/admin.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
 import { deepFreeze, DraftSession, produce } from '../../util/draft.js';

@@ -7,7 +7,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { ChangeCapture } from '../../live/change-capture.js';
-import { failure } from '../../execute/failure.js';
+import { toGraphQLReply } from '../../errors/graphql-reply.js';
 import { LiveQueries } from '../../live/live-queries.js';
 import type { LiveQuery } from '../../protocol/live.js';
 import { SourcePools } from '../../execute/source-pools.js';
@@ -53,7 +53,7 @@ function subscribe(query: LiveQuery | { key: string }, added: MultiplexedSubscri
     }
   } catch (e) {
     if (queries.get(query.key)?.subscribers === 0) queries.delete(query.key);
-    const text = failure(e).body;
+    const text = toGraphQLReply(e).body;
     for (const { id } of added) if (!subscribers.has(id)) outbox.add(id, text, null, null);
   }
 }

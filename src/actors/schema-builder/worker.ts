@@ -7,7 +7,7 @@
 import { encode } from '../../protocol/codec.js';
 import { SnapshotReader } from '../../protocol/snapshot.js';
 import { analyze } from '../../compiler/compile.js';
-import { InvalidDocumentError, RequestError } from '../../compiler/errors.js';
+import { InvalidDocumentError, RequestError } from '../../errors/request.js';
 import { allowlistOf, NotAllowedError } from '../../compiler/allowlist.js';
 import { backendFor, loadBackends } from '../../backends/registry.js';
 import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';

@@ -5,7 +5,7 @@
  * is accepted too, as upstream) or `{from_env}`. Literal values are checked when they enter
  * the metadata (a service account needs `client_email` and `private_key`); stored as given.
  */
-import { badRequest } from '../../protocol/errors.js';
+import { badRequest } from '../../errors/admin.js';
 import { int, isObject, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 
 export interface BigQueryTarget {

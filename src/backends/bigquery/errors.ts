@@ -1,5 +1,5 @@
 /** BigQuery API errors (the client's ApiError, auth and network failures) as the API reports them. */
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 
 export function dataError(e: unknown, statement: string, path = '$'): ApiError {
   if (e instanceof ApiError) return e;

@@ -6,7 +6,7 @@
  * when the source connects. Connection strings are ODBC or ADO.NET `key=value;` lists, as
  * the well-known engine takes them (`Driver={ODBC Driver 18 for SQL Server};Server=tcp:host,1433;...`).
  */
-import { badRequest } from '../../protocol/errors.js';
+import { badRequest } from '../../errors/admin.js';
 import { int, isObject, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 
 export interface MssqlPoolSettings {

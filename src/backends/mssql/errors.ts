@@ -1,5 +1,5 @@
 /** SQL Server errors (tedious' RequestError / ConnectionError) as the API reports them. */
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 
 interface TediousError extends Error {
   code?: string;

@@ -3,7 +3,7 @@
  * a connection pool when the source is resolved.
  */
 import pg from 'pg';
-import { badRequest } from '../../protocol/errors.js';
+import { badRequest } from '../../errors/admin.js';
 import { bool, int, isObject, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
 import type { PoolLimits } from '../backend.js';
 

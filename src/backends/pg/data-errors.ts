@@ -3,7 +3,7 @@
  * reported as the well-known engine does: chosen by SQLSTATE, never by message text
  * (messages are localised), with PostgreSQL's own message after a heading.
  */
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 import { isPgError, postgresError } from './run-sql.js';
 import { CHECK_VIOLATION } from './translate/mutation.js';
 

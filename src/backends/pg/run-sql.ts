@@ -1,6 +1,6 @@
 /** `run_sql`: raw SQL on a source, answered in the well-known engine's row format. */
 import type pg from 'pg';
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 import type { Json } from '../../util/decode.js';
 import type { RunSqlResponse } from '../backend.js';
 

@@ -5,7 +5,7 @@
  * the environment is resolution's, and a change that leaves an action or the custom types
  * inconsistent fails with nothing stored.
  */
-import { alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
+import { alreadyExists, badRequest, notExists } from '../../errors/admin.js';
 import { bool, nonEmptyStr, ObjectReader, strOrNull } from '../../util/decode.js';
 import { ACTION_LOG_STATEMENTS } from '../../db/action-log.js';
 import { actionDefinition, actionEntry, actions, findAction, setActions, type ActionMetadata } from '../actions.js';

@@ -4,7 +4,7 @@
  * collection on the allow-list has its queries validated against the schema
  * (collection-validation.ts): adding one with an invalid query fails with its reason.
  */
-import { badRequest } from '../../protocol/errors.js';
+import { badRequest } from '../../errors/admin.js';
 import { nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { allowlist, allowlistScope, setAllowlist, type AllowlistEntry } from '../query-collections.js';
 import { SUCCESS, type Command } from './context.js';

@@ -1,6 +1,6 @@
 /** pg_add_computed_field, pg_drop_computed_field (and their /v1/query forms), bigquery_add_computed_field, bigquery_drop_computed_field. */
 import { qualifiedKey } from '../catalog.js';
-import { notExists } from '../../protocol/errors.js';
+import { notExists } from '../../errors/admin.js';
 import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { computedFieldDefinition } from '../computed-fields.js';
 import { cascadeDependents } from '../dependencies.js';

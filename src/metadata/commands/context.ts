@@ -8,7 +8,7 @@ import type { DatabaseCatalog } from '../catalog.js';
 import type { Backend, RunSqlResponse } from '../../backends/backend.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
 import type { Json } from '../../util/decode.js';
-import type { ApiError } from '../../protocol/errors.js';
+import type { ApiError } from '../../errors/admin.js';
 import type { BackendKind, InconsistentObject, Metadata } from '../types.js';
 
 export interface RunSqlOptions {

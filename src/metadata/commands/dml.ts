@@ -7,7 +7,7 @@
  */
 import type { DmlKind } from '../../backends/backend.js';
 import { qualifiedKey, type QualifiedName } from '../catalog.js';
-import { notExists } from '../../protocol/errors.js';
+import { notExists } from '../../errors/admin.js';
 import { ObjectReader, str, type Json } from '../../util/decode.js';
 import { parseBoolExp } from '../boolexp.js';
 import { findSource } from '../lookup.js';

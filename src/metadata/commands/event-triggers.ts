@@ -7,7 +7,7 @@
  * statements in the request's transaction of the source.
  */
 import type { EventStatements } from '../../backends/backend.js';
-import { ApiError, alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
+import { ApiError, alreadyExists, badRequest, notExists } from '../../errors/admin.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger, replicationDefault } from '../event-triggers.js';
 import { findSource } from '../lookup.js';

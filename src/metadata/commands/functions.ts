@@ -3,7 +3,7 @@
  * untrack_function, which also take the function name alone as the arguments.
  */
 import type { QualifiedName } from '../catalog.js';
-import { badRequest, notExists } from '../../protocol/errors.js';
+import { badRequest, notExists } from '../../errors/admin.js';
 import { ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { entryFunction, findTrackedFunction, functionConfiguration } from '../functions.js';
 import { findSource, trackedTable } from '../lookup.js';

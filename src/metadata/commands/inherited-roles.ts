@@ -1,5 +1,5 @@
 /** add_inherited_role, drop_inherited_role. */
-import { notExists } from '../../protocol/errors.js';
+import { notExists } from '../../errors/admin.js';
 import { nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { checkRoleCycles, inheritedRole, inheritedRoles, setInheritedRoles } from '../inherited-roles.js';
 import { inheritedRoleObjectName } from '../resolve/inherited-roles.js';

@@ -1,6 +1,6 @@
 /** export, replace, reload, clear, get/drop inconsistent metadata. */
 import { remoteSchemas } from '../remote-schemas.js';
-import { ApiError, badRequest } from '../../protocol/errors.js';
+import { ApiError, badRequest } from '../../errors/admin.js';
 import { arrayOf, bool, ObjectReader, str, type Json, type JsonObject } from '../../util/decode.js';
 import { parseMetadataDocument } from '../document.js';
 import type { InconsistentObject, Metadata } from '../types.js';

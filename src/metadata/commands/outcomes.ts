@@ -3,7 +3,7 @@
  * changed object's own problems (400 invalid-configuration, its reasons), else every
  * new inconsistency (400 unexpected).
  */
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 import type { InconsistentObject } from '../types.js';
 import type { CommandResult } from './context.js';
 

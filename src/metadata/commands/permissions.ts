@@ -5,7 +5,7 @@
  * its JSON path; the rest (e.g. the `admin` role) is found by resolution.
  */
 import { qualifiedKey } from '../catalog.js';
-import { ApiError, badRequest } from '../../protocol/errors.js';
+import { ApiError, badRequest } from '../../errors/admin.js';
 import { nonEmptyStr, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
 import { showTable } from '../names.js';
 import { permissionBody, resolvePermission } from '../permissions.js';

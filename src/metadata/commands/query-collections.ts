@@ -3,7 +3,7 @@
  * add_query_to_collection, drop_query_from_collection (spec "Query collections and
  * allow-list"), with the well-known engine's messages and codes.
  */
-import { alreadyExists, badRequest, notExists } from '../../protocol/errors.js';
+import { alreadyExists, badRequest, notExists } from '../../errors/admin.js';
 import { bool, isObject, nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import {
   allowlist,

@@ -3,7 +3,7 @@
  * pg_set_relationship_comment, pg_rename_relationship (and their /v1/query forms).
  */
 import { qualifiedKey } from '../catalog.js';
-import { notExists } from '../../protocol/errors.js';
+import { notExists } from '../../errors/admin.js';
 import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { cascadeDependents } from '../dependencies.js';
 import { graphqlName } from '../names.js';

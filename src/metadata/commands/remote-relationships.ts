@@ -5,7 +5,7 @@
  * table) is checked by resolution: a relationship that does not resolve fails the command
  * with the reason, nothing stored.
  */
-import { notExists } from '../../protocol/errors.js';
+import { notExists } from '../../errors/admin.js';
 import { isObject, ObjectReader, type JsonObject } from '../../util/decode.js';
 import { relationshipName, remoteRelationshipDefinition } from '../remote-relationships.js';
 import { defaultSchemaOf, showTable } from '../names.js';

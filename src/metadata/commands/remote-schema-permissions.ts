@@ -5,7 +5,7 @@
  * introspection (metadata/remote-permissions.ts): a 400 naming what does not fit, nothing stored.
  */
 import { buildClientSchema } from 'graphql';
-import { badRequest } from '../../protocol/errors.js';
+import { badRequest } from '../../errors/admin.js';
 import { nonEmptyStr, ObjectReader, str } from '../../util/decode.js';
 import { checkPermissionSchema, PermissionSchemaError } from '../remote-permissions.js';
 import { findRemoteSchema, remotePermissionEntry, remoteSchemas, setRemoteSchemas, withoutPermission, type RemoteSchemaMetadata } from '../remote-schemas.js';

@@ -1,5 +1,5 @@
 /** create_rest_endpoint, drop_rest_endpoint (spec "RESTified endpoints"), on both administration APIs. */
-import { notExists } from '../../protocol/errors.js';
+import { notExists } from '../../errors/admin.js';
 import { nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { queryCollections } from '../query-collections.js';
 import { checkNewEndpoint, endpointQuery, restEndpoint, restEndpoints, setRestEndpoints } from '../rest-endpoints.js';

@@ -4,7 +4,7 @@
  * listing and invocations (rows of the metadata database, `db/scheduled-events.ts`).
  */
 import { SCHEDULED_STATEMENTS } from '../../db/scheduled-events.js';
-import { alreadyExists, badRequest, notExists, parseFailed } from '../../protocol/errors.js';
+import { alreadyExists, badRequest, notExists, parseFailed } from '../../errors/admin.js';
 import { arrayOf, bool, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject } from '../../util/decode.js';
 import { nonNegative } from '../event-triggers.js';
 import { cronTriggers, readCronTrigger, readScheduledEvent } from '../scheduled-triggers.js';

@@ -1,5 +1,5 @@
 /** pg_add_source, pg_update_source, pg_drop_source, rename_source. */
-import { alreadyExists, badRequest } from '../../protocol/errors.js';
+import { alreadyExists, badRequest } from '../../errors/admin.js';
 import { bool, nonEmptyStr, ObjectReader } from '../../util/decode.js';
 import { sourceCustomization } from '../customization.js';
 import { cascadeDependents, dependentsOfSource, dependencyError } from '../dependencies.js';

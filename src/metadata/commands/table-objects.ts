@@ -4,7 +4,7 @@
  * catalog), name clashes, and keeping the stored lists in export order.
  */
 import type { QualifiedName } from '../catalog.js';
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 import { str, type JsonObject, type ObjectReader } from '../../util/decode.js';
 import { unchanged } from '../../util/draft.js';
 import { findSource, findTable } from '../lookup.js';

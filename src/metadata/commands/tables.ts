@@ -1,6 +1,6 @@
 /** pg_track_table, pg_untrack_table, pg_set_table_is_enum, pg_set_table_customization, pg_set_generic_federation_config. */
 import type { CatalogTable, QualifiedName } from '../catalog.js';
-import { badRequest, notExists } from '../../protocol/errors.js';
+import { badRequest, notExists } from '../../errors/admin.js';
 import { bool, ObjectReader, str, type JsonObject } from '../../util/decode.js';
 import { tableConfiguration } from '../customization.js';
 import { cascadeDependents, dependencyError, dependentsOfTable } from '../dependencies.js';

@@ -3,7 +3,7 @@
  * transform, with sample data (spec "Metadata management"). `{from_env}` in
  * `webhook_url` reads the request's sample `env`, never the server's environment.
  */
-import { ApiError, parseFailed, type ApiErrorBody } from '../../protocol/errors.js';
+import { ApiError, parseFailed, type ApiErrorBody } from '../../errors/admin.js';
 import { decodeRequestTransform, decodeResponseTransform, testWebhookTransform } from '../../templates/webhook-transform.js';
 import { arrayOf, ObjectReader, str, stringMap, type Json } from '../../util/decode.js';
 import type { Command } from './context.js';

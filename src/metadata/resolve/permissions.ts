@@ -9,7 +9,7 @@
  * did then and its permissions are not checked again.
  */
 import { qualifiedKey } from '../catalog.js';
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 import type { JsonObject } from '../../util/decode.js';
 import type { BoolExpScope, ParsedExpressions } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';

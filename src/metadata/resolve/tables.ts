@@ -1,7 +1,7 @@
 /** Stage 2: each tracked table exists in its source's catalog, else it is inconsistent (with everything on it). */
 import { qualifiedKey } from '../catalog.js';
 import type { Json } from '../../util/decode.js';
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError } from '../../errors/admin.js';
 import { tableConfiguration } from '../customization.js';
 import { sameTable, showTable } from '../names.js';
 import type { TableMetadata } from '../types.js';

@@ -17,7 +17,7 @@
  * Every value is a parameter, identifiers bracket-quoted.
  */
 import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
-import { badRequest } from '../../../protocol/errors.js';
+import { badRequest } from '../../../errors/admin.js';
 import type { Delete, IfMatched, Insert, MutationField, MutationOutput, PerColumn, Update } from '../../../ir/mutation.js';
 import type { RowSource } from '../../../ir/select.js';
 import type { CatalogType } from '../../../metadata/catalog.js';

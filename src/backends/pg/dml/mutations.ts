@@ -3,7 +3,7 @@
  * one row: `affected_rows` and, when `returning` names columns, `returning` (the
  * changed rows as JSON objects).
  */
-import { badRequest, parseFailed } from '../../../protocol/errors.js';
+import { badRequest, parseFailed } from '../../../errors/admin.js';
 import { arrayOf, keyPath, ObjectReader, oneOf, str, type JsonObject } from '../../../util/decode.js';
 import { ident, join, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { CatalogColumn } from '../../../metadata/catalog.js';

@@ -2,7 +2,7 @@
  * The deprecated `select` and `count` operations: rows of one table as JSON objects
  * (PostgreSQL's own JSON rendering of each type), with related rows nested, or how many rows match.
  */
-import { badRequest } from '../../../protocol/errors.js';
+import { badRequest } from '../../../errors/admin.js';
 import { arrayOf, int, isObject, ObjectReader, oneOf, str } from '../../../util/decode.js';
 import { ident, join, literal, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { aliasedTable, column, type DmlTarget } from './target.js';

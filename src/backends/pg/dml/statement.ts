@@ -7,7 +7,7 @@ import { type Rendered, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
 import type { DmlKind, DmlRequest } from '../../backend.js';
 import type { ResolvedTable } from '../../../metadata/resolve/types.js';
-import { notExists } from '../../../protocol/errors.js';
+import { notExists } from '../../../errors/admin.js';
 import { boolExpSql } from '../translate/boolexp.js';
 import { Aliases, type BoolExpEnv, type Scope } from '../translate/context.js';
 import { deleteStatement, insertStatement, updateStatement } from './mutations.js';

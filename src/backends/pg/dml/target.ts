@@ -1,7 +1,7 @@
 /** The table a deprecated DML operation works on, as the catalog describes it. */
 import type { CatalogColumn, CatalogTable } from '../../../metadata/catalog.js';
 import type { RelationshipKind } from '../../../metadata/resolve/types.js';
-import { notExists } from '../../../protocol/errors.js';
+import { notExists } from '../../../errors/admin.js';
 import { qualified, sql, type Sql } from '../../../sql/fragment.js';
 import type { Scope } from '../translate/context.js';
 

@@ -1,16 +1,17 @@
-/** A failed GraphQL request's response text, and its status under `application/graphql-response+json`. */
-import { RequestError } from '../compiler/errors.js';
-import { ExecutionError } from './errors.js';
+/**
+ * A failed GraphQL request's answer, whatever failed (the request, its execution, an
+ * administration error met on the way, or a bug): its response text, and its status under
+ * `application/graphql-response+json`. The one mapping of errors to GraphQL replies.
+ */
+import { MethodNotAllowed, RequestError } from './request.js';
+import { ExecutionError } from './execution.js';
 import { log } from '../log.js';
-import { ApiError } from '../protocol/errors.js';
-import type { GraphQLErrorBody } from '../protocol/plan.js';
-
-/** A mutation or subscription over GET (GraphQL over HTTP: GET is for queries only). */
-export class MethodNotAllowed extends RequestError {}
+import { ApiError } from './admin.js';
+import type { GraphQLErrorBody } from './request.js';
 
 const errorsBody = (errors: GraphQLErrorBody[]) => JSON.stringify({ errors });
 
-export function failure(e: unknown): { body: string; status: number } {
+export function toGraphQLReply(e: unknown): { body: string; status: number } {
   if (e instanceof MethodNotAllowed) return { body: errorsBody([e.body()]), status: 405 };
   if (e instanceof RequestError) return { body: errorsBody([e.body()]), status: 400 };
   if (e instanceof ExecutionError) return { body: JSON.stringify({ data: null, errors: [{ message: e.message, extensions: e.extensions ?? { path: e.error.path, code: e.error.code } }] }), status: 200 };

@@ -1,4 +1,4 @@
-import type { ApiError } from '../protocol/errors.js';
+import type { ApiError } from './admin.js';
 
 /** A database error while a query ran: answered with `"data": null`, as the well-known engine does. */
 export class ExecutionError extends Error {

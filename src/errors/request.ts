@@ -1,5 +1,10 @@
 /** A request error as the well-known engine reports it: message, JSON path into the request, code. */
-import type { GraphQLErrorBody } from '../protocol/plan.js';
+
+/** A GraphQL error as answered (and as it crosses threads): message, and its path and code. */
+export interface GraphQLErrorBody {
+  message: string;
+  extensions: { path: string; code: string; internal?: unknown };
+}
 
 export class RequestError extends Error {
   constructor(
@@ -21,3 +26,6 @@ export class RequestError extends Error {
  * until the schema changes, so the verdict is kept beside the plans.
  */
 export class InvalidDocumentError extends RequestError {}
+
+/** A mutation or subscription over GET (GraphQL over HTTP: GET is for queries only): 405. */
+export class MethodNotAllowed extends RequestError {}
