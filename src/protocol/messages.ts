@@ -135,6 +135,11 @@ export interface CompilerOptions {
   stringifyNumericTypes: boolean;
 }
 
+/** A compiler thread's `workerData`: the settings and the source kind whose backend its pool translates for. */
+export interface CompilerBootData extends CompilerOptions {
+  sourceKind: string;
+}
+
 /** What a multiplexer actor runs: its live queries' options, and its own pools' settings (`SERVICE_GRAPHQL_LIVE_QUERIES_*`). */
 export interface MultiplexerBootData {
   logLevel: import('../log.js').LogLevel;

@@ -35,6 +35,8 @@ export interface SourceSnapshot {
   enumValues?: Record<string, { value: string; comment: string | null }[]>;
   /** What the source's backend supports (the schema leaves out the rest); absent: everything. */
   capabilities?: Capabilities;
+  /** The source prepares its statements (its backend reads its configuration): they are named when compiled. */
+  preparesStatements?: true;
 }
 
 export interface MetadataSnapshot {

@@ -8,7 +8,7 @@ import { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
 import { translatingKind } from '../../backends/registry.js';
 import { decode } from '../../protocol/codec.js';
-import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
+import type { CompilerBootData, CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
 import { withDeadline } from '../task-deadline.js';
 
 export class CompilerPools {
@@ -40,7 +40,7 @@ export class CompilerPools {
         filename: new URL('./worker.js', import.meta.url).href,
         minThreads: 1,
         maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
-        workerData: this.options,
+        workerData: { ...this.options, sourceKind: backend } satisfies CompilerBootData,
       });
       this.pools.set(backend, pool);
     }

@@ -6,16 +6,20 @@ import { createHash } from 'node:crypto';
 import { workerData } from 'piscina';
 import { backendFor, loadBackends } from '../../backends/registry.js';
 import { encode } from '../../protocol/codec.js';
-import type { CompilerOptions, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
+import type { CompilerBootData, TranslateAnswer, TranslateTask } from '../../protocol/messages.js';
 
-const options = { stringifyNumeric: (workerData as CompilerOptions).stringifyNumericTypes };
+const boot = workerData as CompilerBootData;
+const options = { stringifyNumeric: boot.stringifyNumericTypes };
+// The pool's backend is loaded as the thread starts (pools start with the first snapshot naming
+// their kind), not by the first request's field; a failure is the first task's to report.
+void loadBackends([boot.sourceKind])?.catch(() => {});
 
 /** A prepared statement's name: a hash of its text (each connection keeps a bounded set, see PreparedStatements). */
 const statementName = (text: string): string => 's' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
 const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? statementName(text) : null);
 
 export default async function translateTask(task: TranslateTask): Promise<Uint8Array> {
-  // The pool's backend, loaded by its first task (this thread never loads another).
+  // Loaded already, or being loaded since the thread started (this thread never loads another).
   await loadBackends([task.sourceKind]);
   const backend = backendFor(task.sourceKind);
   // Analysis only sends fields of sources that were introspected, which needs a backend.

@@ -242,8 +242,10 @@ export class MetadataService {
       const connection = this.sources.connection(name);
       const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
       const enumValues = connection && c.introspection && enumTables.length ? await connection.loadEnumValues(c.introspection, enumTables) : {};
-      const capabilities = backendFor(meta?.kind ?? 'postgres')?.capabilities;
-      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues, ...(capabilities ? { capabilities } : {}) };
+      const backend = backendFor(meta?.kind ?? 'postgres');
+      const capabilities = backend?.capabilities;
+      const prepares = meta && backend?.usesPreparedStatements(meta.configuration);
+      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues, ...(capabilities ? { capabilities } : {}), ...(prepares ? { preparesStatements: true as const } : {}) };
     }
     const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
     const before = this.published;

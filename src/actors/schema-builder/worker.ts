@@ -9,7 +9,6 @@ import { SnapshotReader } from '../../protocol/snapshot.js';
 import { analyze } from '../../compiler/compile.js';
 import { InvalidDocumentError, RequestError } from '../../errors/request.js';
 import { allowlistOf, NotAllowedError } from '../../compiler/allowlist.js';
-import { backendFor, loadBackends } from '../../backends/registry.js';
 import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
 import { RoleSchemas } from './role-schemas.js';
 import { collectGarbageWhenIdle } from '../../util/collect-garbage.js';
@@ -24,16 +23,16 @@ function follow(chain: SnapshotChain) {
   return reader.snapshot;
 }
 
-export default async function schemaBuilderTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
+export default function schemaBuilderTask(task: SchemaBuilderTask): Uint8Array | null {
   try {
-    return await runTask(task);
+    return runTask(task);
   } finally {
     // A whole snapshot update leaves the previous snapshot behind; role schemas leave their builds'.
     collectGarbageWhenIdle();
   }
 }
 
-async function runTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
+function runTask(task: SchemaBuilderTask): Uint8Array | null {
   switch (task.kind) {
     case 'unstage':
       reader.unstage();
@@ -49,18 +48,16 @@ async function runTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
   }
   const tracked = schemas.use(task.generation, () => follow(task.chain));
   if (task.kind === 'follow') return null;
-  // The backends of the snapshot's sources say whether a source prepares its statements.
-  await loadBackends(tracked.snapshot.metadata.sources.map((s) => s.kind));
   let answer: AnalyzeAnswer;
   try {
     const rs = schemas.get(task.role, task.backendOnly);
     const allowlist = task.allowlist ? allowlistOf(tracked.snapshot.metadata) : null;
     const plan = analyze(rs, task, {
       allowed: allowlist ? (doc) => allowlist.allows(task.role, doc) : undefined,
+      // This thread loads no backend: the metadata actor says what it needs of each source.
       source: (name) => {
-        const s = tracked.snapshot.metadata.sources.find((x) => x.name === name);
-        const backend = s && backendFor(s.kind);
-        return { kind: s?.kind ?? '', prepared: s && backend ? backend.usesPreparedStatements(s.configuration) : false };
+        const s = tracked.snapshot.sources[name];
+        return { kind: s?.kind ?? '', prepared: s?.preparesStatements === true };
       },
     });
     answer = { ok: true, plan };
