@@ -1,4 +1,7 @@
-/** A request error as the well-known engine reports it: message, JSON path into the request, code. */
+/**
+ * Errors of a GraphQL request as the well-known engine reports them: message, JSON path into the
+ * request, code.
+ */
 
 /** A GraphQL error as answered (and as it crosses threads): message, and its path and code. */
 export interface GraphQLErrorBody {

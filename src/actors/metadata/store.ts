@@ -14,7 +14,7 @@ import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from 
 import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
 import type { PgListener } from '../../db/listener.js';
 import { metadataListener } from './listener.js';
-import { bumpGenerations, decodeGenerations, encodeGenerations, rereadNothing, sameGenerations, type CatalogGenerations, type Rereads } from './catalog-generations.js';
+import { bumpGenerations, decodeGenerations, encodeGenerations, NO_GENERATIONS, rereadNothing, sameGenerations, type CatalogGenerations, type Rereads } from './catalog-generations.js';
 import { INSTALL_LOCK } from '../../db/install-lock.js';
 
 export interface StoredMetadata {
@@ -123,7 +123,7 @@ export class MetadataStore {
       await c.query(ACTION_LOG_SCHEMA);
       const r = await c.query<VersionRow>(READ_VERSION_ROW);
       if (r.rows[0]) return this.document(c, r.rows[0]);
-      const stored = { metadata: initial(), version: 1, inRows: true, catalogs: decodeGenerations(null) };
+      const stored = { metadata: initial(), version: 1, inRows: true, catalogs: NO_GENERATIONS };
       await c.query('INSERT INTO service_catalog.metadata (id, resource_version) VALUES (1, 1)');
       await this.write(c, diffDocuments(null, stored.metadata)!, stored, true);
       return stored;
@@ -241,11 +241,8 @@ export class MetadataStore {
       running = c.query(text, values);
     };
     const generations = encodeGenerations(stored.catalogs);
-    if (!diff) {
-      await send('UPDATE service_catalog.metadata SET catalog_generations = $1 WHERE id = 1', [generations]);
-      await running;
-      return;
-    }
+    // Only catalogs were re-read: the document and its version stay.
+    if (!diff) return void (await c.query('UPDATE service_catalog.metadata SET catalog_generations = $1 WHERE id = 1', [generations]));
     if (whole) await send('DELETE FROM service_catalog.metadata_tables', []);
     await send('UPDATE service_catalog.metadata SET metadata = NULL, skeleton = coalesce($1::json, skeleton), resource_version = $2, catalog_generations = $3 WHERE id = 1', [
       diff.skeleton,
