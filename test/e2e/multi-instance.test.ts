@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
 import { LISTENER_APPLICATION_NAME } from '../../src/actors/metadata/listener.js';
+import { RemoteGraphQL } from '../support/remote-graphql.js';
 
 // Two engine processes sharing one metadata database.
 let db: TestDatabase;
@@ -108,6 +109,25 @@ describe('what one engine did to the database, the other serves', () => {
     const { ms, data } = await timeUntilServed(two, '{ made_here { outside } }', Date.now());
     expect(data).toEqual({ made_here: [{ outside: 'o' }] });
     expect(ms).toBeLessThan(1000);
+  });
+  it('one reload_remote_schema reloads every engine (a remote server that changed its schema)', async () => {
+    const before = await new RemoteGraphQL('type Query { hello: String }', { hello: () => 'hi' }).start();
+    const add = await one.metadata({ type: 'add_remote_schema', args: { name: 'greeter', definition: { url: before.url } } });
+    expect(add.status, JSON.stringify(add.body)).toBe(200);
+    await timeUntilServed(two, '{ hello }', Date.now());
+    // The same URL, a new schema: neither engine knows it until one of them is asked to reload.
+    await before.stop();
+    const after = await new RemoteGraphQL('type Query { hello: String greeting: String }', { hello: () => 'hi', greeting: () => 'hello' }).start(before.port);
+    try {
+      expect((await two.post('/v1/graphql', { query: '{ greeting }' })).body.errors).toBeDefined();
+      expect((await one.metadata({ type: 'reload_remote_schema', args: { name: 'greeter' } })).status).toBe(200);
+      const { ms, data } = await timeUntilServed(two, '{ greeting }', Date.now());
+      expect(data).toEqual({ greeting: 'hello' });
+      expect(ms).toBeLessThan(1000);
+    } finally {
+      await two.metadata({ type: 'remove_remote_schema', args: { name: 'greeter' } });
+      await after.stop();
+    }
   });
 });
 
