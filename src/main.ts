@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 
   const actors = createActors(config);
   const front = wireSnapshots(config, actors);
-  let http: { close(): void } | undefined;
+  let http: { port: number; close(): void } | undefined;
   let authenticator: Authenticator | undefined;
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
@@ -89,9 +89,8 @@ async function main(): Promise<void> {
   } catch (e) {
     return fail('authentication setup failed', e);
   }
-  const server = await startFront(config, actors, front, authenticator);
-  http = server;
-  log.info('server ready', { host: config.host, port: server.port, embeddedDatabase: !!embedded, version: VERSION });
+  http = await startFront(config, actors, front, authenticator);
+  log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
 
 /** The actors on their threads (not started yet) and the main thread's clients of them. */

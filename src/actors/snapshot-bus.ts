@@ -18,7 +18,7 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   private latest: S | null = null;
   private readonly listeners = new Set<SnapshotListener<S>>();
   private readonly stagedListeners = new Set<SnapshotListener<S | null>>();
-  private readonly awaitingFirst: ((s: S) => void)[] = [];
+  private readonly awaitingFirst: { resolve: (s: S) => void; reject: (e: unknown) => void }[] = [];
 
   /**
    * Publishes every snapshot the metadata actor announces (its update's bytes come as the
@@ -27,7 +27,11 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
    * meanwhile the events after it wait too, so consumers see them in the actor's order.
    */
   follow(this: SnapshotBus<PublishedSnapshot>, source: SnapshotSource, prepare: (s: Omit<PublishedSnapshot, 'update'>) => Promise<void> | null = () => null): void {
-    const order = new InOrder((e) => log.error('a snapshot could not be made ready for its consumers', { error: e instanceof Error ? e.message : String(e) }));
+    const order = new InOrder((e) => {
+      log.error('a snapshot could not be made ready for its consumers', { error: e instanceof Error ? e.message : String(e) });
+      // Before any snapshot is in effect, the engine cannot serve: its boot fails rather than waits.
+      if (this.latest === null) for (const waiting of this.awaitingFirst.splice(0)) waiting.reject(e);
+    });
     source.onEvent((e, update) => {
       if (e.type === 'unstaged') return order.run(null, () => this.tell(this.stagedListeners, null));
       if (!(update?.buffer instanceof SharedArrayBuffer)) return log.error('a snapshot event came without its update in shared memory', { generation: e.snapshot.generation });
@@ -44,12 +48,12 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   publish(snapshot: S): void {
     this.latest = snapshot;
     this.tell(this.listeners, snapshot);
-    for (const resolve of this.awaitingFirst.splice(0)) resolve(snapshot);
+    for (const waiting of this.awaitingFirst.splice(0)) waiting.resolve(snapshot);
   }
 
-  /** The current snapshot, or the first one published: the front thread serves nothing before it. */
+  /** The current snapshot, or the first one published (rejected if it cannot be made ready): the front thread serves nothing before it. */
   first(): Promise<S> {
-    return this.latest ? Promise.resolve(this.latest) : new Promise((resolve) => this.awaitingFirst.push(resolve));
+    return this.latest ? Promise.resolve(this.latest) : new Promise((resolve, reject) => this.awaitingFirst.push({ resolve, reject }));
   }
 
   private tell<T>(listeners: Set<SnapshotListener<T>>, snapshot: T): void {

@@ -71,4 +71,33 @@ describe('SnapshotBus', () => {
     expect(() => bus.publish({ ...header(1), update: shared() })).not.toThrow();
     expect(seen).toEqual([1]);
   });
+
+  it('holds a snapshot while what it needs is made ready, and the events after it too, in order', async () => {
+    const bus = new SnapshotBus();
+    const actor = fakeActor();
+    let release!: () => void;
+    const needs = new Promise<void>((r) => (release = r));
+    bus.follow(actor, (s) => (s.generation === 1 ? needs : null));
+    const seen: string[] = [];
+    bus.subscribe((s) => seen.push(`published ${s.generation}`));
+    bus.onStaged((s) => seen.push(`staged ${s?.generation ?? 'none'}`));
+    const first = bus.first();
+    actor.emit({ type: 'snapshot', snapshot: header(1) }, shared(3));
+    actor.emit({ type: 'staged', snapshot: header(2) }, shared(3));
+    actor.emit({ type: 'snapshot', snapshot: header(2) }, shared(3));
+    expect(seen).toEqual([]);
+    release();
+    expect((await first).generation).toBe(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen).toEqual(['published 1', 'staged 2', 'published 2']);
+  });
+
+  it('fails the wait for the first snapshot when it cannot be made ready (the boot fails, it does not hang)', async () => {
+    const bus = new SnapshotBus();
+    const actor = fakeActor();
+    bus.follow(actor, () => Promise.reject(new Error('no backend module')));
+    const first = bus.first();
+    actor.emit({ type: 'snapshot', snapshot: header(1) }, shared(3));
+    await expect(first).rejects.toThrow('no backend module');
+  });
 });
