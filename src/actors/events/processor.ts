@@ -102,7 +102,8 @@ export class EventProcessor {
 
   /** A new snapshot: sources connected or dropped, triggers as they are now. */
   update(view: EventsView): void {
-    if (!this.started) this.start();
+    // (Never after `stop`: a view told while the actor shuts down starts no poll.)
+    if (!this.started && !this.stopped) this.start();
     this.tls.update(view.tlsAllowlist);
     this.asyncActions.update(view.asyncActions);
     if (this.options.fetchIntervalMs === 0) return;
