@@ -22,6 +22,8 @@ export interface ActorOptions {
   script: URL;
   workerData: unknown;
   timeoutMs: number;
+  /** How long `stop` waits for the requests in flight to be answered (5 s). */
+  stopGraceMs?: number;
 }
 
 export class Actor<Req extends { type: string }, Replies extends Record<Req['type'], unknown>, Event> {
@@ -92,6 +94,10 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
 
   async stop(): Promise<void> {
     this.stopping = true;
+    // A graceful stop answers the requests it took: those in flight get their answers first, for
+    // a while (a request that hangs is failed after it).
+    const deadline = Date.now() + (this.opts.stopGraceMs ?? 5000);
+    while (this.pending.size > 0 && !this.down && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     this.failPending('engine is shutting down');
     this.worker.postMessage(encode({ kind: 'event', body: { type: 'shutdown' } }));
     const exited = new Promise<void>((r) => this.worker.once('exit', () => r()));

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Actor, ActorUnavailable } from '../../src/actors/runtime.js';
 
-type Req = { type: 'echo'; value: number } | { type: 'crash' } | { type: 'hang' } | { type: 'fail' };
-type Replies = { echo: { echo: number }; crash: never; hang: never; fail: never };
+type Req = { type: 'echo'; value: number } | { type: 'slow'; value: number } | { type: 'crash' } | { type: 'hang' } | { type: 'fail' };
+type Replies = { echo: { echo: number }; slow: { echo: number }; crash: never; hang: never; fail: never };
 
 let actor: Actor<Req, Replies, never> | undefined;
 const start = async (timeoutMs = 2000) => {
-  actor = new Actor<Req, Replies, never>({ name: 'echo', script: new URL('./echo-worker.mjs', import.meta.url), workerData: null, timeoutMs });
+  actor = new Actor<Req, Replies, never>({ name: 'echo', script: new URL('./echo-worker.mjs', import.meta.url), workerData: null, timeoutMs, stopGraceMs: 500 });
   await actor.start();
   return actor;
 };
@@ -46,5 +46,15 @@ describe('actor runtime', () => {
       reply = await a.request({ type: 'echo', value: 5 }).catch(() => undefined);
     }
     expect(reply).toEqual({ echo: 5 });
+  });
+
+  it('answers the requests in flight when it stops, and fails one that hangs past the grace time', async () => {
+    const a = await start();
+    const slow = a.request({ type: 'slow', value: 6 });
+    const hung = a.request({ type: 'hang' });
+    const stopped = a.stop();
+    expect(await slow).toEqual({ echo: 6 });
+    await expect(hung).rejects.toThrow('engine is shutting down');
+    await stopped;
   });
 });
