@@ -139,6 +139,7 @@ export async function runSeveralEngines({ databaseUrl, durationMs = 30_000, subs
   /** POST through `engine`; a 5xx from an engine that was up when the request was sent is recorded. */
   async function post(engine, path, body) {
     const url = engine.url;
+    const wasUp = engine.up;
     let res;
     try {
       res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -146,7 +147,7 @@ export async function runSeveralEngines({ databaseUrl, durationMs = 30_000, subs
       return null;
     }
     const text = await res.text().catch(() => '');
-    if (res.status >= 500) report.fiveHundreds.push({ engine: engine.name, path, status: res.status, body: text.slice(0, 300) });
+    if (res.status >= 500 && wasUp) report.fiveHundreds.push({ engine: engine.name, path, status: res.status, body: text.slice(0, 300) });
     try {
       return { status: res.status, body: JSON.parse(text) };
     } catch {
