@@ -72,7 +72,7 @@ export function parseWhere(model: RoleModel, table: TableInfo, tree: InputTree, 
     const column = table.columns.find((c) => c.fieldName === key);
     if (column) {
       const ops = comparisonOps(value, inputs, p);
-      if (column.column.type.name === 'ltree') checkLabelPaths(ops, p);
+      if (column.column.type.traits.family === 'label-tree') checkLabelPaths(ops, p);
       const visibleWhen = table.permission.columns.get(column.column.name);
       if (ops.length > 0) items.push({ kind: 'column', column: column.column.name, type: column.column.type, ops, ...(visibleWhen ? { visibleWhen } : {}) });
       continue;

@@ -55,7 +55,7 @@ function coerce(text: string, spec: { type: string; list: boolean } | undefined)
     case 'ID':
       return text;
     default:
-      // Other scalars (numeric, jsonb, timestamptz...), enums and input objects: JSON when it is JSON.
+      // Other scalars (numbers, JSON, timestamps...), enums and input objects: JSON when it is JSON.
       return /^[[{"]/.test(text) || /^-?\d/.test(text) ? json() : text;
   }
 }

@@ -3,10 +3,11 @@
  * them for PostgreSQL: which column types each applies to, what its operand must be
  * (a value of the column's type, a list of them, a boolean, another column), and the
  * `$`-prefixed aliases. Values are checked against the column type the way the
- * well-known engine decodes them: any string passes (PostgreSQL parses it), other
+ * well-known engine decodes them: any string passes (the database parses it), other
  * JSON must fit the type; strings starting with `x-service-` are session variables.
  */
-import type { CatalogColumn, CatalogType } from './catalog.js';
+import type { CatalogColumn, CatalogType, LiteralShape, TypeFamily } from './catalog.js';
+import { literal } from './type-traits.js';
 import type { ComparisonOp, Value } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../errors/admin.js';
 import { isObject, jsonKind, type Json } from '../util/decode.js';
@@ -19,6 +20,8 @@ export interface Operand {
   /** Columns of the current and of the root table, for `_ceq` and friends. */
   columns: ReadonlyMap<string, CatalogColumn>;
   rootColumns: ReadonlyMap<string, CatalogColumn>;
+  /** The database's base types, which an operator's type error lists. */
+  baseTypes: readonly CatalogType[];
 }
 
 const SESSION_PREFIX = 'x-service-';
@@ -31,53 +34,47 @@ export function sessionVariable(v: unknown): string | null {
 }
 
 
-const INTEGERS: Record<string, string> = { int2: 'Int16', int4: 'Int32', int8: 'Int64' };
-const NUMBERS: Record<string, string> = { float4: 'Float', float8: 'Double', numeric: 'Scientific', money: 'Scientific' };
-const STRINGS: Record<string, string> = {
-  text: 'Text',
-  varchar: 'Text',
-  bpchar: 'Text',
-  citext: 'Text',
-  name: 'Text',
-  char: 'Text',
-  date: 'Day',
-  timestamp: 'LocalTime',
-  timestamptz: 'UTCTime',
-  time: 'TimeOfDay',
-  timetz: 'ZonedTime',
-  uuid: 'UUID',
-};
+const isArrayType = (t: CatalogType) => t.element !== null;
 
-const isArrayType = (t: CatalogType) => t.category === 'A' || t.element !== null;
+/** What a literal compared with a value of this type must be (an array's elements are left to the database). */
+const literalOf = (t: CatalogType): LiteralShape | null => (isArrayType(t) ? null : t.traits.literal);
 
-/** Checks a literal against a column type (strings are left to PostgreSQL). */
+/** Checks a literal against a column type (strings are left to the database). */
 export function checkLiteral(type: CatalogType, v: Json, path: string): void {
-  if (v === null || typeof v === 'string' || isArrayType(type)) return;
-  const int = INTEGERS[type.name];
-  if (int) {
-    if (typeof v !== 'number') throw parseFailed(`parsing ${int} failed, expected Number, but encountered ${jsonKind(v)}`, path);
-    if (!Number.isInteger(v)) throw parseFailed(`parsing ${int} failed, value is either floating or will cause over or underflow ${v}`, path);
-    return;
-  }
-  const num = NUMBERS[type.name];
-  if (num && typeof v !== 'number') throw parseFailed(`parsing ${num} failed, expected Number, but encountered ${jsonKind(v)}`, path);
-  if (type.name === 'bool' && typeof v !== 'boolean') throw parseFailed(`parsing Bool failed, expected Boolean, but encountered ${jsonKind(v)}`, path);
-  const str = STRINGS[type.name];
-  if (str) throw parseFailed(`parsing ${str} failed, expected String, but encountered ${jsonKind(v)}`, path);
+  checkShape(literalOf(type), v, path);
 }
 
-function scalar(type: CatalogType, v: Json, path: string): Value {
+function checkShape(shape: LiteralShape | null, v: Json, path: string): void {
+  if (!shape || v === null || typeof v === 'string') return;
+  const failed = (expected: string) => parseFailed(`parsing ${shape.decoder} failed, expected ${expected}, but encountered ${jsonKind(v)}`, path);
+  switch (shape.json) {
+    case 'integer':
+      if (typeof v !== 'number') throw failed('Number');
+      if (!Number.isInteger(v)) throw parseFailed(`parsing ${shape.decoder} failed, value is either floating or will cause over or underflow ${v}`, path);
+      return;
+    case 'number':
+      if (typeof v !== 'number') throw failed('Number');
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') throw failed('Boolean');
+      return;
+    case 'string':
+      throw failed('String');
+  }
+}
+
+function scalar(shape: LiteralShape | null, v: Json, path: string): Value {
   const session = sessionVariable(v);
   if (session) return { kind: 'session', name: session };
-  checkLiteral(type, v, path);
+  checkShape(shape, v, path);
   return { kind: 'literal', value: v };
 }
 
-function list(type: CatalogType, v: Json, path: string): Value {
+function list(shape: LiteralShape | null, v: Json, path: string): Value {
   const session = sessionVariable(v);
   if (session) return { kind: 'session', name: session };
   if (!Array.isArray(v)) throw parseFailed(`parsing [] failed, expected Array, but encountered ${jsonKind(v)}`, path);
-  v.forEach((x, i) => checkLiteral(type, x, `${path}[${i}]`));
+  v.forEach((x, i) => checkShape(shape, x, `${path}[${i}]`));
   return { kind: 'literal', value: v };
 }
 
@@ -86,12 +83,9 @@ function boolean(v: Json, path: string): Value {
   return { kind: 'literal', value: v };
 }
 
-/** Stand-ins for the operand types of operators that do not compare with the column's own type. */
-const named = (name: string, category = 'U'): CatalogType => ({ schema: 'pg_catalog', name, display: name, kind: 'b', category, element: null });
-const TEXT = named('text', 'S');
-const LQUERY = named('lquery');
-const LTXTQUERY = named('ltxtquery');
-const FLOAT = named('float8', 'N');
+/** The operands of operators that do not compare with the column's own type: key names, label queries, distances. */
+const TEXT = literal('string', 'Text');
+const DISTANCE = literal('number', 'Double');
 
 function columnReference(o: Operand, v: Json, path: string): Value {
   let column: Json;
@@ -117,23 +111,33 @@ function columnReference(o: Operand, v: Json, path: string): Value {
 }
 
 type OperandParser = (o: Operand, v: Json, path: string) => Value;
-type TypeGuard = { accepts: (t: CatalogType) => boolean; expected: string };
+/**
+ * The column types an operator applies to, by family. Its error lists the database's own types
+ * of those families (`DatabaseCatalog.baseTypes`), as the well-known engine lists PostgreSQL's.
+ */
+type TypeGuard = { families: readonly TypeFamily[]; arrays?: true };
 
-const STRING_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
-const only = (...names: string[]): TypeGuard => ({ accepts: (t) => names.includes(t.name), expected: names.map((n) => JSON.stringify(n)).join(', ') });
-const STRING: TypeGuard = only(...STRING_TYPES);
-const JSONB = only('jsonb');
-const LTREE = only('ltree');
-const GEOMETRY = only('geometry');
-const GEO = only('geometry', 'geography');
-const ARRAY_OR_JSONB: TypeGuard = { accepts: (t) => isArrayType(t) || t.name === 'jsonb', expected: 'an array or JSONB' };
+const STRING: TypeGuard = { families: ['text'] };
+const BINARY_JSON: TypeGuard = { families: ['binary-json'] };
+const LABEL_TREE: TypeGuard = { families: ['label-tree'] };
+const GEOMETRY: TypeGuard = { families: ['geometry'] };
+const GEO: TypeGuard = { families: ['geometry', 'geography'] };
+const ARRAY_OR_BINARY_JSON: TypeGuard = { families: ['binary-json'], arrays: true };
 
-const own: OperandParser = (o, v, p) => scalar(o.type, v, p);
-const ownList: OperandParser = (o, v, p) => list(o.type, v, p);
-const withType =
-  (type: CatalogType, many = false): OperandParser =>
+const accepts = (g: TypeGuard, t: CatalogType) => g.families.includes(t.traits.family) || (g.arrays === true && isArrayType(t));
+
+function expectedTypes(g: TypeGuard, baseTypes: readonly CatalogType[]): string {
+  const names = baseTypes.filter((t) => !isArrayType(t) && g.families.includes(t.traits.family)).map((t) => t.name);
+  const listed = (names.length ? names : g.families).map((n) => JSON.stringify(n)).join(', ');
+  return g.arrays ? `an array or ${listed}` : listed;
+}
+
+const own: OperandParser = (o, v, p) => scalar(literalOf(o.type), v, p);
+const ownList: OperandParser = (o, v, p) => list(literalOf(o.type), v, p);
+const withLiteral =
+  (shape: LiteralShape | null, many = false): OperandParser =>
   (_o, v, p) =>
-    many ? list(type, v, p) : scalar(type, v, p);
+    many ? list(shape, v, p) : scalar(shape, v, p);
 const anyJson: OperandParser = (_o, v) => ({ kind: 'literal', value: v });
 
 /** `_st_d_within`: `{distance, from, use_spheroid?}`. */
@@ -141,8 +145,8 @@ const distanceWithin: OperandParser = (o, v, p) => {
   if (!isObject(v)) throw parseFailed(`parsing DWithinOp failed, expected Object, but encountered ${jsonKind(v)}`, p);
   if (v.distance === undefined) throw parseFailed('key "distance" not found', p);
   if (v.from === undefined) throw parseFailed('key "from" not found', p);
-  checkLiteral(FLOAT, v.distance, `${p}.distance`);
-  if (v.use_spheroid !== undefined && o.type.name === 'geography') boolean(v.use_spheroid, `${p}.use_spheroid`);
+  checkShape(DISTANCE, v.distance, `${p}.distance`);
+  if (v.use_spheroid !== undefined && o.type.traits.family === 'geography') boolean(v.use_spheroid, `${p}.use_spheroid`);
   return { kind: 'literal', value: v };
 };
 
@@ -174,11 +178,11 @@ const SPECS: Record<string, OperatorSpec> = {
   _iregex: { op: '_iregex', operand: own, guard: STRING },
   _nregex: { op: '_nregex', operand: own, guard: STRING },
   _niregex: { op: '_niregex', operand: own, guard: STRING },
-  _contains: { op: '_contains', operand: own, guard: ARRAY_OR_JSONB },
-  _contained_in: { op: '_contained_in', operand: own, guard: ARRAY_OR_JSONB },
-  _has_key: { op: '_has_key', operand: withType(TEXT), guard: JSONB },
-  _has_keys_any: { op: '_has_keys_any', operand: withType(TEXT, true), guard: JSONB },
-  _has_keys_all: { op: '_has_keys_all', operand: withType(TEXT, true), guard: JSONB },
+  _contains: { op: '_contains', operand: own, guard: ARRAY_OR_BINARY_JSON },
+  _contained_in: { op: '_contained_in', operand: own, guard: ARRAY_OR_BINARY_JSON },
+  _has_key: { op: '_has_key', operand: withLiteral(TEXT), guard: BINARY_JSON },
+  _has_keys_any: { op: '_has_keys_any', operand: withLiteral(TEXT, true), guard: BINARY_JSON },
+  _has_keys_all: { op: '_has_keys_all', operand: withLiteral(TEXT, true), guard: BINARY_JSON },
   _ceq: { op: '_ceq', operand: columnReference },
   _cne: { op: '_cne', operand: columnReference },
   _cneq: { op: '_cne', operand: columnReference },
@@ -186,13 +190,13 @@ const SPECS: Record<string, OperatorSpec> = {
   _clt: { op: '_clt', operand: columnReference },
   _cgte: { op: '_cgte', operand: columnReference },
   _clte: { op: '_clte', operand: columnReference },
-  _ancestor: { op: '_ancestor', operand: own, guard: LTREE },
-  _ancestor_any: { op: '_ancestor_any', operand: ownList, guard: LTREE },
-  _descendant: { op: '_descendant', operand: own, guard: LTREE },
-  _descendant_any: { op: '_descendant_any', operand: ownList, guard: LTREE },
-  _matches: { op: '_matches', operand: withType(LQUERY), guard: LTREE },
-  _matches_any: { op: '_matches_any', operand: withType(LQUERY, true), guard: LTREE },
-  _matches_fulltext: { op: '_matches_fulltext', operand: withType(LTXTQUERY), guard: LTREE },
+  _ancestor: { op: '_ancestor', operand: own, guard: LABEL_TREE },
+  _ancestor_any: { op: '_ancestor_any', operand: ownList, guard: LABEL_TREE },
+  _descendant: { op: '_descendant', operand: own, guard: LABEL_TREE },
+  _descendant_any: { op: '_descendant_any', operand: ownList, guard: LABEL_TREE },
+  _matches: { op: '_matches', operand: withLiteral(null), guard: LABEL_TREE },
+  _matches_any: { op: '_matches_any', operand: withLiteral(null, true), guard: LABEL_TREE },
+  _matches_fulltext: { op: '_matches_fulltext', operand: withLiteral(null), guard: LABEL_TREE },
   _st_contains: { op: '_st_contains', operand: anyJson, guard: GEOMETRY },
   _st_crosses: { op: '_st_crosses', operand: anyJson, guard: GEOMETRY },
   _st_equals: { op: '_st_equals', operand: anyJson, guard: GEOMETRY },
@@ -213,15 +217,15 @@ function operatorSpec(name: string): OperatorSpec | undefined {
 
 /** The comparisons on one column: `{op: value, ...}`, or a bare value meaning `_eq`. */
 export function parseComparisons(o: Operand, v: Json, path: string, opPath: (key: string) => string): ComparisonOp[] {
-  if (!isObject(v)) return [{ op: '_eq', value: scalar(o.type, v, path) }];
+  if (!isObject(v)) return [{ op: '_eq', value: scalar(literalOf(o.type), v, path) }];
   return Object.entries(v).map(([name, operand]) => {
     const at = opPath(name);
     const spec = operatorSpec(name);
     if (!spec) throw badRequest('unexpected-payload', `Unknown operator: ${name}`, at);
-    if (spec.guard && !spec.guard.accepts(o.type)) {
+    if (spec.guard && !accepts(spec.guard, o.type)) {
       throw badRequest(
         'unexpected-payload',
-        `${JSON.stringify(o.name)} is of type ${JSON.stringify(o.type.display)}; this operator works only on columns of type ${spec.guard.expected}`,
+        `${JSON.stringify(o.name)} is of type ${JSON.stringify(o.type.display)}; this operator works only on columns of type ${expectedTypes(spec.guard, o.baseTypes)}`,
         at,
       );
     }

@@ -7,7 +7,7 @@
  * function of resolved metadata and catalog, so the schema builder can call it too.
  * Errors carry the JSON path of the offending key.
  */
-import type { CatalogColumn, QualifiedName } from './catalog.js';
+import type { CatalogColumn, CatalogType, QualifiedName } from './catalog.js';
 import { computedCall, type BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../errors/admin.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
@@ -27,6 +27,8 @@ export interface BoolExpTable {
 export interface BoolExpScope {
   source: string;
   table(name: QualifiedName): BoolExpTable | undefined;
+  /** The source's base types (`DatabaseCatalog.baseTypes`), for operator type errors. */
+  baseTypes: readonly CatalogType[];
 }
 
 /**
@@ -117,14 +119,14 @@ function exists(v: Json, w: Walk, path: string): BoolExp {
 }
 
 function operand(name: string, column: CatalogColumn | { type: CatalogColumn['type'] }, table: BoolExpTable, w: Walk): Operand {
-  return { name, type: column.type, columns: table.columns, rootColumns: w.root.columns };
+  return { name, type: column.type, columns: table.columns, rootColumns: w.root.columns, baseTypes: w.scope.baseTypes };
 }
 
 function field(key: string, v: Json, table: BoolExpTable, w: Walk, path: string): BoolExp {
   const opPath = (op: string) => keyPath(path, op);
   const column = table.columns.get(key);
   if (column) {
-    if (column.type.name === 'json') throw badRequest('unexpected-payload', 'JSON column can not be part of boolean expression', path);
+    if (column.type.traits.family === 'json') throw badRequest('unexpected-payload', 'JSON column can not be part of boolean expression', path);
     return { kind: 'column', column: key, type: column.type, ops: parseComparisons(operand(key, column, table, w), v, path, opPath) };
   }
   const rel = table.relationships.get(key);

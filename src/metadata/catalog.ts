@@ -1,9 +1,9 @@
 /**
  * What a backend's introspection tells about a source database: its tables, functions
  * and enum types, in one vocabulary for every backend. Plain data only: it crosses
- * threads inside metadata snapshots and is stored as JSON, so its shape is fixed.
- * PostgreSQL came first, so type kinds and categories use its codes (pg_type.typtype,
- * typcategory); another backend maps its own types onto them.
+ * threads inside metadata snapshots, so its shape is fixed. A type keeps the backend's own
+ * name (for messages and the backend's casts); everything else reads its neutral traits
+ * (`TypeTraits`), which the backend's introspection fills.
  */
 
 /**
@@ -18,16 +18,48 @@ export interface QualifiedName {
 /** A column's, argument's or function result's type. */
 export interface CatalogType {
   schema: string;
-  /** pg_type.typname, e.g. `int4`, `text`, `_int4` for arrays, a user enum's name. */
+  /** The backend's name of the type (PostgreSQL `int4`, `_int4` for arrays, a user enum's name; SQL Server `nvarchar`). */
   name: string;
-  /** format_type() text, e.g. `integer`, `timestamp with time zone`, `integer[]`. */
+  /** The type as the database writes it for people, e.g. `integer`, `timestamp with time zone`, `nvarchar(max)`. */
   display: string;
-  /** pg_type.typtype: b base, c composite, d domain, e enum, p pseudo, r range, m multirange. */
-  kind: 'b' | 'c' | 'd' | 'e' | 'p' | 'r' | 'm';
-  /** pg_type.typcategory, e.g. `N` numeric, `S` string, `A` array, `U` user. */
-  category: string;
-  /** Element type of an array type (schema-qualified typname), else null. */
+  /** `composite`: a table's row type (set-returning functions and computed fields return them). */
+  kind: TypeKind;
+  /** Element type of an array type (schema-qualified name), else null. */
   element: QualifiedName | null;
+  traits: TypeTraits;
+}
+
+export type TypeKind = 'base' | 'composite' | 'domain' | 'enum' | 'pseudo' | 'range' | 'multirange';
+
+/**
+ * Which comparison operators a type has beyond equality and order (`schema/comparison.ts`,
+ * `metadata/boolexp-operators.ts`): `binary-json` is JSON stored decomposed, with containment and
+ * key operators; `label-tree` a hierarchical label path (PostgreSQL's ltree).
+ */
+export type TypeFamily = 'numeric' | 'text' | 'boolean' | 'json' | 'binary-json' | 'label-tree' | 'geometry' | 'geography' | 'other';
+
+/** What the neutral layers know of a type: everything they decide by, so that none of them tests a backend's type name. */
+export interface TypeTraits {
+  /** The GraphQL scalar of its values: `Int`, `Float`, `String`, `Boolean`, or a scalar of that name (`bigint`, `uuid`). */
+  scalar: string;
+  family: TypeFamily;
+  /** sum, avg, stddev and variance apply (and `_inc`). */
+  summable: boolean;
+  /** min and max apply, and it can be a stream's cursor (ordered types other than JSON, booleans, geometries, arrays). */
+  comparable: boolean;
+  /** Wider than a JSON number holds exactly: written as a string when numbers are stringified. */
+  wide: boolean;
+  /**
+   * What a non-string literal of a boolean expression must be (strings are left to the
+   * database), and the decoder the message names as the well-known engine's: `Int32`,
+   * `Double`, `UTCTime`... Null: anything.
+   */
+  literal: LiteralShape | null;
+}
+
+export interface LiteralShape {
+  json: 'integer' | 'number' | 'boolean' | 'string';
+  decoder: string;
 }
 
 export interface CatalogColumn {
@@ -130,6 +162,11 @@ export interface DatabaseCatalog {
   tables: CatalogTable[];
   functions: CatalogFunction[];
   enumTypes: CatalogEnumType[];
+  /**
+   * Every base type the database has, used or not: their scalars are those an action's custom
+   * types may name without declaring them, and an operator's type error lists those it applies to.
+   */
+  baseTypes: CatalogType[];
 }
 
 export function qualifiedKey(q: QualifiedName): string {

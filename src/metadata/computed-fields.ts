@@ -53,7 +53,7 @@ export const computedFieldFunction = (entry: JsonObject): QualifiedName => funct
 /** Why a computed field does not resolve (the message the well-known engine gives). */
 export class ComputedFieldError extends Error {}
 
-const isRowOf = (type: CatalogType, table: QualifiedName) => type.kind === 'c' && sameTable(type, table);
+const isRowOf = (type: CatalogType, table: QualifiedName) => type.kind === 'composite' && sameTable(type, table);
 const typeAsTable = (type: CatalogType) => showTable({ schema: type.schema, name: type.name });
 
 export interface ComputedFieldScope {
@@ -133,14 +133,14 @@ function mappedComputedField(entry: JsonObject, fn: CatalogFunction, fnText: str
 
 function returnOf(fn: CatalogFunction, fnText: string, scope: ComputedFieldScope, problems: string[]): ComputedFieldReturn | null {
   const t = fn.returnType;
-  if (t.kind === 'c') {
+  if (t.kind === 'composite') {
     const table = { schema: t.schema, name: t.name };
     if (!scope.isTracked(table)) {
       problems.push(`the function ${fnText} returning set of table ${JSON.stringify(showTable(table))} is not tracked or not found in database`);
     }
     return { kind: 'table', table };
   }
-  if (t.kind !== 'b') problems.push(`the function ${fnText} returning type ${t.display} is not a BASE type`);
+  if (t.kind !== 'base') problems.push(`the function ${fnText} returning type ${t.display} is not a BASE type`);
   return { kind: 'scalar', type: t };
 }
 
@@ -160,7 +160,7 @@ function rowArgument(fn: CatalogFunction, fnText: string, named: Json | undefine
     return null;
   }
   const type = fn.args[index]!.type;
-  if (type.kind !== 'c') problems.push(`${what} is not COMPOSITE type`);
+  if (type.kind !== 'composite') problems.push(`${what} is not COMPOSITE type`);
   if (!isRowOf(type, table)) {
     problems.push(`${what} of type ${JSON.stringify(typeAsTable(type))} is not the table to which the computed field is being added`);
   }
@@ -175,7 +175,7 @@ function sessionArgumentOf(fn: CatalogFunction, fnText: string, named: Json | un
     return null;
   }
   const type = fn.args[index]!.type;
-  if (type.name !== 'json' && type.name !== 'jsonb') {
+  if (type.traits.family !== 'json' && type.traits.family !== 'binary-json') {
     problems.push(`${JSON.stringify(named)} argument of the function ${fnText} is not of type JSON`);
   }
   return index;

@@ -3,13 +3,14 @@
  * scalars and enums actions use, in the well-known engine's export form. An object type may
  * have relationships to tracked tables (`object`/`array`, `field_mapping` from its fields to
  * the table's columns, `source` default `default`). The set is checked on its own here (names,
- * repeats, field types of the right kind); what depends on the sources (tables, columns) is
- * resolution's (resolve/actions.ts).
+ * repeats); what depends on the sources (their scalars a field may name, tables, columns) is
+ * resolution's (resolve/actions.ts), which `set_custom_types` runs too.
  */
 import { badRequest } from '../errors/admin.js';
 import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
-import type { QualifiedName } from './catalog.js';
+import type { DatabaseCatalog, QualifiedName } from './catalog.js';
+import { GRAPHQL_SCALARS } from './type-traits.js';
 import { namedTypeOf, typeText } from './type-references.js';
 import type { Metadata } from './types.js';
 
@@ -72,14 +73,15 @@ export function graphqlName(v: unknown, path: string): string {
   return s;
 }
 
-/** GraphQL's own scalars. */
-export const BUILTIN_SCALARS = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
-
 /**
- * Scalars of the database an action's types may name without declaring them (the well-known
- * engine lets actions use the PostgreSQL scalars of the schema; this list is the common ones).
+ * The scalars of the sources' databases, which an action's types may name without declaring them
+ * (the well-known engine lets actions use the scalars of its databases' base types).
  */
-export const DATABASE_SCALARS = new Set(['uuid', 'json', 'jsonb', 'timestamptz', 'timestamp', 'date', 'time', 'timetz', 'numeric', 'bigint', 'smallint', 'float8', 'float4', 'bpchar', 'citext', 'bytea', 'interval', 'inet']);
+export function databaseScalars(catalogs: Iterable<DatabaseCatalog | undefined>): Set<string> {
+  const out = new Set<string>();
+  for (const c of catalogs) for (const t of c?.baseTypes ?? []) if (!GRAPHQL_SCALARS.has(t.traits.scalar)) out.add(t.traits.scalar);
+  return out;
+}
 
 const optionalText = (r: ObjectReader, key: string) => r.optional(key, strOrNull);
 
@@ -181,9 +183,17 @@ export function typeKinds(ct: CustomTypes): Map<string, TypeKind> {
   return kinds;
 }
 
+/** Every type an action or custom type may name: the declared ones, and the databases' scalars. */
+export function nameableTypes(ct: CustomTypes, scalars: Iterable<string>): Map<string, TypeKind> {
+  const kinds = new Map<string, TypeKind>();
+  for (const s of scalars) kinds.set(s, 'scalar');
+  for (const [name, kind] of typeKinds(ct)) kinds.set(name, kind);
+  return kinds;
+}
+
 /** The kind of a type an action or custom type names, or undefined when nothing defines it. */
 export function kindOf(kinds: ReadonlyMap<string, TypeKind>, name: string): TypeKind | undefined {
-  return kinds.get(name) ?? (BUILTIN_SCALARS.has(name) || DATABASE_SCALARS.has(name) ? 'scalar' : undefined);
+  return kinds.get(name) ?? (GRAPHQL_SCALARS.has(name) ? 'scalar' : undefined);
 }
 
 /** Why a type text cannot be used where `allowed` kinds can, or null. */
@@ -213,20 +223,27 @@ export function customTypes(v: unknown, path: string): CustomTypes {
   for (const key of ['scalars', 'enums', 'input_objects', 'objects'] as const) (ct[key] ?? []).forEach((t, i) => all.push({ name: t.name, at: `${path}.${key}[${i}]` }));
   const seen = new Set<string>();
   for (const t of all) {
-    if (seen.has(t.name) || BUILTIN_SCALARS.has(t.name)) throw badRequest('already-exists', `the type name ${JSON.stringify(t.name)} is defined more than once`, `${t.at}.name`);
+    if (seen.has(t.name) || GRAPHQL_SCALARS.has(t.name)) throw badRequest('already-exists', `the type name ${JSON.stringify(t.name)} is defined more than once`, `${t.at}.name`);
     seen.add(t.name);
   }
-  const kinds = typeKinds(ct);
-  const check = (list: { name: string; fields: CustomField[] }[] | undefined, key: string, allowed: TypeKind[]) =>
-    (list ?? []).forEach((t, i) =>
-      t.fields.forEach((f, j) => {
-        const problem = typeProblem(kinds, f.type, allowed, `field ${JSON.stringify(f.name)} of ${JSON.stringify(t.name)}`);
-        if (problem) throw badRequest('not-exists', problem, `${path}.${key}[${i}].fields[${j}].type`);
-      }),
-    );
-  check(ct.input_objects, 'input_objects', ['scalar', 'enum', 'input_object']);
-  check(ct.objects, 'objects', ['scalar', 'enum', 'object']);
   return ct;
+}
+
+/** Why a field of the custom types names a type it cannot (with the field's path under the custom types), or null. */
+export function fieldTypeProblem(ct: CustomTypes, kinds: ReadonlyMap<string, TypeKind>): { path: string; message: string } | null {
+  const lists = [
+    ['input_objects', ct.input_objects, ['scalar', 'enum', 'input_object']],
+    ['objects', ct.objects, ['scalar', 'enum', 'object']],
+  ] as const;
+  for (const [key, list, allowed] of lists) {
+    for (const [i, t] of (list ?? []).entries()) {
+      for (const [j, f] of t.fields.entries()) {
+        const message = typeProblem(kinds, f.type, allowed, `field ${JSON.stringify(f.name)} of ${JSON.stringify(t.name)}`);
+        if (message) return { path: `.${key}[${i}].fields[${j}].type`, message };
+      }
+    }
+  }
+  return null;
 }
 
 export function storedCustomTypes(m: Metadata): CustomTypes {

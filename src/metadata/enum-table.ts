@@ -1,8 +1,6 @@
 /** Whether a table can back a GraphQL enum (spec: `pg_set_table_is_enum`), as the well-known engine decides. */
 import type { CatalogTable } from './catalog.js';
 
-const TEXTUAL = new Set(['text', 'varchar', 'bpchar', 'citext']);
-
 export function enumTableProblems(t: CatalogTable): string[] {
   const problems: string[] = [];
   const pk = t.primaryKey;
@@ -12,7 +10,7 @@ export function enumTableProblems(t: CatalogTable): string[] {
     problems.push(`the table’s primary key must not span multiple columns (${pk.columns.map((c) => JSON.stringify(c)).join(', ')})`);
   } else {
     const col = t.columns.find((c) => c.name === pk.columns[0]);
-    if (col && !TEXTUAL.has(col.type.name)) {
+    if (col && col.type.traits.family !== 'text') {
       problems.push(`the table’s primary key (${JSON.stringify(col.name)}) must have type "text", not type ${JSON.stringify(col.type.display)}`);
     }
   }

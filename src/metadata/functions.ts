@@ -53,7 +53,7 @@ function trackingProblems(fn: CatalogFunction, config: JsonObject, catalog: Data
   const problems: string[] = [];
   if (!isGraphQLName(fn.name) && config.custom_name === undefined) problems.push('function name is not a legal GraphQL identifier');
   if (fn.hasVariadic) problems.push('function with "VARIADIC" parameters are not supported');
-  if (fn.returnType.kind !== 'c') problems.push('the function does not return a "COMPOSITE" type');
+  if (fn.returnType.kind !== 'composite') problems.push('the function does not return a "COMPOSITE" type');
   if (!catalog.tables.some((t) => sameTable(t, fn.returnType))) problems.push('the function does not return a table');
   if (config.exposed_as === 'mutation' && fn.volatility !== 'volatile') {
     problems.push(
@@ -66,7 +66,7 @@ function trackingProblems(fn: CatalogFunction, config: JsonObject, catalog: Data
   if (typeof session === 'string') {
     const arg = fn.args.find((a) => a.name === session);
     if (!arg) problems.push(`given session argument ${JSON.stringify(session)} not the input argument of the function`);
-    else if (arg.type.name !== 'json') problems.push(`given session argument ${JSON.stringify(session)} is not of type json`);
+    else if (arg.type.traits.family !== 'json') problems.push(`given session argument ${JSON.stringify(session)} is not of type json`);
   }
   return problems;
 }

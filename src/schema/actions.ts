@@ -28,6 +28,7 @@ import { tableKey } from '../metadata/catalog.js';
 import type { RoleModel, TableInfo } from './model.js';
 import { scalarType } from './scalars.js';
 import { fieldKey, type FieldInfo } from './types.js';
+import { ACTION_RESULT_SCALARS } from '../db/action-log-scalars.js';
 
 /** What the schema needs of a snapshot's actions. */
 export interface ActionsView {
@@ -142,9 +143,9 @@ export class ActionTypes {
     const t = objectType({
       name: a.name,
       fields: () => ({
-        id: { type: new GraphQLNonNull(scalarType('uuid')) },
-        created_at: { type: new GraphQLNonNull(scalarType('timestamptz')) },
-        errors: { type: scalarType('json') },
+        id: { type: new GraphQLNonNull(scalarType(ACTION_RESULT_SCALARS.id)) },
+        created_at: { type: new GraphQLNonNull(scalarType(ACTION_RESULT_SCALARS.created_at)) },
+        errors: { type: scalarType(ACTION_RESULT_SCALARS.errors) },
         // Null until the call is done: nullable whatever the output type says.
         output: { type: getNullableType(this.typeOf(a.definition.output_type)) as GraphQLOutputType },
       }),

@@ -24,7 +24,8 @@ import { inputObjectType, objectType } from './graphql-types.js';
 import { orderableComputedField, type FunctionInfo, type RoleModel, type TableInfo } from './model.js';
 import { MutationTypes } from './mutation-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
-import { isComparable, scalarFamily, scalarName, scalarType } from './scalars.js';
+import { scalarOf } from './scalars.js';
+import { sortable } from '../metadata/type-traits.js';
 import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
 import { fieldGroup, LazyFieldsType, madeFields, type FieldGroup } from './lazy-fields.js';
@@ -84,7 +85,7 @@ export class RoleSchemaBuilder {
             const target = this.model.tables.get(cf.returnsTable);
             if (target) f[cf.fieldName] = { type: this.boolExp(target) };
           } else {
-            f[cf.fieldName] = { type: this.shared.comparison(scalarType(scalarName(cf.fn.returnType)), scalarFamily(cf.fn.returnType)) };
+            f[cf.fieldName] = { type: this.shared.comparison(scalarOf(cf.fn.returnType), cf.fn.returnType.traits.family) };
           }
         }
         return sortedFields(f);
@@ -102,7 +103,7 @@ export class RoleSchemaBuilder {
       fields: () => {
         const orderBy = this.shared.orderByEnum(t.naming);
         const f: GraphQLInputFieldConfigMap = {};
-        for (const c of t.columns) if (isComparable(c.column.type) || c.column.type.name === 'bool') f[c.fieldName] = { type: orderBy };
+        for (const c of t.columns) if (sortable(c.column.type.traits)) f[c.fieldName] = { type: orderBy };
         for (const cf of t.computedFields) if (orderableComputedField(cf)) f[cf.fieldName] = { type: orderBy };
         for (const r of t.relationships) {
           const target = this.target(r.targetKey);
@@ -152,7 +153,7 @@ export class RoleSchemaBuilder {
           const base = this.shared.columnType(t, c.column) as GraphQLOutputType;
           const type = c.column.nullable || conditional ? base : new GraphQLNonNull(base);
           const args: GraphQLFieldConfigArgumentMap = {};
-          if (c.column.type.name === 'json' || c.column.type.name === 'jsonb') args.path = { type: GraphQLString, description: 'JSON select path' };
+          if (c.column.type.traits.family === 'json' || c.column.type.traits.family === 'binary-json') args.path = { type: GraphQLString, description: 'JSON select path' };
           f[c.fieldName] = { type, args, description: c.description ?? undefined };
           this.fields.set(fieldKey(name, c.fieldName), { kind: 'column', table: t, column: c });
         }
@@ -178,7 +179,7 @@ export class RoleSchemaBuilder {
             if (!target) continue;
             f[cf.fieldName] = { type: nonNullList(this.object(target)), args: { ...args, ...this.rowArgs(target) }, description: cf.description ?? undefined };
           } else {
-            f[cf.fieldName] = { type: scalarType(scalarName(cf.fn.returnType)), args, description: cf.description ?? `A computed field, executes function ${JSON.stringify(cf.fn.name)}` };
+            f[cf.fieldName] = { type: scalarOf(cf.fn.returnType), args, description: cf.description ?? `A computed field, executes function ${JSON.stringify(cf.fn.name)}` };
           }
           this.fields.set(fieldKey(name, cf.fieldName), { kind: 'computed', table: t, computed: cf });
         }

@@ -21,7 +21,6 @@ import {
 } from 'graphql';
 import { enumType, inputObjectType, objectType } from './graphql-types.js';
 import type { ColumnInfo, TableInfo } from './model.js';
-import { isComparable, isNumeric } from './scalars.js';
 import type { SharedTypes } from './shared-types.js';
 
 const AGGREGATE_FNS = ['avg', 'max', 'min', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance'] as const;
@@ -31,7 +30,7 @@ export const isAggregateFunction = (name: string) => (AGGREGATE_FNS as readonly 
 
 /** The aggregate functions that apply to some visible column of the table, with those columns. */
 function aggregateFunctions(t: TableInfo): { fn: string; columns: ColumnInfo[] }[] {
-  return AGGREGATE_FNS.map((fn) => ({ fn, columns: t.columns.filter((c) => (NUMERIC_FNS.has(fn) ? isNumeric(c.column.type) : isComparable(c.column.type))) })).filter(
+  return AGGREGATE_FNS.map((fn) => ({ fn, columns: t.columns.filter((c) => (NUMERIC_FNS.has(fn) ? c.column.type.traits.summable : c.column.type.traits.comparable)) })).filter(
     (f) => f.columns.length > 0,
   );
 }
@@ -85,7 +84,7 @@ export function aggregateOrderByType(shared: SharedTypes, t: TableInfo): GraphQL
  * take) that the role sees in every row (an inherited role's partly granted column would let the
  * cursor compare values the selection hides).
  */
-export const streamCursorColumns = (t: TableInfo): ColumnInfo[] => t.columns.filter((c) => isComparable(c.column.type) && !t.permission.columns.get(c.column.name));
+export const streamCursorColumns = (t: TableInfo): ColumnInfo[] => t.columns.filter((c) => c.column.type.traits.comparable && !t.permission.columns.get(c.column.name));
 
 /** `<t>_stream_cursor_input`: `{initial_value: {<column>: value}, ordering}` (the well-known engine's names and texts). */
 export function streamCursorInput(shared: SharedTypes, t: TableInfo): GraphQLInputObjectType {

@@ -1,11 +1,11 @@
 /** `<Scalar>_comparison_exp` input types: which operators each scalar family gets (as the well-known engine does). */
 import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import { inputObjectType } from './graphql-types.js';
-import type { ScalarFamily } from './scalars.js';
+import type { TypeFamily } from '../metadata/catalog.js';
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 
-export function comparisonFields(family: ScalarFamily, scalar: GraphQLInputType, extra: { jsonbCast?: GraphQLInputType; scalarOf(name: string): GraphQLInputType }): GraphQLInputFieldConfigMap {
+export function comparisonFields(family: TypeFamily, scalar: GraphQLInputType, extra: { jsonCast?: GraphQLInputType; scalarOf(name: string): GraphQLInputType }): GraphQLInputFieldConfigMap {
   const f: GraphQLInputFieldConfigMap = {
     _eq: { type: scalar },
     _gt: { type: scalar },
@@ -22,15 +22,15 @@ export function comparisonFields(family: ScalarFamily, scalar: GraphQLInputType,
       f[op] = { type: scalar, description: describe(op) };
     }
   }
-  if (family === 'jsonb') {
-    if (extra.jsonbCast) f._cast = { type: extra.jsonbCast };
+  if (family === 'binary-json') {
+    if (extra.jsonCast) f._cast = { type: extra.jsonCast };
     f._contained_in = { type: scalar, description: 'is the column contained in the given json value' };
     f._contains = { type: scalar, description: 'does the column contain the given json value at the top level' };
     f._has_key = { type: GraphQLString, description: 'does the string exist as a top-level key in the column' };
     f._has_keys_all = { type: list(GraphQLString), description: 'do all of these strings exist as top-level keys in the column' };
     f._has_keys_any = { type: list(GraphQLString), description: 'do any of these strings exist as top-level keys in the column' };
   }
-  if (family === 'ltree') {
+  if (family === 'label-tree') {
     f._ancestor = { type: scalar, description: 'is the left argument an ancestor of right (or equal)?' };
     f._ancestor_any = { type: list(scalar), description: 'does array contain an ancestor of `ltree`?' };
     f._descendant = { type: scalar, description: 'is the left argument a descendant of right (or equal)?' };

@@ -37,7 +37,7 @@ export function functionInfos(source: SourceMetadata, naming: SourceNaming, intr
     const name = entryFunction(entry);
     const overloads = intro.functions.filter((f) => sameTable(f, name) && !f.isAggregate);
     const fn = overloads[0];
-    if (overloads.length !== 1 || !fn || !fn.returnsSet || fn.returnType.kind !== 'c') continue;
+    if (overloads.length !== 1 || !fn || !fn.returnsSet || fn.returnType.kind !== 'composite') continue;
     const config = configurationOf(entry);
     const exposedAs = config.exposed_as ?? (fn.volatility === 'volatile' ? 'mutation' : 'query');
     if (exposedAs !== 'query') continue;

@@ -9,7 +9,7 @@ import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { Capabilities } from '../backends/backend.js';
 import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
-import { isComparable } from './scalars.js';
+import { sortable } from '../metadata/type-traits.js';
 import type { DeletePermission, InsertPermission, SelectPermission, UpdatePermission } from '../metadata/resolve/role-permissions.js';
 
 export interface ColumnInfo {
@@ -46,7 +46,7 @@ export interface ComputedFieldInfo {
 
 /** A computed field `order_by` sorts by, as the well-known engine does: scalar, ordered, with no arguments of its own. */
 export const orderableComputedField = (cf: ComputedFieldInfo): boolean =>
-  cf.returnsTable === null && cf.extraArgs.length === 0 && (isComparable(cf.fn.returnType) || cf.fn.returnType.name === 'bool');
+  cf.returnsTable === null && cf.extraArgs.length === 0 && sortable(cf.fn.returnType.traits);
 
 /** A tracked table's catalog entry and names, the same for every role. */
 export interface TableIdentity {

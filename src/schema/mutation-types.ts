@@ -20,7 +20,6 @@ import { enumType, inputObjectType, objectType } from './graphql-types.js';
 import type { MutableTableInfo, RoleModel, TableInfo } from './model.js';
 import type { SharedTypes } from './shared-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
-import { isNumeric } from './scalars.js';
 import { fieldKey, type FieldInfo } from './types.js';
 
 /** What the mutation types read of the role's other types (`build.ts` makes both). */
@@ -33,7 +32,6 @@ export interface RoleTypes {
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 const required = (t: GraphQLInputType) => new GraphQLNonNull(t);
-const isJsonb = (m: MutableTableInfo, col: string) => m.catalog.columns.find((c) => c.name === col)?.type.name === 'jsonb';
 
 /** The deprecated upsert action (`ignore` = DO NOTHING), still accepted. */
 const CONFLICT_ACTION = enumType({
@@ -175,7 +173,7 @@ export class MutationTypes {
     return t;
   }
 
-  /** `_set`, `_inc` and the jsonb operators of an update. */
+  /** `_set`, `_inc` and the binary JSON operators of an update. */
   private updateOperators(m: MutableTableInfo): GraphQLFieldConfigArgumentMap {
     const cols = m.columns.filter((c) => m.update!.columns.has(c.column.name) && !m.update!.set.has(c.column.name));
     const input = (suffix: string, pick: typeof cols, type: (c: (typeof cols)[number]) => GraphQLInputType, description: string) =>
@@ -184,16 +182,18 @@ export class MutationTypes {
         : null;
     const ops: [string, GraphQLInputObjectType | null][] = [
       ['_set', input('_set_input', cols, (c) => this.b.shared.columnType(m, c.column), `input type for updating data in table ${JSON.stringify(m.catalog.name)}`)],
-      ['_inc', input('_inc_input', cols.filter((c) => isNumeric(c.column.type)), (c) => this.b.shared.columnType(m, c.column), 'input type for incrementing numeric columns in table')],
+      ['_inc', input('_inc_input', cols.filter((c) => c.column.type.traits.summable), (c) => this.b.shared.columnType(m, c.column), 'input type for incrementing numeric columns in table')],
     ];
-    const jsonb = cols.filter((c) => isJsonb(m, c.column.name));
-    if (jsonb.length) {
+    const json = cols.filter((c) => c.column.type.traits.family === 'binary-json');
+    if (json.length) {
+      // Described with the type's scalar name, as the well-known engine's schema describes them.
+      const scalar = json[0]!.column.type.traits.scalar;
       ops.push(
-        ['_append', input('_append_input', jsonb, (c) => this.b.shared.columnType(m, c.column), 'append existing jsonb value of filtered columns with new jsonb value')],
-        ['_prepend', input('_prepend_input', jsonb, (c) => this.b.shared.columnType(m, c.column), 'prepend existing jsonb value of filtered columns with new jsonb value')],
-        ['_delete_key', input('_delete_key_input', jsonb, () => GraphQLString, 'delete key/value pair or string element. key/value pairs are matched based on their key value')],
-        ['_delete_elem', input('_delete_elem_input', jsonb, () => GraphQLInt, 'delete the array element with specified index (negative integers count from the end). throws an error if top level container is not an array')],
-        ['_delete_at_path', input('_delete_at_path_input', jsonb, () => list(GraphQLString), 'delete the field or element with specified path (for JSON arrays, negative integers count from the end)')],
+        ['_append', input('_append_input', json, (c) => this.b.shared.columnType(m, c.column), `append existing ${scalar} value of filtered columns with new ${scalar} value`)],
+        ['_prepend', input('_prepend_input', json, (c) => this.b.shared.columnType(m, c.column), `prepend existing ${scalar} value of filtered columns with new ${scalar} value`)],
+        ['_delete_key', input('_delete_key_input', json, () => GraphQLString, 'delete key/value pair or string element. key/value pairs are matched based on their key value')],
+        ['_delete_elem', input('_delete_elem_input', json, () => GraphQLInt, 'delete the array element with specified index (negative integers count from the end). throws an error if top level container is not an array')],
+        ['_delete_at_path', input('_delete_at_path_input', json, () => list(GraphQLString), 'delete the field or element with specified path (for JSON arrays, negative integers count from the end)')],
       );
     }
     return Object.fromEntries(ops.filter(([, t]) => t !== null).map(([k, t]) => [k, { type: t! }]));

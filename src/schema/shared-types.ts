@@ -6,13 +6,13 @@
  * function arguments; column-set-types.ts adds a table's types made from its visible columns.
  */
 import { GraphQLString, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLNamedType, type GraphQLScalarType } from 'graphql';
-import type { CatalogColumn, CatalogType } from '../metadata/catalog.js';
+import type { CatalogColumn, CatalogType, TypeFamily } from '../metadata/catalog.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
 import { enumType, inputObjectType } from './graphql-types.js';
 import { tableKey } from '../metadata/catalog.js';
 import type { EnumTableInfo, TableIdentity } from './model.js';
 import type { SourceNaming } from './naming.js';
-import { scalarFamily, scalarName, scalarType, type ScalarFamily } from './scalars.js';
+import { scalarOf, scalarType } from './scalars.js';
 import type { TrackedTables } from './tracked-tables.js';
 
 export class SharedTypes {
@@ -80,20 +80,23 @@ export class SharedTypes {
 
   columnType(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): GraphQLScalarType | GraphQLEnumType {
     const e = this.enumTableOf(t, c);
-    return e ? this.enumType(e) : scalarType(scalarName(c.type));
+    return e ? this.enumType(e) : scalarOf(c.type);
   }
 
   /** The `_comparison_exp` of a column's type. */
   columnComparison(t: Pick<TableIdentity, 'catalog' | 'source'>, c: CatalogColumn): GraphQLInputObjectType {
-    return this.comparison(this.columnType(t, c), this.enumTableOf(t, c) ? 'other' : scalarFamily(c.type));
+    return this.comparison(this.columnType(t, c), this.enumTableOf(t, c) ? 'other' : c.type.traits.family);
   }
 
   /** `<scalar>_comparison_exp`, one per scalar (or enum) type. */
-  comparison(scalar: GraphQLScalarType | GraphQLEnumType, family: ScalarFamily): GraphQLInputObjectType {
+  comparison(scalar: GraphQLScalarType | GraphQLEnumType, family: TypeFamily): GraphQLInputObjectType {
     return this.get(`comparison\0${scalar.name}`, () => {
-      const jsonbCast =
-        family === 'jsonb' ? this.get('jsonb_cast', () => inputObjectType({ name: 'jsonb_cast_exp', fields: () => ({ String: { type: this.comparison(GraphQLString, 'text') } }) })) : undefined;
-      return comparisonTypeFor(`${scalar.name}_comparison_exp`, () => comparisonFields(family, scalar, { jsonbCast, scalarOf: scalarType }));
+      // `<scalar>_cast_exp`: a binary JSON value compared as text (`{_cast: {String: {...}}}`).
+      const jsonCast =
+        family === 'binary-json'
+          ? this.get(`cast\0${scalar.name}`, () => inputObjectType({ name: `${scalar.name}_cast_exp`, fields: () => ({ String: { type: this.comparison(GraphQLString, 'text') } }) }))
+          : undefined;
+      return comparisonTypeFor(`${scalar.name}_comparison_exp`, () => comparisonFields(family, scalar, { jsonCast, scalarOf: scalarType }));
     });
   }
 
@@ -101,7 +104,7 @@ export class SharedTypes {
   functionArgs(naming: SourceNaming, name: string, args: { name: string | null; type: CatalogType }[]): GraphQLInputObjectType {
     const typeName = naming.typeName(`${name}_args`);
     return this.get(`args\0${typeName}`, () =>
-      inputObjectType({ name: typeName, fields: () => Object.fromEntries(args.filter((x) => x.name).map((x) => [x.name!, { type: scalarType(scalarName(x.type)) }])) }),
+      inputObjectType({ name: typeName, fields: () => Object.fromEntries(args.filter((x) => x.name).map((x) => [x.name!, { type: scalarOf(x.type) }])) }),
     );
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Boolean expressions (permission filters, `where`) as standard SQL conditions, for the
  * backends whose dialect differs only in quoting, casts and lists (SQL Server, BigQuery):
- * each gives its `BoolExpDialect`. PostgreSQL has its own (operators on jsonb, ltree, PostGIS).
+ * each gives its `BoolExpDialect`. PostgreSQL has its own (operators on binary JSON, label trees, PostGIS).
  */
 import { isTrue, TRUE, type BoolExp, type ComparisonOp, type Join, type Value } from '../ir/boolexp.js';
 import type { CatalogType, QualifiedName } from '../metadata/catalog.js';

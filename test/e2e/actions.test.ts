@@ -265,6 +265,20 @@ describe('metadata', () => {
     expect((await admin('export_metadata', {})).body).toEqual(before);
   });
 
+  it("lets custom types name the database's scalars (its base types), and no other undeclared type", async () => {
+    const before = (await admin('export_metadata', {})).body;
+    const withField = (type: string) => ({ ...CUSTOM_TYPES, input_objects: [...CUSTOM_TYPES.input_objects, { name: 'Probe', fields: [{ name: 'v', type }] }] });
+    // PostgreSQL base types the database has, named by their GraphQL scalars.
+    for (const scalar of ['macaddr', 'interval', 'timestamptz', 'bigint', '_int4']) expect((await admin('set_custom_types', withField(scalar))).status).toBe(200);
+    expect((await admin('set_custom_types', withField('int4'))).body).toMatchObject({ code: 'not-exists', path: expect.stringMatching(/^\$\.args\.input_objects\[\d+\]\.fields\[0\]\.type$/) });
+    // A document naming an undeclared type is inconsistent: replace_metadata refuses it, nothing stored.
+    const replaced = await admin('replace_metadata', { ...before, custom_types: withField('Undeclared') });
+    expect(replaced.status).toBe(400);
+    expect(replaced.body).toMatchObject({ error: 'cannot continue due to inconsistent metadata', internal: [{ type: 'custom_types', reason: expect.stringContaining('"Undeclared"') }] });
+    expect(await admin('set_custom_types', CUSTOM_TYPES)).toMatchObject({ status: 200 });
+    expect((await admin('export_metadata', {})).body).toEqual(before);
+  });
+
   it('exports actions and custom types, and replace_metadata takes them back (also on /v1/query)', async () => {
     const exported = (await admin('export_metadata', {})).body;
     // Stored with the table names qualified.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType } from '../../src/metadata/catalog.js';
 import { introspectPg } from '../../src/backends/pg/introspect.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
+import { pgType } from '../support/pg-types.js';
 
 const FIXTURE = `
   CREATE TYPE public.mood AS ENUM ('sad', 'ok', 'happy');
@@ -70,11 +71,8 @@ const FIXTURE = `
   CREATE AGGREGATE public.total(int) (sfunc = int4pl, stype = int);
 `;
 
-function builtin(name: string, display: string, category: string): CatalogType {
-  return { schema: 'pg_catalog', name, display, kind: 'b', category, element: null };
-}
-const int4 = builtin('int4', 'integer', 'N');
-const text = builtin('text', 'text', 'S');
+const int4 = pgType('int4', 'integer');
+const text = pgType('text');
 
 function column(position: number, name: string, type: CatalogType, extra: Partial<CatalogColumn> = {}): CatalogColumn {
   return {
@@ -91,7 +89,7 @@ function column(position: number, name: string, type: CatalogType, extra: Partia
 }
 
 function rowType(schema: string, name: string): CatalogType {
-  return { schema, name, display: name, kind: 'c', category: 'C', element: null };
+  return pgType(name, name, { schema, kind: 'c', category: 'C' });
 }
 
 describe('introspectPg', () => {
@@ -146,15 +144,8 @@ describe('introspectPg', () => {
         column(1, 'region', text, { nullable: false }),
         column(2, 'id', int4, { nullable: false }),
         column(3, 'name', text, { nullable: false, default: "'anon'::text", comment: 'Pen name' }),
-        column(4, 'mood', { schema: 'public', name: 'mood', display: 'mood', kind: 'e', category: 'E', element: null }),
-        column(5, 'tags', {
-          schema: 'pg_catalog',
-          name: '_text',
-          display: 'text[]',
-          kind: 'b',
-          category: 'A',
-          element: { schema: 'pg_catalog', name: 'text' },
-        }),
+        column(4, 'mood', pgType('mood', 'mood', { schema: 'public', kind: 'e', category: 'E' })),
+        column(5, 'tags', pgType('_text', 'text[]', { element: { schema: 'pg_catalog', name: 'text' } })),
       ],
       primaryKey: { name: 'author_pkey', columns: ['region', 'id'] },
       uniqueConstraints: [],
@@ -177,8 +168,8 @@ describe('introspectPg', () => {
         column(1, 'id', int4, { nullable: false, default: "nextval('article_id_seq'::regclass)" }),
         column(2, 'author_id', int4, { nullable: false }),
         column(3, 'author_region', text, { nullable: false }),
-        column(4, 'title', builtin('varchar', 'character varying(200)', 'S'), { nullable: false }),
-        column(5, 'created_at', builtin('timestamptz', 'timestamp with time zone', 'D'), {
+        column(4, 'title', pgType('varchar', 'character varying(200)'), { nullable: false }),
+        column(5, 'created_at', pgType('timestamptz', 'timestamp with time zone', { category: 'D' }), {
           nullable: false,
           default: 'now()',
         }),
@@ -203,7 +194,7 @@ describe('introspectPg', () => {
   it('describes identity and generated columns in another schema', () => {
     const note = table('other', 'note');
     expect(note?.columns).toEqual([
-      column(1, 'id', builtin('int8', 'bigint', 'N'), { nullable: false, isIdentity: true }),
+      column(1, 'id', pgType('int8', 'bigint'), { nullable: false, isIdentity: true }),
       column(2, 'body', text),
       column(3, 'body_length', int4, { isGenerated: true }),
     ]);
@@ -220,7 +211,7 @@ describe('introspectPg', () => {
     expect(mutability('article_counts')).toEqual([false, false, false]);
     expect(table('public', 'author_stats')?.columns).toEqual([
       column(1, 'author_id', int4),
-      column(2, 'articles', builtin('int8', 'bigint', 'N')),
+      column(2, 'articles', pgType('int8', 'bigint')),
     ]);
     expect(table('public', 'article_titles')?.primaryKey).toBeNull();
   });
@@ -301,12 +292,12 @@ describe('introspectPg', () => {
     expect(byInt!.hasVariadic).toBe(false);
     expect(byText).toMatchObject({
       hasVariadic: true,
-      returnType: { schema: 'pg_catalog', name: 'record', display: 'record', kind: 'p', category: 'P', element: null },
+      returnType: pgType('record', 'record', { kind: 'p', category: 'P' }),
       args: [
         { name: 't', type: text, hasDefault: false },
         {
           name: 'rest',
-          type: { ...builtin('_text', 'text[]', 'A'), element: { schema: 'pg_catalog', name: 'text' } },
+          type: pgType('_text', 'text[]', { element: { schema: 'pg_catalog', name: 'text' } }),
           hasDefault: true,
         },
       ],

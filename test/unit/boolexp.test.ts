@@ -3,17 +3,11 @@ import type { CatalogColumn, CatalogFunction, CatalogType, QualifiedName } from 
 import { TRUE } from '../../src/ir/boolexp.js';
 import { parseBoolExp, type BoolExpScope, type BoolExpTable } from '../../src/metadata/boolexp.js';
 import { ApiError } from '../../src/errors/admin.js';
+import { pgType } from '../support/pg-types.js';
 
-const type = (name: string, category = 'U', element: QualifiedName | null = null): CatalogType => ({
-  schema: 'pg_catalog',
-  name,
-  display: name === 'int4' ? 'integer' : name,
-  kind: 'b',
-  category,
-  element,
-});
-const INT = type('int4', 'N');
-const TEXT = type('text', 'S');
+const type = (name: string, element: QualifiedName | null = null): CatalogType => pgType(name, name === 'int4' ? 'integer' : name, { element });
+const INT = type('int4');
+const TEXT = type('text');
 
 let position = 0;
 const column = (name: string, t: CatalogType): CatalogColumn => ({ name, position: ++position, type: t, nullable: true, default: null, isIdentity: false, isGenerated: false, comment: null });
@@ -32,10 +26,12 @@ const author = table('author', [column('id', INT), column('name', TEXT), column(
 });
 const article = table(
   'article',
-  [column('id', INT), column('title', TEXT), column('author_id', INT), column('meta', type('jsonb')), column('raw', type('json')), column('tags', type('_text', 'A', { schema: 'pg_catalog', name: 'text' }))],
+  [column('id', INT), column('title', TEXT), column('author_id', INT), column('meta', type('jsonb')), column('raw', type('json')), column('tags', type('_text', { schema: 'pg_catalog', name: 'text' }))],
   { relationships: new Map([['author', { target: { schema: 'public', name: 'author' }, mapping: [['author_id', 'id']] as [string, string][] }]]) },
 );
-const scope: BoolExpScope = { source: 'default', table: (q) => [author, article].find((t) => t.name.name === q.name && q.schema === 'public') };
+// The base types of a PostgreSQL database an operator's type error lists (a few of them).
+const baseTypes = ['bool', 'bpchar', 'int4', 'jsonb', 'name', 'text', 'varchar'].map((n) => type(n));
+const scope: BoolExpScope = { source: 'default', table: (q) => [author, article].find((t) => t.name.name === q.name && q.schema === 'public'), baseTypes };
 
 const parse = (v: unknown, t = article) => parseBoolExp(v, t, scope, '$.filter');
 
@@ -174,10 +170,14 @@ describe('errors carry the JSON path', () => {
   it('refuses an operator on a column type it does not apply to', () => {
     expect(failure({ id: { _like: '1%' } })).toEqual({
       path: '$.filter.id._like',
-      error: '"id" is of type "integer"; this operator works only on columns of type "text", "varchar", "bpchar", "citext", "name"',
+      // The database's text types, as its base types list them.
+      error: '"id" is of type "integer"; this operator works only on columns of type "bpchar", "name", "text", "varchar"',
       code: 'unexpected-payload',
     });
-    expect(failure({ title: { _has_key: 'a' } })).toMatchObject({ path: '$.filter.title._has_key', code: 'unexpected-payload' });
+    expect(failure({ title: { _has_key: 'a' } })).toEqual({ path: '$.filter.title._has_key', error: '"title" is of type "text"; this operator works only on columns of type "jsonb"', code: 'unexpected-payload' });
+    expect(failure({ title: { _contains: 'a' } })).toMatchObject({ error: '"title" is of type "text"; this operator works only on columns of type an array or "jsonb"' });
+    // A family the database has no type of is named as the family.
+    expect(failure({ title: { _ancestor: 'a' } })).toMatchObject({ error: '"title" is of type "text"; this operator works only on columns of type "label-tree"' });
   });
 
   it('checks column comparisons', () => {

@@ -24,7 +24,7 @@ describe('pg_dist_partition rows', () => {
   });
 
   it('annotates only the listed tables and leaves the catalog it was given unchanged', () => {
-    const catalog: DatabaseCatalog = { serverVersion: 160000, tables: [local('a'), local('b')], functions: [], enumTypes: [] };
+    const catalog: DatabaseCatalog = { serverVersion: 160000, tables: [local('a'), local('b')], functions: [], enumTypes: [], baseTypes: [] };
     const out = withDistribution(catalog, [row({ name: 'a' })]);
     expect(out.tables.map((t) => t.distribution)).toEqual([{ kind: 'distributed', column: 'id' }, undefined]);
     expect(catalog.tables[0]!.distribution).toBeUndefined();

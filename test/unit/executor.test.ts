@@ -11,7 +11,7 @@ import { execute } from '../../src/execute/executor.js';
 import { ApiError } from '../../src/errors/admin.js';
 import type { Plan, PlanStep, StepJoin, StepRun } from '../../src/protocol/plan.js';
 import type { ParamSource } from '../../src/sql/fragment.js';
-import type { CatalogType } from '../../src/metadata/catalog.js';
+import { catalogType as mssqlType } from '../../src/backends/mssql/introspect.js';
 import { TRUE } from '../../src/ir/boolexp.js';
 import type { RootField } from '../../src/ir/select.js';
 
@@ -198,8 +198,8 @@ describe('executor: joins', () => {
 
   it("joins SQL Server's answers: a FOR JSON parent and the join statement's one value per key tuple", async () => {
     // The join step's statement as the mssql backend writes it (test/golden/mssql has its text).
-    const int: CatalogType = { schema: 'sys', name: 'int4', display: 'int', kind: 'b', category: 'N', element: null };
-    const text: CatalogType = { ...int, name: 'text', display: 'nvarchar(200)', category: 'S' };
+    const int = mssqlType('int', -1, 0, 0);
+    const text = mssqlType('nvarchar', 400, 0, 0);
     const rows = { table: { schema: 'dbo', name: 'author' }, permission: TRUE, where: TRUE, orderBy: [], distinctOn: [], limit: null, offset: null, limitCap: null };
     const field: RootField = { kind: 'join', alias: 'writer', source: 'db', rows, fields: [{ kind: 'column', alias: 'name', column: 'name', type: text, visibleWhen: null, jsonPath: null }], keys: [{ child: 'author_id', column: 'id', type: int }], many: false };
     const statement = backendFor('mssql')!.translateRootField(field, { stringifyNumeric: false });

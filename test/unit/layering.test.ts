@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string[]> = {
   outgoing: ['metadata', 'protocol', 'templates'],
   protocol: ['backends', 'config', 'errors', 'ir', 'log', 'metadata', 'sql', 'util'],
   remote: ['log', 'metadata', 'outgoing', 'protocol'],
-  schema: ['backends', 'ir', 'metadata', 'protocol', 'util'],
+  schema: ['backends', 'db', 'ir', 'metadata', 'protocol', 'util'],
   sql: ['ir', 'metadata'],
   templates: ['errors', 'util'],
   util: ['errors'],

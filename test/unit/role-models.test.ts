@@ -6,19 +6,20 @@ import type { CatalogColumn, CatalogTable, DatabaseCatalog } from '../../src/met
 import { parseMetadataDocument } from '../../src/metadata/document.js';
 import { emptyMetadata } from '../../src/metadata/types.js';
 import type { MetadataSnapshot } from '../../src/protocol/snapshot.js';
+import { pgType } from '../support/pg-types.js';
 
 // The backends a thread uses are loaded first (backends/registry.ts).
 await loadEveryBackend();
 
 const column = (name: string, position: number, type: 'int4' | 'text'): CatalogColumn => ({
   name, position, nullable: false, default: null, isIdentity: false, isGenerated: false, comment: null,
-  type: { schema: 'pg_catalog', name: type, display: type === 'int4' ? 'integer' : 'text', kind: 'b', category: type === 'int4' ? 'N' : 'S', element: null },
+  type: pgType(type, type === 'int4' ? 'integer' : 'text'),
 });
 const article: CatalogTable = {
   oid: 1, schema: 'public', name: 'article', kind: 'table', comment: null, columns: [column('id', 1, 'int4'), column('title', 2, 'text'), column('owner', 3, 'int4')],
   primaryKey: { name: 'article_pkey', columns: ['id'] }, uniqueConstraints: [], foreignKeys: [], constraintNames: ['article_pkey'], insertable: true, updatable: true, deletable: true,
 };
-const catalog: DatabaseCatalog = { serverVersion: 160000, tables: [article], functions: [], enumTypes: [] };
+const catalog: DatabaseCatalog = { serverVersion: 160000, tables: [article], functions: [], enumTypes: [], baseTypes: [] };
 
 const own = { owner: { _eq: 'X-Service-User-Id' } };
 const select = (role: string, columns: string[], filter: object = own) => ({ role, permission: { columns, filter } });

@@ -74,7 +74,7 @@ export function eventBody(event: EventRecord, trigger: EventTriggerView): Record
 
 /** The response body as recorded: through the response transform when there is one. */
 function recordedBody(answer: string, t: ResponseTransform | undefined, webhook: string): unknown {
-  // jsonb has no NUL character: an answer holding one could not be recorded.
+  // The event log's binary JSON has no NUL character: an answer holding one could not be recorded.
   const text = answer.replaceAll('\u0000', '');
   if (!t?.body) return text.slice(0, RECORDED_BODY_CHARS);
   const result = transformResponseBody(t, text, webhook);

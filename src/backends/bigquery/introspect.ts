@@ -1,12 +1,12 @@
 /**
  * A BigQuery project's datasets read through INFORMATION_SCHEMA into the neutral catalog: the
- * dataset is the schema; types are mapped onto the PostgreSQL codes the GraphQL scalar mapping
- * reads (`INT64` -> int8, `STRING` -> text, ...), keeping the GoogleSQL type in `display` (the
- * translator casts parameters to it). BigQuery has no enforced keys: tables have no primary key
+ * dataset is the schema; a type keeps its GoogleSQL name, its full text in `display` (the
+ * translator casts parameters to it), and its neutral traits. BigQuery has no enforced keys: tables have no primary key
  * (so no `_by_pk` root field) and no foreign keys (relationships are manual). Reading is I/O
  * (`introspectBigQuery`), mapping is pure (`bigqueryCatalog`).
  */
-import type { CatalogFunction, CatalogTable, CatalogType, DatabaseCatalog } from '../../metadata/catalog.js';
+import type { CatalogFunction, CatalogTable, CatalogType, DatabaseCatalog, TypeTraits } from '../../metadata/catalog.js';
+import { literal, typeTraits } from '../../metadata/type-traits.js';
 import { sql, type Sql } from '../../sql/fragment.js';
 import { backtick } from './dialect.js';
 
@@ -25,31 +25,35 @@ export const routinesQuery = (dataset: string): Sql =>
 export const parametersQuery = (dataset: string): Sql =>
   sql`SELECT specific_schema AS dataset, specific_name AS name, ordinal_position AS position, parameter_name AS param, data_type AS type FROM ${backtick(dataset)}.INFORMATION_SCHEMA.PARAMETERS WHERE is_result = 'NO'`;
 
-/** GoogleSQL type (without parameters) -> [PostgreSQL type name, category]. */
-const TYPES: Record<string, [string, string]> = {
-  INT64: ['int8', 'N'],
-  FLOAT64: ['float8', 'N'],
-  NUMERIC: ['numeric', 'N'],
-  BIGNUMERIC: ['numeric', 'N'],
-  BOOL: ['bool', 'B'],
-  STRING: ['text', 'S'],
-  BYTES: ['bytea', 'U'],
-  DATE: ['date', 'D'],
-  DATETIME: ['timestamp', 'D'],
-  TIMESTAMP: ['timestamptz', 'D'],
-  TIME: ['time', 'D'],
-  JSON: ['json', 'U'],
+const DECIMAL = typeTraits('numeric', 'numeric', { wide: true, literal: literal('number', 'Scientific') });
+
+/**
+ * GoogleSQL's types in the neutral vocabulary (the base type, without parameters). Dates and
+ * times are scalars named as GoogleSQL names them; any other type (ARRAY, STRUCT, GEOGRAPHY,
+ * INTERVAL) is an opaque scalar `bigquery_<type>`, compared with `_eq` and the like only.
+ */
+const TYPES: Record<string, TypeTraits> = {
+  INT64: typeTraits('bigint', 'numeric', { wide: true, literal: literal('integer', 'Int64') }),
+  FLOAT64: typeTraits('Float', 'numeric', { wide: true, literal: literal('number', 'Double') }),
+  NUMERIC: DECIMAL,
+  BIGNUMERIC: DECIMAL,
+  BOOL: typeTraits('Boolean', 'boolean', { literal: literal('boolean', 'Bool') }),
+  STRING: typeTraits('String', 'text', { literal: literal('string', 'Text') }),
+  BYTES: typeTraits('bytea', 'other'),
+  DATE: typeTraits('date', 'other', { literal: literal('string', 'Day') }),
+  DATETIME: typeTraits('datetime', 'other', { literal: literal('string', 'LocalTime') }),
+  TIMESTAMP: typeTraits('timestamp', 'other', { literal: literal('string', 'UTCTime') }),
+  TIME: typeTraits('time', 'other', { literal: literal('string', 'TimeOfDay') }),
+  JSON: typeTraits('json', 'json'),
 };
 
 export function catalogType(dataType: string): CatalogType {
   const base = /^[A-Z0-9]+/.exec(dataType)?.[0] ?? dataType;
-  // ARRAY<...>, STRUCT<...>, GEOGRAPHY, INTERVAL: opaque scalars (compared with _eq etc. only).
-  const [name, category] = TYPES[base] ?? [`bigquery_${base.toLowerCase()}`, 'U'];
-  return { schema: 'bigquery', name, display: dataType, kind: 'b', category, element: null };
+  return { schema: 'bigquery', name: base, display: dataType, kind: 'base', element: null, traits: TYPES[base] ?? typeTraits(`bigquery_${base.toLowerCase()}`, 'other') };
 }
 
 /** A table function's rows: described by the computed field's `return_table`, not by a type of the catalog. */
-const TABLE_RESULT: CatalogType = { schema: 'bigquery', name: 'table', display: 'TABLE', kind: 'p', category: 'P', element: null };
+const TABLE_RESULT: CatalogType = { schema: 'bigquery', name: 'TABLE', display: 'TABLE', kind: 'pseudo', element: null, traits: typeTraits('bigquery_table', 'other') };
 
 /** Routines and their parameters as catalog functions (never overloaded: a dataset names each routine once). */
 function functions(routines: Row[], parameters: Row[]): CatalogFunction[] {
@@ -99,7 +103,7 @@ export function bigqueryCatalog(tables: Row[], columns: Row[], routines: Row[] =
     };
   });
   out.sort((a, b) => (a.schema === b.schema ? a.name.localeCompare(b.name) : a.schema.localeCompare(b.schema)));
-  return { serverVersion: 0, tables: out, functions: functions(routines, parameters), enumTypes: [] };
+  return { serverVersion: 0, tables: out, functions: functions(routines, parameters), enumTypes: [], baseTypes: Object.keys(TYPES).map(catalogType) };
 }
 
 /** Reads the catalog of `datasets` with `run`. */

@@ -1,11 +1,12 @@
 /**
  * SQL Server's catalog (sys.objects, sys.columns, sys.key_constraints, sys.foreign_keys) read
- * into the neutral `DatabaseCatalog`: the SQL Server schema is the schema, types are mapped
- * onto the PostgreSQL codes the GraphQL scalar mapping reads (`int` -> int4, `nvarchar` ->
- * varchar, `bit` -> bool, ...), keeping the SQL Server type name in `display` (the translator
- * casts parameters to it). Reading is I/O (`introspectMssql`), mapping is pure (`mssqlCatalog`).
+ * into the neutral `DatabaseCatalog`: the SQL Server schema is the schema; a type keeps its SQL
+ * Server name, its text with length or precision in `display` (the translator casts parameters
+ * to it), and its neutral traits. Reading is I/O (`introspectMssql`), mapping is pure
+ * (`mssqlCatalog`).
  */
-import type { CatalogColumn, CatalogTable, CatalogType, DatabaseCatalog } from '../../metadata/catalog.js';
+import type { CatalogColumn, CatalogTable, CatalogType, DatabaseCatalog, TypeTraits } from '../../metadata/catalog.js';
+import { literal, typeTraits } from '../../metadata/type-traits.js';
 import type { Row } from './pool.js';
 
 export const TABLES = `SELECT o.object_id AS oid, s.name AS [schema], o.name AS name, o.type AS type, CAST(ep.value AS nvarchar(max)) AS comment
@@ -37,37 +38,47 @@ export const CHECKS = `SELECT cc.parent_object_id AS oid, cc.name AS name FROM s
 
 export const VERSION = `SELECT CAST(SERVERPROPERTY('ProductMajorVersion') AS int) AS version`;
 
-/** SQL Server type -> [PostgreSQL type name, category]. */
-const TYPES: Record<string, [string, string]> = {
-  bit: ['bool', 'B'],
-  tinyint: ['int2', 'N'],
-  smallint: ['int2', 'N'],
-  int: ['int4', 'N'],
-  bigint: ['int8', 'N'],
-  decimal: ['numeric', 'N'],
-  numeric: ['numeric', 'N'],
-  money: ['numeric', 'N'],
-  smallmoney: ['numeric', 'N'],
-  float: ['float8', 'N'],
-  real: ['float4', 'N'],
-  char: ['bpchar', 'S'],
-  nchar: ['bpchar', 'S'],
-  varchar: ['varchar', 'S'],
-  nvarchar: ['varchar', 'S'],
-  text: ['text', 'S'],
-  ntext: ['text', 'S'],
-  sysname: ['varchar', 'S'],
-  date: ['date', 'D'],
-  time: ['time', 'D'],
-  datetime: ['timestamp', 'D'],
-  datetime2: ['timestamp', 'D'],
-  smalldatetime: ['timestamp', 'D'],
-  datetimeoffset: ['timestamptz', 'D'],
-  uniqueidentifier: ['uuid', 'U'],
-  binary: ['bytea', 'U'],
-  varbinary: ['bytea', 'U'],
-  image: ['bytea', 'U'],
-  xml: ['xml', 'U'],
+const INT = (decoder: string, wide = false) => typeTraits(wide ? 'bigint' : 'Int', 'numeric', { wide, literal: literal('integer', decoder) });
+const DECIMAL = typeTraits('numeric', 'numeric', { wide: true, literal: literal('number', 'Scientific') });
+const STRING = typeTraits('String', 'text', { literal: literal('string', 'Text') });
+const BINARY = typeTraits('bytea', 'other');
+const DATETIME = typeTraits('timestamp', 'other', { literal: literal('string', 'LocalTime') });
+
+/**
+ * SQL Server's types in the neutral vocabulary. The GraphQL scalars are those the engine gave
+ * them when SQL Server came (after PostgreSQL's: `bigint`, `numeric`, `timestamp`, `uuid`), except
+ * `datetimeoffset`, named as SQL Server names it as the well-known engine's SQL Server schema does.
+ */
+const TYPES: Record<string, TypeTraits> = {
+  bit: typeTraits('Boolean', 'boolean', { literal: literal('boolean', 'Bool') }),
+  tinyint: INT('Int16'),
+  smallint: INT('Int16'),
+  int: INT('Int32'),
+  bigint: INT('Int64', true),
+  decimal: DECIMAL,
+  numeric: DECIMAL,
+  money: DECIMAL,
+  smallmoney: DECIMAL,
+  float: typeTraits('Float', 'numeric', { wide: true, literal: literal('number', 'Double') }),
+  real: typeTraits('Float', 'numeric', { literal: literal('number', 'Float') }),
+  char: STRING,
+  nchar: STRING,
+  varchar: STRING,
+  nvarchar: STRING,
+  text: STRING,
+  ntext: STRING,
+  sysname: STRING,
+  date: typeTraits('date', 'other', { literal: literal('string', 'Day') }),
+  time: typeTraits('time', 'other', { literal: literal('string', 'TimeOfDay') }),
+  datetime: DATETIME,
+  datetime2: DATETIME,
+  smalldatetime: DATETIME,
+  datetimeoffset: typeTraits('datetimeoffset', 'other', { literal: literal('string', 'UTCTime') }),
+  uniqueidentifier: typeTraits('uuid', 'other', { literal: literal('string', 'UUID') }),
+  binary: BINARY,
+  varbinary: BINARY,
+  image: BINARY,
+  xml: typeTraits('xml', 'other', { comparable: false }),
 };
 
 /** The column's type as SQL Server writes it in a CAST (`nvarchar(max)`, `decimal(10,2)`, `int`). */
@@ -79,8 +90,7 @@ export function mssqlTypeText(name: string, maxLength: number, precision: number
 }
 
 export function catalogType(name: string, maxLength: number, precision: number, scale: number): CatalogType {
-  const [pgName, category] = TYPES[name] ?? [name, 'U'];
-  return { schema: 'sys', name: pgName, display: mssqlTypeText(name, maxLength, precision, scale), kind: 'b', category, element: null };
+  return { schema: 'sys', name, display: mssqlTypeText(name, maxLength, precision, scale), kind: 'base', element: null, traits: TYPES[name] ?? typeTraits(name, 'other') };
 }
 
 export interface MssqlCatalogRows {
@@ -157,7 +167,7 @@ export function mssqlCatalog(rows: MssqlCatalogRows): DatabaseCatalog {
     };
   });
   tables.sort((a, b) => (a.schema === b.schema ? a.name.localeCompare(b.name) : a.schema.localeCompare(b.schema)));
-  return { serverVersion: rows.version, tables, functions: [], enumTypes: [] };
+  return { serverVersion: rows.version, tables, functions: [], enumTypes: [], baseTypes: Object.keys(TYPES).map((name) => catalogType(name, -1, 0, 0)) };
 }
 
 /** Reads the catalog with `run` (one statement at a time on one connection). */

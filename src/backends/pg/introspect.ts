@@ -4,7 +4,8 @@
  * Works on PostgreSQL 13 through 17.
  */
 import type pg from 'pg';
-import type { DatabaseCatalog } from '../../metadata/catalog.js';
+import type { CatalogFunction, CatalogTable, DatabaseCatalog } from '../../metadata/catalog.js';
+import { typeInterner, type PgTypeRow } from './type-traits.js';
 
 /*
  * Shape of the query: every per-table and per-function part (columns, keys,
@@ -216,11 +217,40 @@ SELECT json_build_object(
     JOIN "ns" ON "ns"."oid" = "t"."typnamespace"
     LEFT JOIN "enum_label" "el" ON "el"."enumtypid" = "t"."oid"
     WHERE "t"."typtype" = 'e'
+  ),
+  -- Every base type, as the well-known engine lists a database's scalars (pg_type, typtype 'b').
+  'baseTypes', (
+    SELECT json_agg("typ"."json" ORDER BY "t"."typname", "t"."oid")
+    FROM "typ"
+    JOIN "pg_catalog"."pg_type" "t" ON "t"."oid" = "typ"."oid"
+    WHERE "t"."typtype" = 'b'
   )
 ) AS "introspection"
 `;
 
+/** The catalog as the introspection query writes it: types with pg_type's codes. */
+type TypedAs<T, Type> = T extends { type: unknown } ? Omit<T, 'type'> & { type: Type } : T;
+export interface PgIntrospection {
+  serverVersion: number;
+  tables: (Omit<CatalogTable, 'columns'> & { columns: TypedAs<CatalogTable['columns'][number], PgTypeRow>[] })[];
+  functions: (Omit<CatalogFunction, 'returnType' | 'args'> & { returnType: PgTypeRow; args: TypedAs<CatalogFunction['args'][number], PgTypeRow>[] })[];
+  enumTypes: DatabaseCatalog['enumTypes'];
+  baseTypes: PgTypeRow[];
+}
+
 export async function introspectPg(client: pg.ClientBase | pg.Pool): Promise<DatabaseCatalog> {
-  const { rows } = await client.query<{ introspection: DatabaseCatalog }>(INTROSPECTION_SQL);
-  return rows[0]!.introspection;
+  const { rows } = await client.query<{ introspection: PgIntrospection }>(INTROSPECTION_SQL);
+  return pgCatalog(rows[0]!.introspection);
+}
+
+/** The neutral catalog of what the introspection query answered: each type with its traits, held once. */
+export function pgCatalog(raw: PgIntrospection): DatabaseCatalog {
+  const type = typeInterner();
+  return {
+    serverVersion: raw.serverVersion,
+    tables: raw.tables.map((t) => ({ ...t, columns: t.columns.map((c) => ({ ...c, type: type(c.type) })) })),
+    functions: raw.functions.map((f) => ({ ...f, returnType: type(f.returnType), args: f.args.map((a) => ({ ...a, type: type(a.type) })) })),
+    enumTypes: raw.enumTypes,
+    baseTypes: raw.baseTypes.map(type),
+  };
 }

@@ -9,20 +9,22 @@ import { alreadyExists, badRequest, notExists } from '../../errors/admin.js';
 import { bool, nonEmptyStr, ObjectReader, strOrNull } from '../../util/decode.js';
 import { ACTION_LOG_STATEMENTS } from '../../db/action-log.js';
 import { actionDefinition, actionEntry, actions, findAction, setActions, type ActionMetadata } from '../actions.js';
-import { customTypes, setCustomTypes, storedCustomTypes, typeKinds, type CustomTypes } from '../custom-types.js';
+import { customTypes, databaseScalars, fieldTypeProblem, nameableTypes, setCustomTypes, storedCustomTypes, type CustomTypes } from '../custom-types.js';
 import { actionTypeProblem } from '../resolve/actions.js';
-import { SUCCESS, type Command } from './context.js';
-import type { Metadata } from '../types.js';
+import { SUCCESS, type Command, type CommandContext } from './context.js';
 
-function checkTypes(m: Metadata, a: ActionMetadata, path: string): void {
-  const problem = actionTypeProblem(a.definition, typeKinds(storedCustomTypes(m)));
+/** Every type an action may name in the unit of work's metadata: the custom types and its sources' scalars. */
+const nameableIn = (ctx: CommandContext, ct: CustomTypes) => nameableTypes(ct, databaseScalars(ctx.metadata.sources.map((s) => ctx.introspection(s.name))));
+
+function checkTypes(ctx: CommandContext, a: ActionMetadata, path: string): void {
+  const problem = actionTypeProblem(a.definition, nameableIn(ctx, storedCustomTypes(ctx.metadata)));
   if (problem) throw badRequest('not-exists', problem.message, `${path}.definition${problem.path}`);
 }
 
 export const createAction: Command = (ctx, args, path) => {
   const a = actionEntry(args, path, false);
   if (actions(ctx.metadata).some((x) => x.name === a.name)) throw alreadyExists(`action ${JSON.stringify(a.name)} already exists`, `${path}.name`);
-  checkTypes(ctx.metadata, a, path);
+  checkTypes(ctx, a, path);
   setActions(ctx.metadata, [...actions(ctx.metadata), a]);
   return { metadata: ctx.metadata, response: SUCCESS };
 };
@@ -36,7 +38,7 @@ export const updateAction: Command = (ctx, args, path) => {
   r.done();
   const old = findAction(ctx.metadata, name, `${path}.name`);
   const next: ActionMetadata = { name, definition, ...(comment !== undefined ? { comment } : old.comment !== undefined ? { comment: old.comment } : {}), ...(old.permissions ? { permissions: old.permissions } : {}) };
-  checkTypes(ctx.metadata, next, path);
+  checkTypes(ctx, next, path);
   setActions(ctx.metadata, actions(ctx.metadata).map((x) => (x.name === name ? next : x)));
   return { metadata: ctx.metadata, response: SUCCESS };
 };
@@ -89,7 +91,9 @@ export const dropActionPermission: Command = (ctx, args, path) => {
 /** Replaces every custom type; an action left with a type that no longer exists fails it (refused, path of that action). */
 export const setCustomTypesCommand: Command = (ctx, args, path) => {
   const ct: CustomTypes = customTypes(args, path);
-  const kinds = typeKinds(ct);
+  const kinds = nameableIn(ctx, ct);
+  const fieldProblem = fieldTypeProblem(ct, kinds);
+  if (fieldProblem) throw badRequest('not-exists', fieldProblem.message, `${path}${fieldProblem.path}`);
   for (const [i, a] of actions(ctx.metadata).entries()) {
     const problem = actionTypeProblem(a.definition, kinds);
     if (problem) throw badRequest('not-exists', `${problem.message} (used by action ${JSON.stringify(a.name)})`, path, { action: a.name, path: `$.actions[${i}].definition${problem.path}` });

@@ -10,6 +10,7 @@ import { qualifiedKey, type QualifiedName } from '../catalog.js';
 import { notExists } from '../../errors/admin.js';
 import { ObjectReader, str, type Json } from '../../util/decode.js';
 import { parseBoolExp } from '../boolexp.js';
+import { boolExpScope } from '../resolve/permissions.js';
 import { findSource } from '../lookup.js';
 import { showTable, tableName } from '../names.js';
 import { resolveSourceFields } from '../resolve.js';
@@ -33,12 +34,12 @@ function dmlCommand(kind: DmlKind, answer: (row: Row) => Json): Command {
     const backend = ctx.backend(source.kind);
     if (!resolved || !resolvedTable || !backend) throw notExists(`table ${JSON.stringify(showTable(table))} does not exist`, r.at('table'));
 
-    const boolExpScope = { source: source.name, table: (t: QualifiedName) => resolved.tables.get(qualifiedKey(t)) };
+    const scope = boolExpScope(resolved);
     const { text, params } = backend.dmlStatement(kind, {
       table: resolvedTable,
       args: r,
-      where: (v, p, t = resolvedTable) => parseBoolExp(v, t, boolExpScope, p),
-      lookup: boolExpScope.table,
+      where: (v, p, t = resolvedTable) => parseBoolExp(v, t, scope, p),
+      lookup: (t: QualifiedName) => resolved.tables.get(qualifiedKey(t)),
     });
     // Session variables in a `where` read admin's session, which names only the role.
     const values = params.map((p) => (p.kind === 'literal' ? p.value : p.kind === 'session' ? JSON.stringify({ 'x-service-role': 'admin' }) : null));

@@ -8,7 +8,7 @@
  */
 import type { Json } from '../../util/decode.js';
 import { actions, handlerUrl, setActions, type ActionDefinition, type ActionMetadata } from '../actions.js';
-import { setCustomTypes, storedCustomTypes, typeKinds, typeProblem, type CustomTypes, type TypeKind } from '../custom-types.js';
+import { databaseScalars, fieldTypeProblem, nameableTypes, setCustomTypes, storedCustomTypes, typeKinds, typeProblem, type CustomTypes, type TypeKind } from '../custom-types.js';
 import { showTable } from '../names.js';
 import type { Metadata } from '../types.js';
 import type { Inconsistency, ResolvedMetadata } from './types.js';
@@ -62,7 +62,14 @@ export function actionInconsistencies(m: Metadata, resolved: ResolvedMetadata, e
       remove: (d) => setCustomTypes(d, { ...storedCustomTypes(d), objects: (storedCustomTypes(d).objects ?? []).map(({ relationships: _, ...o }) => o) }),
     });
   }
-  const kinds = typeKinds(ct);
+  const kinds = nameableTypes(ct, databaseScalars([...resolved.sources.values()].map((s) => s.introspection)));
+  const fieldProblem = fieldTypeProblem(ct, kinds);
+  if (fieldProblem) {
+    out.push({
+      object: { type: 'custom_types', name: CUSTOM_TYPES_OBJECT, definition: ct as unknown as Json, reason: `Inconsistent object: ${fieldProblem.message}` },
+      remove: (d) => setCustomTypes(d, {}),
+    });
+  }
   for (const a of actions(m)) {
     const problem = actionTypeProblem(a.definition, kinds)?.message ?? actionEnvironmentProblem(a.definition, env);
     if (problem) out.push(actionInconsistency(a, problem));

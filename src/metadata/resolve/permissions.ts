@@ -18,7 +18,7 @@ import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableO
 import { PERMISSION_KINDS, type Inconsistency, type PermissionKind, type ResolvedPermission, type ResolvedSource, type ResolvedTable } from './types.js';
 
 export function boolExpScope(source: ResolvedSource): BoolExpScope {
-  return { source: source.name, table: (name) => source.tables.get(qualifiedKey(name)) };
+  return { source: source.name, table: (name) => source.tables.get(qualifiedKey(name)), baseTypes: source.introspection.baseTypes };
 }
 
 const resolvedTables = new WeakMap<TableMetadata, { shape: object; permissions: ResolvedTable['permissions']; inconsistencies: Inconsistency[] }>();

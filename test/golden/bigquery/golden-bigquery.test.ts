@@ -17,13 +17,13 @@ const rows = readJson(join(ROOT, 'fixture/information-schema.json'));
 const catalog = bigqueryCatalog(rows.tables, rows.columns, rows.routines, rows.parameters);
 
 describe('BigQuery golden cases', () => {
-  it('maps the INFORMATION_SCHEMA rows: datasets as schemas, GoogleSQL types kept for casts', () => {
+  it('maps the INFORMATION_SCHEMA rows: datasets as schemas, GoogleSQL types kept for casts, with their GraphQL scalars', () => {
     expect(catalog.tables.map((t) => `${t.schema}.${t.name}:${t.kind}`)).toEqual(['shop.big_spenders:view', 'shop.customer:table', 'shop.purchase:table']);
-    expect(catalog.tables[2]!.columns.map((c) => [c.name, c.type.name, c.type.display])).toEqual([
-      ['id', 'int8', 'INT64'],
-      ['customer_id', 'int8', 'INT64'],
-      ['amount', 'numeric', 'NUMERIC(10, 2)'],
-      ['at', 'timestamptz', 'TIMESTAMP'],
+    expect(catalog.tables[2]!.columns.map((c) => [c.name, c.type.name, c.type.display, c.type.traits.scalar])).toEqual([
+      ['id', 'INT64', 'INT64', 'bigint'],
+      ['customer_id', 'INT64', 'INT64', 'bigint'],
+      ['amount', 'NUMERIC', 'NUMERIC(10, 2)', 'numeric'],
+      ['at', 'TIMESTAMP', 'TIMESTAMP', 'timestamp'],
     ]);
   });
   dialectGoldenCases(ROOT, 'bigquery', catalog, 'BigQuery');

@@ -17,7 +17,6 @@ import { backtick, backtickQualified, renderBigQuery } from '../dialect.js';
 import { BIGQUERY_BOOLEXP, castType, col, jsonKey, notSupported, type Scope } from './context.js';
 
 const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(BIGQUERY_BOOLEXP, j, outer, inner);
-const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 const AGGREGATES: Record<string, string> = { avg: 'AVG', sum: 'SUM', min: 'MIN', max: 'MAX', stddev: 'STDDEV', stddev_samp: 'STDDEV_SAMP', stddev_pop: 'STDDEV_POP', variance: 'VARIANCE', var_samp: 'VAR_SAMP', var_pop: 'VAR_POP' };
 const from = (scope: Scope) => sql`${backtickQualified(scope.table.schema, scope.table.name)} AS ${scope.alias}`;
 /** The row number a `distinct_on` subquery adds (1: the first row of its group). */
@@ -87,7 +86,7 @@ class SelectCompiler extends StatementScopes {
   }
 
   private output(value: Sql, type: CatalogType): Sql {
-    return this.options.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`CAST(${value} AS STRING)` : value;
+    return this.options.stringifyNumeric && type.traits.wide ? sql`CAST(${value} AS STRING)` : value;
   }
 
   private visible(value: Sql, when: BoolExp | null, scope: Scope): Sql {

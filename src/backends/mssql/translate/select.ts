@@ -18,7 +18,6 @@ import { castType, col, MSSQL_BOOLEXP, notSupported, type Scope } from './contex
 
 const joinCondition = (j: Parameters<typeof joinWith>[1], outer: Scope, inner: Scope) => joinWith(MSSQL_BOOLEXP, j, outer, inner);
 
-const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
 export const OBJECT = raw('FOR JSON PATH, INCLUDE_NULL_VALUES, WITHOUT_ARRAY_WRAPPER');
 export const ARRAY = raw('FOR JSON PATH, INCLUDE_NULL_VALUES');
 
@@ -105,7 +104,7 @@ export class SelectCompiler extends StatementScopes {
   }
 
   output(value: Sql, type: CatalogType): Sql {
-    return this.options.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`CAST(${value} AS nvarchar(max))` : value;
+    return this.options.stringifyNumeric && type.traits.wide ? sql`CAST(${value} AS nvarchar(max))` : value;
   }
 
   /** The select list of a row's fields (each aliased with its GraphQL alias). */

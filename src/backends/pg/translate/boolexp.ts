@@ -8,6 +8,7 @@ import type { BoolExp, ComparisonOp, ComputedCall, Value } from '../../../ir/boo
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
 import { castType, col, type BoolExpEnv, type Scope } from './context.js';
+import { TEXT_TYPE } from '../type-traits.js';
 
 const TRUE_SQL = raw('true');
 const FALSE_SQL = raw('false');
@@ -106,9 +107,9 @@ function comparison(lhs: Sql, type: CatalogType, op: ComparisonOp, scope: Scope,
     case '_has_key':
       return sql`(${lhs} ? ${valueSql(op.value, raw('text'), scope, env)})`;
     case '_has_keys_any':
-      return sql`(${lhs} ?| ${listSql(op.value, TEXT, scope, env)})`;
+      return sql`(${lhs} ?| ${listSql(op.value, TEXT_TYPE, scope, env)})`;
     case '_has_keys_all':
-      return sql`(${lhs} ?& ${listSql(op.value, TEXT, scope, env)})`;
+      return sql`(${lhs} ?& ${listSql(op.value, TEXT_TYPE, scope, env)})`;
     case '_matches':
       return sql`(${lhs} ~ ${valueSql(op.value, raw('lquery'), scope, env)})`;
     case '_matches_any':
@@ -123,14 +124,13 @@ function comparison(lhs: Sql, type: CatalogType, op: ComparisonOp, scope: Scope,
   throw new Error(`unsupported comparison operator ${op.op}`);
 }
 
-const TEXT: CatalogType = { schema: 'pg_catalog', name: 'text', display: 'text', kind: 'b', category: 'S', element: null };
 
 function columnOps(lhs: Sql, type: CatalogType, ops: ComparisonOp[], scope: Scope, env: BoolExpEnv): Sql {
   const parts = ops.map((op) => {
     // `_cast: {String: {...}}` compares the column cast to another type.
     if (op.op === '_cast' && op.value.kind === 'literal' && op.value.value && typeof op.value.value === 'object') {
       const casts = op.value.value as unknown as Record<string, ComparisonOp[]>;
-      return and(Object.values(casts).map((inner) => columnOps(sql`(${lhs})::text`, TEXT, inner, scope, env)));
+      return and(Object.values(casts).map((inner) => columnOps(sql`(${lhs})::text`, TEXT_TYPE, inner, scope, env)));
     }
     return comparison(lhs, type, op, scope, env);
   });

@@ -4,13 +4,11 @@ import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { Aliases as NeutralAliases, type Scope } from '../../../sql/scope.js';
 import type { TranslateOptions } from '../../backend.js';
 
-const WIDE_NUMERIC = new Set(['int8', 'numeric', 'float8']);
-
 /** A value for the JSON answer: PostGIS values as GeoJSON, wide numbers as text when configured. */
 export function outputValue(value: Sql, type: CatalogType, options: TranslateOptions): Sql {
-    // 15 digits and the long CRS name, as the well-known engine writes GeoJSON.
+  // 15 digits and the long CRS name, as the well-known engine writes GeoJSON.
   if (type.name === 'geometry' || type.name === 'geography') return sql`ST_AsGeoJSON(${value}, 15, 4)::json`;
-  return options.stringifyNumeric && WIDE_NUMERIC.has(type.name) ? sql`(${value})::text` : value;
+  return options.stringifyNumeric && type.traits.wide ? sql`(${value})::text` : value;
 }
 
 export type { Scope } from '../../../sql/scope.js';
