@@ -1,21 +1,18 @@
 /** Boot: configuration, embedded database if needed, actors, then the HTTP front. */
 import { readFileSync } from 'node:fs';
-import { Actor } from './actors/runtime.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, setLogLevel } from './log.js';
-import type { ActorBootData, MetadataActorEvent, MetadataActorReplies, MetadataActorRequest } from './protocol/messages.js';
+import { metadataActor } from './actors/metadata/client.js';
 import { startHttp } from './http/server.js';
-import { CompilerPools } from './actors/compiler/pool.js';
-import { PlanCompiler } from './actors/compiler/compile-plan.js';
-import { SchemaBuilder } from './actors/schema-builder/pool.js';
+import { SchemaBuilder } from './actors/schema-builder/client.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { allowGarbageCollection, collectGarbageWhenIdle } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
-import { Multiplexers } from './actors/multiplexer/multiplexers.js';
+import { Multiplexers } from './actors/multiplexer/client.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
-import { TriggerDelivery } from './actors/events/trigger-delivery.js';
+import { TriggerDelivery } from './actors/events/client.js';
 import { loadBackends } from './backends/registry.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -69,7 +66,7 @@ async function main(): Promise<void> {
     await actors.events.stop().catch(() => {});
     await actors.metadata.stop().catch(() => {});
     await front.graphql.close();
-    await actors.compiler.close().catch(() => {});
+    await actors.schemaBuilder.close().catch(() => {});
     authenticator?.close();
     await embedded?.stop().catch(() => {});
     process.exit(0);
@@ -95,15 +92,8 @@ async function main(): Promise<void> {
 
 /** The actors on their threads (not started yet) and the main thread's clients of them. */
 function createActors(config: Config) {
-  const bootData: ActorBootData = { config };
-  const metadata = new Actor<MetadataActorRequest, MetadataActorReplies, MetadataActorEvent>({
-    name: 'metadata',
-    script: new URL('./actors/metadata/worker.js', import.meta.url),
-    workerData: bootData,
-    timeoutMs: config.actorTimeoutMs,
-  });
-  const schemaBuilder = new SchemaBuilder(config.actorTimeoutMs);
-  const compilerPools = new CompilerPools({ stringifyNumericTypes: config.stringifyNumericTypes }, config.actorTimeoutMs);
+  const metadata = metadataActor(config);
+  const schemaBuilder = new SchemaBuilder({ stringifyNumericTypes: config.stringifyNumericTypes }, config.actorTimeoutMs);
   const snapshots = new SnapshotBus();
   const multiplexers = new Multiplexers(
     snapshots,
@@ -129,7 +119,7 @@ function createActors(config: Config) {
     },
     config.actorTimeoutMs,
   );
-  return { metadata, snapshots, schemaBuilder, compilerPools, compiler: new PlanCompiler(schemaBuilder, compilerPools), multiplexers, events };
+  return { metadata, snapshots, schemaBuilder, multiplexers, events };
 }
 
 type Actors = ReturnType<typeof createActors>;
@@ -140,19 +130,18 @@ type Actors = ReturnType<typeof createActors>;
  * schema builder's snapshots, so it never compiles one the schema builder does not have.
  */
 function wireSnapshots(config: Config, actors: Actors) {
-  const { snapshots, schemaBuilder, compilerPools, compiler, multiplexers, events } = actors;
+  const { snapshots, schemaBuilder, multiplexers, events } = actors;
   // The front thread loads the backends of the connected sources only (its query pools).
   snapshots.follow(actors.metadata, (s) => loadBackends(s.connected.map((c) => c.kind)));
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   snapshots.onStaged((s) => schemaBuilder.stage(s));
-  snapshots.subscribe((s) => compilerPools.start(s.connected.map((c) => c.kind)));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);
   // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
   const tlsAllowlist = new TlsAllowlist();
   snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
   const graphql = new GraphQLService(
-    compiler,
+    schemaBuilder,
     schemaBuilder.published,
     multiplexers,
     { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },

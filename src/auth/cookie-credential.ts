@@ -4,13 +4,13 @@
  * one without a CORS preflight), and a WebSocket from a foreign origin loses its cookie.
  * Decided from the headers alone, before any webhook call or token check.
  */
-import type { Config } from '../config.js';
+import type { AuthConfig } from './auth-config.js';
 import { cookieValue } from './jwt.js';
 import { ACCESS_KEY_HEADER, ADMIN_SECRET_HEADER } from './session.js';
 
 export type CookieCredentialCheck = (headers: Record<string, string>) => boolean;
 
-export function cookieCredentialCheck(config: Pick<Config, 'adminSecrets' | 'authHook' | 'jwtSecret'>): CookieCredentialCheck {
+export function cookieCredentialCheck(config: Pick<AuthConfig, 'adminSecrets' | 'authHook' | 'jwtSecret'>): CookieCredentialCheck {
   // Without an admin secret every request is admin: no credential at all.
   if (config.adminSecrets.length === 0) return () => false;
   const headerCredential = (h: Record<string, string>) => h[ADMIN_SECRET_HEADER] !== undefined || h[ACCESS_KEY_HEADER] !== undefined;

@@ -5,7 +5,6 @@
  * same (compared in constant time against every configured secret), a wrong one is refused,
  * and without one the configured mode decides: the webhook, a JWT, or the unauthorized role.
  */
-import type { Config } from '../config.js';
 import { makeSecretCheck } from './admin-secret.js';
 import { log } from '../log.js';
 import { connectionInitHeaders } from './connection-init.js';
@@ -15,6 +14,7 @@ import { HttpClient } from '../outgoing/http-client.js';
 import { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { RemoteJwkSet } from './jwk-set.js';
 import type { JwtKeySource } from './jwt-config.js';
+import type { AuthConfig } from './auth-config.js';
 import { algorithmsOf, importVerificationKey, JWK_SET_ALGORITHMS } from './jwt-keys.js';
 import type { TokenKeys } from './jwt-verify.js';
 import { jwtAuthenticator } from './jwt.js';
@@ -48,7 +48,6 @@ export interface Authenticator {
   close(): void;
 }
 
-export type AuthConfig = Pick<Config, 'adminSecrets' | 'authHook' | 'jwtSecret' | 'unauthorizedRole'>;
 
 /** How a request without the admin secret is authenticated. */
 type CredentialCheck = (req: AuthRequest) => Promise<Session>;

@@ -5,7 +5,6 @@
  * `Cache-Control: max-age` or `Expires` keys is reused for the same credential until then.
  */
 import { createHash } from 'node:crypto';
-import type { AuthHookConfig } from '../config.js';
 import { log } from '../log.js';
 import { isObject } from '../util/decode.js';
 import { ExpiringCache } from './expiring-cache.js';
@@ -14,6 +13,14 @@ import { webhookExpiry } from './expiry.js';
 import { AuthError, internalError } from './failure.js';
 import type { HttpClient, IncomingAnswer, OutgoingRequest } from '../outgoing/http-client.js';
 import { makeSession, requestedRole, sessionVariables, type Session } from './session.js';
+
+/** Webhook mode (spec "Authentication" items 4-10). */
+export interface AuthHookConfig {
+  url: string;
+  mode: 'GET' | 'POST';
+  /** How long a webhook call may take before the request fails with 500. */
+  timeoutMs: number;
+}
 
 /** The POST body's type. A GET has no body, so it carries no `Content-Type` at all (see docs/behaviour.md). */
 const JSON_BODY = { 'content-type': 'application/json' };

@@ -6,7 +6,7 @@
  * deprecated DML operations, transactions), and its database errors as API errors.
  * Modules get a backend from `registry.ts` by the source's kind, or receive it.
  */
-import type { DatabaseCatalog, QualifiedName } from '../metadata/catalog.js';
+import type { DatabaseCatalog, QualifiedName } from '../catalog/types.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
@@ -14,6 +14,8 @@ import type { ResolvedTable } from '../metadata/resolve/types.js';
 import { badRequest, type ApiError } from '../errors/admin.js';
 import type { ParamSource, Rendered } from '../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../util/decode.js';
+import type { EventOutcome, InvocationRecord } from '../db/event-invocations.js';
+import type { EventTriggerInstall } from '../metadata/event-triggers.js';
 
 export interface Backend {
   /** The backend's name (`postgres`); several metadata source kinds may share one (citus). */
@@ -210,28 +212,12 @@ export interface AdminConnection {
   close(): Promise<void>;
 }
 
-/** An operation's columns (`*` or a list): those whose change fires an UPDATE, and those sent. */
-export interface EventOperation {
-  columns: '*' | string[];
-  payload: '*' | string[];
-}
-
 /** A database trigger that could not be installed or removed. */
 export interface EventTriggerSyncFailure {
   table: QualifiedName;
   error: string;
   /** Its table stayed locked by another session for every try (bounded waits). */
   lockTimeout: boolean;
-}
-
-/** What a database needs of one event trigger. */
-export interface EventTriggerInstall {
-  name: string;
-  table: QualifiedName;
-  insert?: EventOperation;
-  update?: EventOperation;
-  delete?: EventOperation;
-  triggerOnReplication: boolean;
 }
 
 /** A trigger whose events the actor may lease, and how long a lease holds (past it, another instance may take the event). */
@@ -252,16 +238,6 @@ export interface EventRecord {
   tries: number;
   createdAt: string;
 }
-
-/** One delivery attempt, as recorded. */
-export interface InvocationRecord {
-  status: number | null;
-  request: unknown;
-  response: unknown;
-  durationMs: number;
-}
-
-export type EventOutcome = { kind: 'delivered' } | { kind: 'retry'; afterSeconds: number } | { kind: 'error' };
 
 /** A delivery attempt of a leased event, to be recorded. */
 export interface FinishedAttempt {

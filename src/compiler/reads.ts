@@ -4,7 +4,7 @@
  * functions and types too, which only makes eviction a little eager). A walk over plain
  * data, so that a new IR node cannot be forgotten here.
  */
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 
 export function addTablesRead(ir: unknown, source: string, into: Set<string>): void {
   const seen = new Set<object>();

@@ -2,7 +2,7 @@
 import type { FieldNode, FragmentDefinitionNode, SelectionSetNode } from 'graphql';
 import { TRUE, type Value } from '../ir/boolexp.js';
 import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RowSource, TypenameOrColumn, VisibleColumn } from '../ir/select.js';
-import type { CatalogFunction } from '../metadata/catalog.js';
+import type { CatalogFunction } from '../catalog/types.js';
 import type { RoleSchema } from '../schema/build.js';
 import { isAggregateFunction } from '../schema/column-set-types.js';
 import { orderableComputedField, type TableInfo } from '../schema/model.js';

@@ -7,7 +7,7 @@
  * SKIP LOCKED`, a lease of `timeout_seconds` + 10 s.
  */
 import pg from 'pg';
-import type { EventOutcome, InvocationRecord } from '../backends/backend.js';
+import type { EventOutcome, InvocationRecord } from './event-invocations.js';
 
 export const SCHEDULED_SCHEMA = `
 CREATE TABLE IF NOT EXISTS service_catalog.scheduled_events (

@@ -4,7 +4,7 @@
  * the plan (a read of the action log through the trigger-delivery actor) every `intervalMs`
  * and sends the result when it changed: first at once, then when the call completes or fails.
  */
-import type { Deliver } from '../actors/multiplexer/multiplexers.js';
+import type { Deliver } from '../actors/multiplexer/client.js';
 import { toGraphQLReply } from '../errors/graphql-reply.js';
 
 /** Starts polling; returns how to stop. */

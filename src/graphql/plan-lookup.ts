@@ -1,22 +1,27 @@
 /**
  * Finding a request's plan: the plan cache by (role, operation name, query text) and the
- * values of the variables that shaped it; on a miss, the plan compiler (schema builder,
- * then the backend's compiler pool). A new snapshot
+ * values of the variables that shaped it; on a miss, the compiler (the schema-builder actor,
+ * whose compiler pools write the statements: one round trip). A new snapshot
  * evicts the plans that read what it changed. A request that fails whatever its variables is
  * answered from here too, without a compile: a document the role's schema does not validate,
  * until the next snapshot, and with the allow-list enabled, a document it refuses, until the
  * document's top-level sections (which hold the allow-list) change.
  */
-import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { RequestError } from '../errors/request.js';
 import type { Plan } from '../protocol/plan.js';
 import type { PublishedSnapshot } from '../protocol/snapshot.js';
+import type { AnalyzeRequest, CompileAnswer } from '../protocol/messages.js';
 import { PlanCache } from './plan-cache.js';
 import { log } from '../log.js';
 import { PersistedQueries } from './persisted-queries.js';
 import type { GraphQLRequest } from './request.js';
+
+/** What compiles a request on a miss (the schema-builder actor's client). */
+export interface Compiler {
+  compile(snapshot: PublishedSnapshot, req: AnalyzeRequest): Promise<CompileAnswer>;
+}
 
 export class PlanLookup {
   private snapshot: PublishedSnapshot | null = null;
@@ -29,7 +34,7 @@ export class PlanLookup {
   private readonly compiling = new Map<string, Promise<Plan>>();
 
   constructor(
-    private readonly compiler: PlanCompiler,
+    private readonly compiler: Compiler,
     snapshots: SnapshotBus,
     private readonly cacheSize: number,
     private readonly enableAllowlist: boolean,

@@ -8,7 +8,7 @@
 import { Kind, parse, type OperationDefinitionNode, type TypeNode } from 'graphql';
 import { RequestError } from '../errors/request.js';
 import { urlSegments, type UrlSegment } from '../metadata/rest-endpoints.js';
-import type { RestRoute } from '../protocol/snapshot.js';
+import type { RestRoute } from '../metadata/rest-endpoints.js';
 import { isObject } from '../util/decode.js';
 import type { GraphQLRequest } from './request.js';
 

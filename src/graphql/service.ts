@@ -4,7 +4,6 @@
  * with no thread hop, a miss asks the plan compiler), then run by the executor
  * (`execute/`) on the sources' pools (`source-pools.ts`).
  */
-import type { PlanCompiler } from '../actors/compiler/compile-plan.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { execute, executeData } from '../execute/executor.js';
@@ -15,7 +14,7 @@ import { RestRoutes, restRequest, type RestMatch } from './rest-routes.js';
 import type { Plan } from '../protocol/plan.js';
 import { explainRequest } from './explain.js';
 import { toGraphQLReply } from '../errors/graphql-reply.js';
-import { PlanLookup } from './plan-lookup.js';
+import { PlanLookup, type Compiler } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
 import { SourcePools } from '../execute/source-pools.js';
 import { RemoteServers } from '../remote/servers.js';
@@ -27,7 +26,7 @@ import { HttpClient } from '../outgoing/http-client.js';
 const ACTION_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
-import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
+import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -51,7 +50,7 @@ export class GraphQLService {
   private readonly actionClient: HttpClient;
 
   constructor(
-    compiler: PlanCompiler,
+    compiler: Compiler,
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
     options: { enableAllowlist: boolean; persistedQueriesCacheSize: number },

@@ -5,7 +5,7 @@
  * that touches what a subscription's plan read plans it again, so a changed permission
  * applies to running subscriptions too.
  */
-import type { Deliver, Multiplexers } from '../actors/multiplexer/multiplexers.js';
+import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { cohortValues, keepCursors } from '../execute/cohort.js';

@@ -10,7 +10,7 @@ import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { log } from '../log.js';
 import { isObject } from '../util/decode.js';
-import type { Deliver } from '../actors/multiplexer/multiplexers.js';
+import type { Deliver } from '../actors/multiplexer/client.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 

@@ -3,13 +3,10 @@
  * `--disable-cors`, `--ws-read-cookie`): `*` or a list of origins (scheme, host and port
  * significant; `https://*.example.com` allows any one-label subdomain, not the domain itself).
  * An allowed origin is echoed with `Access-Control-Allow-Credentials: true`; a preflight gets
- * the requested headers back and a max-age of 1728000 s (20 days), as upstream.
+ * the requested headers back and a max-age of 1728000 s (20 days), as upstream. The origins are
+ * configured by `config/cors.ts`.
  */
-
-export type CorsConfig =
-  | { kind: 'all' }
-  | { kind: 'origins'; exact: ReadonlySet<string>; wildcards: ReadonlySet<string> }
-  | { kind: 'disabled'; wsReadCookie: boolean };
+import type { CorsConfig } from '../config/cors.js';
 
 export type Headers = ReadonlyArray<readonly [string, string]>;
 
@@ -17,38 +14,6 @@ const PREFLIGHT_MAX_AGE = '1728000';
 // Shared by the answers without an allowed origin (most of them: servers, curl): never mutated.
 const NONE: Headers = [];
 const VARY: Headers = [['Vary', 'Origin']];
-const WILDCARD = '*.';
-
-/** `*` or comma-separated origins; throws an Error naming the bad entry. */
-export function parseCorsDomains(text: string): CorsConfig {
-  if (text.trim() === '*') return { kind: 'all' };
-  const exact = new Set<string>();
-  const wildcards = new Set<string>();
-  for (const raw of text.split(',')) {
-    const entry = raw.trim();
-    const scheme = /^https?:\/\//i.exec(entry)?.[0];
-    const wildcard = scheme !== undefined && entry.slice(scheme.length).startsWith(WILDCARD);
-    const origin = normalOrigin(wildcard ? scheme + entry.slice(scheme.length + WILDCARD.length) : entry);
-    if (!origin) throw new Error(`invalid domain: "${entry}"; expected scheme://host[:port], the host optionally starting with "*."`);
-    (wildcard ? wildcards : exact).add(origin);
-  }
-  return { kind: 'origins', exact, wildcards };
-}
-
-/** `scheme://host[:port]` as browsers send it (lower case, default port left out), or null. */
-function normalOrigin(text: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(text);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  if (u.username || u.password || u.search || u.hash || u.host.includes('*')) return null;
-  // Nothing after the authority but an optional `/`.
-  if (!new RegExp(`^${u.protocol}//[^/]+/?$`, 'i').test(text)) return null;
-  return u.origin;
-}
 
 export function originAllowed(cors: CorsConfig, origin: string): boolean {
   if (cors.kind === 'all') return true;

@@ -9,7 +9,8 @@ import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { log } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
-import { preflightHeaders, type CorsConfig, type Headers } from './cors.js';
+import { preflightHeaders, type Headers } from './cors.js';
+import type { CorsConfig } from '../config/cors.js';
 import { readHeaders, type RouteContext } from './graphql.js';
 import type { Reply } from './reply.js';
 

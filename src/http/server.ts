@@ -12,13 +12,14 @@ import { log } from '../log.js';
 import { adminAccessError } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
-import { corsHeaders, preflightHeaders, type CorsConfig } from './cors.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import type { CorsConfig } from '../config/cors.js';
 import { GRAPHQL_METHODS, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
 import { Exchange, type Reply } from './reply.js';
 import { registerGraphQLWebSocket } from './websocket.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
-import type { EnabledApi } from '../config.js';
+import type { EnabledApi } from '../config/config.js';
 
 export interface Backend {
   admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;

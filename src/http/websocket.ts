@@ -8,7 +8,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebS
 import { GraphQLWsConnection, type WsBackend } from '../graphql/ws-connection.js';
 import type { SendStatus } from '../graphql/ws-outbox.js';
 import { chooseProtocol, type WsProtocol } from '../graphql/ws-protocol.js';
-import { webSocketMayReadCookie, type CorsConfig } from './cors.js';
+import { webSocketMayReadCookie } from './cors.js';
+import type { CorsConfig } from '../config/cors.js';
 import { readHeaders } from './graphql.js';
 
 export interface WebSocketOptions {

@@ -5,7 +5,7 @@
  * carries everything its translation needs (column types, joins, functions, the
  * target's permission), so translating is a function of the IR alone.
  */
-import type { CatalogFunction, CatalogType, QualifiedName } from '../metadata/catalog.js';
+import type { CatalogFunction, CatalogType, QualifiedName } from '../catalog/types.js';
 import type { Json } from '../util/decode.js';
 
 /** A join from the current table's rows to a related table's rows. */

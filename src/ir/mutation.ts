@@ -2,7 +2,7 @@
  * Mutations as the SQL layer needs them: permission checks and presets already folded in.
  * Plain data (it crosses threads as msgpack): per-column values are lists of pairs.
  */
-import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
+import type { CatalogType, QualifiedName } from '../catalog/types.js';
 import type { BoolExp, Value } from './boolexp.js';
 import type { Field, Join } from './select.js';
 

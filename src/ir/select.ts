@@ -3,7 +3,7 @@
  * the role's permission already folded into `where` and `limit`) and which fields of
  * them, nested through relationships and aggregates.
  */
-import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
+import type { CatalogType, QualifiedName } from '../catalog/types.js';
 import type { BoolExp, ComputedCall, Join, Value } from './boolexp.js';
 
 export type { Join } from './boolexp.js';

@@ -13,7 +13,7 @@ import type { ChangeFeed } from '../backends/backend.js';
 import { backendFor } from '../backends/registry.js';
 import { log } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 export interface ChangeEvents {

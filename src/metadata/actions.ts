@@ -11,10 +11,9 @@ import { parseRequestTransform, parseResponseTransform } from '../templates/requ
 import { arrayOf, bool, int, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import { header, type RemoteHeader } from './remote-schemas.js';
-import { graphqlName } from './custom-types.js';
+import { graphqlName } from './names.js';
 import { typeText } from './type-references.js';
 import type { InconsistentObject, Metadata } from './types.js';
-import type { ActionHandler } from '../protocol/plan.js';
 
 export interface ActionArgument {
   name: string;
@@ -191,6 +190,16 @@ export function actionAllowed(a: ActionMetadata, role: string, parents: (role: s
   if (seen.has(role)) return false;
   seen.add(role);
   return (parents(role) ?? []).some((p) => actionAllowed(a, p, parents, seen));
+}
+
+/** How the engine calls an action's handler (what a plan's action step carries). */
+export interface ActionHandler {
+  url: string;
+  headers: { name: string; value?: string; value_from_env?: string }[];
+  forwardClientHeaders: boolean;
+  timeoutSeconds: number;
+  requestTransform?: Record<string, unknown>;
+  responseTransform?: Record<string, unknown>;
 }
 
 /** How the handler of a definition is called (plan steps, the trigger-delivery actor), defaults filled in. */

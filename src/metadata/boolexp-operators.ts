@@ -6,8 +6,8 @@
  * well-known engine decodes them: any string passes (the database parses it), other
  * JSON must fit the type; strings starting with `x-service-` are session variables.
  */
-import type { CatalogColumn, CatalogType, LiteralShape, TypeFamily } from './catalog.js';
-import { literal } from './type-traits.js';
+import type { CatalogColumn, CatalogType, LiteralShape, TypeFamily } from '../catalog/types.js';
+import { literal } from '../catalog/type-traits.js';
 import type { ComparisonOp, Value } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../errors/admin.js';
 import { isObject, jsonKind, type Json } from '../util/decode.js';

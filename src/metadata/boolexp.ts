@@ -7,7 +7,7 @@
  * function of resolved metadata and catalog, so the schema builder can call it too.
  * Errors carry the JSON path of the offending key.
  */
-import type { CatalogColumn, CatalogType, QualifiedName } from './catalog.js';
+import type { CatalogColumn, CatalogType, QualifiedName } from '../catalog/types.js';
 import { computedCall, type BoolExp } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../errors/admin.js';
 import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';

@@ -6,7 +6,7 @@
  * compares with a fixed value, and changes to the function behind a computed field
  * (see computed-field-functions.ts). Whatever else breaks shows up as an inconsistency.
  */
-import { qualifiedKey, type DatabaseCatalog, type CatalogTable } from './catalog.js';
+import { qualifiedKey, type DatabaseCatalog, type CatalogTable } from '../catalog/types.js';
 import { badRequest } from '../errors/admin.js';
 import { checkComputedFieldFunctions } from './computed-field-functions.js';
 import { sameTable, showTable } from './names.js';

@@ -6,7 +6,7 @@
  *. Over-reporting only costs a recompile; under-reporting would serve a
  * stale plan, so anything not understood counts as everything.
  */
-import { qualifiedKey } from './catalog.js';
+import { qualifiedKey } from '../catalog/types.js';
 import { sameTablePlaces } from './document-parts.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 

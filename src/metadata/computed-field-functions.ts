@@ -4,7 +4,7 @@
  * dropping it (even to create another of the same name) breaks the field, which then
  * goes with `cascade` or fails the request.
  */
-import type { DatabaseCatalog } from './catalog.js';
+import type { DatabaseCatalog } from '../catalog/types.js';
 import { badRequest } from '../errors/admin.js';
 import { computedFieldFunction } from './computed-fields.js';
 import { cannotDrop } from './dependencies.js';

@@ -5,7 +5,7 @@
  * return_table: {dataset, name}}`), and the checks the well-known engine makes of the
  * function before it becomes a field.
  */
-import type { CatalogFunction, DatabaseCatalog, CatalogType, QualifiedName } from './catalog.js';
+import type { CatalogFunction, DatabaseCatalog, CatalogType, QualifiedName } from '../catalog/types.js';
 import { isObject, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
 import { functionName, graphqlName, isGraphQLName, sameTable, showTable, tableName } from './names.js';
 import { reasonMessage } from './reasons.js';

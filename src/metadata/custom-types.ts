@@ -7,11 +7,12 @@
  * resolution's (resolve/actions.ts), which `set_custom_types` runs too.
  */
 import { badRequest } from '../errors/admin.js';
-import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, strOrNull } from '../util/decode.js';
+import { arrayOf, bool, isObject, nonEmptyStr, ObjectReader, oneOf, stringMap, type Json, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
-import type { DatabaseCatalog, QualifiedName } from './catalog.js';
-import { GRAPHQL_SCALARS } from './type-traits.js';
+import type { DatabaseCatalog, QualifiedName } from '../catalog/types.js';
+import { GRAPHQL_SCALARS } from '../catalog/type-traits.js';
 import { namedTypeOf, typeText } from './type-references.js';
+import { graphqlName } from './names.js';
 import type { Metadata } from './types.js';
 
 export interface CustomField {
@@ -65,13 +66,6 @@ export interface CustomTypes {
   enums?: CustomEnum[];
 }
 
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-
-export function graphqlName(v: unknown, path: string): string {
-  const s = str(v, path);
-  if (!GRAPHQL_NAME.test(s) || s.startsWith('__')) throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL name`, path);
-  return s;
-}
 
 /**
  * The scalars of the sources' databases, which an action's types may name without declaring them

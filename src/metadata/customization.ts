@@ -1,14 +1,8 @@
 /** Validation of naming customizations: source `customization` and table `configuration` (TableConfig). */
 import { badRequest } from '../errors/admin.js';
 import { isObject, ObjectReader, oneOf, str, type JsonObject } from '../util/decode.js';
-import { graphqlName } from './names.js';
+import { graphqlName, graphqlNamePart } from './names.js';
 
-/** A prefix/suffix: may be empty only where it would not start a name. */
-function namePart(v: unknown, path: string): string {
-  const s = str(v, path);
-  if (!/^[_0-9A-Za-z]*$/.test(s)) throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL name part`, path);
-  return s;
-}
 
 export const NAMING_CONVENTIONS = ['service-default', 'graphql-default'] as const;
 
@@ -29,9 +23,9 @@ function nameParts(parts: Record<string, (v: unknown, path: string) => string>) 
 export function sourceCustomization(v: unknown, path: string): JsonObject {
   const r = ObjectReader.of(v, path);
   const out: JsonObject = {};
-  const rf = r.optional('root_fields', nameParts({ namespace: graphqlName, prefix: graphqlName, suffix: namePart }));
+  const rf = r.optional('root_fields', nameParts({ namespace: graphqlName, prefix: graphqlName, suffix: graphqlNamePart(false) }));
   if (rf) out.root_fields = rf;
-  const tn = r.optional('type_names', nameParts({ prefix: graphqlName, suffix: namePart }));
+  const tn = r.optional('type_names', nameParts({ prefix: graphqlName, suffix: graphqlNamePart(false) }));
   if (tn) out.type_names = tn;
   const nc = r.optional('naming_convention', oneOf(NAMING_CONVENTIONS, 'naming convention'));
   if (nc) out.naming_convention = nc;

@@ -3,11 +3,10 @@
  * dependents or (with `cascade`) removes them too. Each dependent knows how to
  * remove itself from a draft document.
  */
-import type { QualifiedName } from './catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { badRequest } from '../errors/admin.js';
 import { isObject } from '../util/decode.js';
 import { sameTable, showTable } from './names.js';
-import type { CommandResult } from './commands/context.js';
 import type { InconsistentObject, Metadata, TableMetadata } from './types.js';
 
 export interface Dependent {
@@ -48,17 +47,6 @@ export function describeDependent(o: InconsistentObject): string {
   if (o.type === 'table') return `table ${showTable(asTable(def) ?? { schema: 'public', name: o.name })}`;
   if (o.type === 'inherited_role') return `inherited role ${String(def.role_name)}`;
   return o.name;
-}
-
-/**
- * For a drop: what the change leaves inconsistent is what depends on the dropped
- * object. Without `cascade` the request fails listing them; with it, they go too.
- */
-export function cascadeDependents(cascade: boolean, path: string): Pick<CommandResult, 'cascade' | 'inconsistencyError'> {
-  return {
-    cascade,
-    inconsistencyError: (objects) => cannotDrop(objects.map(describeDependent), path),
-  };
 }
 
 /** Remote relationships (in any source) whose `to_source` target matches. */

@@ -6,7 +6,7 @@
  * reference table to a distributed one, nor from a distributed table to a local one.
  * Tables without distribution (a plain PostgreSQL) are local, so nothing is refused there.
  */
-import type { CatalogTable, TableDistribution } from './catalog.js';
+import type { CatalogTable, TableDistribution } from '../catalog/types.js';
 import { showTable } from './names.js';
 import type { RelationshipKind } from './resolve/types.js';
 

@@ -6,7 +6,6 @@
 import { actionsSection, setActions } from './actions.js';
 import { customTypes, setCustomTypes } from './custom-types.js';
 import { remoteSchemasSection, setRemoteSchemas } from './remote-schemas.js';
-import type { Backend } from '../backends/backend.js';
 import { badRequest } from '../errors/admin.js';
 import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
@@ -42,7 +41,11 @@ function tables(v: unknown, path: string): TableMetadata[] {
   return list;
 }
 
-type BackendOf = (kind: BackendKind) => Backend | undefined;
+/** What reading a document needs of a source kind's backend (`backends/backend.ts` has it): its configuration's decoder. */
+interface ConfigurationReader {
+  decodeConfiguration(v: unknown, path: string): JsonObject;
+}
+type BackendOf = (kind: BackendKind) => ConfigurationReader | undefined;
 
 /** A source entry; its `configuration` is validated by its backend (kinds without one keep it as it is). */
 const source = (backendOf: BackendOf) => (v: unknown, path: string): SourceMetadata => {

@@ -1,5 +1,5 @@
 /** Whether a table can back a GraphQL enum (spec: `pg_set_table_is_enum`), as the well-known engine decides. */
-import type { CatalogTable } from './catalog.js';
+import type { CatalogTable } from '../catalog/types.js';
 
 export function enumTableProblems(t: CatalogTable): string[] {
   const problems: string[] = [];

@@ -9,11 +9,10 @@
  * boot, a column gone).
  */
 import { Cron } from 'croner';
-import type { EventOperation, EventTriggerInstall } from '../backends/backend.js';
 import { ApiError, parseFailed } from '../errors/admin.js';
 import { parseRequestTransform, parseResponseTransform, type RequestTransform, type ResponseTransform } from '../templates/webhook-transform.js';
 import { arrayOf, bool, int, isObject, obj, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
-import type { DatabaseCatalog, QualifiedName } from './catalog.js';
+import type { DatabaseCatalog, QualifiedName } from '../catalog/types.js';
 import { sameTable, showTable } from './names.js';
 import type { Inconsistency, SourceCatalog } from './resolve/types.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -359,4 +358,20 @@ export async function cleanupInBatches(c: LogCleanup, batch: () => Promise<{ eve
     if (events < c.batchSize) return out;
     if (Date.now() > deadline) return { ...out, timedOut: true };
   }
+}
+
+/** An operation's columns (`*` or a list): those whose change fires an UPDATE, and those sent. */
+export interface EventOperation {
+  columns: '*' | string[];
+  payload: '*' | string[];
+}
+
+/** What a database needs of one event trigger. */
+export interface EventTriggerInstall {
+  name: string;
+  table: QualifiedName;
+  insert?: EventOperation;
+  update?: EventOperation;
+  delete?: EventOperation;
+  triggerOnReplication: boolean;
 }

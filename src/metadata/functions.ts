@@ -4,7 +4,7 @@
  * well-known engine's rules (one overload, no VARIADIC, returns rows of a tracked table,
  * GraphQL-compliant names, a json session argument).
  */
-import type { CatalogFunction, DatabaseCatalog, QualifiedName } from './catalog.js';
+import type { CatalogFunction, DatabaseCatalog, QualifiedName } from '../catalog/types.js';
 import { arrayOf, isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import type { Dependent } from './dependencies.js';
 import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';

@@ -1,5 +1,5 @@
 /** Finding sources and tables in a metadata document, with the errors the API gives when they are missing. */
-import type { QualifiedName } from './catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { notExists } from '../errors/admin.js';
 import { sameTable, showTable } from './names.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';

@@ -1,5 +1,5 @@
 /** Table names as the admin API accepts and prints them. */
-import type { QualifiedName } from './catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { isObject, nonEmptyStr, ObjectReader, str } from '../util/decode.js';
 import { parseFailed } from '../errors/admin.js';
 
@@ -48,6 +48,18 @@ export function graphqlName(v: unknown, path: string): string {
   }
   return s;
 }
+
+/**
+ * A prefix or suffix that becomes part of GraphQL names (customizations): empty for none; a
+ * part that starts names (`starts`) must be a name's beginning, any other only its letters.
+ */
+export const graphqlNamePart =
+  (starts: boolean) =>
+  (v: unknown, path: string): string => {
+    const s = str(v, path);
+    if (s !== '' && !(starts ? GRAPHQL_NAME : /^[_0-9A-Za-z]+$/).test(s)) throw parseFailed(`${JSON.stringify(s)} cannot be part of a GraphQL name`, path);
+    return s;
+  };
 
 /**
  * The schema a backend kind's table names are written without (root fields `author`, not

@@ -4,7 +4,7 @@
  * one column as `column`/a string, several as `columns`/a list), and the join each
  * stored definition makes against the catalog.
  */
-import type { DatabaseCatalog, CatalogTable, QualifiedName } from './catalog.js';
+import type { DatabaseCatalog, CatalogTable, QualifiedName } from '../catalog/types.js';
 import { parseFailed } from '../errors/admin.js';
 import { isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
 import { graphqlName, sameTable, showTable, tableName } from './names.js';

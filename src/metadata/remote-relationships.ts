@@ -7,8 +7,8 @@
  * an argument value `"$column"` (anywhere in it) is a column of the row.
  */
 import { badRequest } from '../errors/admin.js';
-import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, str, stringMap, type Json, type JsonObject } from '../util/decode.js';
-import type { QualifiedName } from './catalog.js';
+import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, stringMap, type Json, type JsonObject } from '../util/decode.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { tableName } from './names.js';
 
 export interface RemoteFieldStep {
@@ -139,8 +139,3 @@ export function storedToRemoteSchema(rr: JsonObject): ToRemoteSchema | null {
   return { remote_schema: to.remote_schema, lhs_fields: lhs as string[], remote_field: to.remote_field };
 }
 
-export const relationshipName = (v: unknown, path: string): string => {
-  const s = str(v, path);
-  if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(s)) throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL name`, path);
-  return s;
-};

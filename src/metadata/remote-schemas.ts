@@ -9,6 +9,7 @@ import { alreadyExists, badRequest, notExists } from '../errors/admin.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, stringMap, type Json, type JsonObject, strOrNull } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import type { Metadata } from './types.js';
+import { graphqlName, graphqlNamePart } from './names.js';
 
 export interface RemoteHeader {
   name: string;
@@ -54,20 +55,6 @@ export interface RemoteSchemaMetadata {
 /** The well-known engine's default `timeout_seconds`. */
 export const DEFAULT_REMOTE_TIMEOUT_SECONDS = 60;
 
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-
-function graphqlName(v: unknown, path: string): string {
-  const s = str(v, path);
-  if (!GRAPHQL_NAME.test(s)) throw badRequest('parse-failed', `${JSON.stringify(s)} is not a valid GraphQL name`, path);
-  return s;
-}
-
-/** A prefix or suffix: it becomes part of GraphQL names (a prefix must start one). */
-const affix = (first: boolean) => (v: unknown, path: string) => {
-  const s = str(v, path);
-  if (s !== '' && !(first ? GRAPHQL_NAME : /^[_0-9A-Za-z]+$/).test(s)) throw badRequest('parse-failed', `${JSON.stringify(s)} cannot be part of a GraphQL name`, path);
-  return s;
-};
 
 function nameMapping(v: unknown, path: string): Record<string, string> {
   const m = stringMap(v, path);
@@ -93,8 +80,8 @@ export function header(v: unknown, path: string): RemoteHeader {
 
 /** `prefix`, `suffix` and `mapping` read into `out` (empty ones left out). */
 function renaming<T extends { prefix?: string; suffix?: string; mapping?: Record<string, string> }>(r: ObjectReader, out: T): T {
-  const prefix = r.optional('prefix', affix(true));
-  const suffix = r.optional('suffix', affix(false));
+  const prefix = r.optional('prefix', graphqlNamePart(true));
+  const suffix = r.optional('suffix', graphqlNamePart(false));
   const mapping = r.optional('mapping', nameMapping);
   r.done();
   if (prefix) out.prefix = prefix;

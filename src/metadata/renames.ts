@@ -6,8 +6,8 @@
  * references to the renamed object change. Every lookup uses the names as they were
  * before the change; the table entries themselves are renamed by the caller.
  */
-import type { DatabaseCatalog, QualifiedName } from './catalog.js';
-import { qualifiedKey } from './catalog.js';
+import type { DatabaseCatalog, QualifiedName } from '../catalog/types.js';
+import { qualifiedKey } from '../catalog/types.js';
 import { isObject, type Json, type JsonObject } from '../util/decode.js';
 import { tableName } from './names.js';
 import { relationshipTarget } from './relationships.js';

@@ -15,7 +15,7 @@ import { resolveRelationships } from './resolve/relationships.js';
 import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
 import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
-import { qualifiedKey, type DatabaseCatalog } from './catalog.js';
+import { qualifiedKey, type DatabaseCatalog } from '../catalog/types.js';
 import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';

@@ -10,7 +10,6 @@ import { ApiError, badRequest, notExists } from '../errors/admin.js';
 import { arrayOf, isObject, nonEmptyStr, ObjectReader, oneOf, str, type Json } from '../util/decode.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import { queryCollections, type QueryCollection } from './query-collections.js';
-import type { RestRoute } from '../protocol/snapshot.js';
 import type { Metadata } from './types.js';
 
 export const REST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -131,6 +130,14 @@ export function restEndpointSection(v: unknown, collections: readonly QueryColle
     endpointQuery(e, collections, `${path}[${i}]`);
   });
   return list;
+}
+
+/** A RESTified endpoint as the front thread serves it: its URL template, methods and query text. */
+export interface RestRoute {
+  name: string;
+  url: string;
+  methods: string[];
+  query: string;
 }
 
 /** What the front thread serves: each endpoint with its query's text (one whose query is gone is left out). */

@@ -3,7 +3,7 @@
  * value (which was checked against the type) or preset it with `set`. The
  * well-known engine refuses to change such a column's type.
  */
-import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from './catalog.js';
+import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../catalog/types.js';
 import type { BoolExp } from '../ir/boolexp.js';
 import { sameTable, showTable } from './names.js';
 import { resolveMetadata } from './resolve.js';

@@ -4,7 +4,7 @@
  * validator decides what goes in.
  */
 import type { Json, JsonObject } from '../util/decode.js';
-import type { QualifiedName } from './catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 
 export type BackendKind = 'postgres' | 'citus' | 'mssql' | 'bigquery';
 

@@ -8,8 +8,7 @@
  * `unexpected`. Used by the front thread (synchronous actions) and the trigger-delivery actor
  * (asynchronous ones); never throws.
  */
-import { handlerUrl } from '../metadata/actions.js';
-import type { ActionHandler } from '../protocol/plan.js';
+import { handlerUrl, type ActionHandler } from '../metadata/actions.js';
 import { decodeJson } from '../templates/apply-transform.js';
 import { decodeRequestTransform, decodeResponseTransform } from '../templates/request-transform.js';
 import { NOT_FORWARDED } from './forwarded-headers.js';

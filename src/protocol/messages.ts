@@ -46,11 +46,6 @@ export interface MetadataActorReplies {
  */
 export type MetadataActorEvent = { type: 'snapshot' | 'staged'; snapshot: Omit<PublishedSnapshot, 'update'> } | { type: 'unstaged' };
 
-/** What every worker gets at start. */
-export interface ActorBootData {
-  config: import('../config.js').Config;
-}
-
 /** The snapshot updates from the last whole one to the current one (`PublishedSnapshot.update`, in shared memory). */
 export interface SnapshotChain {
   generations: number[];
@@ -59,12 +54,13 @@ export interface SnapshotChain {
 
 /**
  * What the schema builder is asked: bring its model up to a snapshot and, unless only that,
- * analyse a request; or take in a staged snapshot (`update`, following the chain) ahead of its
- * publication, or drop the one it took in.
+ * compile a request (analysis, then its backends' compiler pools, which it owns); or take in a
+ * staged snapshot (`update`, following the chain) ahead of its publication, or drop the one it
+ * took in. Its answer to `compile` is a `CompileAnswer` (msgpack-encoded).
  */
 export type SchemaBuilderTask =
   | { kind: 'follow'; generation: number; chain: SnapshotChain }
-  | ({ kind: 'analyze'; generation: number; chain: SnapshotChain } & AnalyzeRequest)
+  | ({ kind: 'compile'; generation: number; chain: SnapshotChain } & AnalyzeRequest)
   | { kind: 'stage'; chain: SnapshotChain; update: SharedArrayBuffer }
   | { kind: 'unstage' };
 
@@ -94,9 +90,6 @@ export type AnalyzedStep = Omit<PlanStep, 'run'> & { run: AnalyzedRun };
 export interface AnalyzedPlan extends Omit<Plan, 'steps' | 'sessionVariables' | 'wholeSession'> {
   steps: AnalyzedStep[];
 }
-
-/** The schema builder's answer (msgpack-encoded): the analysed plan, or the request's errors. */
-export type AnalyzeAnswer = { ok: true; plan: AnalyzedPlan } | CompileFailure;
 
 /**
  * `holds`: how long the same request fails the same way, whatever its variables: `allowlist`,
@@ -133,6 +126,12 @@ export type CompileAnswer = { ok: true; plan: Plan } | CompileFailure;
 /** Settings every backend compiler thread starts with (piscina `workerData`). */
 export interface CompilerOptions {
   stringifyNumericTypes: boolean;
+}
+
+/** The schema builder thread's `workerData`: its compiler pools' settings, and how long one field's translation may take. */
+export interface SchemaBuilderBoot {
+  compiler: CompilerOptions;
+  translateTimeoutMs: number;
 }
 
 /** A compiler thread's `workerData`: the settings and the source kind whose backend its pool translates for. */

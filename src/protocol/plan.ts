@@ -4,6 +4,7 @@
  * bind, and how to check the request's variables.
  */
 import type { ParamSource } from '../sql/fragment.js';
+import type { ActionHandler } from '../metadata/actions.js';
 
 /**
  * One unit of work. `id` is the step's index in `Plan.steps`, and a step depends only on
@@ -105,15 +106,6 @@ export interface ActionRun {
   output: ActionOutputType;
   /** The field's JSON path in the request, for errors. */
   errorPath: string;
-}
-
-export interface ActionHandler {
-  url: string;
-  headers: { name: string; value?: string; value_from_env?: string }[];
-  forwardClientHeaders: boolean;
-  timeoutSeconds: number;
-  requestTransform?: Record<string, unknown>;
-  responseTransform?: Record<string, unknown>;
 }
 
 /** The output's type as the selection reads it: checked and projected by the executor. */

@@ -13,7 +13,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { IntrospectionQuery } from 'graphql';
 import type { Capabilities } from '../backends/backend.js';
-import type { DatabaseCatalog } from '../metadata/catalog.js';
+import type { DatabaseCatalog } from '../catalog/types.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
@@ -26,6 +26,7 @@ import type { BackendKind, InconsistentObject, Metadata, SourceMetadata, TableMe
 import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
 import { sameJson } from '../util/same-json.js';
+import type { RestRoute } from '../metadata/rest-endpoints.js';
 
 export interface SourceSnapshot {
   kind: string;
@@ -51,14 +52,6 @@ export interface MetadataSnapshot {
   remotes: Record<string, IntrospectionQuery>;
   /** Whether roles see remote schemas through their permissions (`--enable-remote-schema-permissions`). */
   remoteSchemaPermissions: boolean;
-}
-
-/** A RESTified endpoint as the front thread serves it: its URL template, methods and query text. */
-export interface RestRoute {
-  name: string;
-  url: string;
-  methods: string[];
-  query: string;
 }
 
 export interface PublishedSnapshot {

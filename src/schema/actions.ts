@@ -24,7 +24,7 @@ import { storedCustomTypes, type CustomRelationship, type CustomTypes } from '..
 import { actionObjectName } from '../metadata/resolve/actions.js';
 import type { InconsistentObject, Metadata } from '../metadata/types.js';
 import { enumType, inputObjectType, objectType } from './graphql-types.js';
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 import type { RoleModel, TableInfo } from './model.js';
 import { scalarType } from './scalars.js';
 import { fieldKey, type FieldInfo } from './types.js';

@@ -25,7 +25,7 @@ import { orderableComputedField, type FunctionInfo, type RoleModel, type TableIn
 import { MutationTypes } from './mutation-types.js';
 import { tableRootField, type RootFieldKind } from './naming.js';
 import { scalarOf } from './scalars.js';
-import { sortable } from '../metadata/type-traits.js';
+import { sortable } from '../catalog/type-traits.js';
 import type { SharedTypes } from './shared-types.js';
 import { LazySchema } from './lazy-schema.js';
 import { fieldGroup, LazyFieldsType, madeFields, type FieldGroup } from './lazy-fields.js';

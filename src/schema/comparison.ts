@@ -1,7 +1,7 @@
 /** `<Scalar>_comparison_exp` input types: which operators each scalar family gets (as the well-known engine does). */
 import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import { inputObjectType } from './graphql-types.js';
-import type { TypeFamily } from '../metadata/catalog.js';
+import type { TypeFamily } from '../catalog/types.js';
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 

@@ -4,12 +4,12 @@
  * that table (function permissions are inferred, as the well-known engine does by
  * default). VOLATILE functions, exposed as mutations there, are not served yet.
  */
-import type { CatalogFunction, DatabaseCatalog } from '../metadata/catalog.js';
+import type { CatalogFunction, DatabaseCatalog } from '../catalog/types.js';
 import { entryFunction } from '../metadata/functions.js';
 import { isGraphQLName, sameTable } from '../metadata/names.js';
 import type { SourceMetadata } from '../metadata/types.js';
 import { isObject } from '../util/decode.js';
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 import type { FunctionInfo, TableInfo } from './model.js';
 import type { SourceNaming } from './naming.js';
 

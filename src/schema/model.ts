@@ -3,13 +3,13 @@
  * types: the tables it may select from, their visible columns, relationships and
  * computed fields, and the permission to apply.
  */
-import type { CatalogColumn, CatalogFunction, CatalogTable } from '../metadata/catalog.js';
+import type { CatalogColumn, CatalogFunction, CatalogTable } from '../catalog/types.js';
 import type { ComputedCall, Join } from '../ir/boolexp.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { Capabilities } from '../backends/backend.js';
 import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
-import { sortable } from '../metadata/type-traits.js';
+import { sortable } from '../catalog/type-traits.js';
 import type { DeletePermission, InsertPermission, SelectPermission, UpdatePermission } from '../metadata/resolve/role-permissions.js';
 
 export interface ColumnInfo {

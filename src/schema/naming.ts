@@ -4,7 +4,7 @@
  * `column_config` and the source's `customization` (prefix/suffix/namespace and
  * `naming_convention`) applied.
  */
-import type { QualifiedName } from '../metadata/catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { isObject, type JsonObject } from '../util/decode.js';
 import { defaultSchemaOf } from '../metadata/names.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';

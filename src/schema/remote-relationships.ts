@@ -8,7 +8,7 @@
 import { getNamedType, GraphQLNonNull, type GraphQLOutputType } from 'graphql';
 import { remoteFieldChain, storedToRemoteSchema, storedToSource } from '../metadata/remote-relationships.js';
 import type { JsonObject } from '../util/decode.js';
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 import type { TableIdentity } from './model.js';
 import type { RemoteField, RemoteTypes } from './remote-types.js';
 

@@ -1,6 +1,6 @@
 /** A column type's GraphQL scalar: the one its backend named in the type's traits. */
 import { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLScalarType, GraphQLString, type GraphQLScalarType as Scalar } from 'graphql';
-import type { CatalogType } from '../metadata/catalog.js';
+import type { CatalogType } from '../catalog/types.js';
 
 const BUILTIN: Record<string, Scalar> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean, ID: GraphQLID };
 

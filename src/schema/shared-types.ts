@@ -6,10 +6,10 @@
  * function arguments; column-set-types.ts adds a table's types made from its visible columns.
  */
 import { GraphQLString, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLNamedType, type GraphQLScalarType } from 'graphql';
-import type { CatalogColumn, CatalogType, TypeFamily } from '../metadata/catalog.js';
+import type { CatalogColumn, CatalogType, TypeFamily } from '../catalog/types.js';
 import { comparisonFields, comparisonTypeFor } from './comparison.js';
 import { enumType, inputObjectType } from './graphql-types.js';
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 import type { EnumTableInfo, TableIdentity } from './model.js';
 import type { SourceNaming } from './naming.js';
 import { scalarOf, scalarType } from './scalars.js';

@@ -2,7 +2,7 @@
  * The names and descriptions of a table's role-specific types and root fields, made once per
  * snapshot (tracked-tables.ts): every role's schema holds the same strings, not its own copies.
  */
-import type { CatalogTable } from '../metadata/catalog.js';
+import type { CatalogTable } from '../catalog/types.js';
 import type { TableMetadata } from '../metadata/types.js';
 import type { SourceNaming } from './naming.js';
 

@@ -5,15 +5,15 @@
  * permissions allow, so no role holds its own copy of catalog data.
  */
 import { ALL_CAPABILITIES, type Capabilities } from '../backends/backend.js';
-import type { DatabaseCatalog } from '../metadata/catalog.js';
+import type { DatabaseCatalog } from '../catalog/types.js';
 import { computedCall } from '../ir/boolexp.js';
-import { qualifiedKey } from '../metadata/catalog.js';
+import { qualifiedKey } from '../catalog/types.js';
 import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
 import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
 import { isGraphQLName } from '../metadata/names.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
-import { tableKey } from '../metadata/catalog.js';
+import { tableKey } from '../catalog/types.js';
 import type { ColumnInfo, ComputedFieldInfo, EnumTableInfo, RelationshipInfo, TableIdentity } from './model.js';
 import { columnComment, columnFieldName, SourceNaming, tableIdentifier, tableRootField } from './naming.js';
 import { tableTexts, type TableTexts } from './table-texts.js';

@@ -4,7 +4,7 @@
  * each gives its `BoolExpDialect`. PostgreSQL has its own (operators on binary JSON, label trees, PostGIS).
  */
 import { isTrue, TRUE, type BoolExp, type ComparisonOp, type Join, type Value } from '../ir/boolexp.js';
-import type { CatalogType, QualifiedName } from '../metadata/catalog.js';
+import type { CatalogType, QualifiedName } from '../catalog/types.js';
 import { join, paramFrom, raw, sql, type Sql } from './fragment.js';
 import type { Aliases, Scope } from './scope.js';
 

@@ -1,5 +1,5 @@
 /** Table aliases of one statement, for every dialect (each quotes them its own way). */
-import type { QualifiedName } from '../metadata/catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { raw, type Sql } from './fragment.js';
 
 /** A table alias in scope and the table it ranges over. */

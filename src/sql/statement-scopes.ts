@@ -1,5 +1,5 @@
 /** The aliases and boolean expression compiler of one statement, for the dialects of `boolexp-compiler.ts`. */
-import type { QualifiedName } from '../metadata/catalog.js';
+import type { QualifiedName } from '../catalog/types.js';
 import { BoolExpCompiler, type BoolExpDialect } from './boolexp-compiler.js';
 import type { Sql } from './fragment.js';
 import { Aliases, type Scope } from './scope.js';

@@ -1,6 +1,7 @@
 /** Admin secret and unauthorized role, without webhook or JWT (spec "Authentication" items 1-3). */
 import { describe, expect, it } from 'vitest';
-import { createAuthenticator, type AuthConfig } from '../../src/auth/resolve.js';
+import { createAuthenticator } from '../../src/auth/resolve.js';
+import type { AuthConfig } from '../../src/auth/auth-config.js';
 
 const base: AuthConfig = { adminSecrets: [], authHook: undefined, jwtSecret: undefined, unauthorizedRole: undefined };
 const authenticate = async (config: Partial<AuthConfig>, headers: Record<string, string>) =>

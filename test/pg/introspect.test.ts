@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType } from '../../src/metadata/catalog.js';
+import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType } from '../../src/catalog/types.js';
 import { introspectPg } from '../../src/backends/pg/introspect.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { pgType } from '../support/pg-types.js';

@@ -1,5 +1,5 @@
 /** Loading the boot configuration in tests. */
-import { ConfigError, loadConfig, type Config } from '../../src/config.js';
+import { ConfigError, loadConfig, type Config } from '../../src/config/config.js';
 
 export const load = (env: Record<string, string>, argv: string[] = []): Config => loadConfig(argv, env);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogColumn, CatalogFunction, CatalogType, QualifiedName } from '../../src/metadata/catalog.js';
+import type { CatalogColumn, CatalogFunction, CatalogType, QualifiedName } from '../../src/catalog/types.js';
 import { TRUE } from '../../src/ir/boolexp.js';
 import { parseBoolExp, type BoolExpScope, type BoolExpTable } from '../../src/metadata/boolexp.js';
 import { ApiError } from '../../src/errors/admin.js';

@@ -1,7 +1,7 @@
 /** Citus' rules as pure functions fed catalog rows (`pg_dist_partition`) and catalog tables. */
 import { describe, expect, it } from 'vitest';
 import { distributionOf, withDistribution, type PartitionRow } from '../../src/backends/citus/distribution.js';
-import type { CatalogTable, DatabaseCatalog, TableDistribution } from '../../src/metadata/catalog.js';
+import type { CatalogTable, DatabaseCatalog, TableDistribution } from '../../src/catalog/types.js';
 import { distributionRefusal, eventTriggerRefusal } from '../../src/metadata/distribution.js';
 
 const row = (over: Partial<PartitionRow>): PartitionRow => ({ schema: 'public', name: 't', method: 'h', replication: 's', colocation: 1, column: 'id', ...over });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { RoleSchemas } from '../../src/actors/schema-builder/role-schemas.js';
 import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
-import type { CatalogColumn, CatalogTable, DatabaseCatalog } from '../../src/metadata/catalog.js';
+import type { CatalogColumn, CatalogTable, DatabaseCatalog } from '../../src/catalog/types.js';
 import { parseMetadataDocument } from '../../src/metadata/document.js';
 import { emptyMetadata } from '../../src/metadata/types.js';
 import type { MetadataSnapshot } from '../../src/protocol/snapshot.js';

@@ -7,7 +7,8 @@
  * attempt), else error. Never throws: a failed call or transform is an outcome, recorded.
  */
 import { randomFillSync } from 'node:crypto';
-import type { EventOutcome, EventRecord, InvocationRecord } from '../../backends/backend.js';
+import type { EventRecord } from '../../backends/backend.js';
+import type { EventOutcome, InvocationRecord } from '../../db/event-invocations.js';
 import type { EventTriggerView } from '../../metadata/event-triggers.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { decodeJson } from '../../templates/apply-transform.js';

@@ -11,7 +11,7 @@
  * metadata request that wanted it (`strict`), before the new document is stored.
  */
 import type { AdminConnection, EventTriggerSyncFailure } from '../../backends/backend.js';
-import { qualifiedKey } from '../../metadata/catalog.js';
+import { qualifiedKey } from '../../catalog/types.js';
 import { deliveryView, eventTriggerObjectName, installSpec, sourceEventTriggers, type EventTriggerView } from '../../metadata/event-triggers.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata, TableMetadata } from '../../metadata/types.js';

@@ -5,7 +5,7 @@
  */
 import type { AdminConnection } from '../../backends/backend.js';
 import { backendFor } from '../../backends/registry.js';
-import type { DatabaseCatalog } from '../../metadata/catalog.js';
+import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Metadata } from '../../metadata/types.js';
 import type { SourceCatalog } from '../../metadata/resolve.js';
 import { log } from '../../log.js';

@@ -6,8 +6,8 @@
  */
 import type { AdminTransaction, RunSqlResponse } from '../../backends/backend.js';
 import { backendFor } from '../../backends/registry.js';
-import type { DatabaseCatalog } from '../../metadata/catalog.js';
-import type { Command, CommandContext, RunSqlOptions } from '../../metadata/commands/context.js';
+import type { DatabaseCatalog } from '../../catalog/types.js';
+import type { Command, CommandContext, RunSqlOptions } from './commands/context.js';
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
 import { normalizeMetadata } from '../../metadata/document.js';
 import { inconsistencyKey, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';

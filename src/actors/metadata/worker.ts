@@ -1,13 +1,14 @@
 /** Entry of the metadata actor's worker thread. */
 import { workerData } from 'node:worker_threads';
 import { setLogLevel } from '../../log.js';
-import type { ActorBootData, MetadataActorEvent, MetadataActorRequest } from '../../protocol/messages.js';
+import type { MetadataActorEvent, MetadataActorRequest } from '../../protocol/messages.js';
+import type { MetadataActorBoot } from './client.js';
 import { publish, serveActor } from '../host.js';
 import { MetadataService } from './service.js';
 import { loadEveryBackend } from '../../backends/registry.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 
-const { config } = workerData as ActorBootData;
+const { config } = workerData as MetadataActorBoot;
 setLogLevel(config.logLevel);
 const announce =
   (type: 'snapshot' | 'staged') =>

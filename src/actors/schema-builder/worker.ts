@@ -1,20 +1,23 @@
 /**
  * The schema builder's thread: it follows the metadata snapshots, resolves each one (the
- * metadata layer's resolution, the only one), owns every role's schema (role-schemas.ts)
- * and analyses requests against them into plans whose fields are IR (compiler/compile.ts).
- * Statements are written by the backends' compiler pools.
+ * metadata layer's resolution, the only one), owns every role's schema (role-schemas.ts),
+ * analyses requests against them into plans whose fields are IR (compiler/compile.ts) and has
+ * the fields' statements written by its backends' compiler pools (actors/compiler/), which it
+ * starts as snapshots name their source kinds: a plan leaves this thread finished.
  */
+import { workerData } from 'piscina';
 import { encode } from '../../protocol/codec.js';
 import { SnapshotReader } from '../../protocol/snapshot.js';
-import { analyze } from '../../compiler/compile.js';
-import { InvalidDocumentError, RequestError } from '../../errors/request.js';
-import { allowlistOf, NotAllowedError } from '../../compiler/allowlist.js';
-import type { AnalyzeAnswer, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
+import type { CompileAnswer, SchemaBuilderBoot, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
+import { analyzeRequest } from './analyze-request.js';
+import { CompilerPools } from '../compiler/client.js';
 import { RoleSchemas } from './role-schemas.js';
 import { collectGarbageWhenIdle } from '../../util/collect-garbage.js';
 
+const boot = workerData as SchemaBuilderBoot;
 const schemas = new RoleSchemas();
 const reader = new SnapshotReader();
+const compilers = new CompilerPools(boot.compiler, boot.translateTimeoutMs);
 
 /** The chain's last snapshot: the updates after the one this thread holds (all of them when it holds none of the chain). */
 function follow(chain: SnapshotChain) {
@@ -23,16 +26,16 @@ function follow(chain: SnapshotChain) {
   return reader.snapshot;
 }
 
-export default function schemaBuilderTask(task: SchemaBuilderTask): Uint8Array | null {
+export default async function schemaBuilderTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
   try {
-    return runTask(task);
+    return await runTask(task);
   } finally {
     // A whole snapshot update leaves the previous snapshot behind; role schemas leave their builds'.
     collectGarbageWhenIdle();
   }
 }
 
-function runTask(task: SchemaBuilderTask): Uint8Array | null {
+async function runTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
   switch (task.kind) {
     case 'unstage':
       reader.unstage();
@@ -47,24 +50,9 @@ function runTask(task: SchemaBuilderTask): Uint8Array | null {
     }
   }
   const tracked = schemas.use(task.generation, () => follow(task.chain));
+  // The pools of the snapshot's backends start with it, not with their first request.
+  compilers.start(Object.values(tracked.snapshot.sources).map((s) => s.kind));
   if (task.kind === 'follow') return null;
-  let answer: AnalyzeAnswer;
-  try {
-    const rs = schemas.get(task.role, task.backendOnly);
-    const allowlist = task.allowlist ? allowlistOf(tracked.snapshot.metadata) : null;
-    const plan = analyze(rs, task, {
-      allowed: allowlist ? (doc) => allowlist.allows(task.role, doc) : undefined,
-      // This thread loads no backend: the metadata actor says what it needs of each source.
-      source: (name) => {
-        const s = tracked.snapshot.sources[name];
-        return { kind: s?.kind ?? '', prepared: s?.preparesStatements === true };
-      },
-    });
-    answer = { ok: true, plan };
-  } catch (e) {
-    if (!(e instanceof RequestError)) throw e;
-    const holds = e instanceof NotAllowedError ? 'allowlist' : e instanceof InvalidDocumentError ? 'schema' : null;
-    answer = { ok: false, errors: [e.body()], ...(holds ? { holds } : {}) };
-  }
-  return encode(answer);
+  const analysed = analyzeRequest(schemas, task, tracked.snapshot);
+  return encode((analysed.ok ? { ok: true, plan: await compilers.translatePlan(analysed.plan) } : analysed) satisfies CompileAnswer);
 }

@@ -5,8 +5,8 @@
  * (so no `_by_pk` root field) and no foreign keys (relationships are manual). Reading is I/O
  * (`introspectBigQuery`), mapping is pure (`bigqueryCatalog`).
  */
-import type { CatalogFunction, CatalogTable, CatalogType, DatabaseCatalog, TypeTraits } from '../../metadata/catalog.js';
-import { literal, typeTraits } from '../../metadata/type-traits.js';
+import type { CatalogFunction, CatalogTable, CatalogType, DatabaseCatalog, TypeTraits } from '../../catalog/types.js';
+import { literal, typeTraits } from '../../catalog/type-traits.js';
 import { sql, type Sql } from '../../sql/fragment.js';
 import { backtick } from './dialect.js';
 

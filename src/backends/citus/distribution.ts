@@ -7,7 +7,7 @@
  * The partition key is a node string (`{VAR :varno 1 :varattno 2 ...}`): its attribute number
  * names the column, as Citus' own `column_to_column_name` reads it.
  */
-import type { DatabaseCatalog, TableDistribution } from '../../metadata/catalog.js';
+import type { DatabaseCatalog, TableDistribution } from '../../catalog/types.js';
 
 export type Query = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
 

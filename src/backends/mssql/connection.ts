@@ -6,8 +6,9 @@
  */
 import type { Connection } from 'tedious';
 import type { JsonObject } from '../../util/decode.js';
-import type { AdminConnection, AdminTransaction, EventTriggerInstall, EventTriggerSyncFailure, PoolLimits, RunStatement, SourceConnection } from '../backend.js';
-import type { QualifiedName } from '../../metadata/catalog.js';
+import type { AdminConnection, AdminTransaction, EventTriggerSyncFailure, PoolLimits, RunStatement, SourceConnection } from '../backend.js';
+import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
+import type { QualifiedName } from '../../catalog/types.js';
 import { archivable, databaseTriggerName } from '../event-triggers-shared.js';
 import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges, SESSION_KEY } from './event-triggers.js';
 import { log } from '../../log.js';

@@ -13,8 +13,8 @@
  * A trigger's definition as SQL Server keeps it (OBJECT_DEFINITION) is the text made here, which
  * is how a sync sees that a trigger is as wanted.
  */
-import type { CatalogTable, DatabaseCatalog } from '../../metadata/catalog.js';
-import type { EventOperation, EventTriggerInstall } from '../backend.js';
+import type { CatalogTable, DatabaseCatalog } from '../../catalog/types.js';
+import type { EventOperation, EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { MSSQL_DIALECT } from './dialect.js';
 import { databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, type Operation as Op } from '../event-triggers-shared.js';
 

@@ -5,8 +5,8 @@
  * to it), and its neutral traits. Reading is I/O (`introspectMssql`), mapping is pure
  * (`mssqlCatalog`).
  */
-import type { CatalogColumn, CatalogTable, CatalogType, DatabaseCatalog, TypeTraits } from '../../metadata/catalog.js';
-import { literal, typeTraits } from '../../metadata/type-traits.js';
+import type { CatalogColumn, CatalogTable, CatalogType, DatabaseCatalog, TypeTraits } from '../../catalog/types.js';
+import { literal, typeTraits } from '../../catalog/type-traits.js';
 import type { Row } from './pool.js';
 
 export const TABLES = `SELECT o.object_id AS oid, s.name AS [schema], o.name AS name, o.type AS type, CAST(ep.value AS nvarchar(max)) AS comment

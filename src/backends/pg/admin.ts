@@ -4,9 +4,10 @@
  * operations (savepoints keep the earlier steps of a bulk usable after a failed one).
  */
 import type pg from 'pg';
-import type { DatabaseCatalog, QualifiedName } from '../../metadata/catalog.js';
+import type { DatabaseCatalog, QualifiedName } from '../../catalog/types.js';
 import type { JsonObject } from '../../util/decode.js';
-import type { AdminConnection, AdminTransaction, EventTriggerInstall } from '../backend.js';
+import type { AdminConnection, AdminTransaction } from '../backend.js';
+import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { syncChangeCapture } from './change-capture.js';
 import { syncEventTriggers } from './event-triggers.js';
 import { beginStatement, createPool } from './connection.js';

@@ -1,6 +1,6 @@
 /** The rows of enum tables (`is_enum`): value (the primary key) and optional comment column. */
 import type pg from 'pg';
-import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../../metadata/catalog.js';
+import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../../catalog/types.js';
 import { ident, qualified, sql } from '../../sql/fragment.js';
 import { renderPg } from './dialect.js';
 import type { EnumValues } from '../backend.js';

@@ -11,7 +11,8 @@
  */
 import type pg from 'pg';
 import { log } from '../../log.js';
-import type { EventTriggerInstall, EventTriggerSyncFailure } from '../backend.js';
+import type { EventTriggerSyncFailure } from '../backend.js';
+import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { archivable, databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 import { runLockBounded } from './lock-bounded.js';
 import { INSTALL_LOCK } from '../../db/install-lock.js';

@@ -4,7 +4,7 @@
  * Works on PostgreSQL 13 through 17.
  */
 import type pg from 'pg';
-import type { CatalogFunction, CatalogTable, DatabaseCatalog } from '../../metadata/catalog.js';
+import type { CatalogFunction, CatalogTable, DatabaseCatalog } from '../../catalog/types.js';
 import { typeInterner, type PgTypeRow } from './type-traits.js';
 
 /*
@@ -218,12 +218,14 @@ SELECT json_build_object(
     LEFT JOIN "enum_label" "el" ON "el"."enumtypid" = "t"."oid"
     WHERE "t"."typtype" = 'e'
   ),
-  -- Every base type, as the well-known engine lists a database's scalars (pg_type, typtype 'b').
+  -- Every base type, as the well-known engine lists a database's scalars (pg_type, typtype 'b'),
+  -- but the arrays of row types (one per table and catalog view: thousands, and no scalar).
   'baseTypes', (
     SELECT json_agg("typ"."json" ORDER BY "t"."typname", "t"."oid")
     FROM "typ"
     JOIN "pg_catalog"."pg_type" "t" ON "t"."oid" = "typ"."oid"
-    WHERE "t"."typtype" = 'b'
+    LEFT JOIN "pg_catalog"."pg_type" "e" ON "e"."oid" = "t"."typelem" AND "t"."typlen" = -1
+    WHERE "t"."typtype" = 'b' AND coalesce("e"."typtype", 'b') = 'b'
   )
 ) AS "introspection"
 `;
@@ -238,9 +240,14 @@ export interface PgIntrospection {
   baseTypes: PgTypeRow[];
 }
 
-export async function introspectPg(client: pg.ClientBase | pg.Pool): Promise<DatabaseCatalog> {
+/** What the introspection query answers, as the server writes it (`pgCatalog` makes the catalog of it). */
+export async function readPgIntrospection(client: pg.ClientBase | pg.Pool): Promise<PgIntrospection> {
   const { rows } = await client.query<{ introspection: PgIntrospection }>(INTROSPECTION_SQL);
-  return pgCatalog(rows[0]!.introspection);
+  return rows[0]!.introspection;
+}
+
+export async function introspectPg(client: pg.ClientBase | pg.Pool): Promise<DatabaseCatalog> {
+  return pgCatalog(await readPgIntrospection(client));
 }
 
 /** The neutral catalog of what the introspection query answered: each type with its traits, held once. */

@@ -3,8 +3,8 @@
  * each (named as the well-known engine names them), its operator family, and how a literal of it
  * is decoded in a boolean expression (the well-known engine's decoder names, for its messages).
  */
-import type { CatalogType, LiteralShape, QualifiedName, TypeFamily, TypeKind, TypeTraits } from '../../metadata/catalog.js';
-import { literal, typeTraits } from '../../metadata/type-traits.js';
+import type { CatalogType, LiteralShape, QualifiedName, TypeFamily, TypeKind, TypeTraits } from '../../catalog/types.js';
+import { literal, typeTraits } from '../../catalog/type-traits.js';
 
 /** A type as the introspection query writes it: pg_type's own codes. */
 export interface PgTypeRow {

@@ -1,5 +1,5 @@
 /** Stage 4: each computed field's function exists and fits the table (see computed-fields.ts). */
-import { qualifiedKey } from '../catalog.js';
+import { qualifiedKey } from '../../catalog/types.js';
 import { ComputedFieldError, resolveComputedField } from '../computed-fields.js';
 import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
 import type { Inconsistency, ResolvedSource } from './types.js';

@@ -4,7 +4,7 @@
  * `array_relation articles in table author in source default`, reason
  * `Inconsistent object: in table "author": in relationship "articles": ...`.
  */
-import type { QualifiedName } from '../catalog.js';
+import type { QualifiedName } from '../../catalog/types.js';
 import type { Json, JsonObject } from '../../util/decode.js';
 import { sameTable, showTable } from '../names.js';
 import type { Metadata, TableMetadata } from '../types.js';

@@ -8,7 +8,7 @@
  * the shape stays the same, a table entry that is the same object as last time resolves as it
  * did then and its permissions are not checked again.
  */
-import { qualifiedKey } from '../catalog.js';
+import { qualifiedKey } from '../../catalog/types.js';
 import { ApiError } from '../../errors/admin.js';
 import type { JsonObject } from '../../util/decode.js';
 import type { BoolExpScope, ParsedExpressions } from '../boolexp.js';

@@ -1,5 +1,5 @@
 /** Stage 3: each relationship joins to a tracked table through a foreign key or a manual mapping. */
-import { qualifiedKey } from '../catalog.js';
+import { qualifiedKey } from '../../catalog/types.js';
 import { distributionRefusal } from '../distribution.js';
 import { isGraphQLName } from '../names.js';
 import { RelationshipError, resolveRelationship, type RelationshipScope } from '../relationships.js';

@@ -6,7 +6,7 @@
  */
 import { getNamedType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Json } from '../../util/decode.js';
-import { qualifiedKey } from '../catalog.js';
+import { qualifiedKey } from '../../catalog/types.js';
 import { showTable, sameTable } from '../names.js';
 import { remoteFieldChain, storedToRemoteSchema, storedToSource, type ToRemoteSchema } from '../remote-relationships.js';
 import type { JsonObject } from '../../util/decode.js';

@@ -1,5 +1,5 @@
 /** Stage 1: each source is connected and its catalog read, else the source is inconsistent. */
-import type { DatabaseCatalog } from '../catalog.js';
+import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Json } from '../../util/decode.js';
 import type { Metadata, SourceMetadata } from '../types.js';
 import type { Inconsistency, SourceCatalog } from './types.js';

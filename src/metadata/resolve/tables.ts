@@ -1,5 +1,5 @@
 /** Stage 2: each tracked table exists in its source's catalog, else it is inconsistent (with everything on it). */
-import { qualifiedKey } from '../catalog.js';
+import { qualifiedKey } from '../../catalog/types.js';
 import type { Json } from '../../util/decode.js';
 import { ApiError } from '../../errors/admin.js';
 import { tableConfiguration } from '../customization.js';

@@ -4,7 +4,7 @@
  * inconsistencies for those that did not. Later stages read earlier stages' output,
  * so an object that depends on an inconsistent one is itself inconsistent.
  */
-import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType, QualifiedName } from '../catalog.js';
+import type { CatalogColumn, CatalogFunction, DatabaseCatalog, CatalogTable, CatalogType, QualifiedName } from '../../catalog/types.js';
 import type { BoolExp } from '../../ir/boolexp.js';
 import type { Json } from '../../util/decode.js';
 import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from '../types.js';

@@ -39,7 +39,7 @@ describe('BigQuery computed fields (argument_mapping, return_table)', () => {
     expect(cf.columnArguments).toEqual([[0, 'id']]);
     expect(cf.inputArguments.map((a) => a.name)).toEqual(['minimum']);
     expect(cf.returns).toEqual({ kind: 'table', table: { schema: 'shop', name: 'purchase' } });
-    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const { schema } = goldenSchemas(ROOT, catalog).get('admin', false);
     const field = (schema.getType('shop_customer') as GraphQLObjectType).getFields().big_purchases!;
     expect(field.args.map((a) => a.name)).toEqual(['args', 'distinct_on', 'limit', 'offset', 'order_by', 'where']);
     expect(field.description).toBe('purchases above a minimum');
@@ -56,14 +56,14 @@ describe('BigQuery computed fields (argument_mapping, return_table)', () => {
 
 describe('BigQuery schema', () => {
   it('is read-only: no mutation or subscription root', () => {
-    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const { schema } = goldenSchemas(ROOT, catalog).get('admin', false);
     expect(schema.getQueryType()).toBeTruthy();
     expect(schema.getMutationType()).toBeFalsy();
     expect(schema.getSubscriptionType()).toBeFalsy();
   });
 
   it('has distinct_on on every list of rows, a list of the table\'s <t>_select_column', () => {
-    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const { schema } = goldenSchemas(ROOT, catalog).get('admin', false);
     const root = schema.getQueryType()!.getFields();
     const customer = (schema.getType('shop_customer') as GraphQLObjectType).getFields();
     const lists = { shop_purchase: root.shop_purchase, shop_purchase_aggregate: root.shop_purchase_aggregate, purchases: customer.purchases, purchases_aggregate: customer.purchases_aggregate };
@@ -76,7 +76,7 @@ describe('BigQuery schema', () => {
   });
 
   it('has remote relationships as fields: to a table (to_source) and to a remote schema', () => {
-    const { schema } = goldenSchemas(ROOT, 'bigquery', catalog).get('admin', false);
+    const { schema } = goldenSchemas(ROOT, catalog).get('admin', false);
     const fields = (schema.getType('shop_customer') as GraphQLObjectType).getFields();
     expect(String(fields.orders?.type)).toBe('[shop_purchase!]!');
     expect(fields.orders?.args.map((a) => a.name)).toEqual(['distinct_on', 'limit', 'offset', 'order_by', 'where']);

@@ -22,7 +22,7 @@ describe('SQL Server golden cases', () => {
 
 /** The GraphQL schema of an mssql source as its capabilities and the roles' permissions make it. */
 describe('SQL Server schema', () => {
-  const schemas = goldenSchemas(ROOT, 'mssql', catalog);
+  const schemas = goldenSchemas(ROOT, catalog);
   const schema = (role: string) => schemas.get(role, false).schema;
   const args = (role: string, root: 'mutation' | 'subscription', field: string) => {
     const type = root === 'mutation' ? schema(role).getMutationType() : schema(role).getSubscriptionType();

@@ -1,2 +1,7 @@
 -- article
-SELECT coalesce(json_agg("__s".root), '[]') AS root FROM (SELECT json_build_object(E'id', "_0"."id") AS root FROM "public"."article" AS "_0"  WHERE (("_0"."status" = (E'published')::text) OR ("_0"."author_id" = (($1)::json->>E'x-service-user-id')::integer))) AS "__s";
+SELECT coalesce(json_agg("__s".root), '[]') AS root
+FROM (
+  SELECT json_build_object(E'id', "_0"."id") AS root
+  FROM "public"."article" AS "_0"
+  WHERE (("_0"."status" = (E'published')::text) OR ("_0"."author_id" = (($1)::json->>E'x-service-user-id')::integer))
+) AS "__s";

@@ -1,2 +1,8 @@
 -- author
-SELECT coalesce(json_agg("__s".root ORDER BY "__s"."__order_0" ASC NULLS LAST), '[]') AS root FROM (SELECT json_build_object(E'id', "_0"."id", E'name', "_0"."name") AS root, "_0"."id" AS "__order_0" FROM "public"."author" AS "_0"  WHERE (("_0"."is_active" = (E'true')::boolean) OR ("_0"."id" = (($1)::json->>E'x-service-user-id')::integer)) ORDER BY "_0"."id" ASC NULLS LAST) AS "__s";
+SELECT coalesce(json_agg("__s".root ORDER BY "__s"."__order_0" ASC NULLS LAST), '[]') AS root
+FROM (
+  SELECT json_build_object(E'id', "_0"."id", E'name', "_0"."name") AS root, "_0"."id" AS "__order_0"
+  FROM "public"."author" AS "_0"
+  WHERE (("_0"."is_active" = (E'true')::boolean) OR ("_0"."id" = (($1)::json->>E'x-service-user-id')::integer))
+  ORDER BY "_0"."id" ASC NULLS LAST
+) AS "__s";

@@ -1,5 +1,5 @@
 /** What the BigQuery translator shares: aliases, bound values, the boolean-expression dialect, refusals. */
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import { literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { Value } from '../../../ir/boolexp.js';
 import type { BoolExpDialect } from '../../../sql/boolexp-compiler.js';

@@ -7,7 +7,7 @@
  */
 import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import type { AggregateField, AggregateSelection, Field, FunctionCall, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
-import type { CatalogType, QualifiedName } from '../../../metadata/catalog.js';
+import type { CatalogType, QualifiedName } from '../../../catalog/types.js';
 import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
 import { StatementScopes } from '../../../sql/statement-scopes.js';
 import { isSql, join, literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';

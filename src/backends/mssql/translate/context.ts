@@ -1,5 +1,5 @@
 /** What the SQL Server translators share: scopes and aliases, bound values, casts, refusals. */
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import { literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { Value } from '../../../ir/boolexp.js';
 import { bracket, bracketQualified } from '../dialect.js';

@@ -20,7 +20,7 @@ import { TRUE, isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import { badRequest } from '../../../errors/admin.js';
 import type { Delete, IfMatched, Insert, MutationField, MutationOutput, PerColumn, Update } from '../../../ir/mutation.js';
 import type { RowSource } from '../../../ir/select.js';
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import { join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
 import type { TranslatedMutation, TranslateOptions } from '../../backend.js';

@@ -6,7 +6,7 @@
  * bracket-quoted; limits and offsets are integers of the plan, written as numbers.
  */
 import type { AggregateField, AggregateSelection, Field, OrderByItem, RootField, RowSource } from '../../../ir/select.js';
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import { isSql, join, literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';

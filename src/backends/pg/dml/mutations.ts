@@ -6,7 +6,7 @@
 import { badRequest, parseFailed } from '../../../errors/admin.js';
 import { arrayOf, keyPath, ObjectReader, oneOf, str, type JsonObject } from '../../../util/decode.js';
 import { ident, join, raw, sql, type Sql } from '../../../sql/fragment.js';
-import type { CatalogColumn } from '../../../metadata/catalog.js';
+import type { CatalogColumn } from '../../../catalog/types.js';
 import { aliasedTable, column, tableSql, type DmlTarget } from './target.js';
 import { columnValue } from './values.js';
 import { whereClause } from './select.js';

@@ -1,5 +1,5 @@
 /** The table a deprecated DML operation works on, as the catalog describes it. */
-import type { CatalogColumn, CatalogTable } from '../../../metadata/catalog.js';
+import type { CatalogColumn, CatalogTable } from '../../../catalog/types.js';
 import type { RelationshipKind } from '../../../metadata/resolve/types.js';
 import { notExists } from '../../../errors/admin.js';
 import { qualified, sql, type Sql } from '../../../sql/fragment.js';

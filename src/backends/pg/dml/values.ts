@@ -3,7 +3,7 @@
  * table's row type (`json_populate_record`), so every type it can read from JSON works
  * (arrays, json/jsonb, enums, domains) without a type map of our own.
  */
-import type { CatalogColumn } from '../../../metadata/catalog.js';
+import type { CatalogColumn } from '../../../catalog/types.js';
 import { ident, literal, sql, type Sql } from '../../../sql/fragment.js';
 import { tableSql, type DmlTarget } from './target.js';
 

@@ -3,7 +3,7 @@
  * parameters cast to the column's type; session variables are read from the one
  * session parameter (so a plan does not depend on them).
  */
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import type { BoolExp, ComparisonOp, ComputedCall, Value } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';

@@ -1,5 +1,5 @@
 /** Helpers shared by the PostgreSQL translators: output values, scopes and aliases, casts. */
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { Aliases as NeutralAliases, type Scope } from '../../../sql/scope.js';
 import type { TranslateOptions } from '../../backend.js';

@@ -3,7 +3,7 @@
  * variable, or a session variable holding the text) and enter SQL through
  * ST_GeomFromGeoJSON; geography columns compare with geography values.
  */
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import type { Value } from '../../../ir/boolexp.js';
 import { literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import type { BoolExpEnv } from './context.js';

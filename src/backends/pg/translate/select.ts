@@ -10,7 +10,7 @@ import { renderPg } from '../dialect.js';
 import { and, boolExpSql, computedValue, encodeLiteral, joinCondition, literalParam, redacted } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type BoolExpEnv, type Scope } from './context.js';
 import type { TranslateOptions, TranslatedField } from '../../backend.js';
-import type { CatalogType } from '../../../metadata/catalog.js';
+import type { CatalogType } from '../../../catalog/types.js';
 import { streamCursor } from './stream.js';
 
 /** The base rows of a selection, with the order keys it exposes as `__order_<i>`. */

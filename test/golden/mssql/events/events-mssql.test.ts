@@ -2,22 +2,23 @@
  * SQL Server event triggers without a server: the triggers' DDL made from the golden catalog
  * (`../fixture`), what a sync does given the triggers installed, and the event log's
  * statements (creation, leasing with READPAST/UPDLOCK, finishing, retention, the event
- * commands') are compared with `expected.sql` and parsed by node-sql-parser's TransactSQL
- * dialect (`../../parse-forms.ts` for the forms it does not read). `SERVICE_GOLDEN_UPDATE=1`
- * writes the expected file.
+ * commands') are compared with `expected.sql` (one clause per line, `../../format-sql.ts`)
+ * and parsed by node-sql-parser's TransactSQL dialect (`../../parse-forms.ts` for the forms it
+ * does not read). `SERVICE_GOLDEN_UPDATE=1` writes the expected file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sqlParser from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
-import type { EventTriggerInstall } from '../../../../src/backends/backend.js';
+import type { EventTriggerInstall } from '../../../../src/metadata/event-triggers.js';
 import { SET_SESSION } from '../../../../src/backends/mssql/connection.js';
 import { eventStatements, FINISH, fetchCappedStatement, fetchStatement, leaseRequest, RELEASE, RETENTION } from '../../../../src/backends/mssql/event-log.js';
 import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges } from '../../../../src/backends/mssql/event-triggers.js';
 import { mssqlCatalog, type MssqlCatalogRows } from '../../../../src/backends/mssql/introspect.js';
 import { readJson } from '../../dialect-golden.js';
 import { parseForms } from '../../parse-forms.js';
+import { formatSql } from '../../format-sql.js';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const catalog = mssqlCatalog(readJson(join(ROOT, '../fixture/catalog-rows.json')) as MssqlCatalogRows);
@@ -91,7 +92,8 @@ describe('SQL Server event triggers', () => {
       ...[...plan.failed].map(([t, e]) => `-- cannot make ${t}: ${e}`),
       `-- archived: ${JSON.stringify(plan.gone)}`,
     ];
-    const actual = ['-- a first sync', ...show(first, true), '', '-- a sync over installed triggers', ...show(second, false), '', ...statements().filter(([n]) => !n.startsWith('service_event_')).map(([n, s]) => `-- ${n}\n${s}`)].join('\n') + '\n';
+    const text = ['-- a first sync', ...show(first, true), '', '-- a sync over installed triggers', ...show(second, false), '', ...statements().filter(([n]) => !n.startsWith('service_event_')).map(([n, s]) => `-- ${n}\n${s}`)].join('\n') + '\n';
+    const actual = formatSql(text, 'mssql');
     const expectedPath = join(ROOT, 'expected.sql');
     if (process.env.SERVICE_GOLDEN_UPDATE === '1') writeFileSync(expectedPath, actual);
     expect(actual).toBe(readFileSync(expectedPath, 'utf8'));

@@ -1,0 +1,73 @@
+/**
+ * What a metadata command may see and do. Commands are functions of the current
+ * metadata and their arguments; the few that touch a database (run_sql, reload) do so
+ * through this context, inside the request's unit of work.
+ */
+import type { IntrospectionQuery } from 'graphql';
+import type { DatabaseCatalog } from '../../../catalog/types.js';
+import type { Backend, RunSqlResponse } from '../../../backends/backend.js';
+import type { AdminEndpoint } from '../../../protocol/messages.js';
+import type { Json } from '../../../util/decode.js';
+import type { ApiError } from '../../../errors/admin.js';
+import type { BackendKind, InconsistentObject, Metadata } from '../../../metadata/types.js';
+
+export interface RunSqlOptions {
+  source: string;
+  sql: string;
+  readOnly: boolean;
+  /** Re-read the catalog afterwards and check the metadata against it. */
+  checkConsistency: boolean;
+  /** Whether metadata the SQL breaks may go (rather than fail the request). */
+  cascade: boolean;
+}
+
+export interface CommandContext {
+  readonly endpoint: AdminEndpoint;
+  /** The metadata as the unit of work has it now (after earlier commands of a bulk). */
+  readonly metadata: Metadata;
+  readonly resourceVersion: number;
+  /** Catalog of a source as this unit of work sees it (uncommitted DDL included); undefined if unreachable. */
+  introspection(source: string): DatabaseCatalog | undefined;
+  /** Why a source is unreachable, or undefined. */
+  sourceError(source: string): string | undefined;
+  inconsistencies(): InconsistentObject[];
+  /** The backend of a source kind; undefined for kinds this engine accepts but cannot connect to. */
+  backend(kind: BackendKind): Backend | undefined;
+  runSql(opts: RunSqlOptions): Promise<RunSqlResponse>;
+  /** Runs one parameterised statement in the source's transaction of this unit of work (the DML operations). */
+  query(source: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Runs one parameterised statement on the metadata database, on its own (the scheduled events). */
+  catalogQuery(text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Re-introspects sources (all when `names` is true) and reconnects them. */
+  reloadSources(names: string[] | true): Promise<void>;
+  /** Whether remote schema permissions are enabled (`--enable-remote-schema-permissions`). */
+  readonly remoteSchemaPermissions: boolean;
+  /** A remote schema's introspection as this unit of work has it; undefined when it could not be had. */
+  remoteIntrospection(name: string): IntrospectionQuery | undefined;
+  /** Introspects remote schemas again (all when `names` is true). */
+  reloadRemoteSchemas(names: string[] | true): Promise<void>;
+  /** Removes every inconsistent object from `metadata` (the draft). */
+  dropInconsistentObjects(): void;
+}
+
+export interface CommandResult {
+  /** The new document, or null when nothing changes. */
+  metadata: Metadata | null;
+  response: Json;
+  /** Inconsistencies this command may leave (replace_metadata with allow_inconsistent_metadata, reload, ...). */
+  allowInconsistent?: boolean;
+  /** Remove what the change made inconsistent instead of failing (run_sql `cascade`). */
+  cascade?: boolean;
+  /** Fail on any inconsistency of the new document, not only on new ones (replace_metadata). */
+  strict?: boolean;
+  /** The error when the change leaves new inconsistencies (default: the first one's reason). */
+  inconsistencyError?: (objects: InconsistentObject[]) => ApiError;
+  /** Sources whose database event triggers are installed again once the change is in effect (reload_metadata). */
+  recreateEventTriggers?: string[] | true;
+  /** Builds the response from the inconsistencies left after the change (when `response` depends on them). */
+  reportInconsistencies?: ((list: InconsistentObject[]) => Json) | undefined;
+}
+
+export type Command = (ctx: CommandContext, args: unknown, path: string) => Promise<CommandResult> | CommandResult;
+
+export const SUCCESS: Json = { message: 'success' };
