@@ -1,18 +1,22 @@
 /**
- * The queries of the collections on the allow-list or behind a REST endpoint, validated against the admin schema
- * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an
- * inconsistent object). Collections that nothing uses are only parsed, as in the
- * well-known engine. Runs in the metadata actor after resolution; the admin schema is
- * built from the resolved model (with the consistent remote schemas' fields and the actions,
- * as a client sees them) only when some collection is on the allow-list or behind an
- * endpoint, and the verdict is kept while the document's sources, remote schemas and
- * actions, the catalogs, the remotes' introspections and the two sections are the same objects.
+ * The admin GraphQL schema's part of resolution (`AdminSchemaChecks`, metadata/resolve.ts stages
+ * 9-12), built here because metadata/ builds no schema: the names of the sources' admin schema
+ * (which remote schemas and actions must not take), and the queries of the collections on the
+ * allow-list or behind a REST endpoint validated against the admin schema as a client sees it
+ * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an inconsistent
+ * object). Collections that nothing uses are only parsed, as in the well-known engine. One
+ * instance per metadata actor: it keeps the sources' schema while the sources and catalogs are
+ * the same objects, and the collections' verdict while the document's sources, remote schemas
+ * and actions, the catalogs, the remotes' introspections and the two sections are.
  */
-import { Kind, validate, type IntrospectionQuery, type OperationDefinitionNode } from 'graphql';
+import { isScalarType, Kind, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { ResolvedMetadata, Inconsistency, SourceCatalog } from '../metadata/resolve/types.js';
 import { allowlist, collectionQueryObjectName, queryCollections, setQueryCollections, type QueryCollection } from '../metadata/query-collections.js';
 import { restEndpoints } from '../metadata/rest-endpoints.js';
-import type { InconsistentObject, Metadata } from '../metadata/types.js';
+import type { Metadata } from '../metadata/types.js';
+import type { AdminSchemaChecks, Served } from '../metadata/resolve.js';
+import type { SchemaNames } from '../metadata/resolve/actions.js';
+import type { ResolveMemo } from '../metadata/resolve/memo.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { buildRoleSchema, type RoleSchema } from '../schema/build.js';
 import { buildRoleModel } from '../schema/role-models.js';
@@ -25,18 +29,8 @@ import { parseDocument } from './document-limits.js';
 import { RequestError } from '../errors/request.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
 
-interface Kept {
-  parts: unknown[];
-  result: Inconsistency[];
-}
-
-let kept: Kept | null = null;
-
-/** What the admin schema sees besides the sources: these remote schemas, and the actions not listed inconsistent. */
-export interface Served {
-  remotes: Record<string, IntrospectionQuery>;
-  inconsistencies: InconsistentObject[];
-}
+/** Whether `parts` are the same objects as `kept`'s (the document frozen: an unfrozen draft's may change in place). */
+const sameParts = (kept: { parts: unknown[] } | null, parts: unknown[], frozen: boolean) => frozen && kept !== null && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]);
 
 /** A resolved document as a snapshot (enum tables' columns typed by their scalar: their values are not loaded here). */
 function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, served: Served): MetadataSnapshot {
@@ -45,16 +39,16 @@ function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, s
 }
 
 /** The admin schema of the sources alone: the names remote schemas and actions must not take. */
-export function sourcesSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
+function sourcesSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
   const tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved);
   return buildRoleSchema(buildRoleModel(tracked, 'admin'), new SharedTypes(tracked));
 }
 
 /** The admin schema as a client sees it: the sources, the remote schemas and actions served. */
-function servedSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served): RoleSchema {
+function servedSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served, memo: ResolveMemo): RoleSchema {
   const snapshot = snapshotOf(m, catalogs, served);
   const tracked = new TrackedTables(snapshot, resolved);
-  return roleSchemaInputs(snapshot, tracked, new RemoteSchemas(snapshot), buildRoleModel(tracked, 'admin'), 'admin').build(new SharedTypes(tracked));
+  return roleSchemaInputs(snapshot, tracked, new RemoteSchemas(snapshot, memo), buildRoleModel(tracked, 'admin'), 'admin').build(new SharedTypes(tracked));
 }
 
 /** Why a query does not validate, or null. */
@@ -88,19 +82,40 @@ function invalidQuery(c: QueryCollection, name: string, query: string, problem: 
   };
 }
 
-export function collectionInconsistencies(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served = { remotes: {}, inconsistencies: [] }): Inconsistency[] {
-  const listed = new Set([...allowlist(m).map((e) => e.collection), ...restEndpoints(m).map((e) => e.definition.query.collection_name)]);
-  const used = queryCollections(m).filter((c) => listed.has(c.name) && c.definition.queries.length > 0);
-  if (used.length === 0) return [];
-  const parts = [m.sources, m.query_collections, m.allowlist, m.rest_endpoints, m.remote_schemas, m.actions, m.custom_types, ...m.sources.map((s) => catalogs.get(s.name)?.introspection), ...Object.entries(served.remotes).flat(), JSON.stringify(served.inconsistencies)];
-  if (kept && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]) && Object.isFrozen(m.sources)) return [...kept.result];
-  const schema = servedSchema(m, catalogs, resolved, served);
-  const result = used.flatMap((c) =>
-    c.definition.queries.flatMap((q) => {
-      const problem = queryProblem(schema, q.query);
-      return problem ? [invalidQuery(c, q.name, q.query, problem)] : [];
-    }),
-  );
-  kept = { parts, result };
-  return [...result];
+export class AdminSchemas implements AdminSchemaChecks {
+  private sources: { parts: unknown[]; schema: GraphQLSchema } | null = null;
+  private collectionsKept: { parts: unknown[]; result: Inconsistency[] } | null = null;
+
+  /** `memo`: the resolution memo of the same thread (the remote schemas' client schemas). */
+  constructor(private readonly memo: ResolveMemo) {}
+
+  sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames {
+    const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
+    if (!sameParts(this.sources, parts, Object.isFrozen(m.sources))) this.sources = { parts, schema: sourcesSchema(m, catalogs, resolved).schema };
+    const schema = this.sources!.schema;
+    return {
+      rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
+      type: (name) => {
+        const t = schema.getType(name);
+        return t ? (isScalarType(t) ? 'scalar' : 'other') : undefined;
+      },
+    };
+  }
+
+  collections(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served): Inconsistency[] {
+    const listed = new Set([...allowlist(m).map((e) => e.collection), ...restEndpoints(m).map((e) => e.definition.query.collection_name)]);
+    const used = queryCollections(m).filter((c) => listed.has(c.name) && c.definition.queries.length > 0);
+    if (used.length === 0) return [];
+    const parts = [m.sources, m.query_collections, m.allowlist, m.rest_endpoints, m.remote_schemas, m.actions, m.custom_types, ...m.sources.map((s) => catalogs.get(s.name)?.introspection), ...Object.entries(served.remotes).flat(), JSON.stringify(served.inconsistencies)];
+    if (sameParts(this.collectionsKept, parts, Object.isFrozen(m.sources))) return [...this.collectionsKept!.result];
+    const schema = servedSchema(m, catalogs, resolved, served, this.memo);
+    const result = used.flatMap((c) =>
+      c.definition.queries.flatMap((q) => {
+        const problem = queryProblem(schema, q.query);
+        return problem ? [invalidQuery(c, q.name, q.query, problem)] : [];
+      }),
+    );
+    this.collectionsKept = { parts, result };
+    return [...result];
+  }
 }

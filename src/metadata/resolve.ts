@@ -1,11 +1,28 @@
 /**
- * Resolution: the metadata checked against what the databases look like, in ordered
- * stages (resolve/): sources → tables → relationships → computed fields → functions
- * → permissions → inherited roles. Each stage sees only what earlier stages resolved,
- * so whatever depends on an inconsistent object is inconsistent too. Nothing here
- * fails; every object that does not fit is recorded as an inconsistency, with a way
- * to remove it (drop_inconsistent_metadata, cascades). Pure: the schema builder runs
- * it too.
+ * Resolution: the metadata checked against the databases and remote servers, in ordered stages,
+ * each in resolve/ with its inputs as arguments and a named output:
+ *
+ *   1 sources            resolveSources           connected sources (catalog read)
+ *   2 tables             resolveTables            tracked tables, in the source's catalog
+ *   3 relationships      resolveRelationships     on tables resolved in 2
+ *   4 computed fields    resolveComputedFields
+ *   5 functions          resolveFunctions
+ *   6 permissions        resolvePermissions       boolean expressions over 2-4
+ *   7 inherited roles    resolveInheritedRoles
+ *   -- the model ends here (resolveMetadata: the schema builder's, which reads the rest of the
+ *      document's inconsistencies from the snapshot) --
+ *   8 event triggers     eventTriggerInconsistencies
+ *   9 remote schemas     resolveRemoteSchemas     reachable, names free, permissions fitting
+ *  10 actions, custom types  actionInconsistencies, actionNameClashes
+ *  11 remote relationships   remoteRelationshipInconsistencies
+ *  12 collections, allow-list, REST endpoints: queries valid against the admin schema
+ *
+ * Each stage sees only what earlier stages resolved, so whatever depends on an inconsistent
+ * object is inconsistent too. Nothing here fails; every object that does not fit is recorded as
+ * an inconsistency, with a way to remove it (drop_inconsistent_metadata, cascades). What a run
+ * keeps for the next is the caller's (`ResolveMemo`, one per thread); the admin GraphQL schema
+ * stages 9-12 check names and queries against is built by the caller's `AdminSchemaChecks`
+ * (compiler/collection-validation.ts): metadata/ builds no schema.
  */
 import { resolveFunctions } from './functions.js';
 import { resolveComputedFields } from './resolve/computed-fields.js';
@@ -14,30 +31,21 @@ import { resolvePermissions } from './resolve/permissions.js';
 import { resolveRelationships } from './resolve/relationships.js';
 import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
-import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
+import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type SourceCatalog } from './resolve/types.js';
 import { qualifiedKey, type DatabaseCatalog } from '../catalog/types.js';
-import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from './types.js';
+import type { InconsistentObject, Metadata, SourceMetadata } from './types.js';
+import type { KeptFields, ResolveMemo } from './resolve/memo.js';
+import type { IntrospectionQuery } from 'graphql';
+import { actions } from './actions.js';
+import { storedCustomTypes } from './custom-types.js';
+import { eventTriggerInconsistencies } from './event-triggers.js';
+import { remoteSchemas } from './remote-schemas.js';
+import { actionInconsistencies, actionNameClashes, type SchemaNames } from './resolve/actions.js';
+import { remoteClientSchema } from './resolve/remote-permissions.js';
+import { remoteRelationshipInconsistencies } from './resolve/remote-relationships.js';
+import { remoteSchemaObjectName, resolveRemoteSchemas, servedRemoteNames, type RemoteState } from './resolve/remote-schemas.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
-
-/** A resolved source's fields, kept with the (frozen) parts they were resolved from. */
-interface KeptFields {
-  introspection: unknown;
-  entries: readonly TableMetadata[];
-  /** Stands for the parts: the same object while they are the same (permissions key on it). */
-  shape: object;
-  tables: Map<string, ResolvedTable>;
-  inconsistencies: Inconsistency[];
-  /**
-   * The table records handed out last and the entries they were made for: a record whose entry
-   * is the same object is handed out again (its permissions are those resolvePermissions gives
-   * an unchanged entry on this shape).
-   */
-  records: Map<string, ResolvedTable>;
-  handed: readonly TableMetadata[];
-}
-
-const keptFields = new Map<string, KeptFields>();
 
 /** Whether a source's fields are resolved from the same parts as `kept`: its catalog and, per table, what shapes its fields. */
 function sameFieldParts(c: ConnectedSource, kept: KeptFields): boolean {
@@ -61,9 +69,9 @@ function sameFieldParts(c: ConnectedSource, kept: KeptFields): boolean {
  * permission change, say), the fields resolved then are kept and only the records of the
  * entries that changed are new (each with its current entry and empty permissions).
  */
-function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsistencies: Inconsistency[]; shape: object } {
+function resolveFields(c: ConnectedSource, memo: ResolveMemo): { source: ResolvedSource; inconsistencies: Inconsistency[]; shape: object } {
   const frozen = Object.isFrozen(c.metadata.tables);
-  const kept = keptFields.get(c.metadata.name);
+  const kept = memo.fields.get(c.metadata.name);
   if (frozen && kept && sameFieldParts(c, kept)) {
     // The records handed out last, but for the entries that are new objects (same places, same tables).
     const tables = new Map(kept.records);
@@ -82,22 +90,22 @@ function resolveFields(c: ConnectedSource): { source: ResolvedSource; inconsiste
   const { source, inconsistencies } = resolveTables(c);
   inconsistencies.push(...resolveRelationships(source), ...resolveComputedFields(source));
   const shape = {};
-  if (frozen) keptFields.set(c.metadata.name, { introspection: c.introspection, entries: c.metadata.tables, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies], records: source.tables, handed: c.metadata.tables });
+  if (frozen) memo.fields.set(c.metadata.name, { introspection: c.introspection, entries: c.metadata.tables, shape, tables: new Map(source.tables), inconsistencies: [...inconsistencies], records: source.tables, handed: c.metadata.tables });
   return { source, inconsistencies, shape };
 }
 
 /** One source up to its fields (permissions not checked): for checking a new permission against it. */
-export function resolveSourceFields(source: SourceMetadata, introspection: DatabaseCatalog): ResolvedSource {
-  return resolveFields({ metadata: source, introspection }).source;
+export function resolveSourceFields(source: SourceMetadata, introspection: DatabaseCatalog, memo: ResolveMemo): ResolvedSource {
+  return resolveFields({ metadata: source, introspection }, memo).source;
 }
 
-export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>): ResolvedMetadata {
+export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, memo: ResolveMemo): ResolvedMetadata {
   const { connected, inconsistencies } = resolveSources(m, catalogs);
   const sources = new Map<string, ResolvedSource>();
   for (const c of connected) {
-    const { source, inconsistencies: fields, shape } = resolveFields(c);
+    const { source, inconsistencies: fields, shape } = resolveFields(c, memo);
     sources.set(source.name, source);
-    inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source, shape));
+    inconsistencies.push(...fields, ...resolveFunctions(c.metadata, c.introspection), ...resolvePermissions(source, shape, memo));
   }
   const roles = resolveInheritedRoles(m, sources.values());
   inconsistencies.push(...roles.inconsistencies);
@@ -106,3 +114,60 @@ export function resolveMetadata(m: Metadata, catalogs: ReadonlyMap<string, Sourc
 
 /** Identity of an inconsistency across resolutions: its type and name. */
 export const inconsistencyKey = (o: InconsistentObject) => `${o.type}\u0000${o.name}`;
+
+/** What the remote schemas and actions served alongside the sources are, for the admin schema as clients see it. */
+export interface Served {
+  remotes: Record<string, IntrospectionQuery>;
+  inconsistencies: InconsistentObject[];
+}
+
+/** The admin GraphQL schema's part of resolution (stages 9-12), which the caller builds (and keeps between runs). */
+export interface AdminSchemaChecks {
+  /** The names the admin schema of the sources alone has: remote schemas and actions must take none. */
+  sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames;
+  /** The queries of allow-listed and REST-served collections that do not validate against the admin schema with `served`. */
+  collections(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, served: Served): Inconsistency[];
+}
+
+/** What resolving a whole document reads besides it. */
+export interface DocumentInputs {
+  catalogs: ReadonlyMap<string, SourceCatalog>;
+  remotes: ReadonlyMap<string, RemoteState>;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Every stage (1-12): the whole document's inconsistencies, as the metadata actor reports them. */
+export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: ResolveMemo, admin: AdminSchemaChecks): Inconsistency[] {
+  const { catalogs, remotes, env } = inputs;
+  const resolved = resolveMetadata(m, catalogs, memo);
+  const out = [...resolved.inconsistencies, ...eventTriggerInconsistencies(m, catalogs, env), ...actionInconsistencies(m, resolved, env)];
+  const withActions = actions(m).length > 0 || Object.keys(storedCustomTypes(m)).length > 0;
+  if (remoteSchemas(m).length === 0 && !withActions) {
+    return [...out, ...admin.collections(m, catalogs, resolved, { remotes: {}, inconsistencies: [] }), ...remoteRelationshipInconsistencies(m, resolved, () => null)];
+  }
+  const names = admin.sourceNames(m, catalogs, resolved);
+  const broken = resolveRemoteSchemas(m, remotes, { rootField: names.rootField, type: (name) => names.type(name) !== undefined }, memo);
+  const inconsistent = new Set(broken.filter((i) => i.object.type === 'remote_schema').map((i) => i.object.name));
+  const consistent = (name: string) => {
+    const intro = remotes.get(name)?.introspection;
+    return intro && !inconsistent.has(remoteSchemaObjectName(name)) ? intro : null;
+  };
+  // Actions and custom types take no name of the sources' nor of a consistent remote schema's (which would break the schema).
+  if (withActions) {
+    const remote = servedRemoteNames(m, consistent);
+    out.push(...actionNameClashes(m, { rootField: (root, name) => names.rootField(root, name) || remote.rootField(root, name), type: (name) => names.type(name) ?? (remote.type(name) ? 'other' : undefined) }));
+  }
+  // A collection's query may read remote schemas' fields (and actions'), as a client's does.
+  const servedRemotes = Object.fromEntries(
+    remoteSchemas(m).flatMap((r) => {
+      const intro = consistent(r.name);
+      return intro ? [[r.name, intro]] : [];
+    }),
+  );
+  const served = { remotes: servedRemotes, inconsistencies: [...out, ...broken].map((i) => i.object) };
+  const schemaOf = (name: string) => {
+    const intro = consistent(name);
+    return intro ? remoteClientSchema(intro, memo) : null;
+  };
+  return [...out, ...admin.collections(m, catalogs, resolved, served), ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
+}

@@ -7,6 +7,7 @@ import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../catal
 import type { BoolExp } from '../ir/boolexp.js';
 import { sameTable, showTable } from './names.js';
 import { resolveMetadata } from './resolve.js';
+import { ResolveMemo } from './resolve/memo.js';
 import { PERMISSION_KINDS, type ResolvedPermission, type ResolvedSource } from './resolve/types.js';
 import type { Metadata } from './types.js';
 
@@ -43,7 +44,8 @@ function dependsOnType(p: ResolvedPermission, owner: QualifiedName, source: Reso
 
 /** Descriptions (`permission article.user.select`) of the permissions that depend on the column's type. */
 export function staticComparisonDependents(m: Metadata, source: string, catalog: DatabaseCatalog, table: QualifiedName, column: string): string[] {
-  const resolved = resolveMetadata(m, new Map([[source, { introspection: catalog, error: null }]])).sources.get(source);
+  // A one-off resolution of one source: nothing to keep for later.
+  const resolved = resolveMetadata(m, new Map([[source, { introspection: catalog, error: null }]]), new ResolveMemo()).sources.get(source);
   if (!resolved) return [];
   const out: string[] = [];
   for (const t of resolved.tables.values()) {

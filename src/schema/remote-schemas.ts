@@ -11,6 +11,7 @@ import { remoteNaming } from '../metadata/remote-naming.js';
 import type { CheckedPermission, PermissionPreset } from '../metadata/remote-permissions.js';
 import { remoteSchemas, type RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import { checkedPermission, effectiveRemotePermissions, type EffectivePermission } from '../metadata/resolve/remote-permissions.js';
+import type { ResolveMemo } from '../metadata/resolve/memo.js';
 import { remoteSchemaObjectName } from '../metadata/resolve/remote-schemas.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { RemoteTypes, type Preset } from './remote-types.js';
@@ -30,7 +31,10 @@ export class RemoteSchemas {
 
   private readonly brokenJoins: Set<string>;
 
-  constructor(private readonly snapshot: MetadataSnapshot) {
+  constructor(
+    private readonly snapshot: MetadataSnapshot,
+    private readonly memo: ResolveMemo,
+  ) {
     this.brokenJoins = new Set(snapshot.inconsistencies.filter((i) => i.type === 'remote_relationship').map((i) => i.name));
     const broken = new Set(snapshot.inconsistencies.filter((i) => i.type === 'remote_schema').map((i) => i.name));
     this.consistent = remoteSchemas(snapshot.metadata)
@@ -47,7 +51,7 @@ export class RemoteSchemas {
         continue;
       }
       const p = permissions.get(role);
-      if (p && 'schema' in p && typeof checkedPermission(this.snapshot.remotes[rs.name]!, p.schema) !== 'string') out.push({ rs, document: p.schema });
+      if (p && 'schema' in p && typeof checkedPermission(this.snapshot.remotes[rs.name]!, p.schema, this.memo) !== 'string') out.push({ rs, document: p.schema });
     }
     return out;
   }
@@ -77,7 +81,7 @@ export class RemoteSchemas {
       const naming = remoteNaming(rs.definition.customization);
       if (document === '') t = new RemoteTypes(rs.name, buildClientSchema(intro), naming);
       else {
-        const checked = checkedPermission(intro, document) as CheckedPermission;
+        const checked = checkedPermission(intro, document, this.memo) as CheckedPermission;
         t = new RemoteTypes(rs.name, checked.schema, naming, presetsOf(checked), inputPresetsOf(checked));
       }
       byDocument.set(document, t);

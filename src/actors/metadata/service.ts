@@ -12,7 +12,7 @@ import type { Config } from '../../config/config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from './commands/index.js';
 import type { EnvelopeVersion } from './commands/manage.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
-import { documentInconsistencies } from './inconsistencies.js';
+import { DocumentResolver } from './inconsistencies.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
@@ -110,6 +110,8 @@ export class MetadataService {
   private readonly events = new EventTriggerSync();
   private readonly sources: SourceManager;
   private readonly remotes = new RemoteManager();
+  /** Resolution of whole documents, with what it keeps between runs (every unit of work shares it). */
+  private readonly resolver = new DocumentResolver();
   private retryTimer: NodeJS.Timeout | null = null;
   private stored!: StoredMetadata;
   private inconsistencies: Inconsistency[] = [];
@@ -218,7 +220,7 @@ export class MetadataService {
     if (!Object.isFrozen(stored.metadata)) for (const s of stored.metadata.sources) s.tables.forEach(shareEqualPermissions);
     deepFreeze(stored.metadata);
     this.stored = stored;
-    this.inconsistencies = inconsistencies ?? documentInconsistencies(stored.metadata, this.sources.catalogs(), this.remotes.states());
+    this.inconsistencies = inconsistencies ?? this.resolver.inconsistencies(stored.metadata, this.sources.catalogs(), this.remotes.states());
     // After the answer, in turn with the requests: installing triggers on thousands of newly
     // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
     // front thread polls those tables (the sync's notice tells its listeners when they are).
@@ -326,6 +328,7 @@ export class MetadataService {
       resourceVersion: state.version,
       catalogQuery: this.catalogQuery,
       remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
+      resolver: this.resolver,
     });
   }
 

@@ -11,7 +11,7 @@ import type { Command, CommandContext, RunSqlOptions } from './commands/context.
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
 import { normalizeMetadata } from '../../metadata/document.js';
 import { inconsistencyKey, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
-import { documentInconsistencies } from './inconsistencies.js';
+import type { DocumentResolver } from './inconsistencies.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest } from '../../errors/admin.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';
@@ -34,6 +34,8 @@ export interface UnitOfWorkContext {
   catalogQuery: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
   /** `--enable-remote-schema-permissions`. */
   remoteSchemaPermissions: boolean;
+  /** The actor's resolution of documents (and its memo). */
+  resolver: DocumentResolver;
 }
 
 export class UnitOfWork {
@@ -54,6 +56,7 @@ export class UnitOfWork {
   readonly resourceVersion: number;
   private readonly catalogQuery: UnitOfWorkContext['catalogQuery'];
   private readonly remoteSchemaPermissions: boolean;
+  private readonly resolver: DocumentResolver;
 
   constructor(c: UnitOfWorkContext) {
     this.sources = c.sources;
@@ -62,6 +65,7 @@ export class UnitOfWork {
     this.resourceVersion = c.resourceVersion;
     this.catalogQuery = c.catalogQuery;
     this.remoteSchemaPermissions = c.remoteSchemaPermissions;
+    this.resolver = c.resolver;
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
     this.metadata = deepFreeze(c.metadata);
     this.inconsistencies = c.inconsistencies;
@@ -118,7 +122,7 @@ export class UnitOfWork {
   }
 
   private check(m: Metadata): Inconsistency[] {
-    return documentInconsistencies(m, this.catalogs, this.remotes.states());
+    return this.resolver.inconsistencies(m, this.catalogs, this.remotes.states());
   }
 
   /** The sources' catalogs after a sync, with those this unit of work changed (uncommitted DDL) taking precedence. */
@@ -136,6 +140,7 @@ export class UnitOfWork {
       metadata: draft,
       resourceVersion: this.resourceVersion,
       introspection: (s) => this.catalogs.get(s)?.introspection ?? undefined,
+      resolveMemo: this.resolver.memo,
       sourceError: (s) => this.catalogs.get(s)?.error ?? undefined,
       inconsistencies: () => this.inconsistencies.map((i) => i.object),
       backend: backendFor,

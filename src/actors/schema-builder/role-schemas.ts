@@ -12,6 +12,7 @@
 import { metadataChanges, onlyPermissionsChanged } from '../../metadata/changes.js';
 import type { Metadata } from '../../metadata/types.js';
 import { resolveMetadata } from '../../metadata/resolve.js';
+import { ResolveMemo } from '../../metadata/resolve/memo.js';
 import type { RoleSchema } from '../../schema/build.js';
 import { RoleModels } from '../../schema/role-models.js';
 import { roleSchemaInputs } from '../../schema/role-schema.js';
@@ -35,9 +36,9 @@ interface Generation {
   shapes: Map<string, RoleSchema>;
 }
 
-function resolveSnapshot(snapshot: MetadataSnapshot): TrackedTables {
+function resolveSnapshot(snapshot: MetadataSnapshot, memo: ResolveMemo): TrackedTables {
   const catalogs = new Map(Object.entries(snapshot.sources).map(([name, s]) => [name, { introspection: s.introspection, error: null }]));
-  return new TrackedTables(snapshot, resolveMetadata(snapshot.metadata, catalogs));
+  return new TrackedTables(snapshot, resolveMetadata(snapshot.metadata, catalogs, memo));
 }
 
 /** The roles whose permissions differ, with the inherited roles built on them; null: any role's may. */
@@ -59,6 +60,8 @@ export class RoleSchemas {
   private current: Generation | null = null;
   /** A staged snapshot's generation, made from the current one ahead of its publication. */
   private staged: Generation | null = null;
+  /** What this thread's resolutions keep for the next (metadata/resolve/memo.ts). */
+  private readonly memo = new ResolveMemo();
 
   /** `load` gives the generation's snapshot: a staged one is taken as it was made if it is that snapshot. */
   use(generation: number, load: () => MetadataSnapshot): TrackedTables {
@@ -82,7 +85,7 @@ export class RoleSchemas {
   }
 
   private next(generation: number, snapshot: MetadataSnapshot): Generation {
-    const tracked = resolveSnapshot(snapshot);
+    const tracked = resolveSnapshot(snapshot, this.memo);
     const before = this.current;
     // Remote schemas: kept while their introspections and inconsistencies are as they were.
     const sameRemotes = before && before.snapshot.remotes === snapshot.remotes && sameJson(remoteInconsistencies(before.snapshot), remoteInconsistencies(snapshot));
@@ -90,9 +93,9 @@ export class RoleSchemas {
       // The roles whose permissions the change left as they were (inherited ones included) keep their schemas whole.
       const changed = changedRoles(before.snapshot.metadata, snapshot.metadata);
       const kept = changed ? [...before.schemas].filter(([key]) => !changed.has(key.split('\u0000')[0]!)) : [];
-      return { generation, snapshot, tracked, shared: before.shared, remotes: new RemoteSchemas(snapshot), models: new RoleModels(tracked), schemas: new Map(kept), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
+      return { generation, snapshot, tracked, shared: before.shared, remotes: new RemoteSchemas(snapshot, this.memo), models: new RoleModels(tracked), schemas: new Map(kept), shapes: new Map([...before.shapes].slice(-KEPT_SHAPES)) };
     }
-    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), remotes: new RemoteSchemas(snapshot), models: new RoleModels(tracked), schemas: new Map(), shapes: new Map() };
+    return { generation, snapshot, tracked, shared: new SharedTypes(tracked), remotes: new RemoteSchemas(snapshot, this.memo), models: new RoleModels(tracked), schemas: new Map(), shapes: new Map() };
   }
 
   get(role: string, backendOnly: boolean): RoleSchema {

@@ -13,7 +13,7 @@ import { ApiError } from '../../errors/admin.js';
 import type { JsonObject } from '../../util/decode.js';
 import type { BoolExpScope, ParsedExpressions } from '../boolexp.js';
 import { resolvePermission } from '../permissions.js';
-import type { TableMetadata } from '../types.js';
+import type { ResolveMemo } from './memo.js';
 import { tableObjectContext, tableObjectInconsistency, unresolvable, type TableObjectRef } from './objects.js';
 import { PERMISSION_KINDS, type Inconsistency, type PermissionKind, type ResolvedPermission, type ResolvedSource, type ResolvedTable } from './types.js';
 
@@ -21,13 +21,11 @@ export function boolExpScope(source: ResolvedSource): BoolExpScope {
   return { source: source.name, table: (name) => source.tables.get(qualifiedKey(name)), baseTypes: source.introspection.baseTypes };
 }
 
-const resolvedTables = new WeakMap<TableMetadata, { shape: object; permissions: ResolvedTable['permissions']; inconsistencies: Inconsistency[] }>();
-
-export function resolvePermissions(source: ResolvedSource, shape: object): Inconsistency[] {
+export function resolvePermissions(source: ResolvedSource, shape: object, memo: ResolveMemo): Inconsistency[] {
   const out: Inconsistency[] = [];
   const scope = boolExpScope(source);
   for (const table of source.tables.values()) {
-    const kept = resolvedTables.get(table.entry);
+    const kept = memo.permissions.get(table.entry);
     if (kept?.shape === shape) {
       table.permissions = kept.permissions;
       out.push(...kept.inconsistencies);
@@ -35,7 +33,7 @@ export function resolvePermissions(source: ResolvedSource, shape: object): Incon
     }
     const found = resolveTablePermissions(source, table, scope);
     out.push(...found);
-    if (Object.isFrozen(table.entry)) resolvedTables.set(table.entry, { shape, permissions: table.permissions, inconsistencies: found });
+    if (Object.isFrozen(table.entry)) memo.permissions.set(table.entry, { shape, permissions: table.permissions, inconsistencies: found });
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { remoteSchemas, setRemoteSchemas, withoutPermission, type RemoteSchemaMe
 import type { Metadata } from '../types.js';
 import { parentsFirst } from './inherited-roles.js';
 import type { Inconsistency } from './types.js';
+import type { RemoteChecks, ResolveMemo } from './memo.js';
 
 /** A role's permission document on one remote schema, or why an inherited role has none. */
 export type EffectivePermission = { schema: string } | { conflict: true };
@@ -31,21 +32,18 @@ export function effectiveRemotePermissions(m: Metadata, rs: RemoteSchemaMetadata
   return out;
 }
 
-/** Remote schemas built from introspections, and checked documents, kept per (frozen) introspection. */
-const clientSchemas = new WeakMap<IntrospectionQuery, { schema: GraphQLSchema; checked: Map<string, CheckedPermission | string> }>();
-
-function remoteOf(intro: IntrospectionQuery) {
-  let r = clientSchemas.get(intro);
-  if (!r) clientSchemas.set(intro, (r = { schema: buildClientSchema(intro), checked: new Map() }));
+function remoteOf(intro: IntrospectionQuery, memo: ResolveMemo): RemoteChecks {
+  let r = memo.remotes.get(intro);
+  if (!r) memo.remotes.set(intro, (r = { schema: buildClientSchema(intro), checked: new Map() }));
   return r;
 }
 
 /** The remote's schema from its introspection (kept per introspection object). */
-export const remoteClientSchema = (intro: IntrospectionQuery): GraphQLSchema => remoteOf(intro).schema;
+export const remoteClientSchema = (intro: IntrospectionQuery, memo: ResolveMemo): GraphQLSchema => remoteOf(intro, memo).schema;
 
-/** A permission document checked against the remote (memoised): the result, or why it does not fit. */
-export function checkedPermission(intro: IntrospectionQuery, sdl: string): CheckedPermission | string {
-  const r = remoteOf(intro);
+/** A permission document checked against the remote (kept per document): the result, or why it does not fit. */
+export function checkedPermission(intro: IntrospectionQuery, sdl: string, memo: ResolveMemo): CheckedPermission | string {
+  const r = remoteOf(intro, memo);
   let c = r.checked.get(sdl);
   if (c === undefined) {
     try {
@@ -59,10 +57,10 @@ export function checkedPermission(intro: IntrospectionQuery, sdl: string): Check
   return c;
 }
 
-export function remotePermissionInconsistencies(m: Metadata, rs: RemoteSchemaMetadata, intro: IntrospectionQuery): Inconsistency[] {
+export function remotePermissionInconsistencies(m: Metadata, rs: RemoteSchemaMetadata, intro: IntrospectionQuery, memo: ResolveMemo): Inconsistency[] {
   const out: Inconsistency[] = [];
   for (const p of rs.permissions ?? []) {
-    const c = checkedPermission(intro, p.definition.schema);
+    const c = checkedPermission(intro, p.definition.schema, memo);
     if (typeof c === 'string') out.push(brokenPermission(rs.name, p, c));
   }
   for (const [role, e] of effectiveRemotePermissions(m, rs)) {

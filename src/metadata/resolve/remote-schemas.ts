@@ -3,7 +3,7 @@
  * schema (spec "Remote schema", "Inconsistent object"): a server that could not be
  * introspected, or a customized root field or type name already taken (by the sources' fields
  * and types, or by an earlier remote schema of the list), makes the remote schema inconsistent
- * with the reason. Run by the metadata actor (actors/metadata/inconsistencies.ts); the schema
+ * with the reason. Run by the metadata actor (resolveDocument, metadata/resolve.ts); the schema
  * builder leaves out the remote schemas the snapshot lists as inconsistent.
  */
 import type { IntrospectionQuery } from 'graphql';
@@ -13,6 +13,7 @@ import { remoteSchemas, setRemoteSchemas, type RemoteSchemaMetadata } from '../r
 import type { Metadata } from '../types.js';
 import type { Inconsistency } from './types.js';
 import { remotePermissionInconsistencies } from './remote-permissions.js';
+import type { ResolveMemo } from './memo.js';
 
 export interface RemoteState {
   introspection: IntrospectionQuery | null;
@@ -64,7 +65,7 @@ export function servedRemoteNames(m: Metadata, served: (name: string) => Introsp
   return { rootField: (root, name) => roots[root].has(name), type: (name) => types.has(name) };
 }
 
-export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, RemoteState>, taken: TakenNames): Inconsistency[] {
+export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, RemoteState>, taken: TakenNames, memo: ResolveMemo): Inconsistency[] {
   const out: Inconsistency[] = [];
   const used = { query: new Map<string, string>(), mutation: new Map<string, string>(), types: new Map<string, string>() };
   for (const rs of remoteSchemas(m)) {
@@ -94,7 +95,7 @@ export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, Re
       out.push(remoteInconsistency(rs, problem));
       continue;
     }
-    out.push(...remotePermissionInconsistencies(m, rs, state.introspection));
+    out.push(...remotePermissionInconsistencies(m, rs, state.introspection, memo));
     for (const root of ['query', 'mutation'] as const) for (const f of names.roots[root]) used[root].set(f, rs.name);
     for (const t of names.types) used.types.set(t, rs.name);
   }

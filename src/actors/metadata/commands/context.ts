@@ -10,6 +10,7 @@ import type { AdminEndpoint } from '../../../protocol/messages.js';
 import type { Json } from '../../../util/decode.js';
 import type { ApiError } from '../../../errors/admin.js';
 import type { BackendKind, InconsistentObject, Metadata } from '../../../metadata/types.js';
+import type { ResolveMemo } from '../../../metadata/resolve/memo.js';
 
 export interface RunSqlOptions {
   source: string;
@@ -28,6 +29,8 @@ export interface CommandContext {
   readonly resourceVersion: number;
   /** Catalog of a source as this unit of work sees it (uncommitted DDL included); undefined if unreachable. */
   introspection(source: string): DatabaseCatalog | undefined;
+  /** What the actor's resolutions keep between runs: a command resolving a source's fields shares it (metadata/resolve/memo.ts). */
+  readonly resolveMemo: ResolveMemo;
   /** Why a source is unreachable, or undefined. */
   sourceError(source: string): string | undefined;
   inconsistencies(): InconsistentObject[];

@@ -28,7 +28,7 @@ function dmlCommand(kind: DmlKind, answer: (row: Row) => Json): Command {
     const catalog = ctx.introspection(source.name);
     // Admin needs the source's tables up to their fields, not the whole document resolved (its
     // committed, frozen form keeps that work between requests).
-    const resolved = catalog && resolveSourceFields(unchanged(source), catalog);
+    const resolved = catalog && resolveSourceFields(unchanged(source), catalog, ctx.resolveMemo);
     const resolvedTable = resolved?.tables.get(qualifiedKey(table));
     // A source with a catalog has a backend: it was introspected through it.
     const backend = ctx.backend(source.kind);

@@ -40,8 +40,10 @@ export function createPermission(kind: PermissionKind): Command {
       };
       try {
         check();
-      } catch {
-        // Columns or tables created outside run_sql are seen once the catalog is read again.
+      } catch (e) {
+        // A column or table the catalog does not have may have been created outside run_sql: it
+        // is seen once the catalog is read again (once), then the permission is judged again.
+        if (!(e instanceof ApiError) || e.code !== 'not-exists') throw e;
         await ctx.reloadSources([target.source.name]);
         check();
       }

@@ -44,7 +44,7 @@ export function resolvedSource(ctx: CommandContext, source: string): ResolvedSou
   // The committed source when this request has not changed it yet: its resolution is kept.
   const s = unchanged(ctx.metadata.sources.find((x) => x.name === source));
   const introspection = ctx.introspection(source);
-  return s && introspection ? resolveSourceFields(s, introspection) : undefined;
+  return s && introspection ? resolveSourceFields(s, introspection, ctx.resolveMemo) : undefined;
 }
 
 /**
