@@ -1,41 +1,34 @@
 /**
  * The metadata actor's state and request handling. It is the single writer: every
  * change runs under the stored row's lock, is committed, and only then answered and
- * published as a new snapshot. Changes made by other instances are picked up by
- * polling the version row (and sooner through NOTIFY).
+ * published as a new snapshot (snapshot-publisher.ts). Changes made by other instances are
+ * picked up by polling the version row (and sooner through NOTIFY).
  */
-import { restRoutes } from '../../metadata/rest-endpoints.js';
-import { tlsAllowlist } from '../../metadata/tls-allowlist.js';
 import pg from 'pg';
-import { createHash } from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from './commands/index.js';
 import type { EnvelopeVersion } from './commands/manage.js';
-import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
+import type { Inconsistency } from '../../metadata/resolve.js';
 import { DocumentResolver } from './inconsistencies.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
-import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
+import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
 import { jsonTextDepth, MAX_NESTING_DEPTH, tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
-import { EVERYTHING, metadataChanges } from '../../metadata/changes.js';
-import { remoteSchemas } from '../../metadata/remote-schemas.js';
-import { asyncActionViews } from '../../metadata/actions.js';
-import { changesMostTables, diffDocuments } from '../../metadata/document-parts.js';
 import { ChangeCaptureSync } from './change-capture.js';
-import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
-import { EventTriggerSync, eventTriggerViews } from './event-triggers.js';
+import { EventTriggerSync } from './event-triggers.js';
 import { SourceManager } from './sources.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from './store.js';
+import { SnapshotPublisher, type PreparedSnapshot } from './snapshot-publisher.js';
 import { movedGenerations, NO_GENERATIONS } from './catalog-generations.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { shareEqualPermissions } from '../../metadata/equal-permissions.js';
-import { adminError, backendFor } from '../../backends/registry.js';
+import { adminError } from '../../backends/registry.js';
 
 /** The `default` source as first boot stores it: its URL stays in the environment. */
 export function initialMetadata(): Metadata {
@@ -76,34 +69,6 @@ function readEnvelope(v: unknown, path: string): Envelope {
   return { type, args: r.value.args ?? {}, version, resourceVersion: r.optional('resource_version', int) };
 }
 
-/** What the next snapshot is compared with: the last published metadata, each source's catalog and enum values, the remote schemas' JSON. */
-interface PublishedBase {
-  generation: number;
-  metadata: Metadata;
-  catalogs: Map<string, { catalog: SourceCatalog; enumValues: string }>;
-  /** The sources' JSON as last sent (its digest) and the generation that sent it first: a reader that has them does not read them again. */
-  sourcesDigest: string;
-  sourcesId: number;
-  remotes: string;
-}
-
-interface SinceWhole {
-  updates: number;
-  bytes: number;
-  wholeBytes: number;
-}
-
-/** A snapshot of a stored state, ready to publish, with what the actor keeps once it is. */
-interface PreparedSnapshot {
-  stored: StoredMetadata;
-  snapshot: PublishedSnapshot;
-  published: PublishedBase;
-  sinceWhole: SinceWhole;
-}
-
-/** How many updates a compiler thread may have to apply to catch up from a whole snapshot. */
-const MAX_UPDATES_SINCE_WHOLE = 100;
-
 export class MetadataService {
   private store!: MetadataStore;
   private readonly capture: ChangeCaptureSync;
@@ -112,24 +77,18 @@ export class MetadataService {
   private readonly remotes = new RemoteManager();
   /** Resolution of whole documents, with what it keeps between runs (every unit of work shares it). */
   private readonly resolver = new DocumentResolver();
+  private readonly snapshots: SnapshotPublisher;
   private retryTimer: NodeJS.Timeout | null = null;
   private stored!: StoredMetadata;
   private inconsistencies: Inconsistency[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | null = null;
-  /** The last generation given to a snapshot, published or not. */
-  private generation = 0;
-  /** A snapshot sent ahead of its publication (`stage`), until it is published or dropped. */
-  private staged: number | null = null;
-  private published: PublishedBase | null = null;
-  /** The updates published since the last whole snapshot: a reader applies them all, so a whole one is sent again now and then. */
-  private sinceWhole: SinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
 
   constructor(
     private readonly config: Config,
-    private readonly publish: (s: PublishedSnapshot) => void,
+    publish: (s: PublishedSnapshot) => void,
     /** The snapshot of a change being written, sent ahead (the schema builder takes it in meanwhile); null: it was dropped. */
-    private readonly stage: (s: PublishedSnapshot | null) => void,
+    stage: (s: PublishedSnapshot | null) => void,
   ) {
     const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
     this.capture = capture;
@@ -137,6 +96,7 @@ export class MetadataService {
       await this.events.removed(name, connection, m).catch((e: unknown) => log.warn('the event triggers of a dropped source cannot be removed', { source: name, error: String(e) }));
       await capture.removed(name, connection, m);
     });
+    this.snapshots = new SnapshotPublisher(this.sources, this.remotes, config.enableRemoteSchemaPermissions, publish, stage);
   }
 
   async boot(): Promise<void> {
@@ -228,91 +188,8 @@ export class MetadataService {
     await this.events.sync(m, (name) => this.sources.connection(name), this.sources.catalogs());
     void this.serialised(() => this.capture.sync(m, (name) => this.sources.connection(name), this.sources.catalogs()));
     // A snapshot made while the store wrote this state (mutate) is that of this state.
-    this.publishSnapshot(prepared?.stored === stored ? prepared : await this.prepareSnapshot(stored, this.inconsistencies));
+    this.snapshots.publish(prepared?.stored === stored ? prepared : await this.snapshots.prepare(stored, this.inconsistencies));
     if (changed) log.info('metadata version in effect', { resourceVersion: stored.version, inconsistentObjects: this.inconsistencies.length });
-  }
-
-  /**
-   * A state as a snapshot, encoded once, with what changed since the last one published; it
-   * changes nothing until `publishSnapshot`, so a snapshot made for a change that then fails
-   * is dropped without trace.
-   */
-  private async prepareSnapshot(stored: StoredMetadata, inconsistencies: Inconsistency[]): Promise<PreparedSnapshot> {
-    const sources: MetadataSnapshot['sources'] = {};
-    for (const [name, c] of this.sources.catalogs()) {
-      const meta = stored.metadata.sources.find((s) => s.name === name);
-      const connection = this.sources.connection(name);
-      const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
-      const enumValues = connection && c.introspection && enumTables.length ? await connection.loadEnumValues(c.introspection, enumTables) : {};
-      const backend = backendFor(meta?.kind ?? 'postgres');
-      const capabilities = backend?.capabilities;
-      const prepares = meta && backend?.usesPreparedStatements(meta.configuration);
-      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues, ...(capabilities ? { capabilities } : {}), ...(prepares ? { preparesStatements: true as const } : {}) };
-    }
-    const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
-    const before = this.published;
-    const catalogChanged = (name: string) => {
-      const a = before?.catalogs.get(name);
-      const b = catalogs.get(name);
-      return !a || !b || a.catalog !== b.catalog || a.enumValues !== b.enumValues;
-    };
-    const remotes: MetadataSnapshot['remotes'] = {};
-    for (const [name, r] of this.remotes.states()) if (r.introspection) remotes[name] = r.introspection;
-    const remotesJson = JSON.stringify(remotes);
-    const remotesChanged = before !== null && before.remotes !== remotesJson;
-    // A remote schema's new introspection (or one that came back) may change any plan that forwards to it.
-    const changes = remotesChanged ? EVERYTHING : metadataChanges(before?.metadata ?? null, stored.metadata, catalogChanged);
-    // Unique per snapshot (one staged and dropped included), and growing across restarts of this actor.
-    const generation = Math.max(this.generation + 1, Date.now());
-    this.generation = generation;
-    // The catalogs' JSON is the bulk of a snapshot after the document, and most changes leave it as it is.
-    const sameCatalogs = before !== null && before.catalogs.size === catalogs.size && [...catalogs.keys()].every((n) => !catalogChanged(n));
-    const { updates, bytes, wholeBytes } = this.sinceWhole;
-    const due = before === null || updates >= MAX_UPDATES_SINCE_WHOLE || bytes > wholeBytes / 2;
-    const patch = due ? null : diffDocuments(before.metadata, stored.metadata);
-    // A change to most of the tables (replace_metadata) goes whole: as big, and it starts a new chain.
-    const whole = due || changesMostTables(patch, stored.metadata);
-    const sourcesJson = whole || !sameCatalogs ? JSON.stringify(sources) : null;
-    const sourcesDigest = sourcesJson === null ? before!.sourcesDigest : createHash('sha1').update(sourcesJson).digest('base64');
-    const sourcesId = before !== null && before.sourcesDigest === sourcesDigest ? before.sourcesId : generation;
-    const update = await encodeSnapshotUpdate({
-      version: stored.version,
-      generation,
-      base: whole ? null : before.generation,
-      diff: whole ? diffDocuments(null, stored.metadata) : patch,
-      sourcesJson,
-      sourcesId,
-      inconsistencies: inconsistencies.map((i) => i.object),
-      remotesJson: whole || remotesChanged ? remotesJson : null,
-      remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
-    });
-    const snapshot: PublishedSnapshot = {
-      version: stored.version,
-      generation,
-      base: whole ? null : before.generation,
-      changes,
-      connected: stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
-      restEndpoints: restRoutes(stored.metadata),
-      tlsAllowlist: tlsAllowlist(stored.metadata),
-      remoteSchemas: remoteSchemas(stored.metadata),
-      eventTriggers: eventTriggerViews(stored.metadata, inconsistencies),
-      cronTriggers: cronTriggerViews(stored.metadata),
-      asyncActions: asyncActionViews(stored.metadata, inconsistencies.map((i) => i.object)),
-      update,
-    };
-    return {
-      stored,
-      snapshot,
-      sinceWhole: whole ? { updates: 0, bytes: 0, wholeBytes: update.byteLength } : { updates: updates + 1, bytes: bytes + update.byteLength, wholeBytes },
-      published: { generation, metadata: stored.metadata, catalogs, sourcesDigest, sourcesId, remotes: remotesJson },
-    };
-  }
-
-  private publishSnapshot(p: PreparedSnapshot): void {
-    if (this.staged === p.snapshot.generation) this.staged = null;
-    this.sinceWhole = p.sinceWhole;
-    this.published = p.published;
-    this.publish(p.snapshot);
   }
 
   private readonly catalogQuery = (text: string, params: unknown[]) => this.store.query(text, params);
@@ -381,11 +258,8 @@ export class MetadataService {
       // One that cannot be made (a source's enum values unreadable) is made again after the
       // commit, as it was before.
       const whileWriting = async (next: StoredMetadata) => {
-        const prepared = await this.prepareSnapshot(next, (uow as UnitOfWork | null)!.inconsistencies).catch(() => null);
-        if (prepared) {
-          this.staged = prepared.snapshot.generation;
-          this.stage(prepared.snapshot);
-        }
+        const prepared = await this.snapshots.prepare(next, (uow as UnitOfWork | null)!.inconsistencies).catch(() => null);
+        if (prepared) this.snapshots.stage(prepared);
         return prepared;
       };
       const { stored, result, prepared } = await this.store.locked(this.stored, async (current) => {
@@ -421,10 +295,7 @@ export class MetadataService {
       throw e;
     } finally {
       // Staged and not published: the change failed, or was committed and could not be published.
-      if (this.staged !== null) {
-        this.staged = null;
-        this.stage(null);
-      }
+      this.snapshots.unstage();
     }
   }
 }

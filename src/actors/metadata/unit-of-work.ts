@@ -106,14 +106,15 @@ export class UnitOfWork {
       added = newlyBroken(after);
     }
     // `cascade`: what the change broke is removed, and what that removal breaks in turn.
-    for (let round = 0; result.cascade && added.length > 0 && round < 10; round++) {
+    const consistency = result.consistency ?? 'refuse-new';
+    for (let round = 0; consistency === 'cascade' && added.length > 0 && round < 10; round++) {
       const broken = added;
       next = produce(next, (d) => broken.forEach((i) => i.remove(d)));
       after = this.check(next);
       added = newlyBroken(after);
     }
-    const failing = result.strict ? after : added;
-    if (failing.length > 0 && !result.allowInconsistent) {
+    const failing = consistency === 'refuse-any' ? after : added;
+    if (failing.length > 0 && consistency !== 'allow') {
       throw (result.inconsistencyError ?? inconsistentMetadataError)(failing.map((i) => i.object));
     }
     if (changed) this.metadata = normalizeMetadata(next);

@@ -57,19 +57,24 @@ export interface CommandResult {
   /** The new document, or null when nothing changes. */
   metadata: Metadata | null;
   response: Json;
-  /** Inconsistencies this command may leave (replace_metadata with allow_inconsistent_metadata, reload, ...). */
-  allowInconsistent?: boolean;
-  /** Remove what the change made inconsistent instead of failing (run_sql `cascade`). */
-  cascade?: boolean;
-  /** Fail on any inconsistency of the new document, not only on new ones (replace_metadata). */
-  strict?: boolean;
-  /** The error when the change leaves new inconsistencies (default: the first one's reason). */
+  /** What the unit of work does with the inconsistencies the new document has (default `refuse-new`). */
+  consistency?: Consistency;
+  /** The error when the change is refused for its inconsistencies (default: the first one's reason). */
   inconsistencyError?: (objects: InconsistentObject[]) => ApiError;
   /** Sources whose database event triggers are installed again once the change is in effect (reload_metadata). */
   recreateEventTriggers?: string[] | true;
   /** Builds the response from the inconsistencies left after the change (when `response` depends on them). */
   reportInconsistencies?: ((list: InconsistentObject[]) => Json) | undefined;
 }
+
+/**
+ * `refuse-new`: the change fails if it leaves inconsistencies the state in effect did not have
+ * (most commands); `refuse-any`: if the new document has any (replace_metadata without
+ * `allow_inconsistent_metadata`); `cascade`: what the change made inconsistent is removed, and
+ * what that removal breaks in turn (drops and run_sql with `cascade`); `allow`: kept and reported
+ * (reloads, replace_metadata with `allow_inconsistent_metadata`, run_sql without the check).
+ */
+export type Consistency = 'refuse-new' | 'refuse-any' | 'cascade' | 'allow';
 
 export type Command = (ctx: CommandContext, args: unknown, path: string) => Promise<CommandResult> | CommandResult;
 

@@ -39,7 +39,7 @@ export const replaceMetadata =
     const v2 = version === 2 || (version === undefined && r.has('metadata') && !r.has('sources') && !r.has('tables'));
     // Without allow_inconsistent_metadata, any inconsistency of the new document refuses it, old or new.
     const refuseInconsistent = {
-      strict: true,
+      consistency: 'refuse-any' as const,
       inconsistencyError: (objects: InconsistentObject[]) => new ApiError(400, 'unexpected', 'cannot continue due to inconsistent metadata', '$.args', objects),
     };
     if (!v2) {
@@ -50,11 +50,11 @@ export const replaceMetadata =
     r.done();
     return {
       metadata,
-      allowInconsistent: allow,
       // Filled in by the executor once the new document is resolved.
       response: allow ? null : SUCCESS,
       reportInconsistencies: allow ? inconsistencyReport : undefined,
       ...refuseInconsistent,
+      ...(allow ? { consistency: 'allow' as const } : {}),
     };
   };
 
@@ -96,7 +96,7 @@ export const reloadMetadata: Command = async (ctx, args, path) => {
   }
   return {
     metadata: null,
-    allowInconsistent: true,
+    consistency: 'allow',
     response: null,
     ...(recreate !== false ? { recreateEventTriggers: recreate } : {}),
     reportInconsistencies: (list): Json =>
@@ -114,7 +114,7 @@ export const getInconsistentMetadata: Command = (ctx, args, path) => {
 export const dropInconsistentMetadata: Command = (ctx: CommandContext, args, path) => {
   ObjectReader.of(args ?? {}, path).done();
   ctx.dropInconsistentObjects();
-  return { metadata: ctx.metadata, allowInconsistent: true, response: SUCCESS };
+  return { metadata: ctx.metadata, consistency: 'allow', response: SUCCESS };
 };
 
 export const dumpInternalState: Command = (ctx) => ({

@@ -27,9 +27,9 @@ export function changeOutcome(own: string | ((o: InconsistentObject) => boolean)
  * For a drop: what the change leaves inconsistent is what depends on the dropped
  * object. Without `cascade` the request fails listing them; with it, they go too.
  */
-export function cascadeDependents(cascade: boolean, path: string): Pick<CommandResult, 'cascade' | 'inconsistencyError'> {
+export function cascadeDependents(cascade: boolean, path: string): Pick<CommandResult, 'consistency' | 'inconsistencyError'> {
   return {
-    cascade,
+    consistency: cascade ? 'cascade' : 'refuse-new',
     inconsistencyError: (objects) => cannotDrop(objects.map(describeDependent), path),
   };
 }

@@ -51,5 +51,5 @@ export const reloadRemoteSchema: Command = async (ctx, args, path) => {
   const name = nameArg(args, path);
   findRemoteSchema(ctx.metadata, name, `${path}.name`);
   await ctx.reloadRemoteSchemas([name]);
-  return { metadata: null, response: SUCCESS, allowInconsistent: true };
+  return { metadata: null, response: SUCCESS, consistency: 'allow' };
 };

@@ -19,6 +19,6 @@ export const runSqlCommand: Command = async (ctx, args, path) => {
     response: result as unknown as Json,
     ...cascadeDependents(cascade, path),
     // Without the check, what the SQL broke is found by the next reload_metadata.
-    allowInconsistent: !checkConsistency,
+    ...(checkConsistency ? {} : { consistency: 'allow' as const }),
   };
 };
