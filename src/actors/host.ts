@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
 import { transferable, unframe, type EventEnvelope, type Frame, type ReplyEnvelope, type RequestEnvelope } from '../protocol/envelope.js';
 import { collectGarbageWhenIdle } from '../util/collect-garbage.js';
+import { errorToWire } from '../errors/wire.js';
 
 const port = parentPort!;
 
@@ -42,7 +43,7 @@ export function serveActor<Req, Told extends { type: string } = never>(opts: {
       .then(
         (body) => post({ kind: 'reply', id: env.id, ok: true, body } satisfies ReplyEnvelope),
         (err: unknown) =>
-          post({ kind: 'reply', id: env.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ReplyEnvelope),
+          post({ kind: 'reply', id: env.id, ok: false, error: errorToWire(err) } satisfies ReplyEnvelope),
       )
       // A request that replaced the document leaves the old one behind as garbage.
       .finally(collectGarbageWhenIdle);

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
 import { transferable, unframe, type Envelope, type EventEnvelope, type Frame, type RequestEnvelope } from '../protocol/envelope.js';
 import { log } from '../log.js';
+import { errorFromWire } from '../errors/wire.js';
 
 export class ActorUnavailable extends Error {}
 
@@ -139,7 +140,7 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
         this.pending.delete(env.id);
         clearTimeout(p.timer);
         if (env.ok) p.resolve(env.body);
-        else p.reject(new Error(env.error));
+        else p.reject(errorFromWire(env.error));
         return;
       }
       case 'event':

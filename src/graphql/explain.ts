@@ -10,7 +10,7 @@ import { bindCohort, cohortValues } from '../execute/cohort.js';
 import type { CohortValues } from '../protocol/live.js';
 import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
-import { ApiError } from '../errors/admin.js';
+import { toAdminReply } from '../errors/admin-reply.js';
 import type { Plan } from '../protocol/plan.js';
 import { isObject } from '../util/decode.js';
 import type { PlanLookup } from './plan-lookup.js';
@@ -35,9 +35,7 @@ export async function explainRequest(body: Uint8Array, plans: PlanLookup, connec
     if (plan.operation === 'subscription') return { status: 200, body: JSON.stringify(await explainLiveQuery(plan, as, req, connections)) };
     return { status: 200, body: JSON.stringify(await explainSteps(plan, as, req, connections)) };
   } catch (e) {
-    if (e instanceof RequestError) return fail(400, e.path, e.message, e.code);
-    if (e instanceof ApiError) return fail(e.status, e.path, e.message, e.code);
-    throw e;
+    return toAdminReply(e, { where: 'explain request', internal: false });
   }
 }
 

@@ -7,9 +7,8 @@
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { execute, executeData } from '../execute/executor.js';
-import { ExecutionError } from '../errors/execution.js';
-import { MethodNotAllowed, RequestError } from '../errors/request.js';
-import { ApiError } from '../errors/admin.js';
+import { MethodNotAllowed } from '../errors/request.js';
+import { toAdminReply } from '../errors/admin-reply.js';
 import { RestRoutes, restRequest, type RestMatch } from './rest-routes.js';
 import type { Plan } from '../protocol/plan.js';
 import { explainRequest } from './explain.js';
@@ -88,11 +87,7 @@ export class GraphQLService {
       const plan = await this.plans.plan(session, req);
       return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections) };
     } catch (e) {
-      if (e instanceof RequestError) return restError(400, e.message, e.code, e.path);
-      if (e instanceof ExecutionError) return restError(e.error.status >= 400 ? e.error.status : 400, e.message, e.error.code, e.error.path);
-      if (e instanceof ApiError) return restError(e.status >= 400 ? e.status : 400, e.message, e.code, e.path);
-      const f = toGraphQLReply(e);
-      return { status: f.status, body: JSON.stringify({ path: '$', error: 'unexpected error while executing the request', code: 'unexpected' }) };
+      return toAdminReply(e, { where: 'RESTified endpoint call', internal: false });
     }
   }
 

@@ -1,4 +1,6 @@
 /** Request/reply and event framing shared by every actor (see actors/runtime.ts). */
+import type { WireError } from '../errors/wire.js';
+
 export interface RequestEnvelope<B = unknown> {
   kind: 'request';
   id: number;
@@ -7,7 +9,7 @@ export interface RequestEnvelope<B = unknown> {
 
 export type ReplyEnvelope<B = unknown> =
   | { kind: 'reply'; id: number; ok: true; body: B }
-  | { kind: 'reply'; id: number; ok: false; error: string };
+  | { kind: 'reply'; id: number; ok: false; error: WireError };
 
 export interface EventEnvelope<B = unknown> {
   kind: 'event';

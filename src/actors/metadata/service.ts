@@ -12,6 +12,7 @@ import type { Inconsistency } from '../../metadata/resolve.js';
 import { DocumentResolver } from './inconsistencies.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
+import { toAdminReply } from '../../errors/admin-reply.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
@@ -233,8 +234,7 @@ export class MetadataService {
       const response = await this.execute(endpoint, env);
       return { status: 200, body: JSON.stringify(response) };
     } catch (e) {
-      const err = toApiError(e);
-      return { status: err.status, body: JSON.stringify(err.body()) };
+      return toAdminReply(e, { where: 'metadata request', databaseError: adminError, internal: true });
     }
   }
 
@@ -325,13 +325,4 @@ async function runEnvelope(uow: UnitOfWork, endpoint: AdminEndpoint, env: Envelo
     }
     throw e;
   }
-}
-
-function toApiError(e: unknown): ApiError {
-  if (e instanceof ApiError) return e;
-  const database = adminError(e);
-  if (database) return database;
-  const message = e instanceof Error ? e.message : String(e);
-  log.error('unexpected error in metadata request', { error: message, stack: e instanceof Error ? e.stack : undefined });
-  return new ApiError(500, 'unexpected', `unexpected error: ${message}`, '$');
 }
