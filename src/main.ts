@@ -13,7 +13,7 @@ import { Multiplexers } from './actors/multiplexer/client.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 import { TriggerDelivery } from './actors/events/client.js';
-import { loadBackends } from './backends/registry.js';
+import { loadFaces } from './backends/registry.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -132,7 +132,7 @@ type Actors = ReturnType<typeof createActors>;
 function wireSnapshots(config: Config, actors: Actors) {
   const { snapshots, schemaBuilder, multiplexers, events } = actors;
   // The front thread loads the backends of the connected sources only (its query pools).
-  snapshots.follow(actors.metadata, (s) => loadBackends(s.connected.map((c) => c.kind)));
+  snapshots.follow(actors.metadata, (s) => loadFaces('runtime', s.connected.map((c) => c.kind)));
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   snapshots.onStaged((s) => schemaBuilder.stage(s));
   // The front thread's garbage of a big change: the request's body, the previous whole update.

@@ -3,7 +3,7 @@
  * how a sync compares the triggers installed with those wanted, and the rows of an event log
  * as the trigger-delivery actor sees them.
  */
-import type { EventRecord } from './backend.js';
+import type { EventRecord } from './faces/events.js';
 import type { EventOutcome, InvocationRecord } from '../db/event-invocations.js';
 
 export const TRIGGER_PREFIX = 'service_event_';

@@ -5,7 +5,7 @@
  * exactly as the engine does).
  */
 import { createHash } from 'node:crypto';
-import type { Backend } from '../backends/backend.js';
+import type { Translator } from '../backends/faces/translator.js';
 import type { AnalyzedPlan, TranslateAnswer, TranslateTask } from '../protocol/messages.js';
 import type { Plan, PlanStep } from '../protocol/plan.js';
 
@@ -14,7 +14,7 @@ const statementName = (text: string): string => 's' + createHash('sha1').update(
 const preparedName = (task: TranslateTask, text: string): string | null => (task.prepared ? statementName(text) : null);
 
 /** One field's statements, written by its source's backend. */
-export function translateField(backend: Backend, task: TranslateTask, options: { stringifyNumeric: boolean }): TranslateAnswer {
+export function translateField(backend: Translator, task: TranslateTask, options: { stringifyNumeric: boolean }): TranslateAnswer {
   const { field } = task;
   if (field.kind === 'query') {
     const live = task.live && backend.translateLiveField ? backend.translateLiveField(field.root, options) : null;

@@ -1,12 +1,13 @@
 /** What the executor needs of the sources a plan runs on. */
-import type { Backend, SourceConnection } from '../backends/backend.js';
+import type { Runtime } from '../backends/faces/runtime.js';
+import type { SourceConnection } from '../backends/faces/runtime.js';
 import type { RemoteServer } from '../remote/server.js';
 import type { ActionCalls } from './action.js';
 
 /** A source's open connection, and its backend (which reads the errors the connection raises). */
 export interface ConnectedSource {
   connection: SourceConnection;
-  backend: Backend;
+  backend: Runtime;
   /** The source has event triggers: its mutations carry their session variables (a transaction even for one statement). */
   capturesEvents?: boolean;
 }

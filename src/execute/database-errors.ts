@@ -1,5 +1,5 @@
 /** The one place the executor reads a database error: through the backend of the source that raised it. */
-import type { Backend } from '../backends/backend.js';
+import type { Runtime } from '../backends/faces/runtime.js';
 import type { ApiError } from '../errors/admin.js';
 
 export interface StatementFailure {
@@ -9,6 +9,6 @@ export interface StatementFailure {
   checkViolation: boolean;
 }
 
-export function statementFailure(backend: Backend, e: unknown, statement: string): StatementFailure {
+export function statementFailure(backend: Runtime, e: unknown, statement: string): StatementFailure {
   return { error: backend.dataError(e, statement), checkViolation: backend.isCheckViolation(e) };
 }

@@ -7,7 +7,8 @@ import { RequestError } from '../errors/request.js';
 import type { PlanStep, RemoteRun, StepRun } from '../protocol/plan.js';
 import { ApiError } from '../errors/admin.js';
 import { bindParams, type BindContext, type MutationRows } from './bind.js';
-import type { Backend, RunStatement } from '../backends/backend.js';
+import type { Runtime } from '../backends/faces/runtime.js';
+import type { RunStatement } from '../backends/faces/runtime.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
 import { runGraph, type StepRunner } from './graph.js';
@@ -60,7 +61,7 @@ export async function runMutationOperation(
 async function runFieldStep(
   step: PlanStep,
   run: RunStatement | null,
-  backend: Backend | undefined,
+  backend: Runtime | undefined,
   bind: BindContext,
   runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
   runOther: StepRunner,
@@ -72,7 +73,7 @@ async function runFieldStep(
   throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
 }
 
-async function runField(run: RunStatement, backend: Backend, field: MutationRun, bind: BindContext): Promise<string> {
+async function runField(run: RunStatement, backend: Runtime, field: MutationRun, bind: BindContext): Promise<string> {
   const earlier: MutationRows = { rows: [], affected: 0 };
   const ctx: BindContext = { ...bind, earlier };
   const roots: string[] = [];

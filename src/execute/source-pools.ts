@@ -5,11 +5,11 @@
  */
 import { canonicalJson } from '../util/canonical-json.js';
 import type { Snapshots } from '../protocol/snapshot.js';
-import { backendFor } from '../backends/registry.js';
+import { runtimeFor } from '../backends/registry.js';
 import type { ConnectedSource, SourceConnections } from './connections.js';
 import { log } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
-import type { PoolLimits } from '../backends/backend.js';
+import type { PoolLimits } from '../backends/faces/runtime.js';
 
 export class SourcePools implements SourceConnections {
   private readonly runners = new Map<string, { key: string; source: ConnectedSource }>();
@@ -36,7 +36,7 @@ export class SourcePools implements SourceConnections {
       // Never left holding the closed pool, should the new one fail.
       this.runners.delete(src.name);
       try {
-        const backend = backendFor(src.kind);
+        const backend = runtimeFor(src.kind);
         if (!backend) throw new Error(`backend kind "${src.kind}" is not supported`);
         this.runners.set(src.name, { key, source: { backend, connection: backend.connect(src.configuration, this.limits) } });
       } catch (e) {

@@ -1,6 +1,6 @@
 /**
  * A multiplexer actor's change capture: per source whose live queries run, a
- * change feed from its backend (`Backend.listenChanges`; PostgreSQL: statement-level triggers
+ * change feed from its backend (`Runtime.listenChanges`; PostgreSQL: statement-level triggers
  * and LISTEN), which says which tracked tables are captured and when one was written. The
  * refetch schedule (`refetch-schedule.ts`) asks whether every table a query reads is captured
  * (`covers`): only then does the query stop being polled. A feed is started by the first live
@@ -9,8 +9,8 @@
  * replaced when the source's connection settings change.
  */
 import type { Snapshots } from '../protocol/snapshot.js';
-import type { ChangeFeed } from '../backends/backend.js';
-import { backendFor } from '../backends/registry.js';
+import type { ChangeFeed } from '../backends/faces/runtime.js';
+import { runtimeFor } from '../backends/registry.js';
 import { log } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
 import { tableKey } from '../catalog/types.js';
@@ -50,7 +50,7 @@ export class ChangeCapture {
   watch(source: string): void {
     if (this.feeds.has(source)) return;
     const src = this.connected.find((s) => s.name === source);
-    const backend = src && backendFor(src.kind);
+    const backend = src && runtimeFor(src.kind);
     if (!src || !backend?.listenChanges) return;
     // Its handlers are called only once it is connected, after `entry` is set.
     let entry: Feed | undefined;

@@ -4,7 +4,7 @@ import type { RootField } from '../ir/select.js';
 import type { Plan, PlanStep, StepRun } from './plan.js';
 import type { GraphQLErrorBody } from '../errors/request.js';
 import type { EventsView, PublishedSnapshot, SourcesView } from './snapshot.js';
-import type { PoolLimits } from '../backends/backend.js';
+import type { PoolLimits } from '../backends/faces/runtime.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from './live.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */

@@ -12,7 +12,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { IntrospectionQuery } from 'graphql';
-import type { Capabilities } from '../backends/backend.js';
+import type { Capabilities } from '../backends/faces/admin.js';
 import type { DatabaseCatalog } from '../catalog/types.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';

@@ -6,7 +6,7 @@
 import type { CatalogColumn, CatalogFunction, CatalogTable } from '../catalog/types.js';
 import type { ComputedCall, Join } from '../ir/boolexp.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
-import type { Capabilities } from '../backends/backend.js';
+import type { Capabilities } from '../backends/faces/admin.js';
 import type { SourceNaming } from './naming.js';
 import type { TableTexts } from './table-texts.js';
 import { sortable } from '../catalog/type-traits.js';

@@ -4,7 +4,7 @@
  * the GraphQL names of all its columns, relationships and computed fields, and the enum tables. A role's model keeps the parts its
  * permissions allow, so no role holds its own copy of catalog data.
  */
-import { ALL_CAPABILITIES, type Capabilities } from '../backends/backend.js';
+import { ALL_CAPABILITIES, type Capabilities } from '../backends/faces/admin.js';
 import type { DatabaseCatalog } from '../catalog/types.js';
 import { computedCall } from '../ir/boolexp.js';
 import { qualifiedKey } from '../catalog/types.js';

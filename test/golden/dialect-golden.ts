@@ -17,7 +17,7 @@ import { expect, it } from 'vitest';
 import { analyzeRequest } from '../../src/actors/schema-builder/analyze-request.js';
 import { RoleSchemas } from '../../src/actors/schema-builder/role-schemas.js';
 import { translateField, translatePlan } from '../../src/compiler/translation.js';
-import type { EnumValues } from '../../src/backends/backend.js';
+import type { EnumValues } from '../../src/backends/faces/admin.js';
 import { backendFor, loadEveryBackend } from '../../src/backends/registry.js';
 import type { DatabaseCatalog } from '../../src/catalog/types.js';
 import { parseMetadataDocument } from '../../src/metadata/document.js';

@@ -1,8 +1,10 @@
 /**
- * Backends stay behind `backends/backend.ts`: outside `src/backends/` (and `main.ts`,
- * which boots everything) no module imports a backend's folder, and no backend
- * imports another's (citus builds on pg inside pg's folder).
+ * Backends stay behind their faces (`backends/faces/`, put together in `backends/backend.ts`):
+ * outside `src/backends/` (and `main.ts`, which boots everything) no module imports a backend's
+ * folder, and no backend imports another's (the registry composes citus on pg); a thread loads
+ * only the faces it uses.
  */
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf, loadedWith, sourceFiles, SRC } from '../support/source-imports.js';
@@ -14,7 +16,8 @@ function backendFolder(path: string): string | null {
   const rel = relative(BACKENDS, path);
   if (rel.startsWith('..')) return null;
   const parts = rel.split(sep);
-  return parts.length > 1 ? parts[0]! : null;
+  // `faces/` holds the interfaces every backend implements, not a backend.
+  return parts.length > 1 && parts[0] !== 'faces' ? parts[0]! : null;
 }
 
 describe('backend boundary', () => {
@@ -50,6 +53,36 @@ describe('backend boundary', () => {
       };
       visit(join(SRC, entry));
       expect([...loaded].filter((f) => backendFolder(f) !== null).map((f) => relative(SRC, f)), entry).toEqual([]);
+    }
+  });
+
+  /** What loading `entry` loads (static imports that are not types alone). */
+  const closure = (entry: string): string[] => {
+    const loaded = new Set<string>();
+    const visit = (f: string) => {
+      if (loaded.has(f)) return;
+      loaded.add(f);
+      loadedWith(f).forEach(visit);
+    };
+    visit(entry);
+    return [...loaded];
+  };
+  const DRIVERS = /from '(pg|pg-cursor|tedious|@google-cloud\/bigquery)'/;
+
+  it("a backend's translator face (all a compiler thread loads) loads no database driver and none of its other faces", () => {
+    for (const kind of ['pg', 'mssql', 'bigquery']) {
+      const faces = join(BACKENDS, kind, 'faces');
+      const translator = closure(join(faces, 'translator.ts'));
+      expect(translator.filter((f) => DRIVERS.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f)), kind).toEqual([]);
+      expect(translator.filter((f) => ['runtime.ts', 'admin.ts', 'events.ts'].some((face) => f === join(faces, face))), kind).toEqual([]);
+    }
+  });
+
+  it('the runtime face (the front thread and multiplexers) loads no translation, and the events face no admin module', () => {
+    for (const kind of ['pg', 'mssql', 'bigquery']) {
+      const faces = join(BACKENDS, kind, 'faces');
+      expect(closure(join(faces, 'runtime.ts')).filter((f) => f.includes(`${sep}translate${sep}`) && !f.endsWith(`${sep}context.ts`)).map((f) => relative(SRC, f)), kind).toEqual([]);
+      expect(closure(join(faces, 'events.ts')).filter((f) => f === join(faces, 'admin.ts') || f.includes(`${sep}dml${sep}`)).map((f) => relative(SRC, f)), kind).toEqual([]);
     }
   });
 });

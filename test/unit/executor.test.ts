@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RequestError } from '../../src/errors/request.js';
-import type { RunStatement, SourceConnection } from '../../src/backends/backend.js';
+import type { RunStatement, SourceConnection } from '../../src/backends/faces/runtime.js';
 import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
 import { ExecutionError } from '../../src/errors/execution.js';
 import { execute } from '../../src/execute/executor.js';

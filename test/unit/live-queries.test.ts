@@ -5,7 +5,7 @@
  * bound by `execute/cohort.ts`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SourceConnection } from '../../src/backends/backend.js';
+import type { SourceConnection } from '../../src/backends/faces/runtime.js';
 import { loadEveryBackend, backendFor } from '../../src/backends/registry.js';
 import { cohortValues } from '../../src/execute/cohort.js';
 import { LiveQueries } from '../../src/live/live-queries.js';

@@ -1,6 +1,6 @@
 /** SQL Server request errors as tedious reports them (one, or several as an AggregateError) read by the mssql backend. */
 import { describe, expect, it } from 'vitest';
-import { mssql } from '../../src/backends/mssql/backend.js';
+import { runtime as mssql } from '../../src/backends/mssql/faces/runtime.js';
 import { isRequestFailure } from '../../src/backends/mssql/errors.js';
 
 const requestError = (message: string, number: number) => Object.assign(new Error(message), { name: 'RequestError', number, code: 'EREQUEST' });

@@ -3,21 +3,21 @@
  * statements out. It holds no metadata: the IR carries all translation reads (ir/).
  */
 import { workerData } from 'piscina';
-import { backendFor, loadBackends } from '../../backends/registry.js';
+import { loadFaces, translatorFor } from '../../backends/registry.js';
 import { encode } from '../../protocol/codec.js';
 import type { CompilerBootData, TranslateTask } from '../../protocol/messages.js';
 import { translateField } from '../../compiler/translation.js';
 
 const boot = workerData as CompilerBootData;
 const options = { stringifyNumeric: boot.stringifyNumericTypes };
-// The pool's backend is loaded as the thread starts (pools start with the first snapshot naming
+// The pool's backend's translator is loaded as the thread starts (pools start with the first snapshot naming
 // their kind), not by the first request's field; a failure is the first task's to report.
-void loadBackends([boot.sourceKind])?.catch(() => {});
+void loadFaces('translator', [boot.sourceKind])?.catch(() => {});
 
 export default async function translateTask(task: TranslateTask): Promise<Uint8Array> {
   // Loaded already, or being loaded since the thread started (this thread never loads another).
-  await loadBackends([task.sourceKind]);
-  const backend = backendFor(task.sourceKind);
+  await loadFaces('translator', [task.sourceKind]);
+  const backend = translatorFor(task.sourceKind);
   // Analysis only sends fields of sources that were introspected, which needs a backend.
   if (!backend) throw new Error(`source ${JSON.stringify(task.source)} has no backend`);
   return encode(translateField(backend, task, options));

@@ -5,7 +5,7 @@
  * itself; instances sharing a source may each run it (the deletes are idempotent).
  */
 import { Cron } from 'croner';
-import type { EventStore } from '../../backends/backend.js';
+import type { EventStore } from '../../backends/faces/events.js';
 import { cleanupInBatches, type EventTriggerView, type LogCleanup } from '../../metadata/event-triggers.js';
 import { log } from '../../log.js';
 

@@ -7,7 +7,7 @@
  * attempt), else error. Never throws: a failed call or transform is an outcome, recorded.
  */
 import { randomFillSync } from 'node:crypto';
-import type { EventRecord } from '../../backends/backend.js';
+import type { EventRecord } from '../../backends/faces/events.js';
 import type { EventOutcome, InvocationRecord } from '../../db/event-invocations.js';
 import type { EventTriggerView } from '../../metadata/event-triggers.js';
 import type { HttpClient } from '../../outgoing/http-client.js';

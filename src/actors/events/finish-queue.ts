@@ -6,7 +6,7 @@
  * that dies before a flush loses nothing: its events stay leased and are delivered again after
  * the lease time (at least once, as for a death mid-delivery).
  */
-import type { EventStore, FinishedAttempt } from '../../backends/backend.js';
+import type { EventStore, FinishedAttempt } from '../../backends/faces/events.js';
 import { log } from '../../log.js';
 
 export class FinishQueue {

@@ -14,8 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { EventRecord, EventStore } from '../../backends/backend.js';
-import { backendFor } from '../../backends/registry.js';
+import type { EventRecord, EventStore } from '../../backends/faces/events.js';
+import { eventsFor } from '../../backends/registry.js';
 import type { EventTriggerView } from '../../metadata/event-triggers.js';
 import { log } from '../../log.js';
 import { HttpClient } from '../../outgoing/http-client.js';
@@ -123,7 +123,7 @@ export class EventProcessor {
     }
     for (const [name, triggers] of bySource) {
       const connected = view.connected.find((c) => c.name === name);
-      const backend = connected && backendFor(connected.kind);
+      const backend = connected && eventsFor(connected.kind);
       if (!connected || !backend?.connectEvents) continue;
       const existing = this.sources.get(name);
       if (existing) {

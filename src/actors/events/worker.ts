@@ -5,7 +5,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { log, setLogLevel } from '../../log.js';
-import { loadBackends } from '../../backends/registry.js';
+import { loadFaces } from '../../backends/registry.js';
 import { InOrder } from '../../util/in-order.js';
 import type { EventsBootData, EventsMessage, EventsRequest } from '../../protocol/messages.js';
 import { serveActor } from '../host.js';
@@ -33,7 +33,7 @@ serveActor<EventsRequest, EventsMessage>({
   told: (message) => {
     switch (message.type) {
       case 'triggers':
-        return order.run(loadBackends(message.view.connected.map((c) => c.kind)), () => processor.update(message.view));
+        return order.run(loadFaces('events', message.view.connected.map((c) => c.kind)), () => processor.update(message.view));
     }
   },
   shutdown: () => processor.stop(),

@@ -7,7 +7,7 @@
  * privilege) is polled and logged, never an error for the metadata call. A source whose
  * tables and catalog are what was last synced costs no statement.
  */
-import type { AdminConnection } from '../../backends/backend.js';
+import type { AdminConnection } from '../../backends/faces/admin.js';
 import type { SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata, TableMetadata } from '../../metadata/types.js';
 import { samePicks } from '../../util/same-picks.js';

@@ -10,7 +10,7 @@
  * whose table another session keeps locked (the backend's waits are bounded) fails the
  * metadata request that wanted it (`strict`), before the new document is stored.
  */
-import type { AdminConnection, EventTriggerSyncFailure } from '../../backends/backend.js';
+import type { AdminConnection, EventTriggerSyncFailure } from '../../backends/faces/admin.js';
 import { qualifiedKey } from '../../catalog/types.js';
 import { deliveryView, eventTriggerObjectName, installSpec, sourceEventTriggers, type EventTriggerView } from '../../metadata/event-triggers.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';

@@ -3,7 +3,7 @@
  * the configuration changes, and the last catalog read from each. An unreachable
  * source is remembered with its error; it never stops the engine.
  */
-import type { AdminConnection } from '../../backends/backend.js';
+import type { AdminConnection } from '../../backends/faces/admin.js';
 import { backendFor } from '../../backends/registry.js';
 import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Metadata } from '../../metadata/types.js';

@@ -4,7 +4,7 @@
  * Nothing is visible until `commit`; any failure rolls everything back, so a bulk is
  * all or nothing.
  */
-import type { AdminTransaction, RunSqlResponse } from '../../backends/backend.js';
+import type { AdminTransaction, RunSqlResponse } from '../../backends/faces/admin.js';
 import { backendFor } from '../../backends/registry.js';
 import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Command, CommandContext, RunSqlOptions } from './commands/context.js';

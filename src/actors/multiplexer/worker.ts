@@ -12,7 +12,7 @@ import { LiveQueries } from '../../live/live-queries.js';
 import type { LiveQuery } from '../../protocol/live.js';
 import { SourcePools } from '../../execute/source-pools.js';
 import { log, setLogLevel } from '../../log.js';
-import { loadBackends } from '../../backends/registry.js';
+import { loadFaces } from '../../backends/registry.js';
 import { InOrder } from '../../util/in-order.js';
 import type { MultiplexedSubscriber, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerRequest } from '../../protocol/messages.js';
 import type { SourcesView } from '../../protocol/snapshot.js';
@@ -80,7 +80,7 @@ serveActor<MultiplexerRequest, MultiplexerMessage>({
   told: (message) => {
     switch (message.type) {
       case 'sources':
-        return order.run(loadBackends(message.view.connected.map((c) => c.kind)), () => snapshots.publish(message.view));
+        return order.run(loadFaces('runtime', message.view.connected.map((c) => c.kind)), () => snapshots.publish(message.view));
       case 'subscribe':
         return order.run(null, () => subscribe(message.query, message.subscribers));
       case 'unsubscribe':

@@ -6,7 +6,8 @@
  */
 import type { BigQuery } from '@google-cloud/bigquery';
 import type { JsonObject } from '../../util/decode.js';
-import type { AdminConnection, AdminTransaction, RunStatement, SourceConnection } from '../backend.js';
+import type { AdminConnection, AdminTransaction } from '../faces/admin.js';
+import type { RunStatement, SourceConnection } from '../faces/runtime.js';
 import { render, type Sql } from '../../sql/fragment.js';
 import { bigqueryTarget } from './configuration.js';
 import { BIGQUERY_DIALECT } from './dialect.js';

@@ -6,7 +6,8 @@
  */
 import type { Connection } from 'tedious';
 import type { JsonObject } from '../../util/decode.js';
-import type { AdminConnection, AdminTransaction, EventTriggerSyncFailure, PoolLimits, RunStatement, SourceConnection } from '../backend.js';
+import type { AdminConnection, AdminTransaction, EventTriggerSyncFailure } from '../faces/admin.js';
+import type { PoolLimits, RunStatement, SourceConnection } from '../faces/runtime.js';
 import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import type { QualifiedName } from '../../catalog/types.js';
 import { archivable, databaseTriggerName } from '../event-triggers-shared.js';

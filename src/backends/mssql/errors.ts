@@ -39,3 +39,9 @@ export function dataError(failure: unknown, statement: string, path = '$'): ApiE
 export function mssqlAdminError(e: TediousError): ApiError {
   return new ApiError(400, 'unexpected', `SQL Server error: ${e.message}`, '$');
 }
+
+/** The text of the error a mutation's failed permission check throws (translate/mutation.ts; `isCheckViolation` looks for it). */
+export const CHECK_VIOLATION = 'service-permission-check-failed';
+
+/** Whether `e` is a mutation's permission check failing inside its batch. */
+export const isCheckViolation = (e: unknown): boolean => serverErrors(e).some((x) => x.message.includes(CHECK_VIOLATION));

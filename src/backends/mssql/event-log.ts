@@ -8,7 +8,8 @@
  * notifications: new events are found by the actor's fetch interval.
  */
 import type { JsonObject } from '../../util/decode.js';
-import type { EventRecord, EventStatements, EventStore, FinishedAttempt, LeaseSpec } from '../backend.js';
+import type { EventRecord, EventStore, FinishedAttempt, LeaseSpec } from '../faces/events.js';
+import type { EventStatements } from '../faces/admin.js';
 import { HAS_LOG } from './event-triggers.js';
 import { createPool } from './connection.js';
 import { execute, type MssqlPool } from './pool.js';

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { DatabaseCatalog, QualifiedName } from '../../catalog/types.js';
 import type { JsonObject } from '../../util/decode.js';
-import type { AdminConnection, AdminTransaction } from '../backend.js';
+import type { AdminConnection, AdminTransaction } from '../faces/admin.js';
 import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { syncChangeCapture } from './change-capture.js';
 import { syncEventTriggers } from './event-triggers.js';

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { PgListener } from '../../db/listener.js';
 import { log } from '../../log.js';
 import { qualifiedKey, type QualifiedName } from '../../catalog/types.js';
-import type { ChangeFeed, ChangeFeedHandlers } from '../backend.js';
+import type { ChangeFeed, ChangeFeedHandlers } from '../faces/runtime.js';
 import { runLockBounded } from './lock-bounded.js';
 import { INSTALL_LOCK } from '../../db/install-lock.js';
 import { coalesced } from '../../util/coalesced.js';

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { badRequest } from '../../errors/admin.js';
 import { bool, int, isObject, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
-import type { PoolLimits } from '../backend.js';
+import type { PoolLimits } from '../faces/runtime.js';
 
 export const ISOLATION_LEVELS = ['read-committed', 'repeatable-read', 'serializable'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../errors/admin.js';
 import { isPgError, postgresError } from './run-sql.js';
-import { CHECK_VIOLATION } from './translate/mutation.js';
+import { CHECK_VIOLATION } from './check-violation.js';
 
 const INTEGRITY: Record<string, [code: string, heading: string]> = {
   '23001': ['constraint-violation', 'Can not delete or update due to data being referred. '],

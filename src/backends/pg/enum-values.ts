@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../../catalog/types.js';
 import { ident, qualified, sql } from '../../sql/fragment.js';
 import { renderPg } from './dialect.js';
-import type { EnumValues } from '../backend.js';
+import type { EnumValues } from '../faces/admin.js';
 
 export async function loadEnumValues(pool: pg.Pool, catalog: DatabaseCatalog, tables: QualifiedName[]): Promise<EnumValues> {
   const out: EnumValues = {};

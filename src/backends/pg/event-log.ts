@@ -7,7 +7,8 @@
  */
 import type pg from 'pg';
 import { PgListener } from '../../db/listener.js';
-import type { EventRecord, EventStatements, EventStore, FinishedAttempt, LeaseSpec } from '../backend.js';
+import type { EventRecord, EventStore, FinishedAttempt, LeaseSpec } from '../faces/events.js';
+import type { EventStatements } from '../faces/admin.js';
 import { createPool, resolveDatabaseUrl } from './connection.js';
 import { EVENTS_CHANNEL } from './event-triggers.js';
 import { eventRecord } from '../event-triggers-shared.js';

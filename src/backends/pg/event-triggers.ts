@@ -11,7 +11,7 @@
  */
 import type pg from 'pg';
 import { log } from '../../log.js';
-import type { EventTriggerSyncFailure } from '../backend.js';
+import type { EventTriggerSyncFailure } from '../faces/admin.js';
 import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { archivable, databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 import { runLockBounded } from './lock-bounded.js';

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
-import type { PoolLimits, RunStatement, SourceConnection } from '../backend.js';
+import type { PoolLimits, RunStatement, SourceConnection } from '../faces/runtime.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { SESSION_SETTING } from './event-triggers.js';

@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import { ApiError } from '../../errors/admin.js';
 import type { Json } from '../../util/decode.js';
-import type { RunSqlResponse } from '../backend.js';
+import type { RunSqlResponse } from '../faces/admin.js';
 
 // Every value comes back as PostgreSQL's text, exactly as the well-known engine returns it.
 const textTypes = { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig;

@@ -5,7 +5,8 @@
  */
 import type { IntrospectionQuery } from 'graphql';
 import type { DatabaseCatalog } from '../../../catalog/types.js';
-import type { Backend, RunSqlResponse } from '../../../backends/backend.js';
+import type { Backend } from '../../../backends/backend.js';
+import type { RunSqlResponse } from '../../../backends/faces/admin.js';
 import type { AdminEndpoint } from '../../../protocol/messages.js';
 import type { Json } from '../../../util/decode.js';
 import type { ApiError } from '../../../errors/admin.js';

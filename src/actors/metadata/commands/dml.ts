@@ -5,7 +5,7 @@
  * is read like a permission filter (relationships, `_exists`, computed fields) and
  * translated like a GraphQL one.
  */
-import type { DmlKind } from '../../../backends/backend.js';
+import type { DmlKind } from '../../../backends/faces/admin.js';
 import { qualifiedKey, type QualifiedName } from '../../../catalog/types.js';
 import { notExists } from '../../../errors/admin.js';
 import { ObjectReader, str, type Json } from '../../../util/decode.js';

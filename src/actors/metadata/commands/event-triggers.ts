@@ -6,7 +6,7 @@
  * committed (`actors/metadata/event-triggers.ts`); the operations on events run their
  * statements in the request's transaction of the source.
  */
-import type { EventStatements } from '../../../backends/backend.js';
+import type { EventStatements } from '../../../backends/faces/admin.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../../errors/admin.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../../util/decode.js';
 import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger, replicationDefault } from '../../../metadata/event-triggers.js';

@@ -12,7 +12,7 @@ import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
 import { StatementScopes } from '../../../sql/statement-scopes.js';
 import { isSql, join, literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
-import type { TranslatedField, TranslateOptions } from '../../backend.js';
+import type { TranslatedField, TranslateOptions } from '../../faces/translator.js';
 import { backtick, backtickQualified, renderBigQuery } from '../dialect.js';
 import { BIGQUERY_BOOLEXP, castType, col, jsonKey, notSupported, type Scope } from './context.js';
 

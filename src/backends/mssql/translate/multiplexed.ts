@@ -9,7 +9,7 @@
 import type { RootField } from '../../../ir/select.js';
 import { render, type ParamSource } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
-import type { TranslatedLiveField, TranslateOptions } from '../../backend.js';
+import type { TranslatedLiveField, TranslateOptions } from '../../faces/translator.js';
 import { MSSQL_DIALECT } from '../dialect.js';
 import { notSupported } from './context.js';
 import { rootFieldSql } from './select.js';

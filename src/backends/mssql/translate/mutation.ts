@@ -23,13 +23,12 @@ import type { RowSource } from '../../../ir/select.js';
 import type { CatalogType } from '../../../catalog/types.js';
 import { join, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
-import type { TranslatedMutation, TranslateOptions } from '../../backend.js';
+import type { TranslatedMutation, TranslateOptions } from '../../faces/translator.js';
 import { bracket, bracketQualified, renderMssql } from '../dialect.js';
 import { bound, col, notSupported, type Scope } from './context.js';
 import { ARRAY, OBJECT, SelectCompiler } from './select.js';
+import { CHECK_VIOLATION } from '../errors.js';
 
-/** The text of the error a failed permission check throws (`isCheckViolation` looks for it). */
-export const CHECK_VIOLATION = 'service-permission-check-failed';
 
 const OUT = raw('@out');
 

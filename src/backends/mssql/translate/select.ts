@@ -10,7 +10,7 @@ import type { CatalogType } from '../../../catalog/types.js';
 import { isTrue, type BoolExp, type Value } from '../../../ir/boolexp.js';
 import { isSql, join, literal, paramFrom, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { sessionVariablesOf } from '../../../ir/session-variables.js';
-import type { TranslatedField, TranslateOptions } from '../../backend.js';
+import type { TranslatedField, TranslateOptions } from '../../faces/translator.js';
 import { bracket, bracketQualified, renderMssql } from '../dialect.js';
 import { joinCondition as joinWith } from '../../../sql/boolexp-compiler.js';
 import { StatementScopes } from '../../../sql/statement-scopes.js';

@@ -5,7 +5,7 @@
 import type { ObjectReader } from '../../../util/decode.js';
 import { type Rendered, type Sql } from '../../../sql/fragment.js';
 import { renderPg } from '../dialect.js';
-import type { DmlKind, DmlRequest } from '../../backend.js';
+import type { DmlKind, DmlRequest } from '../../faces/admin.js';
 import type { ResolvedTable } from '../../../metadata/resolve/types.js';
 import { notExists } from '../../../errors/admin.js';
 import { boolExpSql } from '../translate/boolexp.js';

@@ -2,7 +2,7 @@
 import type { CatalogType } from '../../../catalog/types.js';
 import { ident, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { Aliases as NeutralAliases, type Scope } from '../../../sql/scope.js';
-import type { TranslateOptions } from '../../backend.js';
+import type { TranslateOptions } from '../../faces/translator.js';
 
 /** A value for the JSON answer: PostGIS values as GeoJSON, wide numbers as text when configured. */
 export function outputValue(value: Sql, type: CatalogType, options: TranslateOptions): Sql {

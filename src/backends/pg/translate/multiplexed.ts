@@ -8,7 +8,7 @@
  */
 import type { RootField } from '../../../ir/select.js';
 import { render, type ParamSource } from '../../../sql/fragment.js';
-import type { TranslatedLiveField, TranslateOptions } from '../../backend.js';
+import type { TranslatedLiveField, TranslateOptions } from '../../faces/translator.js';
 import { PG_DIALECT } from '../dialect.js';
 import { rootFieldSql } from './select.js';
 import { initialCursor } from './stream.js';

@@ -11,8 +11,9 @@ import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '
 import { renderPg } from '../dialect.js';
 import { and, boolExpSql, valueSql } from './boolexp.js';
 import { castType, type Scope } from './context.js';
-import type { TranslateOptions, TranslatedMutation } from '../../backend.js';
+import type { TranslateOptions, TranslatedMutation } from '../../faces/translator.js';
 import { readsRow, ROW, Translator, type RowFrom } from './select.js';
+import { CHECK_VIOLATION } from '../check-violation.js';
 
 export interface TranslatedOp {
   sql: Sql;
@@ -20,8 +21,6 @@ export interface TranslatedOp {
 }
 
 const MUT = ident('_mut');
-/** The text of the error a failed permission check raises inside a mutation statement. */
-export const CHECK_VIOLATION = 'service-permission-check-failed:';
 const CHECK = ident('__check');
 
 class MutationTranslator extends Translator {

@@ -9,7 +9,7 @@ import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '
 import { renderPg } from '../dialect.js';
 import { and, boolExpSql, computedValue, encodeLiteral, joinCondition, literalParam, redacted } from './boolexp.js';
 import { Aliases, castType, col, outputValue, type BoolExpEnv, type Scope } from './context.js';
-import type { TranslateOptions, TranslatedField } from '../../backend.js';
+import type { TranslateOptions, TranslatedField } from '../../faces/translator.js';
 import type { CatalogType } from '../../../catalog/types.js';
 import { streamCursor } from './stream.js';
 

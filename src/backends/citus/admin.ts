@@ -1,15 +1,16 @@
 /**
- * Citus, a flavour of PostgreSQL: the PostgreSQL backend it is given (the registry composes
+ * Citus, a flavour of PostgreSQL: its admin face is PostgreSQL's (the registry composes
  * them; backends never import each other), with introspection that adds each table's
  * distribution from Citus' catalog. Queries, mutations and errors are PostgreSQL's.
  * Event triggers (not supported by the well-known engine on Citus: Citus propagates no
  * triggers to shards) are left out of its capabilities.
  */
-import type { AdminConnection, AdminTransaction, Backend } from '../backend.js';
+import type { AdminConnection, AdminFace, AdminTransaction } from '../faces/admin.js';
 import type { JsonObject } from '../../util/decode.js';
 import { readPartitions, withDistribution } from './distribution.js';
 
-export function citusOn(postgres: Backend): Backend {
+/** The admin face of Citus: PostgreSQL's, its catalog with each table's distribution, no event triggers. */
+export function citusAdmin(postgres: AdminFace): AdminFace {
   return {
     // `kind` stays `postgres`: statements are PostgreSQL's, so citus sources share its compiler pool.
     ...postgres,
