@@ -35,3 +35,15 @@ export function loadedWith(file: string): string[] {
   for (const m of text.matchAll(/^\s*import\s+['"](\.[^'"]+)['"]/gm)) out.push(resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
   return out;
 }
+
+/** Everything loading `entry` loads (static imports that are not types alone, followed). */
+export function loadedClosure(entry: string): string[] {
+  const loaded = new Set<string>();
+  const visit = (f: string) => {
+    if (loaded.has(f)) return;
+    loaded.add(f);
+    loadedWith(f).forEach(visit);
+  };
+  visit(entry);
+  return [...loaded];
+}

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, loadedWith, sourceFiles, SRC } from '../support/source-imports.js';
+import { importsOf, loadedClosure, sourceFiles, SRC } from '../support/source-imports.js';
 
 const BACKENDS = join(SRC, 'backends');
 
@@ -45,34 +45,16 @@ describe('backend boundary', () => {
   it('no thread loads a backend when it starts: each loads those of its sources when they come (registry.ts)', () => {
     const threads = ['main.ts', 'actors/compiler/worker.ts', 'actors/schema-builder/worker.ts', 'actors/multiplexer/worker.ts', 'actors/events/worker.ts', 'actors/metadata/worker.ts'];
     for (const entry of threads) {
-      const loaded = new Set<string>();
-      const visit = (f: string) => {
-        if (loaded.has(f)) return;
-        loaded.add(f);
-        loadedWith(f).forEach(visit);
-      };
-      visit(join(SRC, entry));
-      expect([...loaded].filter((f) => backendFolder(f) !== null).map((f) => relative(SRC, f)), entry).toEqual([]);
+      expect(loadedClosure(join(SRC, entry)).filter((f) => backendFolder(f) !== null).map((f) => relative(SRC, f)), entry).toEqual([]);
     }
   });
 
-  /** What loading `entry` loads (static imports that are not types alone). */
-  const closure = (entry: string): string[] => {
-    const loaded = new Set<string>();
-    const visit = (f: string) => {
-      if (loaded.has(f)) return;
-      loaded.add(f);
-      loadedWith(f).forEach(visit);
-    };
-    visit(entry);
-    return [...loaded];
-  };
   const DRIVERS = /from '(pg|pg-cursor|tedious|@google-cloud\/bigquery)'/;
 
   it("a backend's translator face (all a compiler thread loads) loads no database driver and none of its other faces", () => {
     for (const kind of ['pg', 'mssql', 'bigquery']) {
       const faces = join(BACKENDS, kind, 'faces');
-      const translator = closure(join(faces, 'translator.ts'));
+      const translator = loadedClosure(join(faces, 'translator.ts'));
       expect(translator.filter((f) => DRIVERS.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f)), kind).toEqual([]);
       expect(translator.filter((f) => ['runtime.ts', 'admin.ts', 'events.ts'].some((face) => f === join(faces, face))), kind).toEqual([]);
     }
@@ -81,8 +63,8 @@ describe('backend boundary', () => {
   it('the runtime face (the front thread and multiplexers) loads no translation, and the events face no admin module', () => {
     for (const kind of ['pg', 'mssql', 'bigquery']) {
       const faces = join(BACKENDS, kind, 'faces');
-      expect(closure(join(faces, 'runtime.ts')).filter((f) => f.includes(`${sep}translate${sep}`) && !f.endsWith(`${sep}context.ts`)).map((f) => relative(SRC, f)), kind).toEqual([]);
-      expect(closure(join(faces, 'events.ts')).filter((f) => f === join(faces, 'admin.ts') || f.includes(`${sep}dml${sep}`)).map((f) => relative(SRC, f)), kind).toEqual([]);
+      expect(loadedClosure(join(faces, 'runtime.ts')).filter((f) => f.includes(`${sep}translate${sep}`) && !f.endsWith(`${sep}context.ts`)).map((f) => relative(SRC, f)), kind).toEqual([]);
+      expect(loadedClosure(join(faces, 'events.ts')).filter((f) => f === join(faces, 'admin.ts') || f.includes(`${sep}dml${sep}`)).map((f) => relative(SRC, f)), kind).toEqual([]);
     }
   });
 });

@@ -7,19 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadedWith, SRC } from '../support/source-imports.js';
-
-/** What loading `entry` loads (static imports that are not types alone). */
-function closure(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (f: string) => {
-    if (seen.has(f)) return;
-    seen.add(f);
-    loadedWith(f).forEach(visit);
-  };
-  visit(entry);
-  return seen;
-}
+import { loadedClosure, SRC } from '../support/source-imports.js';
 
 const ACTORS = join(SRC, 'actors');
 const actorFolders = readdirSync(ACTORS, { withFileTypes: true })
@@ -27,14 +15,14 @@ const actorFolders = readdirSync(ACTORS, { withFileTypes: true })
   .map((d) => join(ACTORS, d.name) + sep);
 
 describe('thread ownership', () => {
-  const workerSide = new Map(actorFolders.map((folder) => [folder, [...closure(join(folder, 'worker.ts'))].filter((f) => f.startsWith(folder))]));
-  const main = closure(join(SRC, 'main.ts'));
+  const workerSide = new Map(actorFolders.map((folder) => [folder, loadedClosure(join(folder, 'worker.ts')).filter((f) => f.startsWith(folder))]));
+  const main = new Set(loadedClosure(join(SRC, 'main.ts')));
   const clientsLoadedBy = (loaded: Set<string>) => actorFolders.map((f) => join(f, 'client.ts')).filter((f) => loaded.has(f)).map((f) => relative(ACTORS, f));
 
   it('every actor has a worker.ts and a client.ts; the main thread starts all but the compiler pools, which the schema builder starts', () => {
     expect(actorFolders.map((f) => relative(ACTORS, f))).toEqual(['compiler', 'events', 'metadata', 'multiplexer', 'schema-builder']);
     expect(clientsLoadedBy(main)).toEqual(['events/client.ts', 'metadata/client.ts', 'multiplexer/client.ts', 'schema-builder/client.ts']);
-    expect(clientsLoadedBy(closure(join(ACTORS, 'schema-builder', 'worker.ts')))).toEqual(['compiler/client.ts']);
+    expect(clientsLoadedBy(new Set(loadedClosure(join(ACTORS, 'schema-builder', 'worker.ts'))))).toEqual(['compiler/client.ts']);
   });
 
   it('the main thread loads no module of an actor that its worker loads', () => {
@@ -42,7 +30,7 @@ describe('thread ownership', () => {
   });
 
   it("a client loads none of its own actor's worker-side modules", () => {
-    const loaded = actorFolders.flatMap((folder) => [...closure(join(folder, 'client.ts'))].filter((f) => workerSide.get(folder)!.includes(f)).map((f) => `${relative(SRC, folder)}: ${relative(SRC, f)}`));
+    const loaded = actorFolders.flatMap((folder) => loadedClosure(join(folder, 'client.ts')).filter((f) => workerSide.get(folder)!.includes(f)).map((f) => `${relative(SRC, folder)}: ${relative(SRC, f)}`));
     expect(loaded).toEqual([]);
   });
 });
