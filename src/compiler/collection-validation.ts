@@ -28,13 +28,20 @@ import { VALIDATION_RULES } from './compile.js';
 import { parseDocument } from './document-limits.js';
 import { RequestError } from '../errors/request.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
+import { backendFor } from '../backends/registry.js';
 
 /** Whether `parts` are the same objects as `kept`'s (the document frozen: an unfrozen draft's may change in place). */
 const sameParts = (kept: { parts: unknown[] } | null, parts: unknown[], frozen: boolean) => frozen && kept !== null && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]);
 
 /** A resolved document as a snapshot (enum tables' columns typed by their scalar: their values are not loaded here). */
 function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, served: Served): MetadataSnapshot {
-  const sources = Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null }]));
+  const sources = Object.fromEntries(
+    m.sources.map((s) => {
+      // The metadata actor, which validates collections, has every backend loaded.
+      const backend = backendFor(s.kind);
+      return [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null, defaultSchema: backend?.profile.defaultSchema ?? '', ...(backend ? { capabilities: backend.capabilities } : {}) }];
+    }),
+  );
   return { version: 0, generation: 0, metadata: m, sources, inconsistencies: served.inconsistencies, remotes: served.remotes, remoteSchemaPermissions: false };
 }
 

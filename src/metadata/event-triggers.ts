@@ -52,8 +52,6 @@ export interface LogCleanup {
   cleanInvocationLogs: boolean;
 }
 
-/** Spec "Event trigger": `trigger_on_replication` defaults to false on pg sources, true on mssql ones. */
-export const replicationDefault = (kind: string): boolean => kind === 'mssql';
 
 /**
  * The arguments of `<kind>_create_event_trigger` (`r`, with `name`, `table`, `source` read
@@ -241,9 +239,9 @@ function operation(definition: Json | undefined, op: Operation): EventOperation 
 }
 
 /** What the database needs of a stored trigger. */
-export function installSpec(table: QualifiedName, trigger: JsonObject, kind: string): EventTriggerInstall {
+export function installSpec(table: QualifiedName, trigger: JsonObject, triggerOnReplication: boolean): EventTriggerInstall {
   const definition = trigger.definition;
-  const onReplication = typeof trigger.trigger_on_replication === 'boolean' ? trigger.trigger_on_replication : replicationDefault(kind);
+  const onReplication = typeof trigger.trigger_on_replication === 'boolean' ? trigger.trigger_on_replication : triggerOnReplication;
   const out: EventTriggerInstall = { name: String(trigger.name), table, triggerOnReplication: onReplication };
   for (const op of OPERATIONS) {
     const spec = operation(definition, op);

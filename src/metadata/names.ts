@@ -60,11 +60,3 @@ export const graphqlNamePart =
     if (s !== '' && !(starts ? GRAPHQL_NAME : /^[_0-9A-Za-z]+$/).test(s)) throw parseFailed(`${JSON.stringify(s)} cannot be part of a GraphQL name`, path);
     return s;
   };
-
-/**
- * The schema a backend kind's table names are written without (root fields `author`, not
- * `dbo_author`): PostgreSQL's `public`, SQL Server's `dbo`. BigQuery always names the dataset.
- */
-export function defaultSchemaOf(kind: string): string {
-  return kind === 'mssql' ? 'dbo' : kind === 'bigquery' ? '' : 'public';
-}

@@ -36,6 +36,8 @@ export interface SourceSnapshot {
   enumValues?: Record<string, { value: string; comment: string | null }[]>;
   /** What the source's backend supports (the schema leaves out the rest); absent: everything. */
   capabilities?: Capabilities;
+  /** Tables of this schema are named without it (the backend's `BackendProfile.defaultSchema`). */
+  defaultSchema: string;
   /** The source prepares its statements (its backend reads its configuration): they are named when compiled. */
   preparesStatements?: true;
 }

@@ -6,7 +6,6 @@
  */
 import type { QualifiedName } from '../catalog/types.js';
 import { isObject, type JsonObject } from '../util/decode.js';
-import { defaultSchemaOf } from '../metadata/names.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 
 export type NamingConvention = 'service-default' | 'graphql-default';
@@ -29,8 +28,11 @@ export class SourceNaming {
   /** Tables of this schema are named without it (`public` on PostgreSQL, `dbo` on SQL Server). */
   readonly defaultSchema: string;
 
-  constructor(readonly source: SourceMetadata) {
-    this.defaultSchema = defaultSchemaOf(source.kind);
+  constructor(
+    readonly source: SourceMetadata,
+    defaultSchema: string,
+  ) {
+    this.defaultSchema = defaultSchema;
     const c = source.customization ?? {};
     const rf = isObject(c.root_fields) ? c.root_fields : {};
     const tn = isObject(c.type_names) ? c.type_names : {};

@@ -100,7 +100,7 @@ export class TrackedTables {
     readonly resolved: ResolvedMetadata,
   ) {
     for (const rs of resolved.sources.values()) {
-      const naming = new SourceNaming(rs.metadata);
+      const naming = new SourceNaming(rs.metadata, snapshot.sources[rs.name]?.defaultSchema ?? '');
       if (naming.namespace !== null && !isGraphQLName(naming.namespace)) continue;
       const tables: TrackedTable[] = [];
       for (const t of rs.tables.values()) {

@@ -62,7 +62,7 @@ export function caseNames(root: string, except: string[] = []): string[] {
 function goldenSnapshot(root: string, catalog: DatabaseCatalog, enumValues: Record<string, EnumValues>): MetadataSnapshot {
   const metadata = parseMetadataDocument(readJson(join(root, 'fixture/metadata.json')), '$', emptyMetadata(), backendFor);
   const sources = Object.fromEntries(
-    metadata.sources.map((s) => [s.name, { kind: s.kind, introspection: catalog, enumValues: enumValues[s.name] ?? {}, capabilities: backendFor(s.kind)!.capabilities }]),
+    metadata.sources.map((s) => [s.name, { kind: s.kind, introspection: catalog, enumValues: enumValues[s.name] ?? {}, capabilities: backendFor(s.kind)!.capabilities, defaultSchema: backendFor(s.kind)!.profile.defaultSchema }]),
   );
   // Remote schemas as their servers would introspect: `fixture/remote-schemas/<name>.graphql`.
   const remoteDir = join(root, 'fixture/remote-schemas');

@@ -27,7 +27,7 @@ const select = (role: string, columns: string[], filter: object = own) => ({ rol
 function schemasOf(selectPermissions: object[]): RoleSchemas {
   const document = { version: 3, sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://x' } }, tables: [{ table: { schema: 'public', name: 'article' }, select_permissions: selectPermissions }] }] };
   const metadata = parseMetadataDocument(document, '$', emptyMetadata(), backendFor);
-  const snapshot: MetadataSnapshot = { version: 1, generation: 1, metadata, sources: { default: { kind: 'postgres', introspection: catalog } }, inconsistencies: [], remotes: {}, remoteSchemaPermissions: false };
+  const snapshot: MetadataSnapshot = { version: 1, generation: 1, metadata, sources: { default: { kind: 'postgres', introspection: catalog, defaultSchema: 'public' } }, inconsistencies: [], remotes: {}, remoteSchemaPermissions: false };
   const schemas = new RoleSchemas();
   schemas.use(1, () => snapshot);
   return schemas;
@@ -58,7 +58,7 @@ describe('a staged snapshot', () => {
   const snapshotOf = (generation: number, selectPermissions: object[]): MetadataSnapshot => {
     const document = { version: 3, sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://x' } }, tables: [{ table: { schema: 'public', name: 'article' }, select_permissions: selectPermissions }] }] };
     const metadata = parseMetadataDocument(document, '$', emptyMetadata(), backendFor);
-    return { version: generation, generation, metadata, sources: { default: { kind: 'postgres', introspection: catalog } }, inconsistencies: [], remotes: {}, remoteSchemaPermissions: false };
+    return { version: generation, generation, metadata, sources: { default: { kind: 'postgres', introspection: catalog, defaultSchema: 'public' } }, inconsistencies: [], remotes: {}, remoteSchemaPermissions: false };
   };
 
   it('is taken in ahead and used as made when its generation is published; the current one serves until then', () => {

@@ -11,6 +11,7 @@
  * metadata request that wanted it (`strict`), before the new document is stored.
  */
 import type { AdminConnection, EventTriggerSyncFailure } from '../../backends/faces/admin.js';
+import { backendFor } from '../../backends/registry.js';
 import { qualifiedKey } from '../../catalog/types.js';
 import { deliveryView, eventTriggerObjectName, installSpec, sourceEventTriggers, type EventTriggerView } from '../../metadata/event-triggers.js';
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
@@ -37,7 +38,7 @@ export class EventTriggerSync {
       const sameCatalog = last?.catalog === catalog;
       // Tables and their triggers the same objects: nothing to compare (a permission change).
       if (!again && sameCatalog && samePicks(last.entries, s.tables, (t) => t.event_triggers) && samePicks(last.entries, s.tables, (t) => t.table)) continue;
-      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger, s.kind));
+      const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger, backendFor(s.kind)?.profile.triggerOnReplication ?? false));
       const triggers = JSON.stringify(specs);
       if (!again && sameCatalog && last.triggers === triggers) {
         this.synced.set(s.name, { entries: s.tables, triggers, catalog });

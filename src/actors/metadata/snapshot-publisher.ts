@@ -80,7 +80,8 @@ export class SnapshotPublisher {
       const backend = backendFor(meta?.kind ?? 'postgres');
       const capabilities = backend?.capabilities;
       const prepares = meta && backend?.usesPreparedStatements(meta.configuration);
-      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues, ...(capabilities ? { capabilities } : {}), ...(prepares ? { preparesStatements: true as const } : {}) };
+      const defaultSchema = backend?.profile.defaultSchema ?? '';
+      sources[name] = { kind: meta?.kind ?? 'postgres', introspection: c.introspection, enumValues, defaultSchema, ...(capabilities ? { capabilities } : {}), ...(prepares ? { preparesStatements: true as const } : {}) };
     }
     const catalogs = new Map([...this.sources.catalogs()].map(([name, catalog]) => [name, { catalog, enumValues: JSON.stringify(sources[name]?.enumValues) }]));
     const before = this.published;

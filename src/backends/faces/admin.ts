@@ -12,6 +12,7 @@ export interface AdminFace {
   /** The backend's name (`postgres`); several metadata source kinds may share one (citus). */
   readonly kind: string;
   readonly capabilities: Capabilities;
+  readonly profile: BackendProfile;
 
   /** Validates a source's `configuration` and returns it in stored form (defaults filled in). */
   decodeConfiguration(v: unknown, path: string): JsonObject;
@@ -26,6 +27,14 @@ export interface AdminFace {
   eventStatements?: EventStatements;
   /** A database error of this backend met by an administration request, or null when `e` is not one. */
   adminError(e: unknown): ApiError | null;
+}
+
+/** What a kind of source is, as data: the metadata layer and the schema read it (published with each source in the snapshot). */
+export interface BackendProfile {
+  /** Tables of this schema are named without it (root field `author`, not `dbo_author`): PostgreSQL's `public`, SQL Server's `dbo`; BigQuery always names the dataset (''). */
+  defaultSchema: string;
+  /** `trigger_on_replication`'s default for its event triggers (spec "Event trigger"). */
+  triggerOnReplication: boolean;
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { EventStatements } from '../../../backends/faces/admin.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../../errors/admin.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../../util/decode.js';
-import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger, replicationDefault } from '../../../metadata/event-triggers.js';
+import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../../../metadata/event-triggers.js';
 import { findSource } from '../../../metadata/lookup.js';
 import { showTable } from '../../../metadata/names.js';
 import type { SourceMetadata } from '../../../metadata/types.js';
@@ -23,7 +23,7 @@ export const createEventTrigger: Command = async (ctx, args, path) => {
   const name = r.required('name', nonEmptyStr);
   const replace = r.withDefault('replace', bool, false);
   const kind = ctx.metadata.sources.find((s) => s.name === at.source)?.kind ?? 'postgres';
-  const stored = readEventTrigger(r, name, process.env, replicationDefault(kind));
+  const stored = readEventTrigger(r, name, process.env, ctx.backend(kind)?.profile.triggerOnReplication ?? false);
   r.done();
   const target = tableTarget(ctx, at);
   if (findEventTrigger(target.source, name) && !replace) throw alreadyExists(`Event trigger with name ${JSON.stringify(name)} already exists`, r.at('name'));

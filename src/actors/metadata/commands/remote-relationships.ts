@@ -9,7 +9,7 @@ import { notExists } from '../../../errors/admin.js';
 import { isObject, ObjectReader, type JsonObject } from '../../../util/decode.js';
 import { remoteRelationshipDefinition } from '../../../metadata/remote-relationships.js';
 import { graphqlName } from '../../../metadata/names.js';
-import { defaultSchemaOf, showTable } from '../../../metadata/names.js';
+import { showTable } from '../../../metadata/names.js';
 import { SUCCESS, type Command, type CommandContext } from './context.js';
 import { fieldExistsError, hasColumn, hasNamedField, readTableArgs, tableTarget } from './table-objects.js';
 
@@ -23,7 +23,7 @@ function qualifyTarget(ctx: CommandContext, args: unknown): unknown {
   if (!isObject(args) || !isObject(args.definition) || !isObject(args.definition.to_source)) return args;
   const to = args.definition.to_source;
   const kind = ctx.metadata.sources.find((s) => s.name === (typeof to.source === 'string' ? to.source : 'default'))?.kind;
-  const schema = kind === undefined ? '' : defaultSchemaOf(kind);
+  const schema = (kind && ctx.backend(kind)?.profile.defaultSchema) ?? '';
   if (typeof to.table !== 'string' || schema === '' || schema === 'public') return args;
   return { ...args, definition: { ...args.definition, to_source: { ...to, table: { schema, name: to.table } } } };
 }

@@ -13,6 +13,7 @@ export const admin: AdminFace = {
   kind: 'bigquery',
   // distinct_on as upstream's BigQuery backend has it: ROW_NUMBER() per group (translate/select.ts).
   capabilities: Object.freeze({ ...QUERY_CAPABILITIES, distinctOn: true }),
+  profile: { defaultSchema: '', triggerOnReplication: false },
   decodeConfiguration: bigquerySourceConfiguration,
   usesPreparedStatements: () => false,
   connectAdmin: (configuration) => new BigQueryAdminConnection(configuration),

@@ -20,6 +20,7 @@ const CAPABILITIES: Capabilities = Object.freeze({ ...QUERY_CAPABILITIES, mutati
 export const admin: AdminFace = {
   kind: 'mssql',
   capabilities: CAPABILITIES,
+  profile: { defaultSchema: 'dbo', triggerOnReplication: true },
   decodeConfiguration: mssqlSourceConfiguration,
   usesPreparedStatements: () => false,
   connectAdmin: (configuration) => new MssqlAdminConnection(configuration),

@@ -9,6 +9,7 @@ import { isPgError, postgresError } from '../run-sql.js';
 export const admin: AdminFace = {
   kind: 'postgres',
   capabilities: ALL_CAPABILITIES,
+  profile: { defaultSchema: 'public', triggerOnReplication: false },
   decodeConfiguration: pgSourceConfiguration,
   usesPreparedStatements: (configuration) => connectionInfo(configuration).use_prepared_statements,
   connectAdmin: (configuration) => new PgAdminConnection(configuration),
