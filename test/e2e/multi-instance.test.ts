@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
-import { LISTENER_APPLICATION_NAME } from '../../src/actors/metadata/listener.js';
+import { LISTENER_APPLICATION_NAME } from '../../src/db/metadata-listener.js';
 import { RemoteGraphQL } from '../support/remote-graphql.js';
 
 // Two engine processes sharing one metadata database.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bumpGenerations, decodeGenerations, encodeGenerations, movedGenerations, NO_GENERATIONS, sameGenerations } from '../../src/actors/metadata/catalog-generations.js';
+import { bumpGenerations, decodeGenerations, encodeGenerations, movedGenerations, NO_GENERATIONS, sameGenerations } from '../../src/db/catalog-generations.js';
 import type { Metadata } from '../../src/metadata/types.js';
 
 const doc = (sources: string[], remotes: string[] = []): Metadata =>

@@ -16,7 +16,7 @@ const ALLOWED: Record<string, string[]> = {
   backends: ['catalog', 'db', 'errors', 'ir', 'log', 'metadata', 'sql', 'util'],
   compiler: ['backends', 'catalog', 'errors', 'ir', 'metadata', 'protocol', 'schema', 'util'],
   config: ['auth', 'errors', 'log'],
-  db: ['log'],
+  db: ['log', 'metadata'],
   errors: ['log'],
   execute: ['backends', 'errors', 'log', 'outgoing', 'protocol', 'remote', 'sql', 'util'],
   graphql: ['actors', 'auth', 'errors', 'execute', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'util'],

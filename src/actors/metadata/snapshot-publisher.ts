@@ -18,7 +18,7 @@ import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } f
 import { eventTriggerViews } from './event-triggers.js';
 import type { RemoteManager } from './remotes.js';
 import type { SourceManager } from './sources.js';
-import type { StoredMetadata } from './store.js';
+import type { StoredMetadata } from '../../db/metadata-store.js';
 
 /** What the next snapshot is compared with: the last published metadata, each source's catalog and enum values, the remote schemas' JSON. */
 interface PublishedBase {

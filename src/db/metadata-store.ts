@@ -8,14 +8,14 @@
  * (works behind transaction-mode poolers) and, as an accelerator, by LISTEN/NOTIFY.
  */
 import pg from 'pg';
-import { SCHEDULED_SCHEMA } from '../../db/scheduled-events.js';
-import { ACTION_LOG_SCHEMA } from '../../db/action-log.js';
-import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../../metadata/document-parts.js';
-import type { Metadata, SourceMetadata, TableMetadata } from '../../metadata/types.js';
-import type { PgListener } from '../../db/listener.js';
-import { metadataListener } from './listener.js';
+import { SCHEDULED_SCHEMA } from './scheduled-events.js';
+import { ACTION_LOG_SCHEMA } from './action-log.js';
+import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
+import type { Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
+import type { PgListener } from './listener.js';
+import { metadataListener } from './metadata-listener.js';
 import { bumpGenerations, decodeGenerations, encodeGenerations, NO_GENERATIONS, rereadNothing, sameGenerations, type CatalogGenerations, type Rereads } from './catalog-generations.js';
-import { INSTALL_LOCK } from '../../db/install-lock.js';
+import { INSTALL_LOCK } from './install-lock.js';
 
 export interface StoredMetadata {
   metadata: Metadata;

@@ -6,7 +6,7 @@
  * disconnected is lost.
  */
 import type pg from 'pg';
-import { PgListener } from '../../db/listener.js';
+import { PgListener } from './listener.js';
 
 /** Names the connection in `pg_stat_activity`. */
 export const LISTENER_APPLICATION_NAME = 'service-graphql-metadata-listener';

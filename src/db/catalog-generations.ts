@@ -7,8 +7,8 @@
  * and one reload_metadata reloads every engine (as the well-known engine's cache invalidations
  * do). Counts move only under the version row's lock.
  */
-import type { Metadata } from '../../metadata/types.js';
-import { remoteSchemas } from '../../metadata/remote-schemas.js';
+import type { Metadata } from '../metadata/types.js';
+import { remoteSchemas } from '../metadata/remote-schemas.js';
 
 export interface CatalogGenerations {
   readonly sources: Readonly<Record<string, number>>;
