@@ -48,7 +48,7 @@ export class Allowlist {
   constructor(m: Metadata) {
     const collections = new Map(queryCollections(m).map((c) => [c.name, c]));
     for (const entry of allowlist(m)) {
-      const targets = entry.scope ? entry.scope.roles.map((r) => this.byRole.get(r) ?? this.byRole.set(r, new Set()).get(r)!) : [this.global];
+      const targets = !entry.scope.global ? entry.scope.roles.map((r) => this.byRole.get(r) ?? this.byRole.set(r, new Set()).get(r)!) : [this.global];
       for (const q of collections.get(entry.collection)?.definition.queries ?? []) {
         const text = normalizedOf(q.query);
         if (text !== null) for (const t of targets) t.add(text);

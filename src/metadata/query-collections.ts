@@ -22,11 +22,16 @@ export interface QueryCollection {
   comment?: string;
 }
 
-/** `scope` is left out for a global entry (the default), as the well-known engine exports it. */
+/** An allow-list entry; its scope is stored (and exported) even when global, as the well-known engine exports `{global: true}`. */
 export interface AllowlistEntry {
   collection: string;
-  scope?: { global: false; roles: string[] };
+  scope: AllowlistScope;
 }
+
+export type AllowlistScope = { global: true } | { global: false; roles: string[] };
+
+/** The scope of an entry given without one. */
+export const GLOBAL_SCOPE: AllowlistScope = { global: true };
 
 /** A query's text, parsed: a query that is not GraphQL is refused where it is given. */
 export function listedQuery(v: unknown, path: string): ListedQuery {
@@ -68,14 +73,14 @@ export function queryCollection(v: unknown, path: string): QueryCollection {
 }
 
 /** `{global: true}` (the default) or `{global: false, roles: [...]}` with at least one role. */
-export function allowlistScope(v: unknown, path: string): AllowlistEntry['scope'] {
+export function allowlistScope(v: unknown, path: string): AllowlistScope {
   const r = ObjectReader.of(v, path);
   const global = r.required('global', bool);
   const roles = r.optional('roles', arrayOf(nonEmptyStr));
   r.done();
   if (global) {
     if (roles !== undefined) throw badRequest('bad-request', 'roles should not be provided when the scope is global', `${path}.roles`);
-    return undefined;
+    return GLOBAL_SCOPE;
   }
   if (!roles || roles.length === 0) throw badRequest('bad-request', 'roles must be a non-empty list when the scope is not global', `${path}.roles`);
   return { global: false, roles: [...new Set(roles)] };
@@ -83,9 +88,7 @@ export function allowlistScope(v: unknown, path: string): AllowlistEntry['scope'
 
 export function allowlistEntry(v: unknown, path: string): AllowlistEntry {
   const r = ObjectReader.of(v, path);
-  const entry: AllowlistEntry = { collection: r.required('collection', nonEmptyStr) };
-  const scope = r.optional('scope', allowlistScope);
-  if (scope) entry.scope = scope;
+  const entry: AllowlistEntry = { collection: r.required('collection', nonEmptyStr), scope: r.withDefault('scope', allowlistScope, GLOBAL_SCOPE) };
   r.done();
   return entry;
 }
@@ -114,7 +117,8 @@ export function setQueryCollections(m: Metadata, list: QueryCollection[]): void 
 
 export function allowlist(m: Metadata): AllowlistEntry[] {
   const list = m.allowlist;
-  return Array.isArray(list) ? (list.filter(isObject) as unknown as AllowlistEntry[]) : [];
+  // An entry stored before scopes were always written has none: it is global.
+  return Array.isArray(list) ? list.filter(isObject).map((e) => ('scope' in e ? (e as unknown as AllowlistEntry) : { ...(e as unknown as AllowlistEntry), scope: GLOBAL_SCOPE })) : [];
 }
 
 export function setAllowlist(m: Metadata, list: AllowlistEntry[]): void {

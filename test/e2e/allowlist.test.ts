@@ -133,7 +133,8 @@ describe('allow-list operations: errors', () => {
       status: 200,
       body: { message: 'collection "public" already exists in the allowlist, scope ignored; to change scope, use update_scope_of_collection_in_allowlist' },
     });
-    expect((await raw('export_metadata', {})).body.allowlist).toEqual([{ collection: 'public' }]);
+    // Global, as it was added; exported with its scope, as the well-known engine does.
+    expect((await raw('export_metadata', {})).body.allowlist).toEqual([{ collection: 'public', scope: { global: true } }]);
   });
 });
 

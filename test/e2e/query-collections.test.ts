@@ -85,7 +85,8 @@ describe('rename_query_collection / drop_query_collection', () => {
     expect((await meta('rename_query_collection', { name: 'c1', new_name: 'main' })).status).toBe(200);
     const doc = await exported();
     expect(doc.query_collections.map((c: any) => c.name)).toEqual(['main', 'loose']);
-    expect(doc.allowlist).toEqual([{ collection: 'main' }]);
+    // A global entry carries its scope, as the well-known engine exports it.
+    expect(doc.allowlist).toEqual([{ collection: 'main', scope: { global: true } }]);
   });
 
   it('refuses to drop a collection on the allow-list without cascade', async () => {

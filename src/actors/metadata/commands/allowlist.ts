@@ -6,21 +6,19 @@
  */
 import { badRequest } from '../../../errors/admin.js';
 import { nonEmptyStr, ObjectReader } from '../../../util/decode.js';
-import { allowlist, allowlistScope, setAllowlist, type AllowlistEntry } from '../../../metadata/query-collections.js';
+import { allowlist, allowlistScope, GLOBAL_SCOPE, setAllowlist, type AllowlistEntry, type AllowlistScope } from '../../../metadata/query-collections.js';
 import { SUCCESS, type Command } from './context.js';
 import { collectionOutcome, existingCollection } from './query-collections.js';
 
 const notListed = (name: string, path: string) => badRequest('not-found', `collection ${JSON.stringify(name)} doesn't exist in the allowlist`, path);
 
-function withScope(collection: string, scope: AllowlistEntry['scope']): AllowlistEntry {
-  return scope ? { collection, scope } : { collection };
-}
+const withScope = (collection: string, scope: AllowlistScope): AllowlistEntry => ({ collection, scope });
 
 /** A collection already listed keeps its scope, as in the well-known engine (success, with a message saying so). */
 export const addCollectionToAllowlist: Command = (ctx, args, path) => {
   const r = ObjectReader.of(args, path);
   const name = r.required('collection', nonEmptyStr);
-  const scope = r.optional('scope', allowlistScope);
+  const scope = r.withDefault('scope', allowlistScope, GLOBAL_SCOPE);
   r.done();
   existingCollection(ctx.metadata, name, r.at('collection'));
   const list = allowlist(ctx.metadata);

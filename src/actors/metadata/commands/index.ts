@@ -27,7 +27,7 @@ import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQ
 import { trackFunction, untrackFunction } from './functions.js';
 import { runSqlCommand } from './run-sql.js';
 import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
-import { addComputedFieldWith } from './computed-fields.js';
+import { addComputedField, addComputedFieldWith, dropComputedField } from './computed-fields.js';
 import { bigqueryComputedFieldDefinition } from '../../../metadata/computed-fields.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
@@ -100,6 +100,17 @@ const BIGQUERY_TABLE_COMMANDS: Record<string, Command> = {
   set_generic_federation_config: setGenericFederationConfig,
   ...Object.fromEntries(Object.entries(TABLE_OBJECT_COMMANDS).filter(([k]) => !/_(insert|update|delete)_permission$/.test(k))),
   add_computed_field: addComputedFieldWith(bigqueryComputedFieldDefinition),
+};
+
+/**
+ * The older unprefixed names of PostgreSQL commands that the well-known engine still takes on
+ * `/v1/metadata` (its clients and scripts send them), on the source each names (default `default`).
+ */
+const UNPREFIXED_PG_COMMANDS: Record<string, Command> = {
+  set_table_is_enum: setTableIsEnum,
+  add_computed_field: addComputedField,
+  drop_computed_field: dropComputedField,
+  ...EVENT_TRIGGER_COMMANDS,
 };
 
 const mapValues = (commands: Record<string, Command>, f: (c: Command) => Command) => Object.fromEntries(Object.entries(commands).map(([k, c]) => [k, f(c)]));
@@ -181,6 +192,7 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           pause_event_trigger_cleanups: setEventTriggerCleanupsPaused(true),
           resume_event_trigger_cleanups: setEventTriggerCleanupsPaused(false),
           ...prefixed('pg', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
+          ...UNPREFIXED_PG_COMMANDS,
           ...prefixed('citus', { ...TABLE_COMMANDS, ...EVENT_TRIGGER_COMMANDS }),
           mssql_add_source: addSource('mssql'),
           mssql_update_source: updateSource('mssql'),
