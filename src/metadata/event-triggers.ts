@@ -27,7 +27,10 @@ export const RETRY_DEFAULTS = { num_retries: 0, interval_sec: 10, timeout_sec: 6
  * The database trigger is `service_event_<name>_<OPERATION>` (PostgreSQL names stop at 63
  * bytes), so names are short and plain, as the well-known engine requires.
  */
-const NAME = /^[A-Za-z0-9_-]{1,42}$/;
+/** A trigger name, as the well-known engine takes it: a letter first, then letters, digits, `_` and `-`. */
+const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** The database trigger's name is made from it (`service_event_<name>_INSERT`), within PostgreSQL's 63 bytes. */
+const MAX_NAME_LENGTH = 42;
 
 /** What the trigger-delivery actor needs of a trigger (environment variables resolved). */
 export interface EventTriggerView {
@@ -59,7 +62,9 @@ export interface LogCleanup {
  * source kind's default (`onReplication`).
  */
 export function readEventTrigger(r: ObjectReader, name: string, env: NodeJS.ProcessEnv, onReplication = false): JsonObject {
-  if (!NAME.test(name)) throw parseFailed('event trigger name may only contain letters, digits, "_" and "-", and at most 42 of them', r.at('name'));
+  // The well-known engine's messages, at the path of the arguments (its decoder of the whole object fails).
+  if (!NAME.test(name)) throw parseFailed('only alphanumeric and underscore and hyphens allowed for name', r.path);
+  if (name.length > MAX_NAME_LENGTH) throw parseFailed(`event trigger name can be at most ${MAX_NAME_LENGTH} characters`, r.path);
   const definition: JsonObject = { enable_manual: r.withDefault('enable_manual', bool, false) };
   for (const op of OPERATIONS) {
     const spec = r.optional(op, operationSpec);

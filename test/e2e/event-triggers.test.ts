@@ -273,7 +273,7 @@ describe('bad input', () => {
       [{ name: 'x', webhook: 'not a url', insert: { columns: '*' } }, '$.args.webhook'],
       [{ name: 'x', webhook: hookUrl('x'), insert: { columns: '*' }, headers: [{ name: 'a', value_from_env: 'NOT_SET_ANYWHERE' }] }, '$.args.headers[0].value_from_env'],
       [{ name: 'x', webhook: hookUrl('x'), insert: { columns: '*' }, request_transform: { version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{{ $body. }}' } } }, '$.args'],
-      [{ name: 'bad name!', webhook: hookUrl('x'), insert: { columns: '*' } }, '$.args.name'],
+      [{ name: 'bad name!', webhook: hookUrl('x'), insert: { columns: '*' } }, '$.args'],
       [{ name: 'x', webhook: hookUrl('x') }, '$.args'],
     ];
     for (const [args, path] of cases) {
@@ -282,5 +282,14 @@ describe('bad input', () => {
       expect(r.body.path, JSON.stringify(r.body)).toBe(path);
     }
     expect(await exported()).toEqual(before);
+  });
+
+  it('refuses a name as the well-known engine does, in its words', async () => {
+    for (const name of ['bad name!', '1st', '_x']) {
+      expect((await create({ name, webhook: hookUrl('x'), insert: { columns: '*' } })).body).toEqual({ path: '$.args', error: 'only alphanumeric and underscore and hyphens allowed for name', code: 'parse-failed' });
+    }
+    expect((await create({ name: `a${'b'.repeat(42)}`, webhook: hookUrl('x'), insert: { columns: '*' } })).body).toEqual({ path: '$.args', error: 'event trigger name can be at most 42 characters', code: 'parse-failed' });
+    expect((await create({ name: `a${'b'.repeat(41)}`, webhook: hookUrl('x'), insert: { columns: '*' } })).status).toBe(200);
+    expect((await engine.metadata({ type: 'pg_delete_event_trigger', args: { name: `a${'b'.repeat(41)}` } })).status).toBe(200);
   });
 });
