@@ -87,13 +87,19 @@ function faceFor<F extends Face>(face: F, kind: string): Faces[F] | undefined {
 
 export const translatorFor = (kind: string) => faceFor('translator', kind);
 export const runtimeFor = (kind: string) => faceFor('runtime', kind);
-export const adminFor = (kind: string) => faceFor('admin', kind);
 export const eventsFor = (kind: string) => faceFor('events', kind);
 
-/** Every face of a source kind's backend (the metadata actor's, which loads them all). */
+const whole = new Map<BackendKind, Backend>();
+
+/** Every face of a source kind's backend, put together once (the metadata actor's, which loads them all). */
 export function backendFor(kind: string): Backend | undefined {
   if (!isBackendKind(kind)) return undefined;
-  return { ...faceFor('translator', kind)!, ...faceFor('runtime', kind)!, ...faceFor('admin', kind)!, ...faceFor('events', kind)! };
+  let backend = whole.get(kind);
+  if (!backend) {
+    backend = { ...faceFor('translator', kind)!, ...faceFor('runtime', kind)!, ...faceFor('admin', kind)!, ...faceFor('events', kind)! };
+    whole.set(kind, backend);
+  }
+  return backend;
 }
 
 /**

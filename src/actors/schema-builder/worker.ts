@@ -50,9 +50,11 @@ async function runTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
     }
   }
   const tracked = schemas.use(task.generation, () => follow(task.chain));
-  // The pools of the snapshot's backends start with it, not with their first request.
-  compilers.start(Object.values(tracked.snapshot.sources).map((s) => s.kind));
-  if (task.kind === 'follow') return null;
+  if (task.kind === 'follow') {
+    // The pools of the snapshot's backends start with it, not with their first request.
+    compilers.start(Object.values(tracked.snapshot.sources).map((s) => s.kind));
+    return null;
+  }
   const analysed = analyzeRequest(schemas, task, tracked.snapshot);
   return encode((analysed.ok ? { ok: true, plan: await compilers.translatePlan(analysed.plan) } : analysed) satisfies CompileAnswer);
 }
