@@ -9,7 +9,7 @@ import type { Config } from '../../config/config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from './commands/index.js';
 import type { EnvelopeVersion } from './commands/manage.js';
 import type { Inconsistency } from '../../metadata/resolve.js';
-import { DocumentResolver } from './inconsistencies.js';
+import { DocumentResolver } from './document-resolver.js';
 import type { Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
 import { toAdminReply } from '../../errors/admin-reply.js';

@@ -11,7 +11,7 @@ import type { Command, CommandContext, RunSqlOptions } from './commands/context.
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
 import { normalizeMetadata } from '../../metadata/document.js';
 import { inconsistencyKey, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
-import type { DocumentResolver } from './inconsistencies.js';
+import type { DocumentResolver } from './document-resolver.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest } from '../../errors/admin.js';
 import type { AdminEndpoint } from '../../protocol/messages.js';

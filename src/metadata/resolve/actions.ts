@@ -4,7 +4,7 @@
  * not defined (or of the wrong kind), or whose handler or header reads an environment variable
  * that is not set, is inconsistent; so are the custom types when a relationship names a table
  * that is not tracked or a column it does not have. Run by the metadata actor
- * (actors/metadata/inconsistencies.ts); the schema builder leaves out what the snapshot lists.
+ * (resolveDocument, metadata/resolve.ts); the schema builder leaves out what the snapshot lists.
  */
 import type { Json } from '../../util/decode.js';
 import { actions, handlerUrl, setActions, type ActionDefinition, type ActionMetadata } from '../actions.js';
