@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../src/actors/metadata/commands/context.js';
-import { DocumentResolver } from '../../src/actors/metadata/inconsistencies.js';
+import { DocumentResolver } from '../../src/actors/metadata/document-resolver.js';
 import { RemoteManager } from '../../src/actors/metadata/remotes.js';
 import type { SourceManager } from '../../src/actors/metadata/sources.js';
 import { UnitOfWork } from '../../src/actors/metadata/unit-of-work.js';

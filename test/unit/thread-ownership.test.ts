@@ -33,4 +33,8 @@ describe('thread ownership', () => {
     const loaded = actorFolders.flatMap((folder) => loadedClosure(join(folder, 'client.ts')).filter((f) => workerSide.get(folder)!.includes(f)).map((f) => `${relative(SRC, folder)}: ${relative(SRC, f)}`));
     expect(loaded).toEqual([]);
   });
+
+  it('the front thread builds no schema and compiles nothing: it loads no module of schema/ or compiler/ (a plan comes whole from the schema builder)', () => {
+    expect([...main].map((f) => relative(SRC, f)).filter((f) => /^(schema|compiler)[/\\]/.test(f))).toEqual([]);
+  });
 });
