@@ -22,6 +22,9 @@ export const EVENTS_CHANNEL = 'service_events';
 /** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
 export const SESSION_SETTING = 'service.session_variables';
 
+/** The event log's functions as this engine writes them (kept in the sync function's comment): an older install is brought up to date. */
+const LOG_VERSION = 'event-log 2';
+
 // One transaction under the install lock: two instances creating the tables at once would collide.
 const CREATE_LOG = `
 BEGIN;
@@ -97,6 +100,10 @@ DECLARE t record;
 BEGIN
   FOR t IN SELECT * FROM json_to_recordset(changes) AS x(s text, n text, tg text, install boolean, op text, a text, b text, c text, always boolean, sig text) LOOP
     BEGIN
+      -- DROP TRIGGER IF EXISTS of a missing trigger only takes ACCESS SHARE: without this lock
+      -- (self-conflicting, as CREATE TRIGGER's) it would not see the trigger another engine is
+      -- creating at the same time, and this CREATE TRIGGER would fail on it once it commits.
+      EXECUTE format('LOCK TABLE %I.%I IN SHARE ROW EXCLUSIVE MODE', t.s, t.n);
       EXECUTE format('DROP TRIGGER IF EXISTS %I ON %I.%I', t.tg, t.s, t.n);
       IF t.install THEN
         -- t.op is INSERT, UPDATE or DELETE (written by the engine, never by a caller).
@@ -113,6 +120,7 @@ BEGIN
   END LOOP;
 END
 $body$;
+COMMENT ON FUNCTION service_catalog.sync_event_triggers(json) IS '${LOG_VERSION}';
 COMMIT`;
 
 /** This engine's event triggers in the database, with their tables and signatures. */
@@ -123,7 +131,12 @@ WHERE t.tgname LIKE '${TRIGGER_PREFIX}%'`;
 
 const ARCHIVE = `UPDATE service_catalog.event_log SET archived = true WHERE trigger_name = ANY($1) AND NOT delivered AND NOT error AND NOT archived`;
 
-const HAS_LOG = `SELECT to_regprocedure('service_catalog.sync_event_triggers(json)') IS NOT NULL AS ready`;
+/** `present`: some version of the event log is installed; `current`: this engine's. */
+const LOG_STATE = `
+SELECT p IS NOT NULL AS present, coalesce(obj_description(p, 'pg_proc') = '${LOG_VERSION}', false) AS current
+FROM to_regprocedure('service_catalog.sync_event_triggers(json)') AS p`;
+
+const logState = async (pool: pg.Pool) => (await pool.query<{ present: boolean; current: boolean }>(LOG_STATE)).rows[0]!;
 
 /** Database triggers per statement: each holds a lock on its table until the statement's transaction ends. */
 const TRIGGERS_PER_STATEMENT = 200;
@@ -150,8 +163,7 @@ interface Change {
 
 /** Creates the event log tables and functions (idempotent). */
 export async function createEventLog(pool: pg.Pool): Promise<void> {
-  const ready = (await pool.query<{ ready: boolean }>(HAS_LOG)).rows[0]?.ready;
-  if (ready) return;
+  if ((await logState(pool)).current) return;
   const client = await pool.connect();
   try {
     await client.query(CREATE_LOG);
@@ -171,7 +183,7 @@ export async function createEventLog(pool: pg.Pool): Promise<void> {
  */
 export async function syncEventTriggers(pool: pg.Pool, triggers: readonly EventTriggerInstall[], keep: ReadonlySet<string>, recreate: boolean): Promise<Map<string, EventTriggerSyncFailure>> {
   const failed = new Map<string, EventTriggerSyncFailure>();
-  if (triggers.length === 0 && !(await pool.query<{ ready: boolean }>(HAS_LOG)).rows[0]?.ready) return failed;
+  if (triggers.length === 0 && !(await logState(pool)).present) return failed;
   await createEventLog(pool);
   const installed = (await pool.query<Installed>(INSTALLED)).rows;
   const wanted = new Map<string, Change>();
