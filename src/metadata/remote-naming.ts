@@ -13,6 +13,8 @@ export interface RemoteNaming {
   /** `parent` is the remote's own name of the type the field is on. */
   fieldName(parent: string, name: string): string;
   namespace: string | null;
+  /** The namespace field's type on a root (`query`, `mutation_frontend`): `<namespace>_query`, uncustomized. */
+  namespaceType(rootSuffix: string): string;
 }
 
 export function remoteNaming(c: RemoteCustomization | undefined): RemoteNaming {
@@ -30,5 +32,6 @@ export function remoteNaming(c: RemoteCustomization | undefined): RemoteNaming {
       return f.mapping?.[name] ?? `${f.prefix ?? ''}${name}${f.suffix ?? ''}`;
     },
     namespace: c?.root_fields_namespace ?? null,
+    namespaceType: (rootSuffix) => `${c?.root_fields_namespace}_${rootSuffix}`,
   };
 }

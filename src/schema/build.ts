@@ -23,7 +23,7 @@ import { functionArgsTypeArgs } from './functions.js';
 import { inputObjectType, objectType } from './graphql-types.js';
 import { orderableComputedField, type FunctionInfo, type RoleModel, type TableInfo } from './model.js';
 import { MutationTypes } from './mutation-types.js';
-import { tableRootField, type RootFieldKind } from './naming.js';
+import { tableRootField, type Namespacing, type RootFieldKind } from './naming.js';
 import { scalarOf } from './scalars.js';
 import { sortable } from '../catalog/type-traits.js';
 import type { SharedTypes } from './shared-types.js';
@@ -311,15 +311,21 @@ export function buildRoleSchema(
   const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
   const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {
     const own: FieldGroup[] = [];
-    const namespaces = new Map<string, FieldGroup[]>();
-    const add = (ns: string | null, fieldsOf: (typeName: string) => FieldGroup) => {
-      const target = ns ? (namespaces.get(ns) ?? namespaces.set(ns, []).get(ns)!) : own;
-      target.push(fieldsOf(ns ? `${ns}_${NAMESPACE_SUFFIX[rootName]}` : rootName));
+    // Per namespace field: its type's name (from the first owner's naming) and the groups under it.
+    const namespaces = new Map<string, { typeName: string; groups: FieldGroup[] }>();
+    const add = (naming: Namespacing | null, fieldsOf: (typeName: string) => FieldGroup) => {
+      const ns = naming?.namespace;
+      if (!ns) {
+        own.push(fieldsOf(rootName));
+        return;
+      }
+      const entry = namespaces.get(ns) ?? namespaces.set(ns, { typeName: naming.namespaceType(NAMESPACE_SUFFIX[rootName]), groups: [] }).get(ns)!;
+      entry.groups.push(fieldsOf(entry.typeName));
     };
     const done = () => {
-      for (const [ns, groups] of namespaces) {
+      for (const [ns, { typeName, groups }] of namespaces) {
         if (groups.every((g) => g.names.length === 0)) continue;
-        own.push(madeFields({ [ns]: { type: new GraphQLNonNull(new LazyFieldsType(`${ns}_${NAMESPACE_SUFFIX[rootName]}`, () => groups, false)) } }));
+        own.push(madeFields({ [ns]: { type: new GraphQLNonNull(new LazyFieldsType(typeName, () => groups, false)) } }));
         b.fields.set(fieldKey(rootName, ns), { kind: 'namespace' });
       }
       return own;
@@ -330,10 +336,10 @@ export function buildRoleSchema(
     const r = rootOf(rootName);
     for (const t of model.tables.values()) {
       if (rootName === 'subscription_root' && !t.capabilities.subscriptions) continue;
-      r.add(t.naming.namespace, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
+      r.add(t.naming, (typeName) => b.rootFields(t, typeName, pick(t), rootName === 'subscription_root'));
     }
-    for (const f of model.functions) r.add(f.table.naming.namespace, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
-    if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming.namespace, (typeName) => madeFields(remoteRootFields(b.fields, remote, 'query', typeName)));
+    for (const f of model.functions) r.add(f.table.naming, (typeName) => b.functionRootFields(f, typeName, pick(f.table)));
+    if (rootName === 'query_root') for (const remote of remotes) r.add(remote.naming, (typeName) => madeFields(remoteRootFields(b.fields, remote, 'query', typeName)));
     if (actionTypes) r.add(null, () => madeFields(actionTypes.rootFields(rootName)));
     return r.done();
   };
@@ -355,8 +361,8 @@ export function buildRoleSchema(
   const mutationRoot = optionalRoot('mutation_root', () => {
     const mutations = new MutationTypes(b, b.fields);
     const r = rootOf('mutation_root');
-    for (const m of model.mutable.values()) r.add(m.naming.namespace, (typeName) => madeFields(mutations.rootFields(m, typeName)));
-    for (const remote of remotes) if (Object.keys(remote.mutation).length) r.add(remote.naming.namespace, (typeName) => madeFields(remoteRootFields(b.fields, remote, 'mutation', typeName)));
+    for (const m of model.mutable.values()) r.add(m.naming, (typeName) => madeFields(mutations.rootFields(m, typeName)));
+    for (const remote of remotes) if (Object.keys(remote.mutation).length) r.add(remote.naming, (typeName) => madeFields(remoteRootFields(b.fields, remote, 'mutation', typeName)));
     if (actionTypes) r.add(null, () => madeFields(actionTypes.rootFields('mutation_root')));
     return r.done();
   });

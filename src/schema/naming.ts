@@ -18,7 +18,13 @@ export const camelCase = (s: string) => {
   return p.charAt(0).toLowerCase() + p.slice(1);
 };
 
-export class SourceNaming {
+/** What puts root fields under one namespace field (a source, a remote schema): that field's name, and its type's on a root (`query`, `mutation_frontend`, `subscription`). */
+export interface Namespacing {
+  readonly namespace: string | null;
+  namespaceType(rootSuffix: string): string;
+}
+
+export class SourceNaming implements Namespacing {
   readonly convention: NamingConvention;
   readonly namespace: string | null;
   private readonly rootPrefix: string;
@@ -61,6 +67,16 @@ export class SourceNaming {
   typeName(base: string): string {
     const name = this.convention === 'graphql-default' ? pascalCase(base) : base;
     return this.typePrefix + name + this.typeSuffix;
+  }
+
+  /**
+   * The type of the namespace field (`my_source_query`) takes the source's type-name prefix and
+   * suffix (`tpref_my_source_query_tsuff`), as in the well-known engine, which applies the
+   * naming convention to it only along with them.
+   */
+  namespaceType(rootSuffix: string): string {
+    const base = `${this.namespace}_${rootSuffix}`;
+    return this.typePrefix || this.typeSuffix ? this.typeName(base) : base;
   }
 
   /** Field names of columns and relationships follow the convention. */

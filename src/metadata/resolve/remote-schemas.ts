@@ -47,7 +47,7 @@ export function remoteNames(rs: RemoteSchemaMetadata, intro: IntrospectionQuery)
   const roots = { query: fieldsOf(s.queryType?.name), mutation: fieldsOf(s.mutationType?.name ?? undefined) };
   const ns = naming.namespace;
   const types = s.types.filter((t) => !t.name.startsWith('__') && !rootNames.has(t.name) && !['Int', 'Float', 'String', 'Boolean', 'ID'].includes(t.name)).map((t) => naming.typeName(t.name));
-  if (ns) return { roots: { query: [ns], mutation: roots.mutation.length ? [ns] : [] }, types: [...types, `${ns}_query`, ...(roots.mutation.length ? [`${ns}_mutation_frontend`] : [])] };
+  if (ns) return { roots: { query: [ns], mutation: roots.mutation.length ? [ns] : [] }, types: [...types, naming.namespaceType('query'), ...(roots.mutation.length ? [naming.namespaceType('mutation_frontend')] : [])] };
   return { roots, types };
 }
 
