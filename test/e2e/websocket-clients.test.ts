@@ -135,6 +135,32 @@ describe('graphql-transport-ws with the graphql-ws client', () => {
   });
 });
 
+describe('validation errors of a subscription, on both protocols', () => {
+  const twoRoots = 'subscription { item { name } __typename }';
+  const selectionError = { message: "field 'nope' not found in type: 'item'", extensions: { path: '$.selectionSet.item.selectionSet.nope', code: 'validation-failed' } };
+  const rootsError = { message: 'subscriptions must select one top level field', extensions: { path: '$', code: 'validation-failed' } };
+
+  it('graphql-transport-ws: more than one root field at $, after the fields are valid; a field error at its selection', async () => {
+    const { client } = transportClient();
+    await expect(run(client, twoRoots)).rejects.toEqual([rootsError]);
+    await expect(run(client, 'subscription Named { a: item { name } b: item { name } }')).rejects.toEqual([rootsError]);
+    await expect(run(client, 'subscription { item { nope } __typename }')).rejects.toEqual([selectionError]);
+  });
+
+  it('graphql-ws (legacy): the same errors, then complete', async () => {
+    const ws = await raw('graphql-ws');
+    ws.send({ id: '1', type: 'start', payload: { query: twoRoots } });
+    expect(await nextOf(ws, 'error')).toEqual({ id: '1', type: 'error', payload: { errors: [rootsError] } });
+    expect(await nextOf(ws, 'complete')).toEqual({ id: '1', type: 'complete' });
+    ws.send({ id: '2', type: 'start', payload: { query: 'subscription { item { nope } __typename }' } });
+    expect(await nextOf(ws, 'error')).toEqual({ id: '2', type: 'error', payload: { errors: [selectionError] } });
+  });
+
+  it('over HTTP, the same error', async () => {
+    expect((await fx.engine.post('/v1/graphql', { query: twoRoots }, admin)).body).toEqual({ errors: [rootsError] });
+  });
+});
+
 describe('sub-protocol', () => {
   it('is graphql-transport-ws when offered, else the legacy one, named only when offered', async () => {
     const both = await raw('graphql-ws, graphql-transport-ws', false);
