@@ -180,7 +180,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       },
       rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
-        authenticate: (payload) => authenticator.authenticateWebSocket(payload, upgradeHeaders),
+        authenticate: (payload, first) => authenticator.authenticateWebSocket(payload, first ? upgradeHeaders : {}),
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
         subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),

@@ -9,7 +9,7 @@
  * the same objects, and the collections' verdict while the document's sources, remote schemas
  * and actions, the catalogs, the remotes' introspections and the two sections are.
  */
-import { isScalarType, Kind, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { isScalarType, Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { ResolvedMetadata, Inconsistency, SourceCatalog } from '../metadata/resolve/types.js';
 import { allowlist, collectionQueryObjectName, queryCollections, setQueryCollections, type QueryCollection } from '../metadata/query-collections.js';
 import { restEndpoints } from '../metadata/rest-endpoints.js';
@@ -24,10 +24,9 @@ import { RemoteSchemas } from '../schema/remote-schemas.js';
 import { roleSchemaInputs } from '../schema/role-schema.js';
 import { SharedTypes } from '../schema/shared-types.js';
 import { TrackedTables } from '../schema/tracked-tables.js';
-import { VALIDATION_RULES } from './compile.js';
+import { validationError } from './validate-document.js';
 import { parseDocument } from './document-limits.js';
 import { RequestError } from '../errors/request.js';
-import { graphqlErrorToRequestError } from './validation-errors.js';
 import { backendFor } from '../backends/registry.js';
 
 /** Whether `parts` are the same objects as `kept`'s (the document frozen: an unfrozen draft's may change in place). */
@@ -64,8 +63,7 @@ function queryProblem(schema: RoleSchema, text: string): string | null {
     const doc = parseDocument(text);
     const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     if (!op) return 'the query has no operation';
-    const errors = validate(schema.schema, doc, VALIDATION_RULES);
-    return errors.length > 0 ? graphqlErrorToRequestError(errors[0]!, op).message : null;
+    return validationError(schema.schema, doc, op)?.message ?? null;
   } catch (e) {
     if (e instanceof RequestError) return e.message;
     throw e;

@@ -9,13 +9,9 @@
 import {
   execute,
   getVariableValues,
-  NoUnusedVariablesRule,
-  specifiedRules,
-  KnownTypeNamesRule as GraphQLKnownTypeNamesRule,
   GraphQLError,
   Kind,
   print,
-  validate,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
@@ -28,12 +24,12 @@ import type { AnalyzedPlan, AnalyzedRun, AnalyzedStep } from '../protocol/messag
 import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
-import { KnownTypeNamesRule } from './known-type-names.js';
 import { InvalidDocumentError, RequestError } from '../errors/request.js';
 import { Inputs, VarRef } from './inputs.js';
 import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
+import { validationError } from './validate-document.js';
 import { fragmentCycle } from './fragment-cycles.js';
 import { stringOffsetsAsInts } from './string-offsets.js';
 import { parseDocument } from './document-limits.js';
@@ -86,9 +82,6 @@ export function withDefaults(specs: VariableSpec[], given: Record<string, unknow
   return out;
 }
 
-/** graphql-js's rules, less one the well-known engine does not apply (unused variables are fine), one made cheaper. */
-export const VALIDATION_RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === GraphQLKnownTypeNamesRule ? KnownTypeNamesRule : r));
-
 /** The request's document and operation, checked against the role's schema; what fails here fails for any variables. */
 function checkedDocument(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptions): { doc: DocumentNode; op: OperationDefinitionNode } {
   const parsed = parseDocument(req.query);
@@ -99,8 +92,8 @@ function checkedDocument(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOptio
   if (op.operation === 'mutation' && !rs.schema.getMutationType()) throw new RequestError('no mutations exist', '$', 'validation-failed');
   const cycle = fragmentCycle(doc, op);
   if (cycle) throw cycle;
-  const errors = validate(rs.schema, doc, VALIDATION_RULES);
-  if (errors.length > 0) throw graphqlErrorToRequestError(errors[0]!, op);
+  const invalid = validationError(rs.schema, doc, op);
+  if (invalid) throw invalid;
   return { doc, op };
 }
 

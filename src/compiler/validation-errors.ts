@@ -1,6 +1,7 @@
 /**
  * graphql-js validation errors in the well-known engine's words and paths
- * (`field 'x' not found in type: 'T'` at `$.selectionSet.a.selectionSet.x`).
+ * (`field 'x' not found in type: 'T'` at `$.selectionSet.a.selectionSet.x`; an error about the
+ * operation as a whole at `$`).
  */
 import { Kind, type ASTNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { RequestError } from '../errors/request.js';
@@ -51,6 +52,9 @@ function pathOf(target: ASTNode, op: OperationDefinitionNode): string {
 
 const kindOf = (literal: string) => (literal.startsWith('"') ? 'a string' : /^-?\d+$/.test(literal) ? 'an integer' : /^-?[\d.eE+-]+$/.test(literal) ? 'a float' : literal === 'true' || literal === 'false' ? 'a boolean' : literal.startsWith('[') ? 'a list' : literal.startsWith('{') ? 'an object' : 'a value');
 
+/** Errors about the operation as a whole: upstream raises them outside any selection, at `$`. */
+const OPERATION_RULES: [RegExp, string][] = [[/^(Anonymous Subscription|Subscription ".+?") must select only one top level field\.$/, 'subscriptions must select one top level field']];
+
 const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/Value "(.+?)" does not exist in "(.+?)" enum\./, (m) => `unexpected value ${JSON.stringify(m[1])} for enum: '${m[2]}'`],
   [/^Enum "(.+?)" cannot represent non-enum value: (.+?)\.( Did you mean.*)?$/, (m) => `expected an enum value for type ${JSON.stringify(m[1])}, but found ${kindOf(m[2]!)}`],
@@ -69,6 +73,7 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
 ];
 
 export function graphqlErrorToRequestError(e: GraphQLError, op: OperationDefinitionNode): RequestError {
+  for (const [re, message] of OPERATION_RULES) if (re.test(e.message)) return new RequestError(message, '$');
   const node = e.nodes?.[0];
   // Errors in variable values point into the request's variables.
   const variable = /^Variable "\$([^"]+)" got invalid value/.exec(e.message);

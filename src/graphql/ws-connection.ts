@@ -1,10 +1,10 @@
 /**
  * One GraphQL WebSocket connection, in either sub-protocol (`ws-protocol.ts`), as a state
  * machine over a `WsPeer` (no socket here: `http/websocket.ts` is the uWebSockets.js side).
- * The session is decided at `connection_init`; the connection closes when its credential
- * expires, when `connection_init` does not come in time, and when the client does not read
- * (`ws-outbox.ts`). Protocol choices where the spec is silent: docs/behaviour.md
- * "WebSocket protocols".
+ * The session is decided at `connection_init`, and again at each later one (operations keep
+ * the session they started with); the connection closes when its credential expires, when
+ * `connection_init` does not come in time, and when the client does not read (`ws-outbox.ts`).
+ * Protocol choices where the spec is silent: docs/behaviour.md "WebSocket protocols".
  */
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
@@ -15,7 +15,8 @@ import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 
 export interface WsBackend {
-  authenticate(payload: unknown): Promise<Session | AuthFailure>;
+  /** `first`: the connection's first `connection_init`, the only one that may read the upgrade request's headers. */
+  authenticate(payload: unknown, first: boolean): Promise<Session | AuthFailure>;
   operation(session: Session, request: unknown): Promise<'query' | 'mutation' | 'subscription' | { error: string }>;
   execute(session: Session, request: unknown): Promise<string>;
   /** Starts a subscription; returns how to stop it. */
@@ -38,11 +39,13 @@ const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r 
 
 export class GraphQLWsConnection {
   private state: State = 'waiting';
-  /** The first `connection_init`'s authentication. */
+  /** The latest `connection_init`'s authentication. */
   private initialising: Promise<void> = Promise.resolve();
   private session: Session | null = null;
   private readonly operations = new Map<string, Operation>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** When the current session's credential expires (a later `connection_init` replaces it). */
+  private expiry: NodeJS.Timeout | undefined;
   private readonly outbox: Outbox;
   private readonly vocabulary: ProtocolVocabulary;
   private readonly legacy: boolean;
@@ -68,8 +71,9 @@ export class GraphQLWsConnection {
     if (this.closed) return;
     try {
       // Messages after connection_init wait for its answer, in order: Apollo clients send `start`
-      // right behind it, and upstream takes a connection's messages one at a time.
-      if (this.state === 'initialising') await this.initialising;
+      // right behind it, and upstream takes a connection's messages one at a time. A message
+      // that waited may find another connection_init (one that waited before it) started meanwhile.
+      while (this.state === 'initialising') await this.initialising;
       await this.dispatch(text);
     } catch (e) {
       log.error('websocket message failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
@@ -86,6 +90,7 @@ export class GraphQLWsConnection {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.length = 0;
+    clearTimeout(this.expiry);
     for (const op of this.operations.values()) op.stop();
     this.operations.clear();
   }
@@ -141,13 +146,17 @@ export class GraphQLWsConnection {
     this.send({ type: 'connection_error', payload: { message, extensions: { path: '$', code } } });
   }
 
+  /**
+   * A later `connection_init` authenticates again from its own payload (upstream reads the
+   * upgrade request's headers at the first only) and is acknowledged: operations started from
+   * then on run with the new session, running ones keep theirs. Refused, it ends the connection
+   * as a refused first one does. This is upstream's answer on both protocols; graphql-transport-ws's
+   * PROTOCOL.md asks for close 4429 instead.
+   */
   private async init(payload: unknown): Promise<void> {
-    if (this.state !== 'waiting') {
-      if (this.legacy) return this.connectionError('Too many initialisation requests', 'bad-request');
-      return this.close(CloseCode.TooManyInitRequests, 'Too many initialisation requests');
-    }
+    const first = this.session === null;
     this.state = 'initialising';
-    const result = await this.backend.authenticate(payload);
+    const result = await this.backend.authenticate(payload, first);
     if (this.closed) return;
     if (isFailure(result)) {
       if (this.legacy) this.connectionError(result.message, result.code);
@@ -157,8 +166,10 @@ export class GraphQLWsConnection {
     this.state = 'ready';
     this.send({ type: 'connection_ack' });
     if (this.vocabulary.keepAliveAtAck) this.keepAlive();
-    this.timers.push(setInterval(() => this.keepAlive(), this.backend.keepAliveMs));
-    // Spec "Authentication" 10: the connection lives as long as its credential.
+    if (first) this.timers.push(setInterval(() => this.keepAlive(), this.backend.keepAliveMs));
+    // Spec "Authentication" 10: the connection lives as long as its (latest) credential.
+    clearTimeout(this.expiry);
+    this.expiry = undefined;
     if (result.expiresAt !== undefined) this.expireAt(result.expiresAt);
   }
 
@@ -173,7 +184,7 @@ export class GraphQLWsConnection {
   private expireAt(time: number): void {
     const wait = time - Date.now();
     if (wait <= 0) return this.close(CloseCode.Unauthorized, 'credential expired');
-    this.timers.push(setTimeout(() => this.expireAt(time), Math.min(wait, MAX_TIMER_MS)));
+    this.expiry = setTimeout(() => this.expireAt(time), Math.min(wait, MAX_TIMER_MS));
   }
 
   private async start(id: string, request: Record<string, unknown>): Promise<void> {

@@ -16,7 +16,6 @@ export const CloseCode = {
   Forbidden: 4403,
   InitTimeout: 4408,
   SubscriberAlreadyExists: 4409,
-  TooManyInitRequests: 4429,
   InternalError: 4500,
 } as const;
 

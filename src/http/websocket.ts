@@ -1,8 +1,8 @@
 /**
  * GraphQL over WebSocket on `/v1/graphql` (uWebSockets.js): the sub-protocol is chosen
  * at upgrade (`graphql-transport-ws`, else the legacy `graphql-ws`), the upgrade
- * request's headers are kept for authentication at `connection_init` (without the cookie
- * when the page's origin may not use it).
+ * request's headers are kept for authentication at the first `connection_init` (without the
+ * cookie when the page's origin may not use it).
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js';
 import { GraphQLWsConnection, type WsBackend } from '../graphql/ws-connection.js';

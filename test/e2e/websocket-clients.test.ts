@@ -1,8 +1,8 @@
 /**
  * Both WebSocket sub-protocols as users meet them: the `graphql-ws` library's client for
  * `graphql-transport-ws`, `subscriptions-transport-ws`'s client for the legacy `graphql-ws`,
- * and a raw client for what those libraries never send (a second init, unknown messages, a
- * client that stops reading). Choices: docs/behaviour.md "WebSocket protocols".
+ * and a raw client for what those libraries never send (unknown messages, a client that stops
+ * reading; a second init: websocket-reinit.test.ts). Choices: docs/behaviour.md "WebSocket protocols".
  */
 import { createClient, type Client, type ClientOptions } from 'graphql-ws';
 import { SubscriptionClient } from 'subscriptions-transport-ws';
@@ -124,10 +124,7 @@ describe('graphql-transport-ws with the graphql-ws client', () => {
     expect(await closed).toEqual({ code: 4409, reason: 'Subscriber for same already exists' });
   });
 
-  it('closes with 4429 on a second connection_init and 4400 on an invalid message', async () => {
-    const twice = await raw('graphql-transport-ws');
-    twice.send({ type: 'connection_init', payload: { headers: admin } });
-    expect(await nextOf(twice, 'none')).toEqual({ closed: 4429, reason: 'Too many initialisation requests' });
+  it('closes with 4400 on an invalid message', async () => {
     const invalid = await raw('graphql-transport-ws');
     invalid.send({ type: 'start', id: '1', payload: { query: '{ item { name } }' } });
     expect(await nextOf(invalid, 'none')).toEqual({ closed: 4400, reason: 'unexpected message type "start"' });
@@ -135,6 +132,32 @@ describe('graphql-transport-ws with the graphql-ws client', () => {
     const long = await raw('graphql-transport-ws');
     long.send({ type: 'é'.repeat(100) });
     expect(await nextOf(long, 'none')).toEqual({ closed: 4400, reason: `unexpected message type "${'é'.repeat(47)}...` });
+  });
+});
+
+describe('validation errors of a subscription, on both protocols', () => {
+  const twoRoots = 'subscription { item { name } __typename }';
+  const selectionError = { message: "field 'nope' not found in type: 'item'", extensions: { path: '$.selectionSet.item.selectionSet.nope', code: 'validation-failed' } };
+  const rootsError = { message: 'subscriptions must select one top level field', extensions: { path: '$', code: 'validation-failed' } };
+
+  it('graphql-transport-ws: more than one root field at $, after the fields are valid; a field error at its selection', async () => {
+    const { client } = transportClient();
+    await expect(run(client, twoRoots)).rejects.toEqual([rootsError]);
+    await expect(run(client, 'subscription Named { a: item { name } b: item { name } }')).rejects.toEqual([rootsError]);
+    await expect(run(client, 'subscription { item { nope } __typename }')).rejects.toEqual([selectionError]);
+  });
+
+  it('graphql-ws (legacy): the same errors, then complete', async () => {
+    const ws = await raw('graphql-ws');
+    ws.send({ id: '1', type: 'start', payload: { query: twoRoots } });
+    expect(await nextOf(ws, 'error')).toEqual({ id: '1', type: 'error', payload: { errors: [rootsError] } });
+    expect(await nextOf(ws, 'complete')).toEqual({ id: '1', type: 'complete' });
+    ws.send({ id: '2', type: 'start', payload: { query: 'subscription { item { nope } __typename }' } });
+    expect(await nextOf(ws, 'error')).toEqual({ id: '2', type: 'error', payload: { errors: [selectionError] } });
+  });
+
+  it('over HTTP, the same error', async () => {
+    expect((await fx.engine.post('/v1/graphql', { query: twoRoots }, admin)).body).toEqual({ errors: [rootsError] });
   });
 });
 
@@ -200,8 +223,6 @@ describe('graphql-ws (legacy) with the subscriptions-transport-ws client', () =>
     const ws = await raw('graphql-ws');
     ws.send({ type: 'subscribe', id: '1', payload: { query: '{ item_by_pk(id: 1) { name } }' } });
     expect(await nextOf(ws, 'connection_error')).toEqual({ type: 'connection_error', payload: { message: 'unexpected message type "subscribe"', extensions: { path: '$', code: 'parse-failed' } } });
-    ws.send({ type: 'connection_init', payload: { headers: admin } });
-    expect((await nextOf(ws, 'connection_error')).payload.message).toBe('Too many initialisation requests');
     ws.send({ type: 'start', id: '1', payload: { query: '{ item_by_pk(id: 1) { name } }' } });
     expect(await nextOf(ws, 'data')).toEqual({ id: '1', type: 'data', payload: { data: { item_by_pk: { name: 'a' } } } });
     expect(await nextOf(ws, 'complete')).toEqual({ id: '1', type: 'complete' });
