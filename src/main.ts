@@ -165,7 +165,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
   const { graphql } = front;
   return startHttp(
     {
-      admin: (endpoint, body) => metadata.request({ type: 'admin', endpoint }, body).finally(collectGarbageWhenIdle),
+      admin: (endpoint, body, session) => metadata.request({ type: 'admin', endpoint, session }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
         authenticate: (headers, body) => authenticator.authenticate({ headers, body }),

@@ -9,12 +9,12 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../protocol/messages.js';
 import { ApiError } from '../errors/admin.js';
 import { log } from '../log.js';
-import { adminAccessError } from './access.js';
+import { adminAccessError, adminSessionVariables } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
-import { GRAPHQL_METHODS, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
+import { GRAPHQL_METHODS, readHeaders, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
 import { Exchange, type Reply } from './reply.js';
 import { registerGraphQLWebSocket } from './websocket.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
@@ -22,7 +22,8 @@ import type { WsBackend } from '../graphql/ws-connection.js';
 import type { EnabledApi } from '../config/config.js';
 
 export interface Backend {
-  admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse>;
+  /** `session`: the caller's session variables (`adminSessionVariables`). */
+  admin(endpoint: AdminEndpoint, body: Uint8Array, session: Record<string, string>): Promise<AdminResponse>;
   graphql: GraphQLBackend;
   /** `/api/rest/...`: the RESTified endpoints. */
   rest: RestBackend['rest'];
@@ -70,13 +71,14 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
 
   const accessDenied = (req: HttpRequest) => adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
 
-  /** An admin-only route: the admin secret and role are checked before the body is read. */
-  const adminRoute = (limit: number, handle: (body: Uint8Array) => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
+  /** An admin-only route: the admin secret and role are checked before the body is read (and the session read, while `req` is valid). */
+  const adminRoute = (limit: number, handle: (body: Uint8Array, session: Record<string, string>) => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
     const ex = exchange(res, req, ADMIN_METHODS);
     const denied = accessDenied(req);
     if (denied) return ex.reply(errorReply(denied));
+    const session = adminSessionVariables(readHeaders(req));
     readBody(res, limit, req.getHeader('content-length'))
-      .then(handle)
+      .then((body) => handle(body, session))
       .then(
         (r) => ex.reply(r),
         (e: unknown) => {
@@ -107,7 +109,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
 
   if (opts.enabledApis.has('metadata')) {
     for (const endpoint of ['v1/metadata', 'v1/query', 'v2/query'] as const) {
-      app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body) => backend.admin(endpoint, body)));
+      app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body, session) => backend.admin(endpoint, body, session)));
       app.options(`/${endpoint}`, preflight(ADMIN_METHODS));
     }
   }

@@ -13,6 +13,7 @@ import { firstRepeat } from '../util/first-repeat.js';
 import { header, type RemoteHeader } from './remote-schemas.js';
 import { graphqlName } from './names.js';
 import { typeText } from './type-references.js';
+import { checkUrlOrTemplate } from './url-template.js';
 import type { InconsistentObject, Metadata } from './types.js';
 
 export interface ActionArgument {
@@ -50,37 +51,13 @@ export interface ActionMetadata {
 /** The well-known engine's default handler timeout, in seconds (spec "Defaults summary" leaves it open). */
 export const DEFAULT_ACTION_TIMEOUT_SECONDS = 30;
 
-const ENV_TEMPLATE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-
-/** The environment variables a handler template reads (`{{ACTION_BASE_URL}}/hello`). */
-export const handlerEnvironment = (handler: string): string[] => [...handler.matchAll(ENV_TEMPLATE)].map((m) => m[1]!);
-
-/** The handler's URL with its environment variables in; an Error naming what is missing or wrong. */
-export function handlerUrl(handler: string, env: NodeJS.ProcessEnv): URL {
-  const missing = handlerEnvironment(handler).find((name) => env[name] === undefined);
-  if (missing) throw new Error(`environment variable ${JSON.stringify(missing)} is not set`);
-  const text = handler.replace(ENV_TEMPLATE, (_, name: string) => env[name]!);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`${JSON.stringify(text)} is not a valid URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${JSON.stringify(text)} is not an http or https URL`);
-  return url;
-}
-
 function handler(v: unknown, path: string): string {
   const s = nonEmptyStr(v, path);
-  // A template is checked once its variables are known (resolution); a plain URL now.
-  if (handlerEnvironment(s).length === 0) {
-    try {
-      handlerUrl(s, {});
-    } catch (e) {
-      throw badRequest('parse-failed', `invalid handler: ${(e as Error).message}`, path);
-    }
+  try {
+    return checkUrlOrTemplate(s);
+  } catch (e) {
+    throw badRequest('parse-failed', `invalid handler: ${(e as Error).message}`, path);
   }
-  return s;
 }
 
 function argument(v: unknown, path: string): ActionArgument {

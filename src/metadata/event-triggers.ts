@@ -14,6 +14,7 @@ import { parseRequestTransform, parseResponseTransform, type RequestTransform, t
 import { arrayOf, bool, int, isObject, obj, ObjectReader, str, type Json, type JsonObject } from '../util/decode.js';
 import type { DatabaseCatalog, QualifiedName } from '../catalog/types.js';
 import { sameTable, showTable } from './names.js';
+import { checkUrlOrTemplate, fillUrlTemplate } from './url-template.js';
 import type { Inconsistency, SourceCatalog } from './resolve/types.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 
@@ -210,16 +211,13 @@ export function cronSchedule(v: unknown, path: string): string {
   return text;
 }
 
-/** A webhook URL: absolute http(s). */
+/** A webhook URL (absolute http(s)) or `{{ENV}}` template (checked once its variables are known). */
 export function checkUrl(url: string, path: string): string {
-  let parsed: URL | null = null;
   try {
-    parsed = new URL(url);
-  } catch {
-    // reported below
+    return checkUrlOrTemplate(url);
+  } catch (e) {
+    throw parseFailed(`invalid webhook URL: ${(e as Error).message}`, path);
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw parseFailed(`invalid webhook URL ${JSON.stringify(url)}`, path);
-  return url;
 }
 
 /** Every event trigger of a source with its table entry. */
@@ -257,8 +255,8 @@ export function installSpec(table: QualifiedName, trigger: JsonObject, triggerOn
 
 /** A stored trigger as the delivery actor sees it; null when an environment variable it needs is missing. */
 export function deliveryView(source: string, table: QualifiedName, t: JsonObject, env: NodeJS.ProcessEnv): EventTriggerView | null {
-  const webhook = typeof t.webhook === 'string' ? t.webhook : env[String(t.webhook_from_env)];
-  if (webhook === undefined) return null;
+  const webhook = storedWebhook(t, env);
+  if (webhook === null) return null;
   const headers: [string, string][] = [];
   for (const h of (t.headers as JsonObject[] | undefined) ?? []) {
     const value = typeof h.value === 'string' ? h.value : env[String(h.value_from_env)];
@@ -289,12 +287,36 @@ export function deliveryView(source: string, table: QualifiedName, t: JsonObject
   return view;
 }
 
-/** Why a stored trigger cannot work: an environment variable missing, a column its operations name gone. */
-export function eventTriggerProblem(t: JsonObject, table: QualifiedName, catalog: DatabaseCatalog | null, env: NodeJS.ProcessEnv): string | null {
+/** The webhook a stored trigger or scheduled event calls (`webhook` filled in, or `webhook_from_env`'s value); null when it cannot be made. */
+export function storedWebhook(t: JsonObject, env: NodeJS.ProcessEnv): string | null {
+  if (typeof t.webhook !== 'string') return env[String(t.webhook_from_env)] ?? null;
+  try {
+    return fillUrlTemplate(t.webhook, env);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a stored trigger's webhook or headers cannot be made from the environment (a variable not
+ * set, a template that is no URL once filled in), or null. Cron triggers' too (same fields).
+ */
+export function webhookEnvironmentProblem(t: JsonObject, env: NodeJS.ProcessEnv): string | null {
   const missingEnv = [t.webhook_from_env, ...((t.headers as JsonObject[] | undefined) ?? []).map((h) => h.value_from_env)].find(
     (name) => typeof name === 'string' && env[name] === undefined,
   );
   if (typeof missingEnv === 'string') return `environment variable ${JSON.stringify(missingEnv)} not set`;
+  if (typeof t.webhook !== 'string') return null;
+  try {
+    fillUrlTemplate(t.webhook, env);
+    return null;
+  } catch (e) {
+    return `invalid webhook URL: ${(e as Error).message}`;
+  }
+}
+
+/** Why a stored trigger's operations cannot be installed: a column they name is not in the table, or null. */
+export function eventTriggerColumnProblem(t: JsonObject, table: QualifiedName, catalog: DatabaseCatalog | null): string | null {
   const columns = catalog?.tables.find((c) => sameTable(c, table))?.columns;
   if (!columns) return null;
   for (const op of OPERATIONS) {
@@ -312,7 +334,7 @@ export function eventTriggerInconsistencies(m: Metadata, catalogs: ReadonlyMap<s
   const out: Inconsistency[] = [];
   for (const s of m.sources) {
     for (const { entry, trigger } of sourceEventTriggers(s)) {
-      const problem = eventTriggerProblem(trigger, entry.table, catalogs.get(s.name)?.introspection ?? null, env);
+      const problem = webhookEnvironmentProblem(trigger, env) ?? eventTriggerColumnProblem(trigger, entry.table, catalogs.get(s.name)?.introspection ?? null);
       if (!problem) continue;
       const name = String(trigger.name);
       out.push({

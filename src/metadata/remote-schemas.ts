@@ -1,7 +1,7 @@
 /**
  * Remote schemas as stored (spec "Remote schema"): the top-level `remote_schemas` list of
  * `{name, definition, comment?, permissions?}`, in the well-known engine's export form. The
- * definition is checked here (URL or `url_from_env`, headers with `value` or `value_from_env`,
+ * definition is checked here (URL, `{{ENV}}` template or `url_from_env`, headers with `value` or `value_from_env`,
  * `timeout_seconds`, `customization`); whether the server answers is the metadata actor's
  * business (actors/metadata/remotes.ts).
  */
@@ -10,6 +10,7 @@ import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, stringMap
 import { firstRepeat } from '../util/first-repeat.js';
 import type { Metadata } from './types.js';
 import { graphqlName, graphqlNamePart } from './names.js';
+import { checkUrlOrTemplate } from './url-template.js';
 
 export interface RemoteHeader {
   name: string;
@@ -113,16 +114,14 @@ function customization(v: unknown, path: string): RemoteCustomization {
   return c;
 }
 
+/** An http(s) URL, or a `{{ENV}}` template filled in when the server is called (its introspection reports what is missing). */
 function url(v: unknown, path: string): string {
   const s = nonEmptyStr(v, path);
-  let u: URL;
   try {
-    u = new URL(s);
-  } catch {
-    throw badRequest('invalid-url', `${JSON.stringify(s)} is not a valid URL`, path);
+    return checkUrlOrTemplate(s);
+  } catch (e) {
+    throw badRequest('invalid-url', (e as Error).message, path);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('invalid-url', `the URL ${JSON.stringify(s)} must use http or https`, path);
-  return s;
 }
 
 export function remoteDefinition(v: unknown, path: string): RemoteDefinition {

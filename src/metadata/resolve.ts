@@ -11,7 +11,7 @@
  *   7 inherited roles    resolveInheritedRoles
  *   -- the model ends here (resolveMetadata: the schema builder's, which reads the rest of the
  *      document's inconsistencies from the snapshot) --
- *   8 event triggers     eventTriggerInconsistencies
+ *   8 event triggers, cron triggers  eventTriggerInconsistencies, cronTriggerInconsistencies
  *   9 remote schemas     resolveRemoteSchemas     reachable, names free, permissions fitting
  *  10 actions, custom types  actionInconsistencies, actionNameClashes
  *  11 remote relationships   remoteRelationshipInconsistencies
@@ -40,6 +40,7 @@ import { actions } from './actions.js';
 import { storedCustomTypes } from './custom-types.js';
 import { eventTriggerInconsistencies } from './event-triggers.js';
 import { remoteSchemas } from './remote-schemas.js';
+import { cronTriggerInconsistencies } from './scheduled-triggers.js';
 import { actionInconsistencies, actionNameClashes, type SchemaNames } from './resolve/actions.js';
 import { remoteClientSchema } from './resolve/remote-permissions.js';
 import { remoteRelationshipInconsistencies } from './resolve/remote-relationships.js';
@@ -140,7 +141,7 @@ export interface DocumentInputs {
 export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: ResolveMemo, admin: AdminSchemaChecks): Inconsistency[] {
   const { catalogs, remotes, env } = inputs;
   const resolved = resolveMetadata(m, catalogs, memo);
-  const out = [...resolved.inconsistencies, ...eventTriggerInconsistencies(m, catalogs, env), ...actionInconsistencies(m, resolved, env)];
+  const out = [...resolved.inconsistencies, ...eventTriggerInconsistencies(m, catalogs, env), ...cronTriggerInconsistencies(m, env), ...actionInconsistencies(m, resolved, env)];
   const withActions = actions(m).length > 0 || Object.keys(storedCustomTypes(m)).length > 0;
   if (remoteSchemas(m).length === 0 && !withActions) {
     return [...out, ...admin.collections(m, catalogs, resolved, { remotes: {}, inconsistencies: [] }), ...remoteRelationshipInconsistencies(m, resolved, () => null)];

@@ -8,7 +8,8 @@
  * `unexpected`. Used by the front thread (synchronous actions) and the trigger-delivery actor
  * (asynchronous ones); never throws.
  */
-import { handlerUrl, type ActionHandler } from '../metadata/actions.js';
+import type { ActionHandler } from '../metadata/actions.js';
+import { fillUrlTemplate } from '../metadata/url-template.js';
 import { decodeJson } from '../templates/apply-transform.js';
 import { decodeRequestTransform, decodeResponseTransform } from '../templates/request-transform.js';
 import { NOT_FORWARDED } from './forwarded-headers.js';
@@ -44,7 +45,7 @@ export async function callActionHandler(client: HttpClient, handler: ActionHandl
   const name = JSON.stringify(payload.action.name);
   let url: URL;
   try {
-    url = handlerUrl(handler.url, env);
+    url = new URL(fillUrlTemplate(handler.url, env));
   } catch (e) {
     return failed(`the handler of action ${name} cannot be called: ${(e as Error).message}`);
   }

@@ -14,6 +14,8 @@ export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
 export interface AdminRequest {
   type: 'admin';
   endpoint: AdminEndpoint;
+  /** The caller's session variables (admin, with its `x-service-*` headers): what its writes' event triggers record. */
+  session: Record<string, string>;
 }
 
 export interface AdminResponse {

@@ -6,6 +6,7 @@
  */
 import type { HttpClient } from '../outgoing/http-client.js';
 import { DEFAULT_REMOTE_TIMEOUT_SECONDS, type RemoteDefinition } from '../metadata/remote-schemas.js';
+import { fillUrlTemplate } from '../metadata/url-template.js';
 
 /** Which server to call and how. */
 export interface RemoteEndpoint {
@@ -30,10 +31,12 @@ export interface RemoteAnswer {
 
 /** The definition's URL and headers with the environment read; throws an Error saying what is missing. */
 export function remoteEndpoint(d: RemoteDefinition, env: NodeJS.ProcessEnv = process.env): RemoteEndpoint {
-  let text = d.url;
-  if (text === undefined) {
-    text = env[d.url_from_env!];
-    if (!text) throw new Error(`environment variable ${JSON.stringify(d.url_from_env)} is not set`);
+  let text: string;
+  if (d.url !== undefined) text = fillUrlTemplate(d.url, env);
+  else {
+    const value = env[d.url_from_env!];
+    if (!value) throw new Error(`environment variable ${JSON.stringify(d.url_from_env)} is not set`);
+    text = value;
   }
   let url: URL;
   try {

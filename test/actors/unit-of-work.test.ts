@@ -45,7 +45,7 @@ function documentOf(tables: object[]): Metadata {
 function unitOver(metadata: Metadata): UnitOfWork {
   const resolver = new DocumentResolver();
   const inconsistencies = resolver.inconsistencies(metadata, sources.catalogs(), new Map());
-  return new UnitOfWork({ sources, remotes: new RemoteManager(), endpoint: 'v1/metadata', metadata, inconsistencies, resourceVersion: 1, catalogQuery: async () => [], remoteSchemaPermissions: false, resolver });
+  return new UnitOfWork({ sources, remotes: new RemoteManager(), endpoint: 'v1/metadata', session: { 'x-service-role': 'admin' }, metadata, inconsistencies, resourceVersion: 1, catalogQuery: async () => [], remoteSchemaPermissions: false, resolver });
 }
 
 const tracked = (m: Metadata) => m.sources[0]!.tables.map((t) => `${t.table.name}${t.object_relationships?.length ? ` -> ${t.object_relationships.map((r) => r.name).join(',')}` : ''}`);

@@ -195,12 +195,13 @@ export class MetadataService {
 
   private readonly catalogQuery = (text: string, params: unknown[]) => this.store.query(text, params);
 
-  /** A request's unit of work, from `state` (with the inconsistencies of the state in effect). */
-  private unitOfWork(endpoint: AdminEndpoint, state: StoredMetadata): UnitOfWork {
+  /** A request's unit of work, from `state` (with the inconsistencies of the state in effect), for the caller's `session`. */
+  private unitOfWork(endpoint: AdminEndpoint, state: StoredMetadata, session: Record<string, string>): UnitOfWork {
     return new UnitOfWork({
       sources: this.sources,
       remotes: this.remotes,
       endpoint,
+      session,
       metadata: state.metadata,
       inconsistencies: this.inconsistencies,
       resourceVersion: state.version,
@@ -219,7 +220,7 @@ export class MetadataService {
     }
   }
 
-  async admin(endpoint: AdminEndpoint, body: Uint8Array): Promise<AdminResponse> {
+  async admin(endpoint: AdminEndpoint, body: Uint8Array, session: Record<string, string>): Promise<AdminResponse> {
     try {
       const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
       let parsed: unknown;
@@ -231,26 +232,26 @@ export class MetadataService {
       const deep = jsonTextDepth(text) > MAX_NESTING_DEPTH ? tooDeepAt(parsed) : null;
       if (deep) throw parseFailed(tooDeepMessage, deep);
       const env = readEnvelope(parsed, '$');
-      const response = await this.execute(endpoint, env);
+      const response = await this.execute(endpoint, env, session);
       return { status: 200, body: JSON.stringify(response) };
     } catch (e) {
       return toAdminReply(e, { where: 'metadata request', databaseError: adminError, internal: true });
     }
   }
 
-  private async execute(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
+  private async execute(endpoint: AdminEndpoint, env: Envelope, session: Record<string, string>): Promise<Json> {
     if (env.type !== 'bulk') resolveCommand(endpoint, env);
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
-        const uow = this.unitOfWork(endpoint, this.stored);
+        const uow = this.unitOfWork(endpoint, this.stored, session);
         return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
       });
     }
-    return this.serialised(() => this.mutate(endpoint, env));
+    return this.serialised(() => this.mutate(endpoint, env, session));
   }
 
-  private async mutate(endpoint: AdminEndpoint, env: Envelope): Promise<Json> {
+  private async mutate(endpoint: AdminEndpoint, env: Envelope, session: Record<string, string>): Promise<Json> {
     let uow: UnitOfWork | null = null;
     try {
       // The snapshot of the new state is encoded while the server writes it, and staged: the schema
@@ -268,7 +269,7 @@ export class MetadataService {
         if (env.resourceVersion !== undefined && env.resourceVersion !== current.version) {
           throw conflict(`metadata resource version referenced (${env.resourceVersion}) did not match current version (${current.version})`);
         }
-        uow = this.unitOfWork(endpoint, current);
+        uow = this.unitOfWork(endpoint, current, session);
         const response = await runEnvelope(uow, endpoint, env, '$');
         await uow.commitSources();
         // Before the document is stored: a table kept locked by a client fails the request (409) instead of leaving a trigger uninstalled.

@@ -26,6 +26,8 @@ export interface UnitOfWorkContext {
   sources: SourceManager;
   remotes: RemoteManager;
   endpoint: AdminEndpoint;
+  /** The caller's session variables: the source transactions record them for event triggers (`AdminConnection.begin`). */
+  session: Record<string, string>;
   /** The state in effect: its document, inconsistencies and version. */
   metadata: Metadata;
   inconsistencies: Inconsistency[];
@@ -53,6 +55,7 @@ export class UnitOfWork {
   private readonly sources: SourceManager;
   private readonly remotes: RemoteManager;
   readonly endpoint: AdminEndpoint;
+  private readonly session: Record<string, string>;
   readonly resourceVersion: number;
   private readonly catalogQuery: UnitOfWorkContext['catalogQuery'];
   private readonly remoteSchemaPermissions: boolean;
@@ -62,6 +65,7 @@ export class UnitOfWork {
     this.sources = c.sources;
     this.remotes = c.remotes;
     this.endpoint = c.endpoint;
+    this.session = c.session;
     this.resourceVersion = c.resourceVersion;
     this.catalogQuery = c.catalogQuery;
     this.remoteSchemaPermissions = c.remoteSchemaPermissions;
@@ -138,6 +142,7 @@ export class UnitOfWork {
   private context(draft: Metadata, endpoint: AdminEndpoint): CommandContext {
     return {
       endpoint,
+      session: this.session,
       metadata: draft,
       resourceVersion: this.resourceVersion,
       introspection: (s) => this.catalogs.get(s)?.introspection ?? undefined,
@@ -176,7 +181,8 @@ export class UnitOfWork {
     const connection = this.sources.connection(source);
     const sourceMeta = this.metadata.sources.find((s) => s.name === source);
     if (!connection || !sourceMeta) throw badRequest('not-exists', `source with name ${JSON.stringify(source)} does not exist or is not connected`, '$.args.source');
-    const tx = await connection.begin(sourceMeta.configuration, readOnly);
+    // Every write of this request (run_sql, the data operations) runs here: one place records its session.
+    const tx = await connection.begin(sourceMeta.configuration, readOnly, JSON.stringify(this.session));
     this.transactions.set(source, tx);
     return tx;
   }

@@ -26,7 +26,7 @@ serveActor<MetadataActorRequest>({
   handle: async (req, body) => {
     switch (req.type) {
       case 'admin':
-        return service.admin(req.endpoint, body ?? new Uint8Array());
+        return service.admin(req.endpoint, body ?? new Uint8Array(), req.session);
       case 'health':
         return service.health();
     }

@@ -36,7 +36,7 @@ function withCitusCatalog(connection: AdminConnection, configuration: JsonObject
   const wrapped: AdminConnection = {
     introspect: async () => withDistribution(await connection.introspect(), await readOutside(connection, configuration)),
     loadEnumValues: (catalog, tables) => connection.loadEnumValues(catalog, tables),
-    begin: async (configuration, readOnly) => withCitusTransaction(await connection.begin(configuration, readOnly)),
+    begin: async (configuration, readOnly, sessionJson) => withCitusTransaction(await connection.begin(configuration, readOnly, sessionJson)),
     close: () => connection.close(),
   };
   if (connection.syncChangeCapture) wrapped.syncChangeCapture = connection.syncChangeCapture.bind(connection);

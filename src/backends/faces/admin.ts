@@ -93,8 +93,10 @@ export interface AdminConnection {
   /**
    * Opens a transaction that an administration request's commands share until commit or
    * rollback; `configuration` is the source's as the request sees it (its isolation level).
+   * `sessionJson`: the caller's session variables, which the source's event triggers record
+   * for the rows the transaction writes (as `SourceConnection.transaction`'s).
    */
-  begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction>;
+  begin(configuration: JsonObject, readOnly: boolean, sessionJson?: string): Promise<AdminTransaction>;
   /**
    * Change capture (with `Backend.listenChanges`): makes the writes to `tables` (`source`'s
    * tracked tables) notify, and stops it for the other tables of the database except `keep`

@@ -9,7 +9,7 @@ import type { JsonObject } from '../../util/decode.js';
 import type { AdminConnection, AdminTransaction } from '../faces/admin.js';
 import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { syncChangeCapture } from './change-capture.js';
-import { syncEventTriggers } from './event-triggers.js';
+import { recordSession, syncEventTriggers } from './event-triggers.js';
 import { beginStatement, createPool } from './connection.js';
 import { loadEnumValues } from './enum-values.js';
 import { introspectPg } from './introspect.js';
@@ -40,10 +40,11 @@ export class PgAdminConnection implements AdminConnection {
     return syncEventTriggers(this.pool, triggers, keep, recreate);
   }
 
-  async begin(configuration: JsonObject, readOnly: boolean): Promise<AdminTransaction> {
+  async begin(configuration: JsonObject, readOnly: boolean, sessionJson?: string): Promise<AdminTransaction> {
     const client = await this.pool.connect();
     try {
       await client.query(beginStatement(configuration, readOnly));
+      if (sessionJson !== undefined) await recordSession(client, sessionJson);
     } catch (e) {
       client.release();
       throw e;

@@ -6,8 +6,9 @@
  * in the transaction of the change. The operation's `columns` and `payload` travel as the
  * trigger's arguments (JSON text), so no SQL is generated per trigger; the trigger's comment
  * holds its definition's signature, which is how a sync sees that a trigger is as wanted.
- * The session variables are those the engine's mutation transaction set
- * (`service.session_variables`, transaction-local); NULL for writes from elsewhere.
+ * The session variables are those the engine's mutation transaction, or an administration
+ * request's (`run_sql`, the data operations), set (`service.session_variables`,
+ * transaction-local: `recordSession`); NULL for writes from elsewhere.
  */
 import type pg from 'pg';
 import { log } from '../../log.js';
@@ -20,7 +21,12 @@ import { INSTALL_LOCK } from '../../db/install-lock.js';
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
 export const EVENTS_CHANNEL = 'service_events';
 /** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
-export const SESSION_SETTING = 'service.session_variables';
+const SESSION_SETTING = 'service.session_variables';
+
+/** Makes the rest of `client`'s open transaction record `sessionJson` as the session variables of the events it captures. */
+export function recordSession(client: pg.ClientBase, sessionJson: string): Promise<unknown> {
+  return client.query(`SELECT set_config('${SESSION_SETTING}', $1, true)`, [sessionJson]);
+}
 
 /** The event log's functions as this engine writes them (kept in the sync function's comment): an older install is brought up to date. */
 const LOG_VERSION = 'event-log 2';

@@ -8,7 +8,7 @@ import type { JsonObject } from '../../util/decode.js';
 import type { PoolLimits, RunStatement, SourceConnection } from '../faces/runtime.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
-import { SESSION_SETTING } from './event-triggers.js';
+import { recordSession } from './event-triggers.js';
 
 const JSON_OID = 114;
 
@@ -62,7 +62,7 @@ export class PgSourceConnection implements SourceConnection {
     try {
       await client.query('BEGIN');
       // Transaction-local: the event triggers' function reads it (backends/pg/event-triggers.ts).
-      if (sessionJson !== undefined) await client.query(`SELECT set_config('${SESSION_SETTING}', $1, true)`, [sessionJson]);
+      if (sessionJson !== undefined) await recordSession(client, sessionJson);
       const result = await fn(async (text, values, statement) => {
         const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
         if (statement) await this.prepared.used(client, statement);

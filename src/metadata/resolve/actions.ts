@@ -7,10 +7,11 @@
  * (resolveDocument, metadata/resolve.ts); the schema builder leaves out what the snapshot lists.
  */
 import type { Json } from '../../util/decode.js';
-import { actions, handlerUrl, setActions, type ActionDefinition, type ActionMetadata } from '../actions.js';
+import { actions, setActions, type ActionDefinition, type ActionMetadata } from '../actions.js';
 import { databaseScalars, fieldTypeProblem, nameableTypes, setCustomTypes, storedCustomTypes, typeKinds, typeProblem, type CustomTypes, type TypeKind } from '../custom-types.js';
 import { showTable } from '../names.js';
 import type { Metadata } from '../types.js';
+import { fillUrlTemplate } from '../url-template.js';
 import type { Inconsistency, ResolvedMetadata } from './types.js';
 
 export const actionObjectName = (name: string) => `action ${name}`;
@@ -29,7 +30,7 @@ export function actionTypeProblem(d: ActionDefinition, kinds: ReadonlyMap<string
 /** Why the action cannot be called as configured (environment), or null. */
 export function actionEnvironmentProblem(d: ActionDefinition, env: NodeJS.ProcessEnv): string | null {
   try {
-    handlerUrl(d.handler, env);
+    fillUrlTemplate(d.handler, env);
   } catch (e) {
     return `invalid handler: ${(e as Error).message}`;
   }

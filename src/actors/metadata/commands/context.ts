@@ -25,6 +25,8 @@ export interface RunSqlOptions {
 
 export interface CommandContext {
   readonly endpoint: AdminEndpoint;
+  /** The caller's session variables (admin, with its `x-service-*` headers). */
+  readonly session: Readonly<Record<string, string>>;
   /** The metadata as the unit of work has it now (after earlier commands of a bulk). */
   readonly metadata: Metadata;
   readonly resourceVersion: number;

@@ -41,8 +41,8 @@ function dmlCommand(kind: DmlKind, answer: (row: Row) => Json): Command {
       where: (v, p, t = resolvedTable) => parseBoolExp(v, t, scope, p),
       lookup: (t: QualifiedName) => resolved.tables.get(qualifiedKey(t)),
     });
-    // Session variables in a `where` read admin's session, which names only the role.
-    const values = params.map((p) => (p.kind === 'literal' ? p.value : p.kind === 'session' ? JSON.stringify({ 'x-service-role': 'admin' }) : null));
+    // Session variables in a `where` read the caller's session (admin, with its `x-service-*` headers).
+    const values = params.map((p) => (p.kind === 'literal' ? p.value : p.kind === 'session' ? JSON.stringify(ctx.session) : null));
     let rows: Row[];
     try {
       rows = await ctx.query(source.name, text, values);

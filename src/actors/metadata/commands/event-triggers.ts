@@ -9,7 +9,7 @@
 import type { EventStatements } from '../../../backends/faces/admin.js';
 import { ApiError, alreadyExists, badRequest, notExists } from '../../../errors/admin.js';
 import { arrayOf, bool, int, isObject, nonEmptyStr, ObjectReader, str, type Json, type JsonObject } from '../../../util/decode.js';
-import { cleanupInBatches, eventTriggerProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../../../metadata/event-triggers.js';
+import { cleanupInBatches, eventTriggerColumnProblem, findEventTrigger, readEventTrigger, removeEventTrigger } from '../../../metadata/event-triggers.js';
 import { findSource } from '../../../metadata/lookup.js';
 import { showTable } from '../../../metadata/names.js';
 import type { SourceMetadata } from '../../../metadata/types.js';
@@ -27,9 +27,10 @@ export const createEventTrigger: Command = async (ctx, args, path) => {
   r.done();
   const target = tableTarget(ctx, at);
   if (findEventTrigger(target.source, name) && !replace) throw alreadyExists(`Event trigger with name ${JSON.stringify(name)} already exists`, r.at('name'));
-  // Columns made outside run_sql are not in the cached catalog yet (the environment was checked above).
-  if (eventTriggerProblem(stored, target.table, ctx.introspection(target.source.name) ?? null, process.env)) await ctx.reloadSources([target.source.name]);
-  const problem = eventTriggerProblem(stored, target.table, ctx.introspection(target.source.name) ?? null, process.env);
+  // Columns made outside run_sql are not in the cached catalog yet. (The `*_from_env` variables
+  // were checked above; a `{{ENV}}` webhook is resolution's: an inconsistency, as upstream.)
+  if (eventTriggerColumnProblem(stored, target.table, ctx.introspection(target.source.name) ?? null)) await ctx.reloadSources([target.source.name]);
+  const problem = eventTriggerColumnProblem(stored, target.table, ctx.introspection(target.source.name) ?? null);
   if (problem) throw new ApiError(400, 'not-exists', `in table ${JSON.stringify(showTable(target.table))}: in event trigger ${JSON.stringify(name)}: ${problem}`, path);
   removeEventTrigger(ctx.metadata, target.source.name, name);
   const entry = tableTarget(ctx, at).entry;
@@ -68,8 +69,8 @@ export const invokeEventTrigger: Command = async (ctx, args, path) => {
   if (!isObject(trigger.definition) || trigger.definition.enable_manual !== true) {
     throw badRequest('not-supported', `manual mode is not enabled for event trigger ${JSON.stringify(name)}`, r.at('name'));
   }
-  // An invocation by an administrator: the admin role is its session (as the well-known engine records it).
-  const event = { op: 'MANUAL', data: { old: null, new: payload }, session_variables: { 'x-service-role': 'admin' }, trace_context: null };
+  // An invocation by an administrator: its session is the event's (as the well-known engine records it).
+  const event = { op: 'MANUAL', data: { old: null, new: payload }, session_variables: ctx.session, trace_context: null };
   const rows = await logQuery(ctx, source, path, (s) => s.invoke, [entry.table.schema, entry.table.name, name, JSON.stringify(event)]);
   if (!rows[0]) throw new ApiError(400, 'unexpected', `the event log of source ${JSON.stringify(source.name)} is not ready`, path);
   return { metadata: null, response: { event_id: String(rows[0].id) } };

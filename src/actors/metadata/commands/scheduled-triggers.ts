@@ -7,7 +7,7 @@ import { SCHEDULED_STATEMENTS } from '../../../db/scheduled-events.js';
 import { alreadyExists, badRequest, notExists, parseFailed } from '../../../errors/admin.js';
 import { arrayOf, bool, nonEmptyStr, ObjectReader, oneOf, str, type Json, type JsonObject } from '../../../util/decode.js';
 import { nonNegative } from '../../../metadata/event-triggers.js';
-import { cronTriggers, readCronTrigger, readScheduledEvent } from '../../../metadata/scheduled-triggers.js';
+import { cronTriggers, readCronTrigger, readScheduledEvent, removeCronTrigger } from '../../../metadata/scheduled-triggers.js';
 import { SUCCESS, type Command } from './context.js';
 
 const STATUSES = ['scheduled', 'locked', 'delivered', 'error', 'dead'] as const;
@@ -35,9 +35,7 @@ export const deleteCronTrigger: Command = async (ctx, args, path) => {
   r.done();
   const existing = cronTriggers(ctx.metadata);
   if (!existing.some((t) => t.name === name)) throw notExists(`cron trigger with name: ${name} does not exist`, r.at('name'));
-  const rest = existing.filter((t) => t.name !== name);
-  if (rest.length > 0) ctx.metadata.cron_triggers = rest;
-  else delete ctx.metadata.cron_triggers;
+  removeCronTrigger(ctx.metadata, name);
   await ctx.catalogQuery(SCHEDULED_STATEMENTS.deleteCron, [name, true]);
   return { metadata: ctx.metadata, response: SUCCESS };
 };
