@@ -7,9 +7,7 @@
  * server met in a field's selection, joined into that field's rows by the executor.
  */
 import {
-  execute,
   getVariableValues,
-  GraphQLError,
   Kind,
   print,
   type DocumentNode,
@@ -25,7 +23,7 @@ import type { RoleSchema } from '../schema/build.js';
 import { fieldKey } from '../schema/types.js';
 import { collectFields, type CollectedField } from './collect.js';
 import { InvalidDocumentError, RequestError } from '../errors/request.js';
-import { Inputs, VarRef } from './inputs.js';
+import { Inputs } from './inputs.js';
 import { SelectionCompiler, type PendingJoin } from './selection.js';
 import { MutationCompiler } from './mutation.js';
 import { graphqlErrorToRequestError } from './validation-errors.js';
@@ -38,6 +36,7 @@ import { addTablesRead } from './reads.js';
 import { streamField } from './stream.js';
 import { remoteJoinRun, remoteRun } from './remote.js';
 import { actionRun } from './action.js';
+import { introspect } from './introspection.js';
 
 /** What may be an offset written as a string (the walk that finds them runs only then). */
 const STRING_OFFSET = /\boffset\s*:\s*"/;
@@ -254,17 +253,4 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     shape: inputs.shapeVariables(),
     reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
   };
-}
-
-/** Runs an introspection root field against the role's schema (graphql-js), as JSON text. */
-function introspect(rs: RoleSchema, doc: DocumentNode, op: OperationDefinitionNode, f: CollectedField, inputs: Inputs): string {
-  const single: DocumentNode = {
-    kind: Kind.DOCUMENT,
-    definitions: [{ ...op, selectionSet: { kind: Kind.SELECTION_SET, selections: [{ ...f.node, selectionSet: f.selections.length ? { kind: Kind.SELECTION_SET, selections: f.selections.flatMap((s) => s.selections) } : undefined }] } }, ...doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)],
-  };
-  // Everything an introspection field reads is compiled in.
-  for (const name of Object.keys(inputs.variables)) inputs.resolve(new VarRef(name));
-  const result = execute({ schema: rs.schema, document: single, variableValues: inputs.variables }) as { data?: Record<string, unknown> | null; errors?: readonly GraphQLError[] };
-  if (result.errors?.length) throw new RequestError(result.errors[0]!.message, '$');
-  return JSON.stringify(result.data?.[f.alias] ?? null);
 }

@@ -1,5 +1,5 @@
 /** A `where` argument (`<table>_bool_exp`) to the boolean expression IR. */
-import type { BoolExp, ComparisonOp } from '../ir/boolexp.js';
+import { isCast, type BoolExp, type ComparisonOp } from '../ir/boolexp.js';
 import type { TableInfo, RoleModel } from '../schema/model.js';
 import { RequestError } from '../errors/request.js';
 import type { InputTree, Inputs } from './inputs.js';
@@ -19,10 +19,8 @@ function comparisonOps(tree: InputTree, inputs: Inputs, path: string): Compariso
       continue;
     }
     if (op === '_cast') {
-      const casts = inputs.object(raw, p) ?? {};
-      const value: Record<string, ComparisonOp[]> = {};
-      for (const [type, inner] of Object.entries(casts)) value[type] = comparisonOps(inner, inputs, `${p}.${type}`);
-      ops.push({ op, value: { kind: 'literal', value: value as never } });
+      // `<scalar>_cast_exp`'s fields name the GraphQL scalar cast to (schema/shared-types.ts).
+      for (const [type, inner] of Object.entries(inputs.object(raw, p) ?? {})) ops.push({ op, to: type === 'String' ? 'text' : type, ops: comparisonOps(inner, inputs, `${p}.${type}`) });
       continue;
     }
     if (LIST_OPERATORS.has(op)) {
@@ -42,7 +40,7 @@ const LTREE_OPERATORS = new Set(['_eq', '_neq', '_gt', '_gte', '_lt', '_lte', '_
 /** ltree values are checked here, as the well-known engine does, not left to the database. */
 function checkLabelPaths(ops: ComparisonOp[], path: string): void {
   for (const op of ops) {
-    if (!LTREE_OPERATORS.has(op.op) || op.value.kind !== 'literal') continue;
+    if (isCast(op) || !LTREE_OPERATORS.has(op.op) || op.value.kind !== 'literal') continue;
     const values = Array.isArray(op.value.value) ? op.value.value : [op.value.value];
     values.forEach((v, i) => {
       if (typeof v === 'string' && !LABEL_PATH.test(v)) {

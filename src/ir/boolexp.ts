@@ -59,11 +59,26 @@ export type BoolExp =
   /** A computed field returning rows of `table`: some row it returns matches `where`. */
   | { kind: 'computed_rows'; field: string; call: ComputedCall; table: QualifiedName; where: BoolExp };
 
-export interface ComparisonOp {
+export type ComparisonOp = ValueComparison | CastComparison;
+
+export interface ValueComparison {
   /** Canonical operator name: `_eq`, `_neq`, `_in`, `_is_null`, `_ceq`, `_contains`, `_st_d_within`, ... (`$neq`/`_ne` are normalised). */
   op: string;
   value: Value;
 }
+
+/**
+ * `_cast` (`$cast`): the compared value cast to another type of the source, `to` (the
+ * well-known engine's casts: jsonb to text, geometry to geography and back), then compared
+ * with `ops` as a value of that type.
+ */
+export interface CastComparison {
+  op: '_cast';
+  to: string;
+  ops: ComparisonOp[];
+}
+
+export const isCast = (c: ComparisonOp): c is CastComparison => c.op === '_cast';
 
 export type Value =
   /**

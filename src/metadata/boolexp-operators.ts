@@ -10,7 +10,7 @@ import type { CatalogColumn, CatalogType, LiteralShape, TypeFamily } from '../ca
 import { literal } from '../catalog/type-traits.js';
 import type { ComparisonOp, Value } from '../ir/boolexp.js';
 import { badRequest, parseFailed } from '../errors/admin.js';
-import { isObject, jsonKind, type Json } from '../util/decode.js';
+import { isObject, jsonKind, keyPath, type Json } from '../util/decode.js';
 
 /** What a comparison is made against: the column (or computed field) and its table's columns. */
 export interface Operand {
@@ -218,8 +218,9 @@ function operatorSpec(name: string): OperatorSpec | undefined {
 /** The comparisons on one column: `{op: value, ...}`, or a bare value meaning `_eq`. */
 export function parseComparisons(o: Operand, v: Json, path: string, opPath: (key: string) => string): ComparisonOp[] {
   if (!isObject(v)) return [{ op: '_eq', value: scalar(literalOf(o.type), v, path) }];
-  return Object.entries(v).map(([name, operand]) => {
+  return Object.entries(v).flatMap(([name, operand]): ComparisonOp[] => {
     const at = opPath(name);
+    if (name === '_cast' || name === '$cast') return parseCasts(o, operand, at);
     const spec = operatorSpec(name);
     if (!spec) throw badRequest('unexpected-payload', `Unknown operator: ${name}`, at);
     if (spec.guard && !accepts(spec.guard, o.type)) {
@@ -229,6 +230,20 @@ export function parseComparisons(o: Operand, v: Json, path: string, opPath: (key
         at,
       );
     }
-    return { op: spec.op, value: spec.operand(o, operand, at) };
+    return [{ op: spec.op, value: spec.operand(o, operand, at) }];
+  });
+}
+
+/** The casts the well-known engine allows a comparison to make: a column type's to the target types. */
+const CASTS: Readonly<Record<string, readonly string[]>> = { geometry: ['geography'], geography: ['geometry'], jsonb: ['text'] };
+
+/** `_cast` (`$cast`): `{<type>: {<op>: value, ...}, ...}`, each compared as a value of that type. */
+function parseCasts(o: Operand, v: Json, path: string): ComparisonOp[] {
+  if (!isObject(v)) throw parseFailed(`parsing HashMap failed, expected Object, but encountered ${jsonKind(v)}`, path);
+  return Object.entries(v).map(([to, comparisons]) => {
+    const target = CASTS[o.type.name]?.includes(to) ? o.baseTypes.find((t) => t.name === to) : undefined;
+    if (!target) throw badRequest('unexpected-payload', `cannot cast column of type ${JSON.stringify(o.type.display)} to type ${JSON.stringify(to)}`, path);
+    const at = keyPath(path, to);
+    return { op: '_cast', to, ops: parseComparisons({ ...o, type: target }, comparisons, at, (k) => keyPath(at, k)) };
   });
 }

@@ -4,7 +4,7 @@
  * well-known engine refuses to change such a column's type.
  */
 import { qualifiedKey, type DatabaseCatalog, type QualifiedName } from '../catalog/types.js';
-import type { BoolExp } from '../ir/boolexp.js';
+import { isCast, type BoolExp, type ComparisonOp } from '../ir/boolexp.js';
 import { sameTable, showTable } from './names.js';
 import { resolveMetadata } from './resolve.js';
 import { ResolveMemo } from './resolve/memo.js';
@@ -31,11 +31,14 @@ function comparesWithValue(b: BoolExp, at: QualifiedName, source: ResolvedSource
       return rel !== undefined && comparesWithValue(b.where, rel.target, source, target);
     }
     case 'column':
-      return sameTable(at, target.table) && b.column === target.column && b.ops.some((op) => op.value.kind === 'literal');
+      return sameTable(at, target.table) && b.column === target.column && b.ops.some(withLiteral);
     case 'computed':
       return false;
   }
 }
+
+/** A comparison with a fixed value (through a cast too: the column's own type is what is cast). */
+const withLiteral = (op: ComparisonOp): boolean => (isCast(op) ? op.ops.some(withLiteral) : op.value.kind === 'literal');
 
 function dependsOnType(p: ResolvedPermission, owner: QualifiedName, source: ResolvedSource, target: Target): boolean {
   if (sameTable(owner, target.table) && target.column in p.set) return true;

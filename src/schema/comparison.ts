@@ -5,8 +5,9 @@ import type { TypeFamily } from '../catalog/types.js';
 
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 
-export function comparisonFields(family: TypeFamily, scalar: GraphQLInputType, extra: { jsonCast?: GraphQLInputType; scalarOf(name: string): GraphQLInputType }): GraphQLInputFieldConfigMap {
+export function comparisonFields(family: TypeFamily, scalar: GraphQLInputType, extra: { cast?: GraphQLInputType | undefined; scalarOf(name: string): GraphQLInputType }): GraphQLInputFieldConfigMap {
   const f: GraphQLInputFieldConfigMap = {
+    ...(extra.cast ? { _cast: { type: extra.cast } } : {}),
     _eq: { type: scalar },
     _gt: { type: scalar },
     _gte: { type: scalar },
@@ -23,7 +24,6 @@ export function comparisonFields(family: TypeFamily, scalar: GraphQLInputType, e
     }
   }
   if (family === 'binary-json') {
-    if (extra.jsonCast) f._cast = { type: extra.jsonCast };
     f._contained_in = { type: scalar, description: 'is the column contained in the given json value' };
     f._contains = { type: scalar, description: 'does the column contain the given json value at the top level' };
     f._has_key = { type: GraphQLString, description: 'does the string exist as a top-level key in the column' };

@@ -15,6 +15,13 @@ import type { SourceNaming } from './naming.js';
 import { scalarOf, scalarType } from './scalars.js';
 import type { TrackedTables } from './tracked-tables.js';
 
+/** What `_cast` offers per column type family: the `<scalar>_cast_exp` field (the GraphQL scalar cast to) and that type's family. */
+const CAST_TARGETS: Partial<Record<TypeFamily, { field: string; family: TypeFamily }>> = {
+  'binary-json': { field: 'String', family: 'text' },
+  geometry: { field: 'geography', family: 'geography' },
+  geography: { field: 'geometry', family: 'geometry' },
+};
+
 export class SharedTypes {
   private readonly types = new Map<string, GraphQLNamedType>();
 
@@ -91,12 +98,16 @@ export class SharedTypes {
   /** `<scalar>_comparison_exp`, one per scalar (or enum) type. */
   comparison(scalar: GraphQLScalarType | GraphQLEnumType, family: TypeFamily): GraphQLInputObjectType {
     return this.get(`comparison\0${scalar.name}`, () => {
-      // `<scalar>_cast_exp`: a binary JSON value compared as text (`{_cast: {String: {...}}}`).
-      const jsonCast =
-        family === 'binary-json'
-          ? this.get(`cast\0${scalar.name}`, () => inputObjectType({ name: `${scalar.name}_cast_exp`, fields: () => ({ String: { type: this.comparison(GraphQLString, 'text') } }) }))
-          : undefined;
-      return comparisonTypeFor(`${scalar.name}_comparison_exp`, () => comparisonFields(family, scalar, { jsonCast, scalarOf: scalarType }));
+      // `<scalar>_cast_exp`: the value compared as another type, as the well-known engine casts
+      // (`{_cast: {String: {...}}}` on jsonb, `{_cast: {geography: {...}}}` on geometry, and back).
+      const to = CAST_TARGETS[family];
+      const cast = to
+        ? this.get(`cast\0${scalar.name}`, () => {
+            const target = to.family === 'text' ? GraphQLString : scalarType(to.field);
+            return inputObjectType({ name: `${scalar.name}_cast_exp`, fields: () => ({ [to.field]: { type: this.comparison(target, to.family) } }) });
+          })
+        : undefined;
+      return comparisonTypeFor(`${scalar.name}_comparison_exp`, () => comparisonFields(family, scalar, { cast, scalarOf: scalarType }));
     });
   }
 

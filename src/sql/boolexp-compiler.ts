@@ -3,7 +3,7 @@
  * backends whose dialect differs only in quoting, casts and lists (SQL Server, BigQuery):
  * each gives its `BoolExpDialect`. PostgreSQL has its own (operators on binary JSON, label trees, PostGIS).
  */
-import { isTrue, TRUE, type BoolExp, type ComparisonOp, type Join, type Value } from '../ir/boolexp.js';
+import { isCast, isTrue, TRUE, type BoolExp, type ComparisonOp, type Join, type Value } from '../ir/boolexp.js';
 import type { CatalogType, QualifiedName } from '../catalog/types.js';
 import { join, paramFrom, raw, sql, type Sql } from './fragment.js';
 import type { Aliases, Scope } from './scope.js';
@@ -67,6 +67,8 @@ export class BoolExpCompiler {
   }
 
   private comparison(subject: Sql, type: CatalogType, op: ComparisonOp, scope: Scope): Sql {
+    // These backends have no jsonb or PostGIS types, which are all `_cast` applies to.
+    if (isCast(op)) throw this.dialect.notSupported('the operator _cast');
     const cmp = COMPARE[op.op];
     if (cmp) return sql`${subject} ${raw(cmp)} ${this.dialect.value(op.value, type, scope, this.root)}`;
     const ccmp = COLUMN_COMPARE[op.op];

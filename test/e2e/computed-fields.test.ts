@@ -148,9 +148,10 @@ describe('row arguments in queries', () => {
     const r = await fx.engine.post('/v1/graphql', { query: `{ fetch_articles(args: {search: "t", author_row: "(1,'Ada','L')"}) { title } }` });
     expect(r.body).toEqual({ data: { fetch_articles: [{ title: 'T' }] } });
     const t = await fx.engine.post('/v1/graphql', { query: '{ __type(name: "fetch_articles_args") { inputFields { name type { name } } } }' });
+    // Sorted by name, as introspection lists are.
     expect(t.body.data.__type.inputFields).toEqual([
-      { name: 'search', type: { name: 'String' } },
       { name: 'author_row', type: { name: 'author_scalar' } },
+      { name: 'search', type: { name: 'String' } },
     ]);
   });
 
@@ -162,7 +163,7 @@ describe('row arguments in queries', () => {
     const root = await fx.engine.post('/v1/graphql', { query: `{ fetch_articles(args: {search: "t", author_row: "(1,'Ada','L')"}) { title } }` });
     expect(root.body).toEqual({ data: { fetch_articles: [{ title: 'T' }] } });
     const t = await fx.engine.post('/v1/graphql', { query: '{ __type(name: "fetch_articles_args") { inputFields { name } } }' });
-    expect(t.body.data.__type.inputFields.map((f: { name: string }) => f.name)).toEqual(['search', 'author_row']);
+    expect(t.body.data.__type.inputFields.map((f: { name: string }) => f.name)).toEqual(['author_row', 'search']);
   });
 
   it("names a column of a tracked table's row type <type>_scalar, not its table's object type name", async () => {

@@ -42,9 +42,11 @@ WITH
         -- typelem too but are fixed-length.
         'element', CASE WHEN "t"."typelem" <> 0 AND "t"."typlen" = -1
           THEN jsonb_build_object('schema', "en"."nspname", 'name', "e"."typname") END
-      ) AS "json"
+      -- A composite type of its own (CREATE TYPE ... AS), not a table's row type.
+      ) || CASE WHEN "tr"."relkind" = 'c' THEN '{"standalone": true}'::jsonb ELSE '{}'::jsonb END AS "json"
     FROM "pg_catalog"."pg_type" "t"
     JOIN "pg_catalog"."pg_namespace" "tn" ON "tn"."oid" = "t"."typnamespace"
+    LEFT JOIN "pg_catalog"."pg_class" "tr" ON "tr"."oid" = "t"."typrelid"
     LEFT JOIN "pg_catalog"."pg_type" "e" ON "e"."oid" = "t"."typelem"
     LEFT JOIN "pg_catalog"."pg_namespace" "en" ON "en"."oid" = "e"."typnamespace"
   ),

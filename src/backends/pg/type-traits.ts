@@ -16,6 +16,8 @@ export interface PgTypeRow {
   /** pg_type.typcategory: `N` numeric, `S` string, `A` array... */
   category: string;
   element: QualifiedName | null;
+  /** A composite type made by CREATE TYPE ... AS (not a table's row type). */
+  standalone?: true;
 }
 
 const KINDS: Record<string, TypeKind> = { b: 'base', c: 'composite', d: 'domain', e: 'enum', p: 'pseudo', r: 'range', m: 'multirange' };
@@ -77,9 +79,11 @@ const WIDE = new Set(['int8', 'numeric', 'float8']);
 const UNCOMPARABLE = new Set(['point', 'xml']);
 
 function traitsOf(t: PgTypeRow, kind: TypeKind): TypeTraits {
-  // A composite (a table's row type) would take its table's object type name: `<type>_scalar`,
-  // as the well-known engine names it; a value is the row's text form, "(1,'Roger','Chris')".
-  const scalar = GRAPHQL_SCALAR[t.name] ?? (kind === 'composite' ? `${t.name}_scalar` : t.name === 'int8' ? 'bigint' : t.name);
+  // A table's row type would take its table's object type name: `<type>_scalar`, as the
+  // well-known engine names it; a value is the row's text form, "(1,'Roger','Chris')". A
+  // composite type of its own keeps its name, as the well-known engine names a column's type
+  // it has no scalar of its own for (`complex`).
+  const scalar = GRAPHQL_SCALAR[t.name] ?? (kind === 'composite' && !t.standalone ? `${t.name}_scalar` : t.name === 'int8' ? 'bigint' : t.name);
   const family = FAMILY[t.name] ?? (t.category === 'N' ? 'numeric' : 'other');
   const base = typeTraits(scalar, family, { wide: WIDE.has(t.name), literal: LITERALS[t.name] ?? null });
   const array = t.category === 'A' || t.element !== null;
@@ -104,5 +108,15 @@ export function typeInterner(): (t: PgTypeRow) => CatalogType {
   };
 }
 
+const builtIn = typeInterner();
+
 /** The `text` type, for operands compared as text. */
-export const TEXT_TYPE: CatalogType = typeInterner()({ schema: 'pg_catalog', name: 'text', display: 'text', kind: 'b', category: 'S', element: null });
+export const TEXT_TYPE: CatalogType = builtIn({ schema: 'pg_catalog', name: 'text', display: 'text', kind: 'b', category: 'S', element: null });
+
+/**
+ * The type a `_cast` comparison casts to: `text`, or PostGIS's `geometry`/`geography`, named
+ * unqualified (as the `_st_*` operators name them: PostGIS is found on the search path).
+ */
+export function castTarget(name: string): CatalogType {
+  return name === 'text' ? TEXT_TYPE : builtIn({ schema: 'public', name, display: name, kind: 'b', category: 'U', element: null });
+}

@@ -4,11 +4,11 @@
  * session parameter (so a plan does not depend on them).
  */
 import type { CatalogType } from '../../../catalog/types.js';
-import type { BoolExp, ComparisonOp, ComputedCall, Value } from '../../../ir/boolexp.js';
+import { isCast, type BoolExp, type ComparisonOp, type ComputedCall, type Value, type ValueComparison } from '../../../ir/boolexp.js';
 import { ident, join, literal, paramFrom, qualified, raw, sql, type Sql } from '../../../sql/fragment.js';
 import { geoComparison } from './geo.js';
 import { castType, col, type BoolExpEnv, type Scope } from './context.js';
-import { TEXT_TYPE } from '../type-traits.js';
+import { castTarget, TEXT_TYPE } from '../type-traits.js';
 
 const TRUE_SQL = raw('true');
 const FALSE_SQL = raw('false');
@@ -85,7 +85,7 @@ function listSql(v: Value, elementType: CatalogType, scope: Scope, env: BoolExpE
   return valueSql(v, arrayType, scope, env);
 }
 
-function comparison(lhs: Sql, type: CatalogType, op: ComparisonOp, scope: Scope, env: BoolExpEnv): Sql {
+function comparison(lhs: Sql, type: CatalogType, op: ValueComparison, scope: Scope, env: BoolExpEnv): Sql {
   if (op.op.startsWith('_st_')) {
     const geo = geoComparison(lhs, type, op.op, op.value, env);
     if (geo) return geo;
@@ -127,10 +127,9 @@ function comparison(lhs: Sql, type: CatalogType, op: ComparisonOp, scope: Scope,
 
 function columnOps(lhs: Sql, type: CatalogType, ops: ComparisonOp[], scope: Scope, env: BoolExpEnv): Sql {
   const parts = ops.map((op) => {
-    // `_cast: {String: {...}}` compares the column cast to another type.
-    if (op.op === '_cast' && op.value.kind === 'literal' && op.value.value && typeof op.value.value === 'object') {
-      const casts = op.value.value as unknown as Record<string, ComparisonOp[]>;
-      return and(Object.values(casts).map((inner) => columnOps(sql`(${lhs})::text`, TEXT_TYPE, inner, scope, env)));
+    if (isCast(op)) {
+      const to = castTarget(op.to);
+      return columnOps(sql`(${lhs})::${raw(to.display)}`, to, op.ops, scope, env);
     }
     return comparison(lhs, type, op, scope, env);
   });
