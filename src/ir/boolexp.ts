@@ -69,7 +69,7 @@ export interface ValueComparison {
 
 /**
  * `_cast` (`$cast`): the compared value cast to another type of the source, `to` (the
- * well-known engine's casts: jsonb to text, geometry to geography and back), then compared
+ * well-known engine's casts: binary JSON to text, geometry to geography and back), then compared
  * with `ops` as a value of that type.
  */
 export interface CastComparison {

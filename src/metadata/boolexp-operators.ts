@@ -234,14 +234,15 @@ export function parseComparisons(o: Operand, v: Json, path: string, opPath: (key
   });
 }
 
-/** The casts the well-known engine allows a comparison to make: a column type's to the target types. */
-const CASTS: Readonly<Record<string, readonly string[]>> = { geometry: ['geography'], geography: ['geometry'], jsonb: ['text'] };
+/** The casts the well-known engine allows a comparison to make, by type family: binary JSON to text, geometry to geography and back. */
+const CAST_FAMILIES: Readonly<Partial<Record<TypeFamily, TypeFamily>>> = { geometry: 'geography', geography: 'geometry', 'binary-json': 'text' };
 
 /** `_cast` (`$cast`): `{<type>: {<op>: value, ...}, ...}`, each compared as a value of that type. */
 function parseCasts(o: Operand, v: Json, path: string): ComparisonOp[] {
   if (!isObject(v)) throw parseFailed(`parsing HashMap failed, expected Object, but encountered ${jsonKind(v)}`, path);
   return Object.entries(v).map(([to, comparisons]) => {
-    const target = CASTS[o.type.name]?.includes(to) ? o.baseTypes.find((t) => t.name === to) : undefined;
+    const family = CAST_FAMILIES[o.type.traits.family];
+    const target = family ? o.baseTypes.find((t) => t.name === to && t.traits.family === family) : undefined;
     if (!target) throw badRequest('unexpected-payload', `cannot cast column of type ${JSON.stringify(o.type.display)} to type ${JSON.stringify(to)}`, path);
     const at = keyPath(path, to);
     return { op: '_cast', to, ops: parseComparisons({ ...o, type: target }, comparisons, at, (k) => keyPath(at, k)) };

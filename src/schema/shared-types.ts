@@ -99,7 +99,7 @@ export class SharedTypes {
   comparison(scalar: GraphQLScalarType | GraphQLEnumType, family: TypeFamily): GraphQLInputObjectType {
     return this.get(`comparison\0${scalar.name}`, () => {
       // `<scalar>_cast_exp`: the value compared as another type, as the well-known engine casts
-      // (`{_cast: {String: {...}}}` on jsonb, `{_cast: {geography: {...}}}` on geometry, and back).
+      // (`{_cast: {String: {...}}}` on binary JSON, `{_cast: {geography: {...}}}` on geometry, and back).
       const to = CAST_TARGETS[family];
       const cast = to
         ? this.get(`cast\0${scalar.name}`, () => {

@@ -67,7 +67,7 @@ export class BoolExpCompiler {
   }
 
   private comparison(subject: Sql, type: CatalogType, op: ComparisonOp, scope: Scope): Sql {
-    // These backends have no jsonb or PostGIS types, which are all `_cast` applies to.
+    // These backends have no binary JSON or PostGIS types, which are all `_cast` applies to.
     if (isCast(op)) throw this.dialect.notSupported('the operator _cast');
     const cmp = COMPARE[op.op];
     if (cmp) return sql`${subject} ${raw(cmp)} ${this.dialect.value(op.value, type, scope, this.root)}`;
