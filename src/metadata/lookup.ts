@@ -1,6 +1,6 @@
 /** Finding sources and tables in a metadata document, with the errors the API gives when they are missing. */
 import type { QualifiedName } from '../catalog/types.js';
-import { notExists } from '../errors/admin.js';
+import { atArgument, notExists } from '../errors/admin.js';
 import { sameTable, showTable } from './names.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 
@@ -16,6 +16,6 @@ export function trackedTable(source: SourceMetadata, table: QualifiedName): Tabl
 
 export function findTable(source: SourceMetadata, table: QualifiedName, path = '$.args.table'): TableMetadata {
   const t = trackedTable(source, table);
-  if (!t) throw notExists(`table ${JSON.stringify(showTable(table))} does not exist in source: ${source.name}`, path);
+  if (!t) throw atArgument(notExists(`table ${JSON.stringify(showTable(table))} does not exist in source: ${source.name}`, path));
   return t;
 }

@@ -72,18 +72,23 @@ export function queryCollection(v: unknown, path: string): QueryCollection {
   return c;
 }
 
-/** `{global: true}` (the default) or `{global: false, roles: [...]}` with at least one role. */
+/**
+ * `{global: true}` (the default) or `{global: false, roles: [...]}` with at least one role,
+ * read as the well-known engine reads it: a scope it cannot take is a parse failure of the
+ * scope object (`$.args.scope`), with its words.
+ */
 export function allowlistScope(v: unknown, path: string): AllowlistScope {
   const r = ObjectReader.of(v, path);
   const global = r.required('global', bool);
-  const roles = r.optional('roles', arrayOf(nonEmptyStr));
+  const roles = global ? r.optional('roles', arrayOf(nonEmptyStr)) : r.required('roles', arrayOf(nonEmptyStr));
   r.done();
   if (global) {
-    if (roles !== undefined) throw badRequest('bad-request', 'roles should not be provided when the scope is global', `${path}.roles`);
+    if (roles !== undefined) throw parseFailed('roles are not allowed when global is true', path);
     return GLOBAL_SCOPE;
   }
-  if (!roles || roles.length === 0) throw badRequest('bad-request', 'roles must be a non-empty list when the scope is not global', `${path}.roles`);
-  return { global: false, roles: [...new Set(roles)] };
+  if (!roles || roles.length === 0) throw parseFailed('parsing NonEmpty failed, unexpected empty list', `${path}.roles`);
+  if (new Set(roles).size !== roles.length) throw parseFailed('duplicate roles are not allowed', path);
+  return { global: false, roles };
 }
 
 export function allowlistEntry(v: unknown, path: string): AllowlistEntry {

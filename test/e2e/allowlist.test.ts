@@ -117,14 +117,17 @@ describe('allow-list operations: errors', () => {
     });
   });
 
-  it('checks the scope', async () => {
-    expect(await raw('add_collection_to_allowlist', { collection: 'editors', scope: { global: false, roles: [] } })).toEqual({
+  it('reads the scope as the well-known engine does: a scope it cannot take fails at the scope object', async () => {
+    const refused = (scope: unknown) => raw('add_collection_to_allowlist', { collection: 'editors', scope });
+    expect(await refused({ global: false })).toEqual({ status: 400, body: { path: '$.args.scope', error: 'key "roles" not found', code: 'parse-failed' } });
+    expect(await refused({ global: false, roles: [] })).toEqual({
       status: 400,
-      body: { path: '$.args.scope.roles', error: 'roles must be a non-empty list when the scope is not global', code: 'bad-request' },
+      body: { path: '$.args.scope.roles', error: 'parsing NonEmpty failed, unexpected empty list', code: 'parse-failed' },
     });
-    expect(await raw('add_collection_to_allowlist', { collection: 'editors', scope: { global: true, roles: ['user'] } })).toEqual({
+    expect(await refused({ global: false, roles: ['user', 'user'] })).toEqual({ status: 400, body: { path: '$.args.scope', error: 'duplicate roles are not allowed', code: 'parse-failed' } });
+    expect(await refused({ global: true, roles: ['user'] })).toEqual({
       status: 400,
-      body: { path: '$.args.scope.roles', error: 'roles should not be provided when the scope is global', code: 'bad-request' },
+      body: { path: '$.args.scope', error: 'roles are not allowed when global is true', code: 'parse-failed' },
     });
   });
 

@@ -67,7 +67,7 @@ describe('_cast', () => {
     });
     expect(r).toEqual({
       status: 400,
-      body: { path: '$.args.permission.filter.tags._cast', error: 'cannot cast column of type "jsonb" to type "int4"', code: 'unexpected-payload' },
+      body: { path: '$.args', error: 'cannot cast column of type "jsonb" to type "int4"', code: 'unexpected-payload' },
     });
     const exported = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
     expect(exported.sources[0].tables[0].select_permissions.map((p: any) => p.role)).toEqual(['user']);

@@ -68,7 +68,7 @@ describe('pg_add_computed_field', () => {
     const column = await add('first_name', { function: 'full_name' });
     expect(column.body.error).toBe('Inconsistent object: field definition conflicts with postgres column');
     const taken = await add('full_name', { function: 'full_name' });
-    expect(taken.body).toEqual({ path: '$.args.name', error: 'field with name "full_name" already exists in table "author"', code: 'already-exists' });
+    expect(taken.body).toEqual({ path: '$.args', error: 'field with name "full_name" already exists in table "author"', code: 'already-exists' });
   });
 
   it('names an untracked table with its path', async () => {

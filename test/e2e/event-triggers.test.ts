@@ -207,7 +207,7 @@ describe('delivery', () => {
   it('invokes by hand only with enable_manual', async () => {
     const refused = await engine.metadata({ type: 'pg_invoke_event_trigger', args: { name: 'capture', payload: { a: 1 } } });
     expect(refused.status).toBe(400);
-    expect(refused.body.path).toBe('$.args.name');
+    expect(refused.body.path).toBe('$.args');
     const r = await create({ name: 'manual', webhook: hookUrl('manual'), enable_manual: true });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const invoked = await engine.metadata({ type: 'pg_invoke_event_trigger', args: { name: 'manual', payload: { a: 1 } } });
@@ -269,9 +269,9 @@ describe('bad input', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'x', table: 'nope', webhook: hookUrl('x'), insert: { columns: '*' } }, '$.args.table'],
       [{ name: 'x', webhook: hookUrl('x'), insert: { columns: ['nope'] } }, '$.args'],
-      [{ name: 'x', webhook_from_env: 'NOT_SET_ANYWHERE', insert: { columns: '*' } }, '$.args.webhook_from_env'],
+      [{ name: 'x', webhook_from_env: 'NOT_SET_ANYWHERE', insert: { columns: '*' } }, '$.args'],
       [{ name: 'x', webhook: 'not a url', insert: { columns: '*' } }, '$.args.webhook'],
-      [{ name: 'x', webhook: hookUrl('x'), insert: { columns: '*' }, headers: [{ name: 'a', value_from_env: 'NOT_SET_ANYWHERE' }] }, '$.args.headers[0].value_from_env'],
+      [{ name: 'x', webhook: hookUrl('x'), insert: { columns: '*' }, headers: [{ name: 'a', value_from_env: 'NOT_SET_ANYWHERE' }] }, '$.args'],
       [{ name: 'x', webhook: hookUrl('x'), insert: { columns: '*' }, request_transform: { version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{{ $body. }}' } } }, '$.args'],
       [{ name: 'bad name!', webhook: hookUrl('x'), insert: { columns: '*' } }, '$.args'],
       [{ name: 'x', webhook: hookUrl('x') }, '$.args'],

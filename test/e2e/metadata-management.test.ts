@@ -98,17 +98,17 @@ describe('replace_metadata', () => {
     };
     const tables = doc();
     tables.sources[0].tables = [table('author'), table('article'), table('author')];
-    expect(await refused(tables)).toEqual({ code: 'already-exists', error: 'table "author" is listed more than once', path: '$.args.sources[0].tables[2]' });
+    expect(await refused(tables)).toEqual({ code: 'already-exists', error: 'table "author" is listed more than once', path: '$.args' });
     const sources = doc();
     sources.sources.push(structuredClone(sources.sources[0]));
-    expect(await refused(sources)).toMatchObject({ error: 'source with name "default" is listed more than once', path: '$.args.sources[1]' });
+    expect(await refused(sources)).toMatchObject({ error: 'source with name "default" is listed more than once', path: '$.args' });
     const roles = doc();
     roles.inherited_roles = [{ role_name: 'staff', role_set: ['a', 'b'] }, { role_name: 'staff', role_set: ['c', 'd'] }];
-    expect(await refused(roles)).toMatchObject({ error: 'inherited role "staff" is listed more than once', path: '$.args.inherited_roles[1]' });
+    expect(await refused(roles)).toMatchObject({ error: 'inherited role "staff" is listed more than once', path: '$.args' });
     const permissions = doc();
     const perm = (role: string) => ({ role, permission: { columns: ['id'], filter: {} } });
     permissions.sources[0].tables = [table('author', { select_permissions: [perm('a'), perm('b'), perm('a')] })];
-    expect(await refused(permissions)).toMatchObject({ error: 'select_permissions has more than one entry for "a"', path: '$.args.sources[0].tables[0].select_permissions[2]' });
+    expect(await refused(permissions)).toMatchObject({ error: 'select_permissions has more than one entry for "a"', path: '$.args' });
     expect(await exportV2()).toEqual(before);
   });
 });
@@ -180,7 +180,7 @@ describe('reload_metadata', () => {
 
   it('refuses an unknown source and a wrong argument', async () => {
     const unknown = await fx.engine.metadata({ type: 'reload_metadata', args: { reload_sources: ['nope'] } });
-    expect(unknown.body).toEqual({ path: '$.args.reload_sources', error: 'source with name "nope" does not exist', code: 'not-exists' });
+    expect(unknown.body).toEqual({ path: '$.args', error: 'source with name "nope" does not exist', code: 'not-exists' });
     const wrong = await fx.engine.metadata({ type: 'reload_metadata', args: { reload_sources: 'all' } });
     expect(wrong.body).toMatchObject({ path: '$.args.reload_sources', code: 'parse-failed' });
   });

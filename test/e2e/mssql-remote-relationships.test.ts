@@ -44,16 +44,16 @@ describe('SQL Server remote relationships', () => {
     const before = await exported();
     const r = await meta('mssql_create_remote_relationship', { ...legacy, name: 'other', remote_field: { shipment: { arguments: { order: '$id' } } } });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'invalid-params', path: '$.args.remote_field' });
+    expect(r.body).toMatchObject({ code: 'invalid-params', path: '$.args' });
     expect(await exported()).toEqual(before);
   });
 
   it('refuses an existing name, an unknown table and an empty field_mapping, storing nothing', async () => {
     const before = await exported();
     const cases: [unknown, number, string, string][] = [
-      [{ source: 'shop', table: 'orders', name: 'shipment', definition: toSchema }, 400, 'already-exists', '$.args.name'],
+      [{ source: 'shop', table: 'orders', name: 'shipment', definition: toSchema }, 400, 'already-exists', '$.args'],
       [{ source: 'shop', table: 'missing', name: 'x', definition: toSchema }, 400, 'not-exists', '$.args.table'],
-      [{ source: 'shop', table: 'orders', name: 'book', definition: { to_source: { ...toBook.to_source, field_mapping: {} } } }, 400, 'invalid-params', '$.args.definition.to_source.field_mapping'],
+      [{ source: 'shop', table: 'orders', name: 'book', definition: { to_source: { ...toBook.to_source, field_mapping: {} } } }, 400, 'invalid-params', '$.args'],
     ];
     for (const [args, status, code, path] of cases) {
       const r = await meta('mssql_create_remote_relationship', args);
@@ -64,7 +64,7 @@ describe('SQL Server remote relationships', () => {
 
   it('updates one into a relationship to a pg table (to_source), and refuses to update an unknown one', async () => {
     const missing = await meta('mssql_update_remote_relationship', { source: 'shop', table: 'orders', name: 'nope', definition: toBook });
-    expect([missing.status, missing.body.code, missing.body.path]).toEqual([400, 'not-exists', '$.args.name']);
+    expect([missing.status, missing.body.code, missing.body.path]).toEqual([400, 'not-exists', '$.args']);
     expect((await meta('mssql_update_remote_relationship', { source: 'shop', table: 'orders', name: 'shipment', definition: toBook })).status).toBe(200);
     const stored = { to_source: { ...toBook.to_source, table: { schema: 'public', name: 'book' } } };
     expect(shopTable(await exported(), 'orders').remote_relationships).toEqual([{ name: 'shipment', definition: stored }]);
@@ -92,7 +92,7 @@ describe('SQL Server remote relationships', () => {
     expect((await meta('mssql_delete_remote_relationship', { source: 'shop', table: 'orders', name: 'shipment' })).status).toBe(200);
     expect(shopTable(await exported(), 'orders').remote_relationships).toBeUndefined();
     const again = await meta('mssql_delete_remote_relationship', { source: 'shop', table: 'orders', name: 'shipment' });
-    expect([again.status, again.body.code, again.body.path]).toEqual([400, 'not-exists', '$.args.name']);
+    expect([again.status, again.body.code, again.body.path]).toEqual([400, 'not-exists', '$.args']);
   });
 });
 

@@ -41,7 +41,7 @@ describe('create_query_collection', () => {
       name: 'c2',
       definition: { queries: [{ name: 'q', query: '{ author { id } }' }, { name: 'q', query: '{ author { name } }' }] },
     });
-    expect(dup).toEqual({ status: 400, body: { path: '$.args.definition.queries', error: 'found duplicate query names "q"', code: 'not-supported' } });
+    expect(dup).toEqual({ status: 400, body: { path: '$.args', error: 'found duplicate query names "q"', code: 'not-supported' } });
     const bad = await meta('create_query_collection', { name: 'c2', definition: { queries: [{ name: 'q', query: '{ author { id }' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ path: '$.args.definition.queries[0].query', code: 'parse-failed' });
@@ -58,7 +58,7 @@ describe('add_query_to_collection / drop_query_from_collection', () => {
   it('adds a query and refuses its name twice', async () => {
     expect((await meta('add_query_to_collection', { collection_name: 'c1', query_name: 'names', query: '{ author { name } }' })).status).toBe(200);
     const again = await meta('add_query_to_collection', { collection_name: 'c1', query_name: 'names', query: '{ author { id } }' });
-    expect(again).toEqual({ status: 400, body: { path: '$.args.query_name', error: 'query with name "names" already exists in collection "c1"', code: 'already-exists' } });
+    expect(again).toEqual({ status: 400, body: { path: '$.args', error: 'query with name "names" already exists in collection "c1"', code: 'already-exists' } });
     expect((await exported()).query_collections[0].definition.queries.map((q: any) => q.name)).toEqual(['authors', 'names']);
   });
 
@@ -66,7 +66,7 @@ describe('add_query_to_collection / drop_query_from_collection', () => {
     const noColl = await meta('add_query_to_collection', { collection_name: 'nope', query_name: 'x', query: '{ author { id } }' });
     expect(noColl).toEqual({ status: 400, body: { path: '$.args.collection_name', error: 'query collection with name "nope" does not exist', code: 'not-exists' } });
     const noQuery = await meta('drop_query_from_collection', { collection_name: 'c1', query_name: 'x' });
-    expect(noQuery).toEqual({ status: 400, body: { path: '$.args.query_name', error: 'query with name "x" not found in collection "c1"', code: 'not-found' } });
+    expect(noQuery).toEqual({ status: 400, body: { path: '$.args', error: 'query with name "x" not found in collection "c1"', code: 'not-found' } });
   });
 
   it('drops a query', async () => {
@@ -79,7 +79,7 @@ describe('rename_query_collection / drop_query_collection', () => {
   it('renames, refusing a name in use or an unknown collection; the allow-list follows', async () => {
     expect((await meta('add_collection_to_allowlist', { collection: 'c1' })).status).toBe(200);
     const taken = await meta('rename_query_collection', { name: 'c1', new_name: 'loose' });
-    expect(taken).toEqual({ status: 400, body: { path: '$.args.new_name', error: 'query collection with name "loose" already exists', code: 'already-exists' } });
+    expect(taken).toEqual({ status: 400, body: { path: '$.args', error: 'query collection with name "loose" already exists', code: 'already-exists' } });
     const unknown = await meta('rename_query_collection', { name: 'nope', new_name: 'x' });
     expect(unknown).toEqual({ status: 400, body: { path: '$.args.name', error: 'query collection with name "nope" does not exist', code: 'not-exists' } });
     expect((await meta('rename_query_collection', { name: 'c1', new_name: 'main' })).status).toBe(200);
@@ -94,7 +94,7 @@ describe('rename_query_collection / drop_query_collection', () => {
     expect(r).toEqual({
       status: 400,
       body: {
-        path: '$.args.collection',
+        path: '$.args',
         error: 'query collection with name "main" is present in the allowlist; cannot proceed to drop. please use cascade to confirm you wish to drop it from the allowlist as well',
         code: 'dependency-error',
       },
@@ -196,6 +196,6 @@ describe('export round trip', () => {
   it('replace_metadata refuses an allow-list naming an unknown collection', async () => {
     const doc = await exported();
     const r = await meta('replace_metadata', { ...doc, allowlist: [{ collection: 'ghost' }] });
-    expect(r).toEqual({ status: 400, body: { path: '$.args.allowlist[0].collection', error: 'query collection with name "ghost" does not exist', code: 'not-exists' } });
+    expect(r).toEqual({ status: 400, body: { path: '$.args', error: 'query collection with name "ghost" does not exist', code: 'not-exists' } });
   });
 });

@@ -146,7 +146,7 @@ describe('comments, renames and drops', () => {
     expect((await meta('pg_set_relationship_comment', { table: 'author', name: 'articles', comment: null })).status).toBe(200);
     expect((await entry('author')).array_relationships[0].comment).toBeUndefined();
     const missing = await meta('pg_set_relationship_comment', { table: 'author', relationship: 'nope', comment: 'x' });
-    expect(missing.body).toEqual({ path: '$.args.relationship', error: 'relationship "nope" does not exist', code: 'not-exists' });
+    expect(missing.body).toEqual({ path: '$.args', error: 'relationship "nope" does not exist', code: 'not-exists' });
   });
 
   it('pg_rename_relationship renames it and the permissions that go through it', async () => {
@@ -156,7 +156,7 @@ describe('comments, renames and drops', () => {
     expect(article.object_relationships.map((r: any) => r.name)).toEqual(['author', 'author_upper', 'penned_by']);
     expect(article.select_permissions[0].permission.filter).toEqual({ penned_by: { id: 'x-service-user-id' } });
     const taken = await meta('pg_rename_relationship', { table: 'article', name: 'penned_by', new_name: 'title' });
-    expect(taken.body).toEqual({ path: '$.args.new_name', error: 'field with name "title" already exists in table "article"', code: 'already-exists' });
+    expect(taken.body).toEqual({ path: '$.args', error: 'field with name "title" already exists in table "article"', code: 'already-exists' });
   });
 
   it('pg_drop_relationship fails while a permission uses it, and cascades when asked', async () => {
@@ -170,7 +170,7 @@ describe('comments, renames and drops', () => {
 
   it('pg_drop_relationship names a missing relationship', async () => {
     const r = await meta('pg_drop_relationship', { table: 'article', relationship: 'nope' });
-    expect(r.body).toEqual({ path: '$.args.relationship', error: 'relationship "nope" does not exist', code: 'not-exists' });
+    expect(r.body).toEqual({ path: '$.args', error: 'relationship "nope" does not exist', code: 'not-exists' });
   });
 });
 

@@ -91,10 +91,10 @@ describe('remote schema permissions', () => {
     for (const [schema, error] of cases) {
       const res = await admin('add_remote_schema_permissions', { remote_schema: 'msgs', role: 'user', definition: { schema } });
       expect(res.status, schema).toBe(400);
-      expect(res.body.path, schema).toBe('$.args.definition.schema');
+      expect(res.body.path, schema).toBe('$.args');
       expect(res.body.error, schema).toContain(error);
     }
-    expect((await admin('add_remote_schema_permissions', { remote_schema: 'nope', role: 'user', definition: { schema: 'type Query { stats: Int }' } })).body).toMatchObject({ path: '$.args.remote_schema', code: 'not-exists' });
+    expect((await admin('add_remote_schema_permissions', { remote_schema: 'nope', role: 'user', definition: { schema: 'type Query { stats: Int }' } })).body).toMatchObject({ path: '$.args', code: 'not-exists' });
     expect((await admin('add_remote_schema_permissions', { remote_schema: 'msgs', role: 'user', definition: {} })).body).toMatchObject({ path: '$.args.definition' });
     expect(await exported()).toEqual(before);
   });
@@ -149,7 +149,7 @@ describe('remote schema permissions', () => {
     expect((await admin('drop_remote_schema_permissions', { remote_schema: 'msgs', role: 'mixed' })).body).toEqual({ message: 'success' });
     // Back to its parents' conflicting permissions: nothing.
     expect((await as('mixed', '{ stats }', undefined, { 'X-Service-User-Id': '1' })).body.errors[0].message).toContain('stats');
-    expect((await admin('drop_remote_schema_permissions', { remote_schema: 'msgs', role: 'mixed' })).body).toMatchObject({ path: '$.args.role', code: 'not-exists' });
+    expect((await admin('drop_remote_schema_permissions', { remote_schema: 'msgs', role: 'mixed' })).body).toMatchObject({ path: '$.args', code: 'not-exists' });
     // A parent of inherited roles cannot lose its only permission (the inherited roles would lose their parent).
     expect((await admin('drop_remote_schema_permissions', { remote_schema: 'msgs', role: 'reader' })).body).toMatchObject({ code: 'invalid-configuration', error: expect.stringContaining('parent role(s) are not found: reader') });
   });

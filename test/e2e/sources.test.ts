@@ -124,7 +124,7 @@ describe('rename_source', () => {
 
   it('refuses a name already taken and an unknown source', async () => {
     const taken = await engine.metadata({ type: 'rename_source', args: { name: 'library', new_name: 'default' } });
-    expect(taken.body).toEqual({ path: '$.args.new_name', error: 'source with name "default" already exists', code: 'already-exists' });
+    expect(taken.body).toEqual({ path: '$.args', error: 'source with name "default" already exists', code: 'already-exists' });
     const unknown = await engine.metadata({ type: 'rename_source', args: { name: 'nope', new_name: 'x' } });
     expect(unknown.body.code).toBe('not-exists');
   });

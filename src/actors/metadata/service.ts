@@ -11,7 +11,8 @@ import type { EnvelopeVersion } from './commands/manage.js';
 import type { Inconsistency } from '../../metadata/resolve.js';
 import { DocumentResolver } from './document-resolver.js';
 import type { Metadata } from '../../metadata/types.js';
-import { ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
+import { anchorAt, ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
+import { DATA_OPERATIONS } from './commands/dml.js';
 import { toAdminReply } from '../../errors/admin-reply.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
@@ -324,6 +325,7 @@ async function runEnvelope(uow: UnitOfWork, endpoint: AdminEndpoint, env: Envelo
     if (endpoint === 'v1/query' && e instanceof ApiError && e.code === 'parse-failed' && e.path.startsWith(argsPath)) {
       throw new ApiError(e.status, e.code, e.message, path + e.path.slice(argsPath.length), e.internal);
     }
-    throw e;
+    // The deprecated data operations report where in their arguments (`$.args.where.id`), as the well-known engine's do.
+    throw DATA_OPERATIONS.has(env.type) ? e : anchorAt(e, argsPath);
   }
 }

@@ -4,13 +4,13 @@
  * collection on the allow-list has its queries validated against the schema
  * (collection-validation.ts): adding one with an invalid query fails with its reason.
  */
-import { badRequest } from '../../../errors/admin.js';
+import { atArgument, badRequest } from '../../../errors/admin.js';
 import { nonEmptyStr, ObjectReader } from '../../../util/decode.js';
 import { allowlist, allowlistScope, GLOBAL_SCOPE, setAllowlist, type AllowlistEntry, type AllowlistScope } from '../../../metadata/query-collections.js';
 import { SUCCESS, type Command } from './context.js';
 import { collectionOutcome, existingCollection } from './query-collections.js';
 
-const notListed = (name: string, path: string) => badRequest('not-found', `collection ${JSON.stringify(name)} doesn't exist in the allowlist`, path);
+const notListed = (name: string, path: string) => atArgument(badRequest('not-found', `collection ${JSON.stringify(name)} doesn't exist in the allowlist`, path));
 
 const withScope = (collection: string, scope: AllowlistScope): AllowlistEntry => ({ collection, scope });
 

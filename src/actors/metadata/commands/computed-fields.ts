@@ -1,6 +1,6 @@
 /** pg_add_computed_field, pg_drop_computed_field (and their /v1/query forms), bigquery_add_computed_field, bigquery_drop_computed_field. */
 import { qualifiedKey } from '../../../catalog/types.js';
-import { notExists } from '../../../errors/admin.js';
+import { atArgument, notExists } from '../../../errors/admin.js';
 import { bool, nonEmptyStr, ObjectReader, str, type JsonObject } from '../../../util/decode.js';
 import { computedFieldDefinition } from '../../../metadata/computed-fields.js';
 import { graphqlName } from '../../../metadata/names.js';
@@ -34,7 +34,7 @@ export const dropComputedField: Command = (ctx, args, path) => {
   const cascade = r.withDefault('cascade', bool, false);
   r.done();
   const target = tableTarget(ctx, at);
-  if (!(target.entry.computed_fields ?? []).some((f) => f.name === name)) throw notExists(`computed field ${JSON.stringify(name)} does not exist`, r.at('name'));
+  if (!(target.entry.computed_fields ?? []).some((f) => f.name === name)) throw atArgument(notExists(`computed field ${JSON.stringify(name)} does not exist`, r.at('name')));
   dropTableObject(target.entry, 'computed_fields', name);
   return { metadata: ctx.metadata, response: SUCCESS, ...cascadeDependents(cascade, path) };
 };

@@ -67,3 +67,6 @@ export const DML_COMMANDS: Record<string, Command> = {
   update: dmlCommand('update', mutationAnswer),
   delete: dmlCommand('delete', mutationAnswer),
 };
+
+/** The deprecated API's data operations (`/v1/query` and `/v2/query`). */
+export const DATA_OPERATIONS: ReadonlySet<string> = new Set(Object.keys(DML_COMMANDS));

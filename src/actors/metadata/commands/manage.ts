@@ -1,6 +1,6 @@
 /** export, replace, reload, clear, get/drop inconsistent metadata. */
 import { remoteSchemas } from '../../../metadata/remote-schemas.js';
-import { ApiError, badRequest } from '../../../errors/admin.js';
+import { anchorAt, ApiError, badRequest } from '../../../errors/admin.js';
 import { arrayOf, bool, ObjectReader, str, type Json, type JsonObject } from '../../../util/decode.js';
 import { parseMetadataDocument } from '../../../metadata/document.js';
 import type { InconsistentObject, Metadata } from '../../../metadata/types.js';
@@ -46,7 +46,14 @@ export const replaceMetadata =
       return { metadata: parseMetadataDocument(args, path, ctx.metadata, ctx.backend), response: SUCCESS, ...refuseInconsistent };
     }
     const allow = r.withDefault('allow_inconsistent_metadata', bool, false);
-    const metadata = r.required('metadata', (x, p) => parseMetadataDocument(x, p, ctx.metadata, ctx.backend));
+    // What is wrong in the document is reported at the document (`$.args.metadata`).
+    const metadata = r.required('metadata', (x, p) => {
+      try {
+        return parseMetadataDocument(x, p, ctx.metadata, ctx.backend);
+      } catch (e) {
+        throw anchorAt(e, p);
+      }
+    });
     r.done();
     return {
       metadata,

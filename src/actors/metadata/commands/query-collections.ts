@@ -3,7 +3,7 @@
  * add_query_to_collection, drop_query_from_collection (spec "Query collections and
  * allow-list"), with the well-known engine's messages and codes.
  */
-import { alreadyExists, badRequest, notExists } from '../../../errors/admin.js';
+import { alreadyExists, atArgument, badRequest, notExists } from '../../../errors/admin.js';
 import { bool, isObject, nonEmptyStr, ObjectReader } from '../../../util/decode.js';
 import {
   allowlist,
@@ -19,9 +19,9 @@ import type { Metadata } from '../../../metadata/types.js';
 import { SUCCESS, type Command, type CommandResult } from './context.js';
 import { changeOutcome } from './outcomes.js';
 
-const missing = (name: string, path: string) => notExists(`query collection with name ${JSON.stringify(name)} does not exist`, path);
+const missing = (name: string, path: string) => atArgument(notExists(`query collection with name ${JSON.stringify(name)} does not exist`, path));
 
-/** The collection of that name, or a `not-exists` error at `path`. */
+/** The collection of that name, or a `not-exists` error at `path` (the argument naming it). */
 export function existingCollection(m: Metadata, name: string, path: string): QueryCollection {
   const c = queryCollections(m).find((x) => x.name === name);
   if (!c) throw missing(name, path);
@@ -50,7 +50,7 @@ function replaceCollection(m: Metadata, name: string, next: QueryCollection | nu
 
 export const createQueryCollection: Command = (ctx, args, path) => {
   const c = queryCollection(args, path);
-  if (queryCollections(ctx.metadata).some((x) => x.name === c.name)) throw alreadyExists(`query collection with name ${JSON.stringify(c.name)} already exists`, `${path}.name`);
+  if (queryCollections(ctx.metadata).some((x) => x.name === c.name)) throw atArgument(alreadyExists(`query collection with name ${JSON.stringify(c.name)} already exists`, `${path}.name`));
   setQueryCollections(ctx.metadata, [...queryCollections(ctx.metadata), c]);
   return { metadata: ctx.metadata, response: SUCCESS, ...collectionOutcome(c.name, path) };
 };
