@@ -161,6 +161,10 @@ describe('insert', () => {
     });
     expect(await user('insert', { table: 'article', objects: [{ title: 'T', author_id: 1 }], returning: ['body'] })).toEqual(denied('role "user" does not have permission to select column "body"', '$.args.returning[0]'));
     expect(await q('insert', { table: 'article', objects: [{ title: 'T' }] }, as('reader'))).toEqual(denied('insert on "article" for role "reader" is not allowed. '));
+    // An upsert updates through the update permission, which does not grant author_id.
+    expect(await user('insert', { table: 'article', objects: [{ title: 'T', author_id: 1 }], on_conflict: { constraint: 'article_pkey', action: 'update' } })).toEqual(
+      denied('role "user" does not have permission to update column "author_id"', '$.args.on_conflict'),
+    );
     expect(await user('insert', { table: 'article', objects: [{ title: 'T', author_id: 1 }], on_conflict: { constraint: 'article_pkey', action: 'ignore' } }, '1')).toEqual({ status: 200, body: { affected_rows: 1 } });
     expect((await articles()).length).toBe(before.length + 1);
     await q('delete', { table: 'article', where: { title: 'T' } });
