@@ -37,6 +37,8 @@ export const parseFailed = (message: string, path: string) => new ApiError(400, 
 export const notExists = (message: string, path = '$.args') => new ApiError(400, 'not-exists', message, path);
 export const alreadyExists = (message: string, path = '$.args') => new ApiError(400, 'already-exists', message, path);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message, '$');
+/** A role other than admin asking the administration API for what only admin may do (the well-known engine's words). */
+export const adminOnly = () => new ApiError(400, 'access-denied', 'restricted access : admin only', '$.args');
 
 /**
  * The object a command names by one of its arguments is not there (or already is): reported at

@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AdminEndpoint, AdminResponse, HealthResponse } from '../protocol/messages.js';
 import { ApiError } from '../errors/admin.js';
 import { log } from '../log.js';
-import { adminAccessError, adminSessionVariables } from './access.js';
+import { adminAccessError, queryAccessError, requestSessionVariables, type AdminHeaders } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
@@ -22,7 +22,7 @@ import type { WsBackend } from '../graphql/ws-connection.js';
 import type { EnabledApi } from '../config/config.js';
 
 export interface Backend {
-  /** `session`: the caller's session variables (`adminSessionVariables`). */
+  /** `session`: the caller's session variables (`requestSessionVariables`). */
   admin(endpoint: AdminEndpoint, body: Uint8Array, session: Record<string, string>): Promise<AdminResponse>;
   graphql: GraphQLBackend;
   /** `/api/rest/...`: the RESTified endpoints. */
@@ -69,14 +69,19 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   const secured = opts.adminSecrets.length > 0;
   const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
 
-  const accessDenied = (req: HttpRequest) => adminAccessError({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
+  type AccessCheck = (h: AdminHeaders, secured: boolean, matches: (s: string) => boolean) => ApiError | null;
+  const accessDenied = (req: HttpRequest, check: AccessCheck = adminAccessError) =>
+    check({ adminSecret: req.getHeader('x-service-admin-secret'), role: req.getHeader('x-service-role') }, secured, secretMatches);
 
-  /** An admin-only route: the admin secret and role are checked before the body is read (and the session read, while `req` is valid). */
-  const adminRoute = (limit: number, handle: (body: Uint8Array, session: Record<string, string>) => Promise<Reply>) => (res: HttpResponse, req: HttpRequest) => {
+  /**
+   * An administration route: the admin secret and role are checked before the body is read (and
+   * the session read, while `req` is valid); `check` says who may call it (admin only, by default).
+   */
+  const adminRoute = (limit: number, handle: (body: Uint8Array, session: Record<string, string>) => Promise<Reply>, check?: AccessCheck) => (res: HttpResponse, req: HttpRequest) => {
     const ex = exchange(res, req, ADMIN_METHODS);
-    const denied = accessDenied(req);
+    const denied = accessDenied(req, check);
     if (denied) return ex.reply(errorReply(denied));
-    const session = adminSessionVariables(readHeaders(req));
+    const session = requestSessionVariables(readHeaders(req));
     readBody(res, limit, req.getHeader('content-length'))
       .then((body) => handle(body, session))
       .then(
@@ -109,7 +114,9 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
 
   if (opts.enabledApis.has('metadata')) {
     for (const endpoint of ['v1/metadata', 'v1/query', 'v2/query'] as const) {
-      app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body, session) => backend.admin(endpoint, body, session)));
+      // `/v1/query` also serves a role its data operations (the metadata actor refuses it the rest).
+      const check = endpoint === 'v1/query' ? queryAccessError : adminAccessError;
+      app.post(`/${endpoint}`, adminRoute(opts.adminMaxBodyBytes, (body, session) => backend.admin(endpoint, body, session), check));
       app.options(`/${endpoint}`, preflight(ADMIN_METHODS));
     }
   }

@@ -14,9 +14,15 @@ export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
 export interface AdminRequest {
   type: 'admin';
   endpoint: AdminEndpoint;
-  /** The caller's session variables (admin, with its `x-service-*` headers): what its writes' event triggers record. */
+  /**
+   * The caller's session variables (its `x-service-*` headers): what its writes' event triggers
+   * record. `x-service-role` is admin, or on `/v1/query` the role whose data operations run with its permissions.
+   */
   session: Record<string, string>;
 }
+
+/** The role an administration request runs as (its session says; the front thread always sets it). */
+export const adminRequestRole = (session: Readonly<Record<string, string>>): string => session['x-service-role'] ?? 'admin';
 
 export interface AdminResponse {
   status: number;

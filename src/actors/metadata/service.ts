@@ -7,14 +7,14 @@
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { lookupCommand, READ_ONLY, VERSIONED } from './commands/index.js';
+import { DATA_OPERATIONS } from './commands/dml.js';
 import type { EnvelopeVersion } from './commands/manage.js';
 import type { Inconsistency } from '../../metadata/resolve.js';
 import { DocumentResolver } from './document-resolver.js';
 import type { Metadata } from '../../metadata/types.js';
-import { anchorAt, ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
-import { DATA_OPERATIONS } from './commands/dml.js';
+import { adminOnly, anchorAt, ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
 import { toAdminReply } from '../../errors/admin-reply.js';
-import type { AdminEndpoint, AdminResponse, HealthResponse } from '../../protocol/messages.js';
+import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthResponse } from '../../protocol/messages.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { log } from '../../log.js';
@@ -241,6 +241,7 @@ export class MetadataService {
   }
 
   private async execute(endpoint: AdminEndpoint, env: Envelope, session: Record<string, string>): Promise<Json> {
+    if (adminRequestRole(session) !== 'admin' && !(endpoint === 'v1/query' && dataOnly(env, '$'))) throw adminOnly();
     if (env.type !== 'bulk') resolveCommand(endpoint, env);
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
@@ -307,6 +308,15 @@ function resolveCommand(endpoint: AdminEndpoint, env: Envelope) {
   const command = lookupCommand(endpoint, env.type, VERSIONED.has(env.type) ? env.version : undefined);
   if (!command) throw badRequest('not-supported', `unknown operation type ${JSON.stringify(env.type)} for /${endpoint}`, '$.type');
   return command;
+}
+
+/**
+ * Whether `env` asks only for data operations (a bulk of them included): all a role other than
+ * admin may run, on `/v1/query` (the well-known engine's `requiresAdmin`).
+ */
+function dataOnly(env: Envelope, path: string): boolean {
+  if (env.type !== 'bulk') return DATA_OPERATIONS.has(env.type);
+  return arrayOf((v, p) => readEnvelope(v, p))(env.args, `${path}.args`).every((item, i) => dataOnly(item, `${path}.args[${i}]`));
 }
 
 /** Runs one envelope (recursively for bulk) inside the unit of work. */

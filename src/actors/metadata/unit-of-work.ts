@@ -10,7 +10,7 @@ import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Command, CommandContext, RunSqlOptions } from './commands/context.js';
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
 import { normalizeMetadata } from '../../metadata/document.js';
-import { inconsistencyKey, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
+import { inconsistencyKey, resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { DocumentResolver } from './document-resolver.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
 import { ApiError, badRequest } from '../../errors/admin.js';
@@ -147,6 +147,7 @@ export class UnitOfWork {
       resourceVersion: this.resourceVersion,
       introspection: (s) => this.catalogs.get(s)?.introspection ?? undefined,
       resolveMemo: this.resolver.memo,
+      resolved: () => resolveMetadata(draft, this.catalogs, this.resolver.memo),
       sourceError: (s) => this.catalogs.get(s)?.error ?? undefined,
       inconsistencies: () => this.inconsistencies.map((i) => i.object),
       backend: backendFor,

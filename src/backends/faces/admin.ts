@@ -6,6 +6,7 @@ import type { ApiError } from '../../errors/admin.js';
 import type { Rendered } from '../../sql/fragment.js';
 import type { JsonObject, ObjectReader } from '../../util/decode.js';
 import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
+import type { DmlPermissions } from '../../metadata/dml-permissions.js';
 
 /** What the metadata actor needs of a backend: configuration, what it supports, introspection and run_sql through its admin connection, the deprecated DML statements, the event commands' statements, its errors. */
 export interface AdminFace {
@@ -21,8 +22,8 @@ export interface AdminFace {
   /** A connection pool for the metadata actor: introspection, run_sql, transactions. */
   connectAdmin(configuration: JsonObject): AdminConnection;
 
-  /** The deprecated `/v1/query` and `/v2/query` data operations as one statement (run as admin). */
-  dmlStatement(kind: DmlKind, request: DmlRequest): Rendered;
+  /** The deprecated `/v1/query` and `/v2/query` data operations as one statement, with the caller's permissions applied. */
+  dmlStatement(kind: DmlKind, request: DmlRequest): DmlStatement;
   /** Event triggers (optional): the statements the event commands run in the request's transaction. */
   eventStatements?: EventStatements;
   /** A database error of this backend met by an administration request, or null when `e` is not one. */
@@ -145,10 +146,21 @@ export type DmlKind = 'select' | 'count' | 'insert' | 'update' | 'delete';
 export interface DmlRequest {
   table: ResolvedTable;
   args: ObjectReader;
-  /** A `where` on `table` (the request's unless given: a relationship's target in a nested select). */
+  /** A `where` on `table` (the request's unless given: a relationship's target in a nested select), as the caller may use it. */
   where(v: unknown, path: string, table?: ResolvedTable): BoolExp;
   /** Another tracked table of the source (the target of a relationship a select nests). */
   lookup(name: QualifiedName): ResolvedTable | undefined;
+  /** What the caller may do on the source's tables (admin: everything). */
+  permissions: DmlPermissions;
+}
+
+/**
+ * A DML operation's statement. It answers one row: `rows` (select), `count`, or `affected_rows`,
+ * `returning` when asked for and `check` (whether every changed row passes the permission's check).
+ */
+export interface DmlStatement extends Rendered {
+  /** The session variables it reads (the request must carry them). */
+  sessionVariables: string[];
 }
 
 /**

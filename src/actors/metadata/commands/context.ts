@@ -12,6 +12,7 @@ import type { Json } from '../../../util/decode.js';
 import type { ApiError } from '../../../errors/admin.js';
 import type { BackendKind, InconsistentObject, Metadata } from '../../../metadata/types.js';
 import type { ResolveMemo } from '../../../metadata/resolve/memo.js';
+import type { ResolvedMetadata } from '../../../metadata/resolve/types.js';
 
 export interface RunSqlOptions {
   source: string;
@@ -25,7 +26,7 @@ export interface RunSqlOptions {
 
 export interface CommandContext {
   readonly endpoint: AdminEndpoint;
-  /** The caller's session variables (admin, with its `x-service-*` headers). */
+  /** The caller's session variables (its `x-service-*` headers; `x-service-role` is admin unless a role runs data operations on `/v1/query`). */
   readonly session: Readonly<Record<string, string>>;
   /** The metadata as the unit of work has it now (after earlier commands of a bulk). */
   readonly metadata: Metadata;
@@ -34,6 +35,8 @@ export interface CommandContext {
   introspection(source: string): DatabaseCatalog | undefined;
   /** What the actor's resolutions keep between runs: a command resolving a source's fields shares it (metadata/resolve/memo.ts). */
   readonly resolveMemo: ResolveMemo;
+  /** `metadata` resolved over this unit of work's catalogs (permissions and inherited roles included), with `resolveMemo`. */
+  resolved(): ResolvedMetadata;
   /** Why a source is unreachable, or undefined. */
   sourceError(source: string): string | undefined;
   inconsistencies(): InconsistentObject[];
