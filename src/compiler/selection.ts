@@ -49,7 +49,7 @@ export class SelectionCompiler {
     if (v === null) return null;
     if (typeof v !== 'number' || !Number.isInteger(v)) throw new RequestError(`expected a 32-bit integer for type "Int", but found ${JSON.stringify(v)}`, path);
     if (v < 0) throw new RequestError('expected a non-negative 32-bit integer for type "Int", but found an integer', path);
-    return { kind: 'literal', value: v };
+    return { kind: 'literal', value: v, query: true };
   }
 
   /** where / order_by / distinct_on / limit / offset of a list of rows of `t`. */
@@ -248,7 +248,7 @@ export class SelectionCompiler {
     if (!parsed) throw new RequestError(`invalid JSON path ${JSON.stringify(v)}`, path);
     // PostgreSQL's `#>` takes array indexes as text too.
     const parts = parsed.map(String);
-    return { kind: 'literal', value: parts };
+    return { kind: 'literal', value: parts, query: true };
   }
 
   aggregate(t: TableInfo, sets: readonly SelectionSetNode[], path: string): AggregateSelection {

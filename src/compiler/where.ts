@@ -25,7 +25,7 @@ function comparisonOps(tree: InputTree, inputs: Inputs, path: string): Compariso
     }
     if (LIST_OPERATORS.has(op)) {
       const v = inputs.scalar(raw);
-      if (v) ops.push({ op, value: v.kind === 'literal' && !Array.isArray(v.value) ? { kind: 'literal', value: [v.value] } : v });
+      if (v) ops.push({ op, value: v.kind === 'literal' && !Array.isArray(v.value) ? { ...v, value: [v.value] } : v });
       continue;
     }
     const v = inputs.scalar(raw);

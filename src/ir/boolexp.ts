@@ -83,8 +83,9 @@ export const isCast = (c: ComparisonOp): c is CastComparison => c.op === '_cast'
 export type Value =
   /**
    * A literal from the metadata or the query; for `_in`/`_nin`/`_has_keys_*` an array.
-   * `query`: written in the request (a subscription binds it as a synthetic variable, so
-   * requests differing only in such literals share one multiplexed statement).
+   * `query`: written in the request where a variable could stand (a subscription binds it as a
+   * synthetic variable, so requests differing only in such literals share one multiplexed
+   * statement; also a `limit`, `offset` or json `path`).
    */
   | { kind: 'literal'; value: Json; query?: true }
   /** A session variable, lower-cased name (`x-service-user-id`), cast to the column type where used. */

@@ -15,8 +15,9 @@ export interface Sql {
 export type ParamSource =
   /**
    * Known at compile time (literals of the query or the metadata), as PostgreSQL text or JSON.
-   * `query`: a scalar written in the request, which a subscription's statement binds (a
-   * synthetic variable) rather than inlines; see `render`.
+   * `query`: a value written in the request where a variable could stand (a scalar, or a
+   * list of them), which a subscription's statement binds (a synthetic variable) rather than
+   * inlines; see `render`.
    */
   | { kind: 'literal'; value: unknown; query?: true }
   /** A GraphQL variable: `path` into it, coerced as `coerce` says. */
@@ -100,7 +101,7 @@ export interface Dialect {
 
 /**
  * Numbers placeholders in order; identical session params share one placeholder; literals are
- * inlined, except, with `liftQueryLiterals` (subscriptions), the query's own scalars, which
+ * inlined, except, with `liftQueryLiterals` (subscriptions), the query's own values, which
  * become parameters ("synthetic variables") so that requests differing only in them render
  * the same text.
  */

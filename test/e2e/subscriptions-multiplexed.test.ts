@@ -9,7 +9,7 @@ import type { Client } from 'graphql-ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
-import { connect as connectClient, logged as loggedLines, sleep, subscribe } from '../support/graphql-ws.js';
+import { cohortsPerStatement as cohortsPerStatementOf, connect as connectClient, logged as loggedLines, sleep, subscribe } from '../support/graphql-ws.js';
 
 const INTERVAL_MS = 100;
 const fx = useEngine({
@@ -46,17 +46,7 @@ const connect = (headers: Record<string, string> = {}): Client => connectClient(
 const user = (id: string) => ({ 'x-service-role': 'user', 'x-service-user-id': id });
 const logged = (message: string, from: number): any[] => loggedLines(fx.engine, message, from);
 
-/**
- * The cohort count of each multiplexed statement the engine runs during `intervals` refetch
- * intervals, once the first results' refetches are logged (a log line may arrive after the
- * result it preceded, and a new subscriber's first refetch runs its cohort alone).
- */
-async function cohortsPerStatement(intervals: number): Promise<number[]> {
-  await sleep(2 * INTERVAL_MS);
-  const from = fx.engine.logs.length;
-  await sleep(intervals * INTERVAL_MS);
-  return logged('live query refetched', from).map((l) => l.cohorts);
-}
+const cohortsPerStatement = (intervals: number): Promise<number[]> => cohortsPerStatementOf(fx.engine, INTERVAL_MS, intervals);
 
 const NOTES = 'subscription { note(order_by: {id: asc}) { id title } }';
 

@@ -10,7 +10,7 @@ import type { Client } from 'graphql-ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
 import { replaceTables } from '../support/graphql.js';
-import { connect as connectClient, logged, sleep, subscribe, type Results } from '../support/graphql-ws.js';
+import { connect as connectClient, liveQueryCounts, logged, sleep, subscribe, type LiveQueryCounts, type Results } from '../support/graphql-ws.js';
 import { startEngine } from '../support/engine.js';
 
 const INTERVAL_MS = 100;
@@ -40,26 +40,17 @@ afterEach(async () => {
 const connect = (headers: Record<string, string>): Client => connectClient(fx.engine, clients, headers);
 const user = (id: string) => ({ 'x-service-role': 'user', 'x-service-user-id': id });
 
-interface Counts {
-  queries: number;
-  cohorts: number;
-  subscribers: number;
-}
-
 async function devSubscriptions(headers: Record<string, string> = admin): Promise<{ status: number; body: any }> {
   const r = await fetch(`${fx.engine.url}/dev/subscriptions`, { headers });
   return { status: r.status, body: await r.json() };
 }
 
-const counts = async (): Promise<Counts[]> => (await devSubscriptions()).body.multiplexers;
-const total = (all: Counts[]): Counts => all.reduce((a, c) => ({ queries: a.queries + c.queries, cohorts: a.cohorts + c.cohorts, subscribers: a.subscribers + c.subscribers }), { queries: 0, cohorts: 0, subscribers: 0 });
-
 /** Waits until the multiplexers report `expected` in all (a restarted one answers once it is given its subscribers). */
-async function until(expected: Counts): Promise<void> {
-  let last: Counts | null = null;
+async function until(expected: LiveQueryCounts): Promise<void> {
+  let last: LiveQueryCounts | null = null;
   for (let i = 0; i < 100; i++) {
     try {
-      last = total(await counts());
+      last = await liveQueryCounts(fx.engine);
       if (JSON.stringify(last) === JSON.stringify(expected)) return;
     } catch {
       // A multiplexer restarting answers 503 for a moment.

@@ -55,3 +55,30 @@ export function logged(engine: Engine, message: string, from: number): any[] {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The cohort count of each multiplexed statement the engine runs during `intervals` refetch
+ * intervals of `intervalMs` (its debug log: one `live query refetched` line per statement),
+ * once the first results' refetches are logged (a log line may arrive after the result it
+ * preceded, and a new subscriber's first refetch runs its cohort alone).
+ */
+export async function cohortsPerStatement(engine: Engine, intervalMs: number, intervals: number): Promise<number[]> {
+  await sleep(2 * intervalMs);
+  const from = engine.logs.length;
+  await sleep(intervals * intervalMs);
+  return logged(engine, 'live query refetched', from).map((l) => l.cohorts);
+}
+
+export interface LiveQueryCounts {
+  queries: number;
+  cohorts: number;
+  subscribers: number;
+}
+
+/** The multiplexed queries, cohorts and subscribers running, summed over the multiplexer actors (`GET /dev/subscriptions`). */
+export async function liveQueryCounts(engine: Engine): Promise<LiveQueryCounts> {
+  const r = await fetch(`${engine.url}/dev/subscriptions`);
+  if (!r.ok) throw new Error(`/dev/subscriptions answered ${r.status}`);
+  const all = ((await r.json()) as { multiplexers: LiveQueryCounts[] }).multiplexers;
+  return all.reduce((a, c) => ({ queries: a.queries + c.queries, cohorts: a.cohorts + c.cohorts, subscribers: a.subscribers + c.subscribers }), { queries: 0, cohorts: 0, subscribers: 0 });
+}

@@ -16,6 +16,17 @@ function literal(v: unknown): string {
   return "E'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\0/g, '\\000') + "'";
 }
 
+/**
+ * A list of texts (or nulls) in PostgreSQL's array input syntax (`{1,2,3}`), read by a cast to
+ * the array type: what a lifted list literal is as a synthetic variable, which a cohort's JSON
+ * holds as text. An element is quoted when the syntax needs it (empty, blank, a delimiter, a
+ * quote or backslash, or the word NULL).
+ */
+export function arrayText(values: readonly (string | null)[]): string {
+  const element = (v: string | null) => (v === null ? 'NULL' : v !== '' && !/[{}",\\\s]/.test(v) && v.toUpperCase() !== 'NULL' ? v : `"${v.replace(/["\\]/g, '\\$&')}"`);
+  return `{${values.map(element).join(',')}}`;
+}
+
 export const PG_DIALECT: Dialect = { placeholder: (n) => `$${n}`, literal };
 
 export const renderPg = (s: Sql): Rendered => render(s, PG_DIALECT);

@@ -1,4 +1,4 @@
--- variables: {"query":{},"session":{},"synthetic":["2"],"cursor":"1"}
+-- variables: {"query":{},"session":{},"synthetic":["2","2"],"cursor":"1"}
 SELECT "__subs"."result_id", "__fld_resp"."root" AS "result", "__fld_resp"."cursor" AS "cursor"
 FROM unnest(($1)::json[]) WITH ORDINALITY AS "__subs"("result_vars", "result_id")
 LEFT OUTER JOIN LATERAL (
@@ -10,7 +10,7 @@ LEFT OUTER JOIN LATERAL (
       FROM "public"."article" AS "_0"
       WHERE (("_0"."rating" >= (("__subs"."result_vars" #>> '{synthetic,0}'))::integer) AND ("_0"."id" > (("__subs"."result_vars" #>> '{cursor}'))::integer))
       ORDER BY "_0"."id" ASC NULLS LAST
-      LIMIT (E'2')::bigint
+      LIMIT (("__subs"."result_vars" #>> '{synthetic,1}'))::bigint
     ) AS "_1"
     LEFT JOIN LATERAL (
       SELECT json_build_object(E'name', "_3"."name") AS root

@@ -1,4 +1,4 @@
--- variables: {"query":{},"session":{},"synthetic":[],"cursor":"1.00"}
+-- variables: {"query":{},"session":{},"synthetic":["2"],"cursor":"1.00"}
 SELECT "__subs"."result_id", "__fld_resp"."root" AS "result", "__fld_resp"."cursor" AS "cursor"
 FROM unnest(($1)::json[]) WITH ORDINALITY AS "__subs"("result_vars", "result_id")
 LEFT OUTER JOIN LATERAL (
@@ -8,6 +8,6 @@ LEFT OUTER JOIN LATERAL (
     FROM "shop"."product_item" AS "_0"
     WHERE (("_0"."in_stock" = (E'true')::boolean) AND ("_0"."unit_price" > (("__subs"."result_vars" #>> '{cursor}'))::numeric(10,2)))
     ORDER BY "_0"."unit_price" ASC NULLS LAST
-    LIMIT (E'2')::bigint
+    LIMIT (("__subs"."result_vars" #>> '{synthetic,0}'))::bigint
   ) AS "__s"
 ) AS "__fld_resp" ON true;

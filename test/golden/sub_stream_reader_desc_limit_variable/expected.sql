@@ -1,4 +1,4 @@
--- variables: {"query":{"from":100},"session":{},"synthetic":[],"cursor":"100"}
+-- variables: {"query":{"from":100},"session":{},"synthetic":["10"],"cursor":"100"}
 SELECT "__subs"."result_id", "__fld_resp"."root" AS "result", "__fld_resp"."cursor" AS "cursor"
 FROM unnest(($1)::json[]) WITH ORDINALITY AS "__subs"("result_vars", "result_id")
 LEFT OUTER JOIN LATERAL (
@@ -12,6 +12,6 @@ LEFT OUTER JOIN LATERAL (
       WHERE (("_0"."author_id" = "_1"."id") AND ("_1"."is_active" = (E'true')::boolean))
     )) AND ("_0"."id" < (("__subs"."result_vars" #>> '{cursor}'))::integer))
     ORDER BY "_0"."id" DESC NULLS FIRST
-    LIMIT LEAST((E'10')::bigint, 3)
+    LIMIT LEAST((("__subs"."result_vars" #>> '{synthetic,0}'))::bigint, 3)
   ) AS "__s"
 ) AS "__fld_resp" ON true;

@@ -61,11 +61,14 @@ export function valueSql(v: Value, type: Sql, scope: Scope, env: BoolExpEnv): Sq
 
 /**
  * A literal's value as a parameter, marked as written in the query when it is (a subscription
- * lifts it into a synthetic variable: only a scalar, which the cohort's JSON holds as text).
+ * lifts it into a synthetic variable, which the cohort's JSON holds as text: a scalar, or a
+ * list of them, written as an array's text by `translateLiveField`).
  */
 export function literalParam(v: Extract<Value, { kind: 'literal' }>, value: unknown): Sql {
-  return paramFrom({ kind: 'literal', value, ...(v.query && typeof value === 'string' ? { query: true as const } : {}) });
+  return paramFrom({ kind: 'literal', value, ...(v.query && liftable(value) ? { query: true as const } : {}) });
 }
+
+const liftable = (value: unknown): boolean => typeof value === 'string' || (Array.isArray(value) && value.every((x) => x === null || typeof x === 'string'));
 
 const isJsonType = (type: Sql) => type.parts[0] === 'json' || type.parts[0] === 'jsonb';
 
@@ -79,7 +82,7 @@ export function encodeLiteral(v: unknown): unknown {
 function listSql(v: Value, elementType: CatalogType, scope: Scope, env: BoolExpEnv): Sql {
   const arrayType = raw(`${elementType.display}[]`);
   if (v.kind === 'literal' && Array.isArray(v.value)) {
-    return sql`(${paramFrom({ kind: 'literal', value: v.value.map(encodeLiteral) })})::${arrayType}`;
+    return sql`(${literalParam(v, v.value.map(encodeLiteral))})::${arrayType}`;
   }
   if (v.kind === 'variable') return sql`(${paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'array' })})::${arrayType}`;
   return valueSql(v, arrayType, scope, env);

@@ -2,14 +2,15 @@
  * Live queries on PostgreSQL, multiplexed as the well-known engine does: the cohorts' values
  * go in as one json[] parameter, unnested WITH ORDINALITY, and the field's statement is
  * joined laterally to it, reading each cohort's values from its JSON where the plain
- * statement has parameters (`"__subs"."result_vars" #>> '{query,id}'`). One statement serves
+ * statement has parameters (`"__subs"."result_vars" #>> '{query,id}'`), the query's literals
+ * included (synthetic variables: `#>> '{synthetic,0}'`). One statement serves
  * a whole batch of cohorts. A streaming field reads its cohort's cursor the same way
  * (`#>> '{cursor}'`) and also returns the new one.
  */
 import type { RootField } from '../../../ir/select.js';
 import { render, type ParamSource } from '../../../sql/fragment.js';
 import type { TranslatedLiveField, TranslateOptions } from '../../faces/translator.js';
-import { PG_DIALECT } from '../dialect.js';
+import { arrayText, PG_DIALECT } from '../dialect.js';
 import { rootFieldSql } from './select.js';
 import { initialCursor } from './stream.js';
 
@@ -46,7 +47,10 @@ function cohortValue(p: ParamSource, synthetic: number): string {
 
 export function translateLiveField(field: Exclude<RootField, { kind: 'typename' }>, options: TranslateOptions): TranslatedLiveField {
   const { text, ...reads } = rootFieldSql(field, options);
-  const plain = render(text, PG_DIALECT, true);
+  const rendered = render(text, PG_DIALECT, true);
+  // A lifted list is a synthetic variable as the text of an array, which its cast reads (`#>>` gives text).
+  const params = rendered.params.map((p) => (p.kind === 'literal' && Array.isArray(p.value) ? { ...p, value: arrayText(p.value) } : p));
+  const plain = { ...rendered, params };
   // Rendering again in the same order, each placeholder becomes the cohort's value of that parameter.
   let lifted = 0;
   const synthetic = plain.params.map((p) => (p.kind === 'literal' ? lifted++ : -1));

@@ -44,7 +44,7 @@ export class Translator {
       v === null
         ? null
         : v.kind === 'literal'
-          ? paramFrom({ kind: 'literal', value: encodeLiteral(v.value) })
+          ? literalParam(v, encodeLiteral(v.value))
           : v.kind === 'variable'
             ? paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'scalar' })
             : null;
@@ -184,7 +184,7 @@ export class Translator {
   }
 
   private pathParam(v: Value): Sql {
-    if (v.kind === 'literal') return paramFrom({ kind: 'literal', value: v.value });
+    if (v.kind === 'literal') return literalParam(v, v.value);
     if (v.kind === 'variable') return paramFrom({ kind: 'variable', name: v.name, path: v.path, coerce: 'array' });
     throw new Error('a json path is a literal or a variable');
   }
