@@ -2,7 +2,8 @@
  * Remote relationships to remote schemas as stored (spec "Remote relationship"): in a table
  * entry's `remote_relationships`, `{name, definition: {to_remote_schema: {remote_schema,
  * lhs_fields, remote_field}}}`. The legacy form (`remote_schema`, `service_fields`,
- * `remote_field` at the top of the arguments) is read into that one. `remote_field` is a chain
+ * `remote_field` at the top of the arguments) is read into that one, as is the first form of a
+ * relationship to another source's table (`remote_source` there) into `to_source`. `remote_field` is a chain
  * of the remote's own field names, one per level: `{f: {arguments: {...}, field: {g: {...}}}}`;
  * an argument value `"$column"` (anywhere in it) is a column of the row.
  */
@@ -92,6 +93,9 @@ export function remoteRelationshipDefinition(r: ObjectReader): { definition: Jso
     });
     return { definition: 'to_source' in definition ? (definition as JsonObject) : { to_remote_schema: definition as unknown as Json } };
   }
+  // The well-known engine's first form of a relationship to another source's table (v2.0 betas):
+  // `remote_source` beside `name`, read into `to_source`.
+  if (r.has('remote_source')) return { definition: { to_source: r.required('remote_source', toSource) as unknown as Json } };
   const legacy = toRemoteSchema(r, 'service_fields');
   return { definition: { to_remote_schema: legacy as unknown as Json } };
 }

@@ -130,6 +130,19 @@ describe('rename_source', () => {
   });
 });
 
+describe('remote relationships to another source', () => {
+  it("takes the well-known engine's first form (remote_source beside name) and stores it as to_source", async () => {
+    await db.sql('CREATE TABLE loan (id serial PRIMARY KEY, book_id integer)');
+    expect((await engine.metadata({ type: 'pg_track_table', args: { table: 'loan' } })).status).toBe(200);
+    const remote_source = { relationship_type: 'object', source: 'library', table: 'book', field_mapping: { book_id: 'id' } };
+    const created = await engine.metadata({ type: 'pg_create_remote_relationship', args: { name: 'book', table: 'loan', remote_source } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const loan = (await source('default')).tables.find((t: any) => t.table.name === 'loan');
+    expect(loan.remote_relationships).toEqual([{ name: 'book', definition: { to_source: { ...remote_source, table: { schema: 'public', name: 'book' } } } }]);
+    expect((await engine.metadata({ type: 'pg_delete_remote_relationship', args: { name: 'book', table: 'loan' } })).status).toBe(200);
+  });
+});
+
 describe('pg_drop_source', () => {
   it('refuses while a remote relationship of another source points at it, and cascades when asked', async () => {
     await db.sql('CREATE TABLE reader (id serial PRIMARY KEY, book_id integer)');
