@@ -70,9 +70,11 @@ describe('requests the engine cannot use', () => {
     expect((await engine.metadata({ type: 7, args: {} }, admin)).body).toMatchObject({ path: '$.type', code: 'parse-failed' });
   });
 
-  it('an unknown operation is 400 not-supported', async () => {
+  it("an unknown operation is a parse failure of the envelope, in the well-known engine's words", async () => {
     const r = await engine.metadata({ type: 'make_coffee', args: {} }, admin);
-    expect(r).toEqual({ status: 400, body: { path: '$.type', error: 'unknown operation type "make_coffee" for /v1/metadata', code: 'not-supported' } });
+    expect(r).toEqual({ status: 400, body: { path: '$', error: 'unknown metadata command "make_coffee"; "make" was not recognized as a valid backend name', code: 'parse-failed' } });
+    const known = await engine.metadata({ type: 'bulk', args: [{ type: 'export_metadata', args: {} }, { type: 'pg_track_tables', args: {} }] }, admin);
+    expect(known).toEqual({ status: 400, body: { path: '$.args[1]', error: 'unknown metadata command "track_tables" for backend "pg"', code: 'parse-failed' } });
   });
 
   it('a body over the configured limit is refused with 413', async () => {

@@ -6,13 +6,13 @@
  */
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
-import { lookupCommand, READ_ONLY, VERSIONED } from './commands/index.js';
+import { lookupCommand, READ_ONLY, unknownCommand, VERSIONED } from './commands/index.js';
 import { DATA_OPERATIONS } from './commands/dml.js';
 import type { EnvelopeVersion } from './commands/manage.js';
 import type { Inconsistency } from '../../metadata/resolve.js';
 import { DocumentResolver } from './document-resolver.js';
 import type { Metadata } from '../../metadata/types.js';
-import { adminOnly, anchorAt, ApiError, badRequest, conflict, parseFailed } from '../../errors/admin.js';
+import { adminOnly, anchorAt, ApiError, conflict, parseFailed } from '../../errors/admin.js';
 import { toAdminReply } from '../../errors/admin-reply.js';
 import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthResponse } from '../../protocol/messages.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
@@ -242,12 +242,12 @@ export class MetadataService {
 
   private async execute(endpoint: AdminEndpoint, env: Envelope, session: Record<string, string>): Promise<Json> {
     if (adminRequestRole(session) !== 'admin' && !(endpoint === 'v1/query' && dataOnly(env, '$'))) throw adminOnly();
-    if (env.type !== 'bulk') resolveCommand(endpoint, env);
+    if (env.type !== 'bulk') resolveCommand(endpoint, env, '$');
     if (READ_ONLY.has(env.type) && env.resourceVersion === undefined) {
       // Reads see the state of this instance, which follows the store within one poll interval.
       return this.serialised(async () => {
         const uow = this.unitOfWork(endpoint, this.stored, session);
-        return uow.apply(resolveCommand(endpoint, env), env.args, '$.args');
+        return uow.apply(resolveCommand(endpoint, env, '$'), env.args, '$.args');
       });
     }
     return this.serialised(() => this.mutate(endpoint, env, session));
@@ -303,10 +303,11 @@ export class MetadataService {
   }
 }
 
-function resolveCommand(endpoint: AdminEndpoint, env: Envelope) {
+/** `path`: the envelope's (`$`, `$.args[i]` in a bulk). */
+function resolveCommand(endpoint: AdminEndpoint, env: Envelope, path: string) {
   // Only export/replace read `version`; elsewhere a valid one is ignored, like the well-known engine does.
   const command = lookupCommand(endpoint, env.type, VERSIONED.has(env.type) ? env.version : undefined);
-  if (!command) throw badRequest('not-supported', `unknown operation type ${JSON.stringify(env.type)} for /${endpoint}`, '$.type');
+  if (!command) throw unknownCommand(endpoint, env.type, path);
   return command;
 }
 
@@ -329,7 +330,7 @@ async function runEnvelope(uow: UnitOfWork, endpoint: AdminEndpoint, env: Envelo
   }
   const argsPath = `${path}.args`;
   try {
-    return await uow.apply(resolveCommand(endpoint, env), env.args, argsPath);
+    return await uow.apply(resolveCommand(endpoint, env, path), env.args, argsPath);
   } catch (e) {
     // The deprecated API names a badly formed argument without `args` (`$.name`), as the well-known engine does.
     if (endpoint === 'v1/query' && e instanceof ApiError && e.code === 'parse-failed' && e.path.startsWith(argsPath)) {

@@ -5,6 +5,7 @@
  */
 import type { AdminEndpoint } from '../../../protocol/messages.js';
 import { isObject } from '../../../util/decode.js';
+import { badRequest, parseFailed, type ApiError } from '../../../errors/admin.js';
 import type { Command } from './context.js';
 import {
   clearMetadata,
@@ -220,4 +221,20 @@ export function lookupCommand(endpoint: AdminEndpoint, type: string, version: En
     tables.set(key, table);
   }
   return Object.hasOwn(table, type) ? table[type] : undefined;
+}
+
+/** The backend prefixes of `/v1/metadata` operation names (`pg_track_table`). */
+const BACKEND_PREFIXES = ['pg', 'citus', 'mssql', 'bigquery'];
+
+/**
+ * An operation no endpoint table has. `/v1/metadata` answers as the well-known engine's parser
+ * does: a parse failure of the envelope naming the command and its backend prefix; the
+ * deprecated endpoints name the endpoint at `$.type`.
+ */
+export function unknownCommand(endpoint: AdminEndpoint, type: string, path: string): ApiError {
+  if (endpoint !== 'v1/metadata') return badRequest('not-supported', `unknown operation type ${JSON.stringify(type)} for /${endpoint}`, `${path}.type`);
+  const cut = type.indexOf('_');
+  const prefix = cut < 0 ? type : type.slice(0, cut);
+  if (!BACKEND_PREFIXES.includes(prefix)) return parseFailed(`unknown metadata command ${JSON.stringify(type)}; ${JSON.stringify(prefix)} was not recognized as a valid backend name`, path);
+  return parseFailed(`unknown metadata command ${JSON.stringify(type.slice(cut + 1))} for backend ${JSON.stringify(prefix)}`, path);
 }
