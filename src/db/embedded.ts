@@ -23,21 +23,29 @@ export interface EmbeddedServer {
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
+export interface EmbeddedOptions {
+  /**
+   * An installed PostgreSQL's folder (holding `bin/`) to run instead of the npm package's
+   * binaries: the tests' PostGIS server is Debian's PostgreSQL 15, which has the extension.
+   */
+  installation?: string;
+}
+
 const PASSWORD = 'postgres';
 
 const urlFor = (port: number) => `postgres://${POSTGRES_USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 
 /** Rejects with `embedded PostgreSQL could not start: <cause>`, one line. */
-export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(dataDir: string, log: Log, options: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   try {
-    return await start(resolve(dataDir), log);
+    return await start(resolve(dataDir), log, options);
   } catch (e) {
     const cause = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ');
     throw new Error(`embedded PostgreSQL could not start: ${cause}`);
   }
 }
 
-async function start(root: string, log: Log): Promise<EmbeddedServer> {
+async function start(root: string, log: Log, options: EmbeddedOptions): Promise<EmbeddedServer> {
   await mkdir(root, { recursive: true });
   const account = process.getuid?.() === 0 ? await postgresAccount() : null;
   const runAs: RunAs = account ? { uid: account.uid, gid: account.gid } : {};
@@ -51,7 +59,7 @@ async function start(root: string, log: Log): Promise<EmbeddedServer> {
     return { url: urlFor(orphanPort), port: orphanPort, dataDir: dataRoot, stop: () => stopByPidFile(pgData) };
   }
 
-  const binDir = join(await binaries(root, account, log), 'bin');
+  const binDir = join(options.installation ?? (await binaries(root, account, log)), 'bin');
   if (!existsSync(join(pgData, 'PG_VERSION'))) {
     log('initialising embedded PostgreSQL', { dataDir: dataRoot });
     await initialise(binDir, dataRoot, pgData, runAs);

@@ -1,15 +1,15 @@
 /** `_cast` in boolean expressions (GraphQL `where`, permissions, the deprecated `select`'s `$cast`), as the well-known engine casts. */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { postgisDatabase } from '../support/db.js';
 import { useEngine } from '../support/fixture.js';
 import { gql } from '../support/graphql.js';
 
-const fx = useEngine();
+const fx = useEngine({}, [], postgisDatabase);
 
 const near = { type: 'Point', coordinates: [2, 2] };
 
 beforeAll(async () => {
   await fx.db.sql(`
-    CREATE EXTENSION IF NOT EXISTS postgis;
     CREATE TABLE place (id int PRIMARY KEY, name text NOT NULL, spot geometry, area geography, tags jsonb);
     INSERT INTO place VALUES
       (1, 'near', 'SRID=4326;POINT(1 1)', 'SRID=4326;POINT(1 1)', '{"kind": "latest"}'),

@@ -17,8 +17,8 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function freshDatabase(): Promise<TestDatabase> {
-  const serverUrl = inject('databaseUrl');
+/** `serverUrl`: the run's server (see global-setup.ts) unless said. */
+export async function freshDatabase(serverUrl = inject('databaseUrl')): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -42,4 +42,16 @@ export async function freshDatabase(): Promise<TestDatabase> {
       await c.end();
     },
   };
+}
+
+/**
+ * A fresh database with PostGIS created, on the run's PostGIS server; fails, saying what to
+ * install, when there is none (a test needing PostGIS never skips).
+ */
+export async function postgisDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject('postgisUrl');
+  if (!serverUrl) throw new Error("this test needs PostGIS: install Debian's postgresql-15-postgis-3 (.ci/run does) or set SERVICE_TEST_POSTGIS_URL");
+  const db = await freshDatabase(serverUrl);
+  await db.sql('CREATE EXTENSION postgis');
+  return db;
 }

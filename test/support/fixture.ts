@@ -8,10 +8,11 @@ export interface EngineFixture {
   engine: Engine;
 }
 
-export function useEngine(env: Record<string, string> = {}, args: string[] = []): EngineFixture {
+/** `database`: where the engine's database is made (`postgisDatabase` for a test needing PostGIS). */
+export function useEngine(env: Record<string, string> = {}, args: string[] = [], database: () => Promise<TestDatabase> = () => freshDatabase()): EngineFixture {
   const fx = {} as EngineFixture;
   beforeAll(async () => {
-    fx.db = await freshDatabase();
+    fx.db = await database();
     fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url, ...env }, args);
   });
   afterAll(async () => {
