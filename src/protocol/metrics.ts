@@ -1,0 +1,22 @@
+/**
+ * Prometheus metrics across threads (`/v1/metrics`). Every thread that counts something keeps
+ * its own prom-client registry; an actor asked `{type: 'metrics'}` answers with its registry's
+ * JSON (`Registry.getMetricsAsJSON`), and the front thread sums them with its own
+ * (`observability/metrics/scrape.ts`, prom-client's `AggregatorRegistry.aggregate`): counters and
+ * histograms add up, and so do gauges (each thread counts its own share).
+ */
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+
+/** An actor's request for its metrics. */
+export interface MetricsRequest {
+  type: 'metrics';
+}
+
+/** One registry's metrics, as `Registry.getMetricsAsJSON` gives them. */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/** What an actor that counts is started with when metrics are on (absent: it keeps no registry). */
+export interface MetricsSettings {
+  /** `SERVICE_GRAPHQL_METRICS_ENABLE_HIGH_CARDINALITY_LABELS`: subscription metrics carry `operation_name` and `parameterized_query_hash`. */
+  highCardinalityLabels: boolean;
+}
