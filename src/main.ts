@@ -204,7 +204,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       }),
       ...(metrics && {
         metrics: {
-          scrape: () => metrics.scrapeMetrics(metrics.meter.registry, [multiplexers.metrics(), events.metrics()]),
+          scrape: () => metrics.scrapeMetrics(metrics.meter.json(), [multiplexers.metrics(), events.metrics()]),
           contentType: metrics.METRICS_CONTENT_TYPE,
           secret: config.metrics.secret,
           http: metrics.meter,

@@ -5,15 +5,24 @@
  * (`observability/metrics/scrape.ts`, prom-client's `AggregatorRegistry.aggregate`): counters and
  * histograms add up, and so do gauges (each thread counts its own share).
  */
-import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-
 /** An actor's request for its metrics. */
 export interface MetricsRequest {
   type: 'metrics';
 }
 
-/** One registry's metrics, as `Registry.getMetricsAsJSON` gives them. */
-export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+import type { MetricType } from 'prom-client';
+
+/** One metric as `Registry.getMetricsAsJSON` gives it (a histogram's samples name their series in `metricName`). */
+export interface MetricJson {
+  name: string;
+  help: string;
+  type: MetricType;
+  aggregator: string;
+  values: { labels: Partial<Record<string, string | number>>; value: number; metricName?: string }[];
+}
+
+/** One registry's metrics. */
+export type MetricsJson = MetricJson[];
 
 /** What an actor that counts is started with when metrics are on (absent: it keeps no registry). */
 export interface MetricsSettings {
