@@ -14,6 +14,7 @@ import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 import { TriggerDelivery } from './actors/events/client.js';
 import { loadFaces } from './backends/registry.js';
+import type { FrontMetrics } from './observability/metrics/front.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -53,7 +54,10 @@ async function main(): Promise<void> {
   }
 
   const actors = createActors(config);
-  const front = wireSnapshots(config, actors);
+  // `/v1/metrics`: the front thread's own counts (its pools read at a scrape); off, nothing counts.
+  const metrics = config.enabledApis.has('metrics') ? new (await import('./observability/metrics/front.js')).FrontMetrics(() => front.graphql.openConnections()) : undefined;
+  if (metrics && config.metrics.secret === undefined) log.warn('the metrics API is enabled without SERVICE_GRAPHQL_METRICS_SECRET: /v1/metrics is open to anyone');
+  const front = wireSnapshots(config, actors, metrics);
   let http: { port: number; close(): void } | undefined;
   let authenticator: Authenticator | undefined;
   let shuttingDown = false;
@@ -86,13 +90,15 @@ async function main(): Promise<void> {
   } catch (e) {
     return fail('authentication setup failed', e);
   }
-  http = await startFront(config, actors, front, authenticator);
+  const scrape = metrics && (await import('./observability/metrics/scrape.js'));
+  http = await startFront(config, actors, front, authenticator, metrics && scrape && { meter: metrics, ...scrape });
   log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
 
 /** The actors on their threads (not started yet) and the main thread's clients of them. */
 function createActors(config: Config) {
   const metadata = metadataActor(config);
+  const metrics = config.enabledApis.has('metrics') ? { metrics: { highCardinalityLabels: config.metrics.highCardinalityLabels } } : {};
   const schemaBuilder = new SchemaBuilder({ stringifyNumericTypes: config.stringifyNumericTypes }, config.actorTimeoutMs);
   const snapshots = new SnapshotBus();
   const multiplexers = new Multiplexers(
@@ -101,6 +107,7 @@ function createActors(config: Config) {
       logLevel: config.logLevel,
       live: { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
       pools: { maxConnections: config.liveQueryMaxConnections, idleTimeoutSeconds: config.liveQueryIdleTimeoutSeconds },
+      ...metrics,
     },
     config.liveQueryMultiplexers,
     config.actorTimeoutMs,
@@ -116,6 +123,7 @@ function createActors(config: Config) {
       maxConcurrentPerTrigger: config.eventsMaxConcurrentPerTrigger,
       catalogUrl: config.metadataDatabaseUrl ?? config.databaseUrl!,
       asyncActions: { fetchIntervalMs: config.asyncActionsFetchIntervalMs, batchSize: config.asyncActionsFetchBatchSize, concurrency: config.asyncActionsConcurrency },
+      ...metrics,
     },
     config.actorTimeoutMs,
   );
@@ -129,7 +137,7 @@ type Actors = ReturnType<typeof createActors>;
  * delivery actors follow the bus from their constructors; the GraphQL service follows the
  * schema builder's snapshots, so it never compiles one the schema builder does not have.
  */
-function wireSnapshots(config: Config, actors: Actors) {
+function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | undefined) {
   const { snapshots, schemaBuilder, multiplexers, events } = actors;
   // The front thread loads the backends of the connected sources only (its query pools).
   snapshots.follow(actors.metadata, (s) => loadFaces('runtime', s.connected.map((c) => c.kind)));
@@ -144,7 +152,7 @@ function wireSnapshots(config: Config, actors: Actors) {
     schemaBuilder,
     schemaBuilder.published,
     multiplexers,
-    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize },
+    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize, ...(metrics ? { meter: metrics } : {}) },
     tlsAllowlist,
     // Asynchronous actions' calls are stored and read by the trigger-delivery actor (started before any request).
     { enqueue: (...a) => events.enqueueAction(...a), result: (...a) => events.actionResult(...a) },
@@ -160,8 +168,15 @@ async function startActors(actors: Actors): Promise<void> {
 }
 
 /** The HTTP and WebSocket front: routes to the actors and the GraphQL service. */
-function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator) {
-  const { metadata, multiplexers } = actors;
+/** Metrics on: the front thread's counts, and how a scrape sums every thread's (`observability/metrics/scrape.ts`). */
+interface FrontMetricsParts {
+  meter: FrontMetrics;
+  scrapeMetrics: typeof import('./observability/metrics/scrape.js').scrapeMetrics;
+  METRICS_CONTENT_TYPE: string;
+}
+
+function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator, metrics: FrontMetricsParts | undefined) {
+  const { metadata, multiplexers, events } = actors;
   const { graphql } = front;
   return startHttp(
     {
@@ -170,8 +185,8 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       graphql: {
         authenticate: (headers, body) => authenticator.authenticate({ headers, body }),
         usesCookie: (headers) => authenticator.usesCookie(headers),
-        post: (session, body) => graphql.post(session, body),
-        get: (session, request) => graphql.get(session, request),
+        post: (session, body, startedAt) => graphql.post(session, body, startedAt),
+        get: (session, request, startedAt) => graphql.get(session, request, startedAt),
       },
       explain: (body) => graphql.explainRequest(body),
       developer: {
@@ -186,6 +201,16 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
         subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
         keepAliveMs: config.websocketKeepAliveMs,
         initTimeoutMs: config.websocketInitTimeoutMs,
+      }),
+      ...(metrics && {
+        metrics: {
+          scrape: () => metrics.scrapeMetrics(metrics.meter.json(), [multiplexers.metrics(), events.metrics()]),
+          contentType: metrics.METRICS_CONTENT_TYPE,
+          secret: config.metrics.secret,
+          http: metrics.meter,
+          websocket: metrics.meter.websocket,
+          requests: metrics.meter,
+        },
       }),
     },
     {

@@ -40,6 +40,25 @@ export const TARGETS = [
     },
   },
   {
+    // The engine with /v1/metrics on and scraped every 5 s (Prometheus scrapes every 15 s by default): what metrics cost.
+    name: 'engine-metrics',
+    dialect: 'service',
+    path: '/v1/graphql',
+    unavailable: () => null,
+    async start(dbUrl, poolSize) {
+      const server = await startEngine(this, dbUrl, poolSize, { SERVICE_GRAPHQL_ENABLED_APIS: 'metadata,graphql,metrics', SERVICE_GRAPHQL_METRICS_SECRET: 'bench' });
+      const scrape = async () => {
+        const r = await fetch(`${server.url}/v1/metrics`, { headers: { authorization: 'Bearer bench' } });
+        if (!r.ok || !(await r.text()).includes('service_graphql_requests_total')) throw new Error(`/v1/metrics answered ${r.status}`);
+      };
+      await scrape();
+      const timer = setInterval(() => scrape().catch((e) => console.error(e.message)), 5000);
+      const stop = server.stop;
+      server.stop = () => (clearInterval(timer), stop());
+      return server;
+    },
+  },
+  {
     name: 'postgraphile4',
     dialect: 'postgraphile',
     path: '/graphql',
@@ -186,12 +205,13 @@ const TRACKED_TABLES = [
 ];
 
 /** The engine process on the database, answering /healthz; `metadata(body)` calls /v1/metadata. */
-export async function startEngineProcess(dbUrl) {
+export async function startEngineProcess(dbUrl, env = {}) {
   const server = await startProcess(process.execPath, [ENGINE_MAIN], (port) => ({
     SERVICE_GRAPHQL_DATABASE_URL: dbUrl,
     SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
     SERVICE_GRAPHQL_SERVER_PORT: String(port),
     SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
+    ...env,
   }));
   server.metadata = async (body) => {
     const r = await postJson(`${server.url}/v1/metadata`, body);
@@ -206,8 +226,8 @@ export async function startEngineProcess(dbUrl) {
  * statements and the tables tracked. One replace_metadata does it all: the relationship and
  * permission commands are not all registered yet, and the pool size is a source setting anyway.
  */
-async function startEngine(target, dbUrl, poolSize) {
-  const server = await startEngineProcess(dbUrl);
+async function startEngine(target, dbUrl, poolSize, env = {}) {
+  const server = await startEngineProcess(dbUrl, env);
   return settingUp(server, async () => {
     const { metadata } = await server.metadata({ type: 'export_metadata', version: 2, args: {} });
     const source = metadata.sources.find((s) => s.name === 'default');

@@ -83,15 +83,17 @@ export interface Config {
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
   websocketInitTimeoutMs: number;
+  /** `/v1/metrics` (the `metrics` API): its bearer secret (none: open, as the well-known engine's), and whether subscription metrics carry `operation_name` and `parameterized_query_hash`. */
+  metrics: { secret: string | undefined; highCardinalityLabels: boolean };
 }
 
 /**
  * Route groups, as the well-known engine names them: `graphql` (/v1/graphql, its explain, the
  * WebSocket, /api/rest), `metadata` (/v1/metadata, /v1/query, /v2/query), `developer`
- * (/dev/..., admin only). `pgdump` and `config` are accepted for compatibility; this engine
- * has no such routes (docs/behaviour.md).
+ * (/dev/..., admin only), `metrics` (/v1/metrics, off unless listed). `pgdump` and `config` are
+ * accepted for compatibility; this engine has no such routes (docs/behaviour.md).
  */
-export const ENABLED_APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer'] as const;
+export const ENABLED_APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type EnabledApi = (typeof ENABLED_APIS)[number];
 
 export class ConfigError extends Error {}
@@ -149,6 +151,8 @@ const OPTIONS = {
   asyncActionsFetchBatchSize: opt('async-actions-fetch-batch-size', 'ASYNC_ACTIONS_FETCH_BATCH_SIZE'),
   asyncActionsConcurrency: opt('async-actions-concurrency', 'ASYNC_ACTIONS_CONCURRENCY'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
+  metricsSecret: opt('metrics-secret', 'METRICS_SECRET'),
+  metricsHighCardinalityLabels: opt('metrics-enable-high-cardinality-labels', 'METRICS_ENABLE_HIGH_CARDINALITY_LABELS'),
 } satisfies Record<string, Option>;
 
 const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
@@ -327,6 +331,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     asyncActionsConcurrency: integer(get(OPTIONS.asyncActionsConcurrency) ?? '100', OPTIONS.asyncActionsConcurrency, 1, 10_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
+    // The well-known engine labels subscription metrics by operation by default (since v2.26).
+    metrics: { secret: get(OPTIONS.metricsSecret), highCardinalityLabels: boolean(get(OPTIONS.metricsHighCardinalityLabels) ?? 'true', OPTIONS.metricsHighCardinalityLabels) },
     ...authSettings(get, secrets.length > 0),
   };
 }

@@ -26,6 +26,14 @@ export class SourcePools implements SourceConnections {
     return this.runners.get(source)?.source;
   }
 
+  /** Each source's open connections in this thread's pools (metrics, at a scrape). */
+  *openConnections(): Iterable<[string, number]> {
+    for (const [name, r] of this.runners) {
+      const open = r.source.connection.openConnections?.();
+      if (open !== undefined) yield [name, open];
+    }
+  }
+
   private follow(s: SourcesView): void {
     const wanted = new Set<string>();
     for (const src of s.connected) {

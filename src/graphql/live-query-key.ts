@@ -6,8 +6,14 @@ import { RequestError } from '../errors/request.js';
 import type { LiveQuery } from '../protocol/live.js';
 import type { PlanStep } from '../protocol/plan.js';
 
-/** The live query of a subscription plan's steps under `role`. */
-export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[]): LiveQuery => ({ key: `${role}\u0000${stepsKey(steps)}`, role, steps, reads });
+/** The live query of a subscription plan's steps under `role` (`operationName`: the first subscriber's, for metrics). */
+export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[], operationName: string | null = null): LiveQuery => ({
+  key: `${role}\u0000${stepsKey(steps)}`,
+  role,
+  steps,
+  reads,
+  operationName,
+});
 
 /** Keys by plan: a cached plan's subscribers (thousands, connecting at once) compute it once. */
 const keys = new WeakMap<PlanStep[], string>();

@@ -26,6 +26,7 @@ const ACTION_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
 import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
+import type { MeteredOperation, RequestMeter } from './request-meter.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -47,16 +48,18 @@ export class GraphQLService {
   private readonly subscriptions: Subscriptions;
   /** Synchronous actions' handlers are called on this client (keep-alive, the TLS allow-list). */
   private readonly actionClient: HttpClient;
+  private readonly meter: RequestMeter | null;
 
   constructor(
     compiler: Compiler,
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
-    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number },
+    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter },
     tlsAllowlist: TlsAllowlist,
     actionLog?: Omit<ActionCalls, 'client'>,
     cacheSize = 10_000,
   ) {
+    this.meter = options.meter ?? null;
     this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
     this.sources = new SourcePools(snapshots);
     this.remotes = new RemoteServers(snapshots, tlsAllowlist);
@@ -91,41 +94,49 @@ export class GraphQLService {
     }
   }
 
-  /** A POST body: one request or a batch. */
-  async post(session: Session, body: Uint8Array): Promise<GraphQLReply> {
+  /** A POST body: one request or a batch; `startedAt`: when it came (metrics). */
+  async post(session: Session, body: Uint8Array, startedAt = 0): Promise<GraphQLReply> {
     let requests: GraphQLRequest | GraphQLRequest[];
     try {
       requests = readRequestBody(body);
     } catch (e) {
+      this.meter?.request('unknown', false, startedAt);
       return { ...toGraphQLReply(e), protocolError: true };
     }
-    if (!Array.isArray(requests)) return this.answer(session, requests, false);
-    const answers = await Promise.all(requests.map((r) => this.answer(session, r, false)));
+    if (!Array.isArray(requests)) return this.answer(session, requests, false, startedAt);
+    const answers = await Promise.all(requests.map((r) => this.answer(session, r, false, startedAt)));
     return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []) };
   }
 
   /** A GET request: queries only. */
-  get(session: Session, request: GraphQLRequest): Promise<GraphQLReply> {
-    return this.answer(session, request, true);
+  get(session: Session, request: GraphQLRequest, startedAt = 0): Promise<GraphQLReply> {
+    return this.answer(session, request, true, startedAt);
   }
 
   /** One request's response text (errors included): the unit of WebSocket operations. */
   async single(session: Session, raw: unknown, path: string): Promise<string> {
+    const startedAt = this.meter ? performance.now() : 0;
     try {
-      return (await this.answer(session, readRequest(raw, path), false)).body;
+      return (await this.answer(session, readRequest(raw, path), false, startedAt)).body;
     } catch (e) {
+      this.meter?.request('unknown', false, startedAt);
       return toGraphQLReply(e).body;
     }
   }
 
-  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean): Promise<GraphQLReply> {
+  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean, startedAt: number): Promise<GraphQLReply> {
     // A cookie set by a call that went through stays set when a later step fails (RFC 6265 allows it on any status).
     const setCookies: string[] = [];
+    let operation: MeteredOperation = 'unknown';
     try {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
-      return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections), status: 200, protocolError: false, setCookies };
+      operation = plan.operation;
+      const body = await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections);
+      this.meter?.request(operation, true, startedAt);
+      return { body, status: 200, protocolError: false, setCookies };
     } catch (e) {
+      this.meter?.request(operation, false, startedAt);
       return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
     }
   }
@@ -133,8 +144,12 @@ export class GraphQLService {
   /** The operation kind of a request, when it compiles (a WebSocket `start` needs it before running). */
   async operation(session: Session, raw: unknown): Promise<Plan['operation'] | { error: string }> {
     try {
-      return (await this.plans.plan(session, readRequest(raw, '$'))).operation;
+      const operation = (await this.plans.plan(session, readRequest(raw, '$'))).operation;
+      // Queries and mutations are counted as they run (`single`); a subscription as it starts.
+      if (operation === 'subscription') this.meter?.request(operation, true, 0);
+      return operation;
     } catch (e) {
+      this.meter?.request('unknown', false, 0);
       return { error: toGraphQLReply(e).body };
     }
   }
@@ -142,6 +157,11 @@ export class GraphQLService {
   /** Starts a subscription (a live query); `deliver` gets each changed result. Returns how to stop it. */
   subscribe(session: Session, raw: unknown, deliver: Deliver): Promise<() => void> {
     return this.subscriptions.subscribe(session, raw, deliver);
+  }
+
+  /** Each source's open connections in the front thread's pools (metrics). */
+  openConnections(): Iterable<[string, number]> {
+    return this.sources.openConnections();
   }
 
   /** `/v1/graphql/explain` (admin only: the caller has checked the admin secret). */

@@ -14,21 +14,24 @@ import { BodyTooLarge, readBody } from './body.js';
 import type { Headers } from './cors.js';
 import { GRAPHQL_RESPONSE, isJsonContentType, responseMedia, type ResponseMedia } from './media.js';
 import { Exchange, JSON_TYPE, type Reply } from './reply.js';
+import type { RequestMeter } from '../graphql/request-meter.js';
 
 export interface GraphQLBackend {
   authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
-  /** A POST body: one request or a batch. */
-  post(session: Session, body: Uint8Array): Promise<GraphQLReply>;
+  /** A POST body: one request or a batch; `startedAt`: when it came (metrics). */
+  post(session: Session, body: Uint8Array, startedAt: number): Promise<GraphQLReply>;
   /** A GET request: queries only. */
-  get(session: Session, request: GraphQLRequest): Promise<GraphQLReply>;
+  get(session: Session, request: GraphQLRequest, startedAt: number): Promise<GraphQLReply>;
 }
 
 /** What a route needs from the server: the CORS headers of a request, and the body limit. */
 export interface RouteContext {
   exchange(res: HttpResponse, req: HttpRequest, methods: string): Exchange;
   maxBodyBytes: number;
+  /** GraphQL requests refused before they ran (authentication) are counted here; absent when metrics are off. */
+  meter?: RequestMeter;
 }
 
 export const GRAPHQL_METHODS = 'GET, POST, OPTIONS';
@@ -73,12 +76,24 @@ const logged = (e: unknown): Reply => {
   return errorsReply(500, 'internal error', 'unexpected');
 };
 
-async function run(backend: GraphQLBackend, headers: Record<string, string>, body: Uint8Array | null, media: ResponseMedia, execute: (s: Session) => Promise<GraphQLReply>): Promise<Reply> {
+async function run(
+  backend: GraphQLBackend,
+  headers: Record<string, string>,
+  body: Uint8Array | null,
+  media: ResponseMedia,
+  meter: RequestMeter | undefined,
+  execute: (s: Session, startedAt: number) => Promise<GraphQLReply>,
+): Promise<Reply> {
+  // The well-known engine's execution time includes authentication.
+  const startedAt = meter ? performance.now() : 0;
   const auth = await backend.authenticate(headers, body);
-  if (isFailure(auth)) return failureReply(auth);
+  if (isFailure(auth)) {
+    meter?.request('unknown', false, startedAt);
+    return failureReply(auth);
+  }
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  return graphqlReply(await execute({ ...auth, clientHeaders: headers }), media, cookies);
+  return graphqlReply(await execute({ ...auth, clientHeaders: headers }, startedAt), media, cookies);
 }
 
 export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {
@@ -91,7 +106,10 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
-      .then((body) => run(backend, headers, body, media, (session) => backend.post(session, body)))
+      .then((body) => {
+        exchange.bodyRead(body.length);
+        return run(backend, headers, body, media, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt));
+      })
       .catch(logged)
       .then((r) => exchange.reply(r));
   });
@@ -105,11 +123,12 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
       request = readRequestQuery(req.getQuery() ?? '');
     } catch (e) {
       if (!(e instanceof RequestError)) throw e;
+      ctx.meter?.request('unknown', false, 0);
       return exchange.reply(graphqlReply({ body: JSON.stringify({ errors: [e.body()] }), status: 400, protocolError: true }, media, []));
     }
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
-    run(backend, headers, shown, media, (session) => backend.get(session, request))
+    run(backend, headers, shown, media, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt))
       .catch(logged)
       .then((r) => exchange.reply(r));
   });

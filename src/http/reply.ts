@@ -31,21 +31,49 @@ export interface Reply {
   headers?: Headers;
 }
 
+/**
+ * What the metrics count of HTTP traffic (`service_http_connections`, request and response
+ * bytes); absent when metrics are off.
+ */
+export interface HttpMeter {
+  opened(): void;
+  /** Answered (or aborted: 0 bytes). */
+  closed(responseBytes: number): void;
+  /** A request body read. */
+  received(bytes: number): void;
+}
+
 export class Exchange {
   private aborted = false;
+  private done = false;
 
   constructor(
     private readonly res: HttpResponse,
     /** Carried by every answer of this request. */
     private readonly headers: Headers = [],
+    private readonly meter: HttpMeter | null = null,
   ) {
+    meter?.opened();
     res.onAborted(() => {
       this.aborted = true;
+      this.finish(0);
     });
+  }
+
+  /** The request's body was read (metrics). */
+  bodyRead(bytes: number): void {
+    this.meter?.received(bytes);
+  }
+
+  private finish(bytes: number): void {
+    if (this.done) return;
+    this.done = true;
+    this.meter?.closed(bytes);
   }
 
   reply(r: Reply): void {
     if (this.aborted) return;
+    if (this.meter) this.finish(Buffer.byteLength(r.body));
     this.res.cork(() => {
       this.res.writeStatus(STATUS_TEXT[r.status] ?? String(r.status));
       if (r.status !== 204) this.res.writeHeader('Content-Type', r.contentType ?? JSON_TYPE);

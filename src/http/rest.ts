@@ -48,6 +48,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
     const body = method !== 'GET' && declared ? readBody(res, ctx.maxBodyBytes, headers['content-length']) : Promise.resolve(null);
     body
       .then(async (bytes): Promise<Reply> => {
+        if (bytes) exchange.bodyRead(bytes.length);
         const auth = await backend.authenticate(headers, bytes);
         if (isFailure(auth)) {
           const extra: Headers = Object.entries(auth.headers ?? {}).flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]));

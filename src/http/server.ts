@@ -15,8 +15,10 @@ import { BodyTooLarge, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { GRAPHQL_METHODS, readHeaders, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
-import { Exchange, type Reply } from './reply.js';
-import { registerGraphQLWebSocket } from './websocket.js';
+import { Exchange, type HttpMeter, type Reply } from './reply.js';
+import { registerGraphQLWebSocket, type WsMeter } from './websocket.js';
+import { registerMetricsRoute, type MetricsBackend } from './metrics.js';
+import type { RequestMeter } from '../graphql/request-meter.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
 import type { EnabledApi } from '../config/config.js';
@@ -39,6 +41,8 @@ export interface Backend {
     /** Restarts the multiplexer actors as a crash would (their subscribers are kept). */
     restartSubscriptions(): Promise<void>;
   };
+  /** `/v1/metrics` and what it counts (the `metrics` API; absent: off). */
+  metrics?: MetricsBackend & { secret: string | undefined; http: HttpMeter; websocket: WsMeter; requests: RequestMeter };
 }
 
 export interface HttpOptions {
@@ -67,7 +71,10 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   const app: TemplatedApp = uws.App();
   const secretMatches = makeSecretCheck(opts.adminSecrets);
   const secured = opts.adminSecrets.length > 0;
-  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
+  // `/healthz` and `/v1/version` are not counted, as the well-known engine counts neither.
+  const unmetered = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
+  const httpMeter = backend.metrics?.http ?? null;
+  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods), httpMeter);
 
   type AccessCheck = (h: AdminHeaders, secured: boolean, matches: (s: string) => boolean) => ApiError | null;
   const accessDenied = (req: HttpRequest, check: AccessCheck = adminAccessError) =>
@@ -83,7 +90,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     if (denied) return ex.reply(errorReply(denied));
     const session = requestSessionVariables(readHeaders(req));
     readBody(res, limit, req.getHeader('content-length'))
-      .then((body) => handle(body, session))
+      .then((body) => (ex.bodyRead(body.length), handle(body, session)))
       .then(
         (r) => ex.reply(r),
         (e: unknown) => {
@@ -123,11 +130,16 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   if (opts.enabledApis.has('graphql')) {
     app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body)));
     app.options('/v1/graphql/explain', preflight(ADMIN_METHODS));
-    const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes };
+    const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes, ...(backend.metrics ? { meter: backend.metrics.requests } : {}) };
     registerGraphQLRoutes(app, backend.graphql, routes);
     app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
     registerRestRoutes(app, { authenticate: backend.graphql.authenticate, rest: backend.rest }, routes, opts.cors);
-    registerGraphQLWebSocket(app, backend.websocket, { cors: opts.cors, maxMessageBytes: opts.maxBodyBytes, maxBufferedBytes: opts.websocketMaxBufferedBytes });
+    registerGraphQLWebSocket(app, backend.websocket, {
+      cors: opts.cors,
+      maxMessageBytes: opts.maxBodyBytes,
+      maxBufferedBytes: opts.websocketMaxBufferedBytes,
+      ...(backend.metrics ? { meter: backend.metrics.websocket } : {}),
+    });
   }
   if (opts.enabledApis.has('developer')) {
     const json = (value: unknown): Reply => ({ status: 200, body: JSON.stringify(value) });
@@ -135,8 +147,10 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     app.post('/dev/subscriptions/restart', adminRoute(opts.maxBodyBytes, async () => (await backend.developer.restartSubscriptions(), json({ message: 'success' }))));
   }
 
+  if (opts.enabledApis.has('metrics') && backend.metrics) registerMetricsRoute(app, backend.metrics, backend.metrics.secret);
+
   app.get('/healthz', (res, req) => {
-    const ex = exchange(res, req, GET_METHODS);
+    const ex = unmetered(res, req, GET_METHODS);
     backend.health().then(
       (h) => ex.reply({ status: h.ok ? 200 : 500, body: h.ok ? 'OK' : h.message, contentType: TEXT }),
       (e: unknown) => ex.reply({ status: 500, body: String(e), contentType: TEXT }),
@@ -144,7 +158,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
   });
 
   app.get('/v1/version', (res, req) => {
-    exchange(res, req, GET_METHODS).reply({ status: 200, body: JSON.stringify({ version: opts.version }) });
+    unmetered(res, req, GET_METHODS).reply({ status: 200, body: JSON.stringify({ version: opts.version }) });
   });
 
   app.any('/*', (res, req) => {

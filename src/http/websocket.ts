@@ -17,6 +17,16 @@ export interface WebSocketOptions {
   maxMessageBytes: number;
   /** Unsent bytes (buffered, and live results kept for when it drains) a connection may hold before it is closed. */
   maxBufferedBytes: number;
+  /** Absent when metrics are off. */
+  meter?: WsMeter;
+}
+
+/** What the metrics count of WebSocket traffic (`service_websocket_connections`, message bytes each way). */
+export interface WsMeter {
+  opened(): void;
+  closed(): void;
+  received(bytes: number): void;
+  sent(bytes: number): void;
 }
 
 interface Connection {
@@ -36,6 +46,7 @@ function closeReason(reason: string): string {
 }
 
 export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHeaders: Record<string, string>) => WsBackend, opts: WebSocketOptions): void {
+  const meter = opts.meter;
   const end = (ws: WebSocket<Connection>, code: number, reason: string) => {
     const data = ws.getUserData();
     if (data.closed) return;
@@ -61,9 +72,14 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
     },
     open: (ws: WebSocket<Connection>) => {
       const data = ws.getUserData();
+      meter?.opened();
       data.conn = new GraphQLWsConnection(
         {
-          send: (text) => (data.closed ? 'sent' : SEND_STATUS[ws.send(text, false)]!),
+          send: (text) => {
+            if (data.closed) return 'sent';
+            meter?.sent(Buffer.byteLength(text));
+            return SEND_STATUS[ws.send(text, false)]!;
+          },
           bufferedBytes: () => (data.closed ? 0 : ws.getBufferedAmount()),
           close: (code, reason) => end(ws, code, reason),
         },
@@ -81,12 +97,14 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
       });
     },
     message: (ws: WebSocket<Connection>, message: ArrayBuffer) => {
+      meter?.received(message.byteLength);
       // uWS reuses the message memory after this call: decode it now.
       const text = Buffer.from(message).toString('utf8');
       void ws.getUserData().conn?.onMessage(text);
     },
     close: (ws: WebSocket<Connection>) => {
       const data = ws.getUserData();
+      meter?.closed();
       data.closed = true;
       data.conn?.onClose();
     },

@@ -57,8 +57,30 @@ interface Cohort {
   last: string | null;
 }
 
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** The largest result a cohort keeps for its new subscribers (larger ones are fetched for them). */
 const KEPT_RESULT_BYTES = 64 * 1024;
+
+/**
+ * What the multiplexer actor's metrics see of its polls (`actors/multiplexer/metrics.ts`); absent
+ * when metrics are off. `labels` are a poller's metric labels, made once when it starts.
+ */
+export interface LiveMeter {
+  labels(live: LiveQuery, streaming: boolean): Readonly<Record<string, string>>;
+  /** One poll of a multiplexed query, every batch included (the well-known engine's "total time"). */
+  polled(labels: Readonly<Record<string, string>>, seconds: number): void;
+  /** One batch's statements on the database. */
+  batchRan(labels: Readonly<Record<string, string>>, seconds: number): void;
+}
+
+/** A running multiplexed query as the metrics' gauges read it at a scrape. */
+export interface PollerState {
+  labels: Readonly<Record<string, string>>;
+  subscribers: number;
+  /** Its last poll answered errors. */
+  failing: boolean;
+}
 
 interface MultiplexedQuery {
   key: string;
@@ -69,6 +91,9 @@ interface MultiplexedQuery {
   soon: boolean;
   /** A streaming subscription: cohorts get each batch of new rows, and their cursors move (`streams.ts`). */
   streaming: boolean;
+  /** Its metric labels (metrics on). */
+  labels: Readonly<Record<string, string>>;
+  failing: boolean;
 }
 
 /** One step's JSON text for each cohort of a batch, and a streaming step's new cursor for each (null: no rows). */
@@ -87,6 +112,7 @@ export class LiveQueries {
     private readonly sources: SourceConnections,
     private readonly options: LiveQueryOptions,
     capture: ChangeCapture | null = null,
+    private readonly meter: LiveMeter | null = null,
   ) {
     this.schedule = new RefetchSchedule(capture, options.intervalMs, (q) => void this.refetch(q, false));
     this.timer = setInterval(() => this.tick(), options.intervalMs);
@@ -102,7 +128,7 @@ export class LiveQueries {
     let query = this.queries.get(key);
     if (!query) {
       const streaming = steps.some((s) => s.run.kind === 'sql' && s.run.stream !== undefined);
-      query = { key, steps, cohorts: new Map(), running: false, soon: false, streaming };
+      query = { key, steps, cohorts: new Map(), running: false, soon: false, streaming, labels: this.meter?.labels(live, streaming) ?? NO_LABELS, failing: false };
       this.queries.set(key, query);
       this.schedule.add(query, live.reads);
       log.debug('live query started', { role, statements: steps.filter((s) => s.run.kind === 'sql').length });
@@ -147,6 +173,15 @@ export class LiveQueries {
     return { queries: this.queries.size, cohorts, subscribers };
   }
 
+  /** Each running multiplexed query's labels, subscribers and state (the metrics' gauges, at a scrape). */
+  *pollers(): Iterable<PollerState> {
+    for (const q of this.queries.values()) {
+      let subscribers = 0;
+      for (const c of q.cohorts.values()) subscribers += c.subscribers.size;
+      yield { labels: q.labels, subscribers, failing: q.failing };
+    }
+  }
+
   private tick(): void {
     for (const query of this.queries.values()) if (this.schedule.polled(query)) void this.refetch(query, false);
   }
@@ -166,6 +201,7 @@ export class LiveQueries {
     if (query.running) return;
     query.running = true;
     if (!freshOnly) this.schedule.started(query);
+    const started = this.meter ? performance.now() : 0;
     try {
       const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
       const batches: Cohort[][] = [];
@@ -176,6 +212,7 @@ export class LiveQueries {
     } finally {
       query.running = false;
     }
+    this.meter?.polled(query.labels, (performance.now() - started) / 1000);
     this.schedule.finished(query);
     if (this.queries.get(query.key) === query && [...query.cohorts.values()].some((c) => c.fresh.size > 0)) this.soon(query);
   }
@@ -185,12 +222,16 @@ export class LiveQueries {
     const steps = query.steps;
     let answers: string[];
     let cursors: ((string | null)[] | null)[] | null = null;
+    const started = this.meter ? performance.now() : 0;
     try {
       const results = await Promise.all(steps.map((step, i) => this.runStep(step, i, cohorts)));
+      this.meter?.batchRan(query.labels, (performance.now() - started) / 1000);
       answers = cohorts.map((_, c) => `{"data":${assembleData(steps, results.map((r) => r.texts[c]!))}}`);
       if (query.streaming) cursors = results.map((r) => r.cursors);
+      query.failing = false;
     } catch (e) {
       answers = cohorts.map(() => toGraphQLReply(e).body);
+      query.failing = true;
     }
     let streamed = false;
     cohorts.forEach((cohort, c) => {

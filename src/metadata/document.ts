@@ -16,6 +16,7 @@ import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
 import { collectionSections, setAllowlist, setQueryCollections } from './query-collections.js';
 import { restEndpointSection, setRestEndpoints } from './rest-endpoints.js';
 import { setTlsAllowlist, tlsAllowlistSection } from './tls-allowlist.js';
+import { metricsConfigSection, setMetricsConfig } from './metrics-config.js';
 import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -94,7 +95,7 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   return withInheritedRoles(out, r);
 }
 
-/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints` and `network`, checked. */
+/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints`, `network` and `metrics_config`, checked. */
 function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   const roles = r.optional('inherited_roles', inheritedRoleList);
   if (roles) setInheritedRoles(m, roles);
@@ -103,6 +104,7 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   setAllowlist(m, allowlist);
   setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
   setTlsAllowlist(m, tlsAllowlistSection(r.value.network, `${r.path}.network`));
+  setMetricsConfig(m, metricsConfigSection(r.value.metrics_config, `${r.path}.metrics_config`));
   setRemoteSchemas(m, remoteSchemasSection(r.value.remote_schemas, `${r.path}.remote_schemas`));
   setCustomTypes(m, customTypes(r.value.custom_types, `${r.path}.custom_types`));
   setActions(m, actionsSection(r.value.actions, `${r.path}.actions`));

@@ -22,6 +22,8 @@ export interface LiveQuery {
   steps: PlanStep[];
   /** The tables the plan reads (`PlanReads.tables`): writes to them refetch it under change capture. */
   reads: readonly string[];
+  /** The operation name of the request that started it: its `operation_name` metric label. */
+  operationName: string | null;
 }
 
 export interface LiveQueryOptions {

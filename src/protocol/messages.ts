@@ -6,6 +6,7 @@ import type { GraphQLErrorBody } from '../errors/request.js';
 import type { EventsView, PublishedSnapshot, SourcesView } from './snapshot.js';
 import type { PoolLimits } from '../backends/faces/runtime.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from './live.js';
+import type { MetricsJson, MetricsRequest, MetricsSettings } from './metrics.js';
 
 /** Which administration surface a request came in on (they differ in names and shapes). */
 export type AdminEndpoint = 'v1/metadata' | 'v1/query' | 'v2/query';
@@ -152,6 +153,7 @@ export interface MultiplexerBootData {
   logLevel: import('../log.js').LogLevel;
   live: LiveQueryOptions & { changeCapture: boolean };
   pools: PoolLimits;
+  metrics?: MetricsSettings;
 }
 
 /** A subscriber given to a multiplexer: the front thread's id for it, and its cohort values. */
@@ -171,10 +173,11 @@ export type MultiplexerMessage =
   | { type: 'subscribe'; query: LiveQuery | { key: string }; subscribers: MultiplexedSubscriber[] }
   | { type: 'unsubscribe'; ids: number[] };
 
-export type MultiplexerRequest = { type: 'counts' };
+export type MultiplexerRequest = { type: 'counts' } | MetricsRequest;
 
 export interface MultiplexerReplies {
   counts: LiveQueryCounts;
+  metrics: MetricsJson;
 }
 
 /** One result for some of a multiplexer's subscribers (`Subscriber`'s arguments). */
@@ -201,6 +204,7 @@ export interface EventsBootData {
   catalogUrl: string;
   /** Asynchronous actions: poll interval (0: not processed), calls leased per poll, calls in flight. */
   asyncActions: { fetchIntervalMs: number; batchSize: number; concurrency: number };
+  metrics?: MetricsSettings;
 }
 
 /** One-way message to the trigger-delivery actor: the triggers and sources as each snapshot leaves them. */
@@ -211,12 +215,14 @@ export type EventsRequest =
   /** An asynchronous action's call to store (answered with its id). */
   | { type: 'action-enqueue'; action: string; input: unknown; session: Record<string, string>; headers: Record<string, string>; requestQuery: string }
   /** An asynchronous action's call, if `session` made it. */
-  | { type: 'action-result'; id: string; action: string; session: Record<string, string> };
+  | { type: 'action-result'; id: string; action: string; session: Record<string, string> }
+  | MetricsRequest;
 
 export interface EventsReplies {
   status: { inFlight: number; delivered: number; failed: number };
   'action-enqueue': string;
   'action-result': ActionResult | null;
+  metrics: MetricsJson;
 }
 
 /** A stored asynchronous call as the result field reads it (`action-result`). */

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, sourceFiles, SRC } from '../support/source-imports.js';
 
 const ALLOWED: Record<string, string[]> = {
-  actors: ['backends', 'catalog', 'compiler', 'config', 'db', 'errors', 'execute', 'live', 'log', 'metadata', 'outgoing', 'protocol', 'remote', 'schema', 'templates', 'util'],
+  actors: ['backends', 'catalog', 'compiler', 'config', 'db', 'errors', 'execute', 'live', 'log', 'metadata', 'observability', 'outgoing', 'protocol', 'remote', 'schema', 'templates', 'util'],
   auth: ['errors', 'log', 'outgoing', 'util'],
   backends: ['catalog', 'db', 'errors', 'ir', 'log', 'metadata', 'sql', 'util'],
   compiler: ['backends', 'catalog', 'errors', 'ir', 'metadata', 'protocol', 'schema', 'util'],
@@ -23,7 +23,8 @@ const ALLOWED: Record<string, string[]> = {
   http: ['auth', 'config', 'errors', 'graphql', 'log', 'protocol'],
   ir: ['catalog', 'util'],
   live: ['backends', 'catalog', 'errors', 'execute', 'log', 'protocol', 'util'],
-  main: ['actors', 'auth', 'backends', 'config', 'db', 'graphql', 'http', 'log', 'outgoing', 'util'],
+  main: ['actors', 'auth', 'backends', 'config', 'db', 'graphql', 'http', 'log', 'observability', 'outgoing', 'util'],
+  observability: ['log', 'protocol'],
   metadata: ['catalog', 'errors', 'ir', 'templates', 'util'],
   outgoing: ['metadata', 'templates'],
   protocol: ['backends', 'catalog', 'errors', 'ir', 'log', 'metadata', 'sql', 'util'],

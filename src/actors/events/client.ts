@@ -3,6 +3,7 @@
  * triggers, sources and TLS allow-list of each snapshot (again after a restart, which gives
  * up nothing: its leases run out and are taken again).
  */
+import type { MetricsJson } from '../../protocol/metrics.js';
 import type { EventsBootData, EventsMessage, EventsReplies, EventsRequest } from '../../protocol/messages.js';
 import type { EventsView, PublishedSnapshot } from '../../protocol/snapshot.js';
 import { Actor } from '../runtime.js';
@@ -31,6 +32,11 @@ export class TriggerDelivery {
 
   status(): Promise<EventsReplies['status']> {
     return this.actor.request({ type: 'status' });
+  }
+
+  /** The actor's metrics (`/v1/metrics`). */
+  async metrics(): Promise<MetricsJson[]> {
+    return [await this.actor.request({ type: 'metrics' })];
   }
 
   enqueueAction(action: string, input: unknown, session: Record<string, string>, headers: Record<string, string>, requestQuery: string): Promise<string> {

@@ -29,6 +29,7 @@ import { FinishQueue } from './finish-queue.js';
 import { ScheduledDelivery } from './scheduled.js';
 import { AsyncActions } from './async-actions.js';
 import { coalesced } from '../../util/coalesced.js';
+import type { EventMetrics } from './metrics.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
 const LEASE_MARGIN_SECONDS = 10;
@@ -42,6 +43,7 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const FINISH_DELAY_MS = 20;
 
 interface Source {
+  name: string;
   configKey: string;
   store: EventStore;
   listener: { close(): Promise<void> };
@@ -74,9 +76,13 @@ export class EventProcessor {
   /** Asynchronous actions' calls (`async-actions.ts`), on the same HTTP client. */
   readonly asyncActions: AsyncActions;
 
-  constructor(private readonly options: EventsBootData) {
+  /** `metrics`: what `/v1/metrics` reads of this actor (null: metrics off). */
+  constructor(
+    private readonly options: EventsBootData,
+    readonly metrics: EventMetrics | null = null,
+  ) {
     this.client = new HttpClient(60_000, MAX_ANSWER_BYTES, this.tls, options.httpPoolSize);
-    this.scheduled = new ScheduledDelivery(options.catalogUrl, this.client, { batchSize: options.fetchBatchSize, poolSize: options.httpPoolSize }, this.instance);
+    this.scheduled = new ScheduledDelivery(options.catalogUrl, this.client, { batchSize: options.fetchBatchSize, poolSize: options.httpPoolSize }, this.instance, this.metrics);
     this.asyncActions = new AsyncActions(options.catalogUrl, this.client, options.asyncActions, this.instance);
   }
 
@@ -136,7 +142,7 @@ export class EventProcessor {
         // deliveries make room for the trigger's next events.
         if (this.options.maxConcurrentPerTrigger > 0 || batch.some((a) => a.outcome.kind === 'retry' && a.outcome.afterSeconds === 0)) this.wake();
       });
-      const source: Source = { configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, finishes, ready: false, failing: false };
+      const source: Source = { name, configKey: canonicalJson(connected.configuration), store, listener: store.listen(() => this.wake()), triggers, finishes, ready: false, failing: false };
       this.sources.set(name, source);
       if (this.options.retentionHours > 0) void this.removeOld(source);
     }
@@ -174,11 +180,14 @@ export class EventProcessor {
         this.full = true;
         return;
       }
+      const fetchStarted = this.metrics ? performance.now() : 0;
       const events = await source.store.fetch(leases, room, this.instance);
+      const fetchedAt = this.metrics ? performance.now() : 0;
+      this.metrics?.fetchedBatch(events.length, (fetchedAt - fetchStarted) / 1000);
       for (const event of events) {
         const trigger = source.triggers.get(event.trigger);
         if (!trigger) continue;
-        const p: Promise<void> = this.deliverOne(source, event, trigger).finally(() => {
+        const p: Promise<void> = this.deliverOne(source, event, trigger, fetchedAt).finally(() => {
           this.inFlight.delete(p);
           if (this.full && this.room() >= this.lowWater()) {
             this.full = false;
@@ -201,11 +210,13 @@ export class EventProcessor {
     return Math.max(1, Math.ceil(Math.min(this.options.fetchBatchSize, this.options.httpPoolSize) / 2));
   }
 
-  private async deliverOne(source: Source, event: EventRecord, trigger: EventTriggerView): Promise<void> {
+  private async deliverOne(source: Source, event: EventRecord, trigger: EventTriggerView, fetchedAt: number): Promise<void> {
     try {
+      const startedAt = this.metrics ? performance.now() : 0;
       const body = eventBody(event, trigger);
       const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
       const attempt = await deliver(this.client, trigger, body, event.tries, session);
+      this.metrics?.delivered(source.name, trigger.name, event, attempt, fetchedAt, startedAt);
       if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
       else this.counts.failed++;
       source.finishes.add({ event, ...attempt });

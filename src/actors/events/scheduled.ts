@@ -11,6 +11,7 @@ import { scheduledTarget, type CronTriggerView, type ScheduledTarget } from '../
 import { log } from '../../log.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { deliver } from './delivery.js';
+import type { EventMetrics } from './metrics.js';
 
 /** Cron events made ahead per trigger. */
 const AHEAD = 10;
@@ -29,6 +30,7 @@ export class ScheduledDelivery {
     private readonly client: HttpClient,
     private readonly limits: { batchSize: number; poolSize: number },
     private readonly instance: string,
+    private readonly metrics: EventMetrics | null = null,
   ) {
     this.store = new ScheduledEventStore(catalogUrl);
   }
@@ -92,6 +94,7 @@ export class ScheduledDelivery {
       // The well-known engine's bodies: a cron event names its trigger.
       const body: Record<string, unknown> = { scheduled_time: row.scheduled_time, payload: cron ? cron.payload : row.payload, ...(cron ? { name: cron.name } : {}), id: row.id, comment: cron ? cron.comment : row.comment };
       const attempt = await deliver(this.client, target, body, row.tries);
+      this.metrics?.scheduledDelivered(cron ? 'cron' : 'oneoff', attempt);
       await this.store.finish(row.id, attempt.invocation, attempt.outcome, this.instance);
     } catch (e) {
       log.warn('a scheduled event cannot be delivered', { event: row.id, error: e instanceof Error ? e.message : String(e) });

@@ -13,7 +13,9 @@ import { EventProcessor } from './processor.js';
 
 const options = workerData as EventsBootData;
 setLogLevel(options.logLevel);
-const processor = new EventProcessor(options);
+// Loaded only when metrics are on (prom-client included); the gauge of deliveries in flight reads the processor.
+const metrics = options.metrics ? new (await import('./metrics.js')).EventMetrics(() => processor.inFlightCount) : null;
+const processor = new EventProcessor(options, metrics);
 const order = new InOrder((e) => log.error('the event triggers of a snapshot could not be taken', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
 
 serveActor<EventsRequest, EventsMessage>({
@@ -27,6 +29,8 @@ serveActor<EventsRequest, EventsMessage>({
         return processor.asyncActions.enqueue(req.action, req.input, req.session, req.headers, req.requestQuery);
       case 'action-result':
         return processor.asyncActions.result(req.id, req.action, req.session);
+      case 'metrics':
+        return processor.metrics ? processor.metrics.registry.getMetricsAsJSON() : [];
     }
   },
   // The backends of the view's sources are loaded first (only those: this thread imports no other).

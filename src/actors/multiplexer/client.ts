@@ -9,6 +9,7 @@
  */
 import type { CohortValues, LiveQuery, LiveQueryCounts } from '../../protocol/live.js';
 import { log } from '../../log.js';
+import type { MetricsJson } from '../../protocol/metrics.js';
 import type { Delivery, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerReplies, MultiplexerRequest } from '../../protocol/messages.js';
 import type { SourcesView } from '../../protocol/snapshot.js';
 import { Actor } from '../runtime.js';
@@ -84,6 +85,11 @@ export class Multiplexers {
   /** Live queries, cohorts and subscribers of every actor. */
   counts(): Promise<LiveQueryCounts[]> {
     return Promise.all(this.actors.map((m) => m.actor.request({ type: 'counts' })));
+  }
+
+  /** Each actor's metrics (`/v1/metrics`). */
+  metrics(): Promise<MetricsJson[]> {
+    return Promise.all(this.actors.map((m) => m.actor.request({ type: 'metrics' })));
   }
 
   /** Ends every actor as a crash would: each is restarted and given its subscribers again. */

@@ -20,14 +20,16 @@ import { publish, serveActor } from '../host.js';
 import { SnapshotBus } from '../snapshot-bus.js';
 import { DeliveryOutbox } from './deliveries.js';
 
-const { logLevel, live: options, pools } = workerData as MultiplexerBootData;
+const { logLevel, live: options, pools, metrics: metricsSettings } = workerData as MultiplexerBootData;
 setLogLevel(logLevel);
 
 const snapshots = new SnapshotBus<SourcesView>();
 const order = new InOrder((e) => log.error('a message to the multiplexer actor failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
 const sources = new SourcePools(snapshots, pools);
 const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
-const live = new LiveQueries(sources, options, capture);
+// Loaded only when metrics are on (prom-client included).
+const metrics = metricsSettings ? new (await import('./metrics.js')).MultiplexerMetrics(metricsSettings, () => live.pollers(), () => sources.openConnections()) : null;
+const live = new LiveQueries(sources, options, capture, metrics);
 const outbox = new DeliveryOutbox((deliveries) => publish<MultiplexerEvent>({ type: 'deliveries', deliveries }));
 
 /** The live queries with subscribers here, by key: the front thread sends a query's statements with its first subscriber only. */
@@ -73,6 +75,8 @@ serveActor<MultiplexerRequest, MultiplexerMessage>({
     switch (req.type) {
       case 'counts':
         return live.counts;
+      case 'metrics':
+        return metrics ? metrics.registry.getMetricsAsJSON() : [];
     }
   },
   // In the order told: a subscriber comes after the sources it reads, whose backends this

@@ -48,6 +48,8 @@ export interface SourceConnection {
   /** The database's plan of a statement, one line per entry. */
   explain(text: string, values: unknown[]): Promise<string[]>;
   close(): Promise<void>;
+  /** The connections its pool holds open now (`service_postgres_connections`); absent for a backend without a pool of its own. */
+  openConnections?(): number;
 }
 
 /** What a change feed reports (`Backend.listenChanges`). */

@@ -86,4 +86,8 @@ export class PgSourceConnection implements SourceConnection {
   close(): Promise<void> {
     return this.pool.end();
   }
+
+  openConnections(): number {
+    return this.pool.totalCount;
+  }
 }
