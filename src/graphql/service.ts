@@ -124,7 +124,7 @@ export class GraphQLService {
     try {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
-      return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections), status: 200, protocolError: false, setCookies };
+      return { body: await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies, trace: session.trace }, this.connections), status: 200, protocolError: false, setCookies };
     } catch (e) {
       return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
     }

@@ -14,9 +14,12 @@ import { BodyTooLarge, readBody } from './body.js';
 import type { Headers } from './cors.js';
 import { GRAPHQL_RESPONSE, isJsonContentType, responseMedia, type ResponseMedia } from './media.js';
 import { Exchange, JSON_TYPE, type Reply } from './reply.js';
+import { endSpan, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
+import { endRequestSpan, requestSpan } from './request-span.js';
 
 export interface GraphQLBackend {
-  authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  /** `trace`: the request's trace context, when traced. */
+  authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
   /** A POST body: one request or a batch. */
@@ -73,12 +76,16 @@ const logged = (e: unknown): Reply => {
   return errorsReply(500, 'internal error', 'unexpected');
 };
 
-async function run(backend: GraphQLBackend, headers: Record<string, string>, body: Uint8Array | null, media: ResponseMedia, execute: (s: Session) => Promise<GraphQLReply>): Promise<Reply> {
-  const auth = await backend.authenticate(headers, body);
+/** `span`: the request's, when traced: authentication is a span in it, and the session carries its context on. */
+async function run(backend: GraphQLBackend, headers: Record<string, string>, body: Uint8Array | null, media: ResponseMedia, execute: (s: Session) => Promise<GraphQLReply>, span?: Span): Promise<Reply> {
+  const trace = span && within(span);
+  const authSpan = trace && traces.start('authenticate', trace);
+  const auth = await backend.authenticate(headers, body, authSpan && within(authSpan));
+  endSpan(authSpan, isFailure(auth) ? auth.message : undefined);
   if (isFailure(auth)) return failureReply(auth);
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  return graphqlReply(await execute({ ...auth, clientHeaders: headers }), media, cookies);
+  return graphqlReply(await execute({ ...auth, clientHeaders: headers, trace }), media, cookies);
 }
 
 export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {
@@ -90,10 +97,14 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     if (backend.usesCookie(headers) && !isJsonContentType(headers['content-type'])) {
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
+    const span = requestSpan('/v1/graphql', 'POST', headers);
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
-      .then((body) => run(backend, headers, body, media, (session) => backend.post(session, body)))
+      .then((body) => run(backend, headers, body, media, (session) => backend.post(session, body), span))
       .catch(logged)
-      .then((r) => exchange.reply(r));
+      .then((r) => {
+        endRequestSpan(span, r.status);
+        exchange.reply(r);
+      });
   });
 
   app.get('/v1/graphql', (res, req) => {
@@ -109,8 +120,12 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     }
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
-    run(backend, headers, shown, media, (session) => backend.get(session, request))
+    const span = requestSpan('/v1/graphql', 'GET', headers);
+    run(backend, headers, shown, media, (session) => backend.get(session, request), span)
       .catch(logged)
-      .then((r) => exchange.reply(r));
+      .then((r) => {
+        endRequestSpan(span, r.status);
+        exchange.reply(r);
+      });
   });
 }

@@ -205,7 +205,7 @@ export class EventProcessor {
     try {
       const body = eventBody(event, trigger);
       const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
-      const attempt = await deliver(this.client, trigger, body, event.tries, session);
+      const attempt = await deliver(this.client, trigger, body, event.tries, `event trigger ${trigger.name}`, session);
       if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
       else this.counts.failed++;
       source.finishes.add({ event, ...attempt });

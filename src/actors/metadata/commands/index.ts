@@ -23,6 +23,7 @@ import { DML_COMMANDS } from './dml.js';
 import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypesCommand, updateAction } from './actions.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
+import { setOpenTelemetryConfig, setOpenTelemetryStatus } from './opentelemetry.js';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
 import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
@@ -189,6 +190,8 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           test_webhook_transform: testWebhookTransformCommand,
           add_host_to_tls_allowlist: addHostToTlsAllowlist,
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
+          set_opentelemetry_config: setOpenTelemetryConfig,
+          set_opentelemetry_status: setOpenTelemetryStatus,
           cleanup_event_trigger_logs: cleanupEventTriggerLogs,
           pause_event_trigger_cleanups: setEventTriggerCleanupsPaused(true),
           resume_event_trigger_cleanups: setEventTriggerCleanupsPaused(false),
