@@ -15,6 +15,8 @@ import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 import { TriggerDelivery } from './actors/events/client.js';
 import { loadFaces } from './backends/registry.js';
 import type { FrontMetrics } from './observability/metrics/front.js';
+import { traces } from './observability/traces/tracer.js';
+import { callerContext } from './observability/traces/propagation.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
     await front.graphql.close();
     await actors.schemaBuilder.close().catch(() => {});
     authenticator?.close();
+    await traces.close();
     await embedded?.stop().catch(() => {});
     process.exit(0);
   };
@@ -148,6 +151,9 @@ function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | u
   // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.
   const tlsAllowlist = new TlsAllowlist();
   snapshots.subscribe((s) => tlsAllowlist.update(s.tlsAllowlist));
+  // The front thread's spans follow the metadata's `opentelemetry` (the delivery actor's follow it on their own).
+  traces.statements = config.enableQueryTracing;
+  snapshots.subscribe((s) => traces.configure(s.opentelemetry));
   const graphql = new GraphQLService(
     schemaBuilder,
     schemaBuilder.published,
@@ -183,7 +189,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       admin: (endpoint, body, session) => metadata.request({ type: 'admin', endpoint, session }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
       graphql: {
-        authenticate: (headers, body) => authenticator.authenticate({ headers, body }),
+        authenticate: (headers, body, trace) => authenticator.authenticate({ headers, body, trace }),
         usesCookie: (headers) => authenticator.usesCookie(headers),
         post: (session, body, startedAt) => graphql.post(session, body, startedAt),
         get: (session, request, startedAt) => graphql.get(session, request, startedAt),
@@ -201,6 +207,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
         subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
         keepAliveMs: config.websocketKeepAliveMs,
         initTimeoutMs: config.websocketInitTimeoutMs,
+        callerTrace: () => callerContext(upgradeHeaders),
       }),
       ...(metrics && {
         metrics: {

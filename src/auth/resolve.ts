@@ -30,12 +30,15 @@ import {
   type Session,
 } from './session.js';
 import { webhookAuthenticator } from './webhook.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 export interface AuthRequest {
   /** Lower-case names. */
   headers: Record<string, string>;
   /** The client's raw body, shown to a POST-mode webhook; null on WebSocket. */
   body: Uint8Array | null;
+  /** The request's trace context, when traced: a webhook call is a client span in it. */
+  trace?: Context;
 }
 
 export interface Authenticator {
@@ -105,7 +108,7 @@ async function credentialCheck(config: AuthConfig, tlsAllowlist: TlsAllowlist): 
   if (config.authHook) {
     const client = new HttpClient(config.authHook.timeoutMs, WEBHOOK_MAX_ANSWER_BYTES, tlsAllowlist);
     const hook = webhookAuthenticator(config.authHook, client);
-    return { check: (req) => hook(req.headers, req.body), client };
+    return { check: (req) => hook(req.headers, req.body, req.trace), client };
   }
   if (config.jwtSecret) {
     const { keys, client } = await tokenKeys(config.jwtSecret.key, tlsAllowlist);

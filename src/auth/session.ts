@@ -4,6 +4,7 @@
  * the engine only reads it.
  */
 import { AuthError } from './failure.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 export interface Session {
   role: string;
@@ -18,6 +19,8 @@ export interface Session {
   clientHeaders?: Record<string, string>;
   /** `Set-Cookie` values from the auth webhook, to send back to the client. */
   setCookies?: string[];
+  /** The request's trace context, when traced; set per request by the HTTP front, as `clientHeaders`. */
+  trace?: Context;
 }
 
 export const ADMIN_ROLE = 'admin';

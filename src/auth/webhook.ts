@@ -13,6 +13,7 @@ import { webhookExpiry } from './expiry.js';
 import { AuthError, internalError } from './failure.js';
 import type { HttpClient, IncomingAnswer, OutgoingRequest } from '../outgoing/http-client.js';
 import { makeSession, requestedRole, sessionVariables, type Session } from './session.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 /** Webhook mode (spec "Authentication" items 4-10). */
 export interface AuthHookConfig {
@@ -27,12 +28,13 @@ const JSON_BODY = { 'content-type': 'application/json' };
 
 const CACHE_CAPACITY = 10_000;
 
-export type WebhookAuthenticate = (headers: Record<string, string>, body: Uint8Array | null) => Promise<Session>;
+/** `trace`: the request's trace context, when traced (the call is a client span in it). */
+export type WebhookAuthenticate = (headers: Record<string, string>, body: Uint8Array | null, trace?: Context) => Promise<Session>;
 
 export function webhookAuthenticator(hook: AuthHookConfig, client: HttpClient): WebhookAuthenticate {
   const url = new URL(hook.url);
   const cache = new ExpiringCache<Session>(CACHE_CAPACITY);
-  return async (headers, body) => {
+  return async (headers, body, trace) => {
     const call = hookCall(hook.mode, headers, body);
     // The cache key is everything the webhook is shown, so it decides on the same input.
     const key = createHash('sha256').update(call.shown).digest('base64');
@@ -42,7 +44,7 @@ export function webhookAuthenticator(hook: AuthHookConfig, client: HttpClient): 
     if (hit) return { ...hit.value, variables: { ...hit.value.variables }, expiresAt: hit.expiresAt };
     let answer: IncomingAnswer;
     try {
-      answer = await client.send(url, call.request);
+      answer = await client.send(url, trace ? { ...call.request, span: { name: 'auth webhook', parent: trace } } : call.request);
     } catch (e) {
       log.warn('auth webhook call failed', { url: hook.url, error: e instanceof Error ? e.message : String(e) });
       throw internalError('webhook authentication request failed');

@@ -85,6 +85,8 @@ export interface Config {
   websocketInitTimeoutMs: number;
   /** `/v1/metrics` (the `metrics` API): its bearer secret (none: open, as the well-known engine's), and whether subscription metrics carry `operation_name` and `parameterized_query_hash`. */
   metrics: { secret: string | undefined; highCardinalityLabels: boolean };
+  /** Statements' SQL text goes with their trace spans (never the values bound to them). */
+  enableQueryTracing: boolean;
 }
 
 /**
@@ -153,6 +155,7 @@ const OPTIONS = {
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
   metricsSecret: opt('metrics-secret', 'METRICS_SECRET'),
   metricsHighCardinalityLabels: opt('metrics-enable-high-cardinality-labels', 'METRICS_ENABLE_HIGH_CARDINALITY_LABELS'),
+  enableQueryTracing: opt('enable-query-tracing', 'ENABLE_QUERY_TRACING'),
 } satisfies Record<string, Option>;
 
 const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
@@ -333,6 +336,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
     // The well-known engine labels subscription metrics by operation by default (since v2.26).
     metrics: { secret: get(OPTIONS.metricsSecret), highCardinalityLabels: boolean(get(OPTIONS.metricsHighCardinalityLabels) ?? 'true', OPTIONS.metricsHighCardinalityLabels) },
+    enableQueryTracing: boolean(get(OPTIONS.enableQueryTracing), OPTIONS.enableQueryTracing),
     ...authSettings(get, secrets.length > 0),
   };
 }

@@ -8,6 +8,7 @@
  */
 import type { ActionResult } from '../protocol/messages.js';
 import { callActionHandler, forwardedClientHeaders } from '../outgoing/action-call.js';
+import type { Context } from '../observability/traces/tracer.js';
 import type { HttpClient } from '../outgoing/http-client.js';
 import type { ActionOutputType, ActionRun } from '../protocol/plan.js';
 import { ApiError } from '../errors/admin.js';
@@ -26,6 +27,8 @@ export interface ActionCallContext {
   clientHeaders: Record<string, string>;
   /** The handlers' `Set-Cookie` values, gathered for the HTTP response. */
   setCookies: string[];
+  /** The request's trace context, when traced: a handler's call is a client span in it. */
+  trace?: Context;
 }
 
 const fail = (run: ActionRun, message: string, extensions?: Record<string, unknown>) =>
@@ -106,7 +109,7 @@ export async function runActionStep(run: ActionRun, ctx: ActionCallContext, call
     // Another session's call is as unknown as a call that was never made.
     return found ? shaped(run, found) : 'null';
   }
-  const outcome = await callActionHandler(calls.client, run.handler, { action: { name: run.action }, input, session_variables: ctx.session, request_query: run.requestQuery }, forwarded, process.env);
+  const outcome = await callActionHandler(calls.client, run.handler, { action: { name: run.action }, input, session_variables: ctx.session, request_query: run.requestQuery }, forwarded, process.env, ctx.trace);
   if (outcome.setCookies) ctx.setCookies.push(...outcome.setCookies);
   if (!outcome.ok) throw fail(run, outcome.message, outcome.extensions);
   return shaped(run, outcome.output);

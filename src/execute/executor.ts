@@ -16,6 +16,8 @@ import { requestPath, type ResponsePath } from './join.js';
 import { ApiError } from '../errors/admin.js';
 import { runMutationOperation } from './mutations.js';
 import { assembleData } from './response.js';
+import { inStatementSpan } from './statement-span.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 export interface ExecuteRequest {
   variables: Record<string, unknown>;
@@ -29,6 +31,8 @@ export interface ExecuteRequest {
    * in (a WebSocket message, a subscription's result).
    */
   setCookies?: string[];
+  /** The request's trace context, when traced: each statement and call is a span in it. */
+  trace?: Context;
 }
 
 /**
@@ -47,7 +51,7 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
-  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [] };
+  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [], trace: request.trace };
   // A remote root field's failure at the field (a join's: below).
   const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
     const server = connections.remote?.(run.remote);
@@ -56,10 +60,10 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   };
   const runOther: StepRunner = (step, joinKeys, places) => {
     if (step.run.kind === 'action') return runActionStep(step.run, remote, connections.actions);
-    const running = runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote, places);
+    const running = runQueryStep(step, joinKeys === null ? bind : { ...bind, joinKeys }, connections, runRemote, places, request.trace);
     return step.output.kind === 'join' ? atField(plan.steps, step, running) : running;
   };
-  const texts = plan.operation === 'mutation' ? await runMutationOperation(plan.steps, bind, connections, runRemote, runOther) : await runGraph(plan.steps, runOther);
+  const texts = plan.operation === 'mutation' ? await runMutationOperation(plan.steps, bind, connections, runRemote, runOther, request.trace) : await runGraph(plan.steps, runOther);
   return assembleData(plan.steps, texts);
 }
 
@@ -81,7 +85,7 @@ function atField(steps: PlanStep[], step: PlanStep, running: Promise<string>): P
 
 type RemoteRunner = (step: PlanStep, run: RemoteRun, joinKeys?: string, places?: () => ResponsePath[][]) => Promise<string>;
 
-async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: RemoteRunner, places?: () => ResponsePath[][]): Promise<string> {
+async function runQueryStep(step: PlanStep, bind: BindContext, connections: SourceConnections, runRemote: RemoteRunner, places?: () => ResponsePath[][], trace?: Context): Promise<string> {
   const run = step.run;
   if (run.kind === 'constant') return run.json;
   if (run.kind === 'remote') return runRemote(step, run, bind.joinKeys, places);
@@ -90,7 +94,9 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
   try {
-    return await source.connection.json(run.text, bindParams(run.params, bind), run.statement);
+    const values = bindParams(run.params, bind);
+    // Untraced, the statement runs as it is: no closure, no extra promise on the hot path.
+    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, run.text, () => source.connection.json(run.text, values, run.statement)) : source.connection.json(run.text, values, run.statement));
   } catch (e) {
     throw new ExecutionError(statementFailure(source.backend, e, run.text).error);
   }

@@ -12,6 +12,8 @@ import type { RunStatement } from '../backends/faces/runtime.js';
 import type { SourceConnections } from './connections.js';
 import { statementFailure } from './database-errors.js';
 import { runGraph, type StepRunner } from './graph.js';
+import { tracedStatements } from './statement-span.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 type MutationRun = Extract<StepRun, { kind: 'mutation' }>;
 
@@ -31,6 +33,7 @@ export async function runMutationOperation(
   connections: SourceConnections,
   runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
   runOther: StepRunner,
+  trace?: Context,
 ): Promise<string[]> {
   const fields = steps.filter((s) => s.output.kind !== 'join');
   const sources = new Set(fields.flatMap((s) => (s.run.kind === 'mutation' ? [s.run.source] : [])));
@@ -40,7 +43,8 @@ export async function runMutationOperation(
   if (source !== undefined && !connected) throw new RequestError(`source ${JSON.stringify(source)} is not available`, '$', 'unexpected');
   const texts = new Map<number, string>();
   // Every field in order: each depends on the one before.
-  const inOrder = async (run: RunStatement | null) => {
+  const inOrder = async (untraced: RunStatement | null) => {
+    const run = untraced && tracedStatements(untraced, trace, source!, connected!.backend.kind);
     for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected?.backend, bind, runRemote, runOther));
   };
   if (!connected) await inOrder(null);

@@ -14,6 +14,7 @@ import type { RemoteServer } from '../remote/server.js';
 import { RequestError } from '../errors/request.js';
 import { ExecutionError } from '../errors/execution.js';
 import { NOT_FORWARDED } from '../outgoing/forwarded-headers.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 /** Besides the webhook's list: the client connection's own framing. */
 const NOT_FORWARDED_TO_REMOTES = new Set(['transfer-encoding', 'upgrade']);
@@ -28,6 +29,8 @@ export interface RemoteCallContext {
   errors: unknown[];
   /** The remote servers' and action handlers' `Set-Cookie` values, gathered for the HTTP response. */
   setCookies: string[];
+  /** The request's trace context, when traced: each call is a client span in it. */
+  trace?: Context;
 }
 
 function headersFor(server: RemoteServer, ctx: RemoteCallContext): Record<string, string> {
@@ -148,7 +151,7 @@ async function call(run: RemoteRun, server: RemoteServer | undefined, ctx: Remot
   for (const name of run.variables) if (ctx.variables[name] !== undefined) variables[name] = ctx.variables[name];
   for (const p of run.sessionPresets) variables[p.variable] = sessionValue(p, ctx.session);
   try {
-    const answer = await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables });
+    const answer = await callRemote(server.client, server.endpoint, headersFor(server, ctx), { query, variables }, ctx.trace && { name: `remote schema ${run.remote}`, parent: ctx.trace });
     if (answer.setCookies) ctx.setCookies.push(...answer.setCookies);
     return answer;
   } catch (e) {

@@ -17,6 +17,7 @@ import { PlanCache } from './plan-cache.js';
 import { log } from '../log.js';
 import { PersistedQueries } from './persisted-queries.js';
 import type { GraphQLRequest } from './request.js';
+import { endSpan, traces, type Context } from '../observability/traces/tracer.js';
 
 /** What compiles a request on a miss (the schema-builder actor's client). */
 export interface Compiler {
@@ -54,7 +55,32 @@ export class PlanLookup {
     return this.persisted.resolve(req);
   }
 
-  async plan(session: Session, request: GraphQLRequest): Promise<Plan> {
+  plan(session: Session, request: GraphQLRequest): Promise<Plan> {
+    return session.trace ? this.tracedPlan(session, request, session.trace) : this.lookup(session, request);
+  }
+
+  /**
+   * The plan in a span of the request's trace: `plan_cache` says whether it was found (`hit`:
+   * a plan, or a failure kept for the document) or compiled (`miss`: the schema builder parsed,
+   * validated and planned the document).
+   */
+  private async tracedPlan(session: Session, request: GraphQLRequest, trace: Context): Promise<Plan> {
+    const span = traces.start('plan', trace);
+    const found = { compiled: false };
+    try {
+      const plan = await this.lookup(session, request, found);
+      span?.setAttribute('plan_cache', found.compiled ? 'miss' : 'hit');
+      endSpan(span);
+      return plan;
+    } catch (e) {
+      span?.setAttribute('plan_cache', found.compiled ? 'miss' : 'hit');
+      endSpan(span, e);
+      throw e;
+    }
+  }
+
+  /** `found.compiled` is set when the plan had to be compiled. */
+  private async lookup(session: Session, request: GraphQLRequest, found?: { compiled: boolean }): Promise<Plan> {
     const req = this.persisted.resolve(request);
     // backend_only permissions: only with the admin secret and the request's header.
     const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
@@ -74,6 +100,7 @@ export class PlanLookup {
       if (!running) break;
       await running.catch(() => {});
     }
+    if (found) found.compiled = true;
     const compile = this.compile(key, session, backendOnly, req);
     this.compiling.set(key, compile);
     try {

@@ -132,7 +132,7 @@ export class GraphQLService {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       operation = plan.operation;
-      const body = await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections);
+      const body = await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies, trace: session.trace }, this.connections);
       this.meter?.request(operation, true, startedAt);
       return { body, status: 200, protocolError: false, setCookies };
     } catch (e) {

@@ -13,6 +13,7 @@ import { isObject } from '../util/decode.js';
 import type { Deliver } from '../actors/multiplexer/client.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
+import { endSpan, SpanKind, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
 
 export interface WsBackend {
   /** `first`: the connection's first `connection_init`, the only one that may read the upgrade request's headers. */
@@ -24,6 +25,8 @@ export interface WsBackend {
   keepAliveMs: number;
   /** How long the socket may stay open without `connection_init`. */
   initTimeoutMs: number;
+  /** The trace the upgrade request's headers continue (read only while tracing). */
+  callerTrace?(): Context;
 }
 
 type State = 'waiting' | 'initialising' | 'ready';
@@ -187,7 +190,20 @@ export class GraphQLWsConnection {
     this.expiry = setTimeout(() => this.expireAt(time), Math.min(wait, MAX_TIMER_MS));
   }
 
+  /** An operation, in a span of its own while tracing (its plan, statements and calls are spans in it). */
   private async start(id: string, request: Record<string, unknown>): Promise<void> {
+    const span = traces.enabled ? traces.start('websocket operation', this.backend.callerTrace?.(), SpanKind.SERVER, { 'graphql.operation.id': id }) : undefined;
+    if (!span) return this.startOperation(id, request, undefined);
+    try {
+      await this.startOperation(id, request, span);
+      endSpan(span);
+    } catch (e) {
+      endSpan(span, e);
+      throw e;
+    }
+  }
+
+  private async startOperation(id: string, request: Record<string, unknown>, span: Span | undefined): Promise<void> {
     if (this.state !== 'ready') {
       if (this.legacy) return this.startFailed(id, 'start received before the connection is initialised');
       return this.close(CloseCode.Unauthorized, 'Unauthorized');
@@ -196,7 +212,7 @@ export class GraphQLWsConnection {
       if (this.legacy) return this.startFailed(id, `an operation already exists with this id: ${id}`);
       return this.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
     }
-    const session = this.session!;
+    const session = span ? { ...this.session!, trace: within(span) } : this.session!;
     const op: Operation = { stop: () => {} };
     this.operations.set(id, op);
     const kind = await this.backend.operation(session, request);
@@ -206,6 +222,7 @@ export class GraphQLWsConnection {
       this.operations.delete(id);
       return this.operationError(id, kind.error);
     }
+    span?.setAttribute('graphql.operation.type', kind);
     if (kind !== 'subscription') {
       const text = await this.backend.execute(session, request);
       if (this.operations.get(id) !== op) return;

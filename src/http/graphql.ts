@@ -15,9 +15,12 @@ import type { Headers } from './cors.js';
 import { GRAPHQL_RESPONSE, isJsonContentType, responseMedia, type ResponseMedia } from './media.js';
 import { Exchange, JSON_TYPE, type Reply } from './reply.js';
 import type { RequestMeter } from '../graphql/request-meter.js';
+import { endSpan, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
+import { endRequestSpan, requestSpan } from './request-span.js';
 
 export interface GraphQLBackend {
-  authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  /** `trace`: the request's trace context, when traced. */
+  authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
   /** A POST body: one request or a batch; `startedAt`: when it came (metrics). */
@@ -76,6 +79,10 @@ const logged = (e: unknown): Reply => {
   return errorsReply(500, 'internal error', 'unexpected');
 };
 
+/**
+ * `span`: the request's, when traced: authentication is a span in it, and the session carries its
+ * context on. `meter`: counts a request refused before it ran (absent when metrics are off).
+ */
 async function run(
   backend: GraphQLBackend,
   headers: Record<string, string>,
@@ -83,17 +90,21 @@ async function run(
   media: ResponseMedia,
   meter: RequestMeter | undefined,
   execute: (s: Session, startedAt: number) => Promise<GraphQLReply>,
+  span?: Span,
 ): Promise<Reply> {
   // The well-known engine's execution time includes authentication.
   const startedAt = meter ? performance.now() : 0;
-  const auth = await backend.authenticate(headers, body);
+  const trace = span && within(span);
+  const authSpan = trace && traces.start('authenticate', trace);
+  const auth = await backend.authenticate(headers, body, authSpan && within(authSpan));
+  endSpan(authSpan, isFailure(auth) ? auth.message : undefined);
   if (isFailure(auth)) {
     meter?.request('unknown', false, startedAt);
     return failureReply(auth);
   }
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  return graphqlReply(await execute({ ...auth, clientHeaders: headers }, startedAt), media, cookies);
+  return graphqlReply(await execute({ ...auth, clientHeaders: headers, trace }, startedAt), media, cookies);
 }
 
 export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {
@@ -105,13 +116,17 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     if (backend.usesCookie(headers) && !isJsonContentType(headers['content-type'])) {
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
+    const span = requestSpan('/v1/graphql', 'POST', headers);
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
       .then((body) => {
         exchange.bodyRead(body.length);
-        return run(backend, headers, body, media, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt));
+        return run(backend, headers, body, media, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt), span);
       })
       .catch(logged)
-      .then((r) => exchange.reply(r));
+      .then((r) => {
+        endRequestSpan(span, r.status);
+        exchange.reply(r);
+      });
   });
 
   app.get('/v1/graphql', (res, req) => {
@@ -128,8 +143,12 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     }
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
-    run(backend, headers, shown, media, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt))
+    const span = requestSpan('/v1/graphql', 'GET', headers);
+    run(backend, headers, shown, media, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
       .catch(logged)
-      .then((r) => exchange.reply(r));
+      .then((r) => {
+        endRequestSpan(span, r.status);
+        exchange.reply(r);
+      });
   });
 }

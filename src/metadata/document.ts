@@ -17,6 +17,7 @@ import { collectionSections, setAllowlist, setQueryCollections } from './query-c
 import { restEndpointSection, setRestEndpoints } from './rest-endpoints.js';
 import { setTlsAllowlist, tlsAllowlistSection } from './tls-allowlist.js';
 import { metricsConfigSection, setMetricsConfig } from './metrics-config.js';
+import { openTelemetryConfig, setOpenTelemetry } from './opentelemetry.js';
 import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
 import type { BackendKind, Metadata, SourceMetadata, TableMetadata } from './types.js';
@@ -95,7 +96,7 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   return withInheritedRoles(out, r);
 }
 
-/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints`, `network` and `metrics_config`, checked. */
+/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints`, `network`, `metrics_config` and `opentelemetry`, checked. */
 function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   const roles = r.optional('inherited_roles', inheritedRoleList);
   if (roles) setInheritedRoles(m, roles);
@@ -108,6 +109,7 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   setRemoteSchemas(m, remoteSchemasSection(r.value.remote_schemas, `${r.path}.remote_schemas`));
   setCustomTypes(m, customTypes(r.value.custom_types, `${r.path}.custom_types`));
   setActions(m, actionsSection(r.value.actions, `${r.path}.actions`));
+  setOpenTelemetry(m, r.value.opentelemetry == null ? {} : openTelemetryConfig(r.value.opentelemetry, `${r.path}.opentelemetry`, process.env));
   return m;
 }
 

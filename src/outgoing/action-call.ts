@@ -15,6 +15,7 @@ import { decodeRequestTransform, decodeResponseTransform } from '../templates/re
 import { NOT_FORWARDED } from './forwarded-headers.js';
 import type { HttpClient, IncomingAnswer } from './http-client.js';
 import { buildCall, transformResponseBody } from './transformed-call.js';
+import type { Context } from '../observability/traces/tracer.js';
 
 export interface ActionPayload {
   action: { name: string };
@@ -40,8 +41,11 @@ function configuredHeaders(handler: ActionHandler, env: NodeJS.ProcessEnv): [str
   return handler.headers.map((h) => [h.name.toLowerCase(), h.value ?? env[h.value_from_env!] ?? '']);
 }
 
-/** `forwarded`: the client's headers to send (already filtered: `forwardedClientHeaders`); the configured ones win. */
-export async function callActionHandler(client: HttpClient, handler: ActionHandler, payload: ActionPayload, forwarded: Record<string, string>, env: NodeJS.ProcessEnv): Promise<HandlerOutcome> {
+/**
+ * `forwarded`: the client's headers to send (already filtered: `forwardedClientHeaders`); the configured ones win.
+ * `trace`: the context the call's client span runs in (its request's; none: a root span, an asynchronous call's).
+ */
+export async function callActionHandler(client: HttpClient, handler: ActionHandler, payload: ActionPayload, forwarded: Record<string, string>, env: NodeJS.ProcessEnv, trace?: Context): Promise<HandlerOutcome> {
   const name = JSON.stringify(payload.action.name);
   let url: URL;
   try {
@@ -59,7 +63,7 @@ export async function callActionHandler(client: HttpClient, handler: ActionHandl
   const { call } = built;
   let answer: IncomingAnswer;
   try {
-    answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body }, handler.timeoutSeconds * 1000);
+    answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body, span: { name: `action ${payload.action.name}`, parent: trace } }, handler.timeoutSeconds * 1000);
   } catch (e) {
     const message = (e as Error).message;
     if (message.startsWith('no answer within')) return failed(`the handler of action ${name} did not answer within ${handler.timeoutSeconds} s`);

@@ -9,11 +9,15 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { TlsAllowlist } from './tls-allowlist.js';
+import { endSpan, SpanKind, traces, within, type Context } from '../observability/traces/tracer.js';
+import { injectContext } from '../observability/traces/propagation.js';
 
 export interface OutgoingRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** The call's client span, when tracing: its name and the context it runs in (none: a root span). */
+  span?: { name: string; parent: Context | undefined };
 }
 
 export interface IncomingAnswer {
@@ -53,9 +57,29 @@ export class HttpClient {
    * `timeoutMs`: this call's deadline, when not the client's (a remote schema's `timeout_seconds`, a trigger's `timeout_sec`).
    */
   send(url: URL, request: OutgoingRequest, timeoutMs = this.timeoutMs): Promise<IncomingAnswer> {
+    const headers = { ...request.headers, 'user-agent': USER_AGENT };
+    // The URL without its query or credentials: either may carry a secret.
+    const span = request.span && traces.start(request.span.name, request.span.parent, SpanKind.CLIENT, { 'http.request.method': request.method, 'url.full': `${url.origin}${url.pathname}` });
+    if (!span) return this.call(url, request, headers, timeoutMs);
+    // The peer continues this call's trace, whichever of W3C Trace Context or B3 it reads.
+    injectContext(within(span), headers);
+    return this.call(url, request, headers, timeoutMs).then(
+      (answer) => {
+        span.setAttribute('http.response.status_code', answer.status);
+        endSpan(span, answer.status >= 500 ? `status ${answer.status}` : undefined);
+        return answer;
+      },
+      (e: unknown) => {
+        endSpan(span, e);
+        throw e;
+      },
+    );
+  }
+
+  private call(url: URL, request: OutgoingRequest, headers: Record<string, string>, timeoutMs: number): Promise<IncomingAnswer> {
     const transport = this.transport(url);
     return new Promise((resolve, reject) => {
-      const req = transport.request(url, { method: request.method, headers: { ...request.headers, 'user-agent': USER_AGENT }, agent: transport.agent }, (res) => {
+      const req = transport.request(url, { method: request.method, headers, agent: transport.agent }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {

@@ -19,6 +19,7 @@ import type { MetadataChanges } from '../metadata/changes.js';
 import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
 import { shareEqualPermissions, sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBodies } from '../metadata/equal-permissions.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
+import type { TracesExport } from '../metadata/opentelemetry.js';
 import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
 import type { AsyncActionView } from '../metadata/actions.js';
@@ -77,6 +78,8 @@ export interface PublishedSnapshot {
   cronTriggers: CronTriggerView[];
   /** The consistent asynchronous actions (the trigger-delivery actor processes their calls). */
   asyncActions: AsyncActionView[];
+  /** Where spans go (`opentelemetry`, resolved), or null: not traced. Every thread that emits spans follows it. */
+  opentelemetry: TracesExport | null;
   /**
    * The update as UTF-8 lines of JSON (`encodeSnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.
@@ -88,7 +91,7 @@ export interface PublishedSnapshot {
 export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'> & Partial<Pick<PublishedSnapshot, 'eventTriggers'>>;
 
 /** What the trigger-delivery actor needs of a snapshot. */
-export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist' | 'asyncActions'>;
+export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist' | 'asyncActions' | 'opentelemetry'>;
 
 /** One source's table entries in an update: how many entry lines of it follow the header (compare `SourceTablesChange`). */
 type TablesHeader =

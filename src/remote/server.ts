@@ -4,7 +4,7 @@
  * outgoing HTTP client within `timeout_seconds`, and the answer read as a GraphQL response.
  * Used by the metadata actor (introspection) and by the executor (forwarded fields).
  */
-import type { HttpClient } from '../outgoing/http-client.js';
+import type { HttpClient, OutgoingRequest } from '../outgoing/http-client.js';
 import { DEFAULT_REMOTE_TIMEOUT_SECONDS, type RemoteDefinition } from '../metadata/remote-schemas.js';
 import { fillUrlTemplate } from '../metadata/url-template.js';
 
@@ -56,14 +56,15 @@ export function remoteEndpoint(d: RemoteDefinition, env: NodeJS.ProcessEnv = pro
 /** Answers larger than this are refused (a broken server must not exhaust memory). */
 export const REMOTE_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/** One GraphQL request; throws an Error for a failed call, a non-JSON answer or one that is not a GraphQL response. */
-export async function callRemote(client: HttpClient, endpoint: RemoteEndpoint, headers: Record<string, string>, body: { query: string; variables?: Record<string, unknown> }): Promise<RemoteAnswer> {
+/** One GraphQL request; throws an Error for a failed call, a non-JSON answer or one that is not a GraphQL response. `span`: the call's, when traced. */
+export async function callRemote(client: HttpClient, endpoint: RemoteEndpoint, headers: Record<string, string>, body: { query: string; variables?: Record<string, unknown> }, span?: OutgoingRequest['span']): Promise<RemoteAnswer> {
   const answer = await client.send(
     endpoint.url,
     {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(body),
+      ...(span ? { span } : {}),
     },
     endpoint.timeoutMs,
   );

@@ -51,6 +51,12 @@ describe('limits', () => {
     );
     expect(refusal({ SERVICE_GRAPHQL_WEBSOCKET_KEEPALIVE: '1.5' })).toContain('SERVICE_GRAPHQL_WEBSOCKET_KEEPALIVE / --websocket-keepalive: expected an integer');
   });
+
+  it('reads SERVICE_GRAPHQL_ENABLE_QUERY_TRACING as true or false (false by default)', () => {
+    expect(load({})).toMatchObject({ enableQueryTracing: false });
+    expect(load({ SERVICE_GRAPHQL_ENABLE_QUERY_TRACING: 'true' })).toMatchObject({ enableQueryTracing: true });
+    expect(refusal({ SERVICE_GRAPHQL_ENABLE_QUERY_TRACING: 'yes' })).toBe('SERVICE_GRAPHQL_ENABLE_QUERY_TRACING / --enable-query-tracing: expected true or false, got "yes"');
+  });
 });
 
 describe('media types', () => {

@@ -4,7 +4,7 @@ import type { MetadataActorEvent } from '../../src/protocol/messages.js';
 import type { PublishedSnapshot } from '../../src/protocol/snapshot.js';
 
 const shared = (n = 0) => new Uint8Array(new SharedArrayBuffer(n));
-const header = (generation: number): Omit<PublishedSnapshot, 'update'> => ({ version: generation, generation, base: null, changes: { everything: true, sources: [], tables: [] }, connected: [], restEndpoints: [], tlsAllowlist: [], remoteSchemas: [], eventTriggers: [], cronTriggers: [], asyncActions: [] });
+const header = (generation: number): Omit<PublishedSnapshot, 'update'> => ({ version: generation, generation, base: null, changes: { everything: true, sources: [], tables: [] }, connected: [], restEndpoints: [], tlsAllowlist: [], remoteSchemas: [], eventTriggers: [], cronTriggers: [], asyncActions: [], opentelemetry: null });
 
 /** The metadata actor as the bus sees it: events with an attachment. */
 function fakeActor(): SnapshotSource & { emit(e: MetadataActorEvent, attachment?: Uint8Array): void } {

@@ -14,7 +14,7 @@ const snapshot = (generation: number, configuration: Record<string, unknown>): P
   base: null,
   changes: { everything: true, sources: [], tables: [] },
   connected: [{ name: 'default', kind: 'postgres', configuration: configuration as PublishedSnapshot['connected'][number]['configuration'] }],
-  restEndpoints: [], tlsAllowlist: [], remoteSchemas: [], eventTriggers: [], cronTriggers: [], asyncActions: [],
+  restEndpoints: [], tlsAllowlist: [], remoteSchemas: [], eventTriggers: [], cronTriggers: [], asyncActions: [], opentelemetry: null,
   update: new Uint8Array(new SharedArrayBuffer(0)),
 });
 

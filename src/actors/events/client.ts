@@ -21,7 +21,7 @@ export class TriggerDelivery {
       this.tell();
     });
     snapshots.subscribe((s) => {
-      this.view = { connected: s.connected, eventTriggers: s.eventTriggers, cronTriggers: s.cronTriggers, tlsAllowlist: s.tlsAllowlist, asyncActions: s.asyncActions };
+      this.view = { connected: s.connected, eventTriggers: s.eventTriggers, cronTriggers: s.cronTriggers, tlsAllowlist: s.tlsAllowlist, asyncActions: s.asyncActions, opentelemetry: s.opentelemetry };
       this.tell();
     });
   }

@@ -95,8 +95,11 @@ function afterFailure(tries: number, trigger: DeliveryTarget, retryAfterSeconds:
   return { kind: 'retry', afterSeconds: retryAfterSeconds ?? trigger.retry.intervalSec };
 }
 
-/** Sends `payload`; `tries`: the attempts before this one; `session`: what `$session_variables` is to the transform. */
-export async function deliver(client: HttpClient, trigger: DeliveryTarget, payload: Record<string, unknown>, tries: number, session?: Record<string, string>): Promise<Attempt> {
+/**
+ * Sends `payload`; `tries`: the attempts before this one; `span`: the name of the call's client span
+ * (a trace of its own, when traced); `session`: what `$session_variables` is to the transform.
+ */
+export async function deliver(client: HttpClient, trigger: DeliveryTarget, payload: Record<string, unknown>, tries: number, span: string, session?: Record<string, string>): Promise<Attempt> {
   const started = performance.now();
   const built = buildCall(trigger.webhook, trigger.headers, trigger.requestTransform, payload, session);
   const duration = () => performance.now() - started;
@@ -108,7 +111,7 @@ export async function deliver(client: HttpClient, trigger: DeliveryTarget, paylo
   const { call } = built;
   const request = { payload: call.recorded, headers: call.headers.map(([name, value]) => ({ name, value })), url: call.url, method: call.method, version: '2' };
   try {
-    const answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body }, trigger.retry.timeoutSec * 1000);
+    const answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body, span: { name: span, parent: undefined } }, trigger.retry.timeoutSec * 1000);
     const text = answer.body.toString('utf8');
     const response = {
       type: 'webhook_response',

@@ -215,7 +215,7 @@ export class EventProcessor {
       const startedAt = this.metrics ? performance.now() : 0;
       const body = eventBody(event, trigger);
       const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
-      const attempt = await deliver(this.client, trigger, body, event.tries, session);
+      const attempt = await deliver(this.client, trigger, body, event.tries, `event trigger ${trigger.name}`, session);
       this.metrics?.delivered(source.name, trigger.name, event, attempt, fetchedAt, startedAt);
       if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
       else this.counts.failed++;

@@ -93,7 +93,7 @@ export class ScheduledDelivery {
       if (!target) throw new Error('its trigger or an environment variable it needs is gone');
       // The well-known engine's bodies: a cron event names its trigger.
       const body: Record<string, unknown> = { scheduled_time: row.scheduled_time, payload: cron ? cron.payload : row.payload, ...(cron ? { name: cron.name } : {}), id: row.id, comment: cron ? cron.comment : row.comment };
-      const attempt = await deliver(this.client, target, body, row.tries);
+      const attempt = await deliver(this.client, target, body, row.tries, cron ? `cron trigger ${cron.name}` : 'scheduled event');
       this.metrics?.scheduledDelivered(cron ? 'cron' : 'oneoff', attempt);
       await this.store.finish(row.id, attempt.invocation, attempt.outcome, this.instance);
     } catch (e) {

@@ -10,6 +10,7 @@ import { InOrder } from '../../util/in-order.js';
 import type { EventsBootData, EventsMessage, EventsRequest } from '../../protocol/messages.js';
 import { serveActor } from '../host.js';
 import { EventProcessor } from './processor.js';
+import { traces } from '../../observability/traces/tracer.js';
 
 const options = workerData as EventsBootData;
 setLogLevel(options.logLevel);
@@ -37,8 +38,10 @@ serveActor<EventsRequest, EventsMessage>({
   told: (message) => {
     switch (message.type) {
       case 'triggers':
+        // This thread's deliveries are traced as the snapshot says (each its own trace).
+        traces.configure(message.view.opentelemetry);
         return order.run(loadFaces('events', message.view.connected.map((c) => c.kind)), () => processor.update(message.view));
     }
   },
-  shutdown: () => processor.stop(),
+  shutdown: () => processor.stop().then(() => traces.close()),
 });

@@ -12,6 +12,8 @@ import { remoteSchemas } from '../../metadata/remote-schemas.js';
 import { restRoutes } from '../../metadata/rest-endpoints.js';
 import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
 import { tlsAllowlist } from '../../metadata/tls-allowlist.js';
+import { tracesExport, type TracesExport } from '../../metadata/opentelemetry.js';
+import { log } from '../../log.js';
 import type { Metadata } from '../../metadata/types.js';
 import { backendFor } from '../../backends/registry.js';
 import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
@@ -132,6 +134,7 @@ export class SnapshotPublisher {
       eventTriggers: eventTriggerViews(stored.metadata, inconsistencies),
       cronTriggers: cronTriggerViews(stored.metadata),
       asyncActions: asyncActionViews(stored.metadata, inconsistencies.map((i) => i.object)),
+      opentelemetry: publishedTracesExport(stored.metadata),
       update,
     };
     return {
@@ -161,5 +164,18 @@ export class SnapshotPublisher {
     this.sinceWhole = p.sinceWhole;
     this.published = p.published;
     this.send(p.snapshot);
+  }
+}
+
+/**
+ * Where spans go, as the environment resolves the stored setting now: one the environment no
+ * longer resolves (a variable gone since it was set, after a restart) traces nothing, and says why.
+ */
+function publishedTracesExport(m: Metadata): TracesExport | null {
+  try {
+    return tracesExport(m, process.env);
+  } catch (e) {
+    log.warn('OpenTelemetry export disabled: its settings do not resolve', { error: (e as Error).message });
+    return null;
   }
 }

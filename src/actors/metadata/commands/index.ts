@@ -24,6 +24,7 @@ import { createAction, createActionPermission, dropAction, dropActionPermission,
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
 import { removeMetricsConfig, setMetricsConfigCommand } from './metrics-config.js';
+import { setOpenTelemetryConfig, setOpenTelemetryStatus } from './opentelemetry.js';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
 import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
@@ -192,6 +193,8 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
           set_metrics_config: setMetricsConfigCommand,
           remove_metrics_config: removeMetricsConfig,
+          set_opentelemetry_config: setOpenTelemetryConfig,
+          set_opentelemetry_status: setOpenTelemetryStatus,
           cleanup_event_trigger_logs: cleanupEventTriggerLogs,
           pause_event_trigger_cleanups: setEventTriggerCleanupsPaused(true),
           resume_event_trigger_cleanups: setEventTriggerCleanupsPaused(false),
