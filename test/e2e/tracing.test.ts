@@ -11,6 +11,7 @@ import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
 import { ActionHandler } from '../support/action-handler.js';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
+import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 
 const ADMIN = { 'X-Service-Admin-Secret': 'adm' };
 let db: TestDatabase;
@@ -53,6 +54,7 @@ beforeAll(async () => {
   engine = await startEngine({
     SERVICE_GRAPHQL_DATABASE_URL: db.url,
     SERVICE_GRAPHQL_ADMIN_SECRET: 'adm',
+    SERVICE_GRAPHQL_ENABLED_APIS: 'metadata,graphql,metrics',
     OTLP_BASE: `http://127.0.0.1:${receiver.port}`,
     OTLP_TOKEN: 'collector-secret',
     // The SDK's batch delay (5 s by default), shortened so the test does not wait.
@@ -180,5 +182,9 @@ describe('spans', () => {
     const warning = () => engine.logs.map((l) => JSON.parse(l.startsWith('{') ? l : '{}')).find((l) => l.message === 'spans could not be sent to the OpenTelemetry collector');
     while (!warning() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(warning()?.dropped.send_failed).toBeGreaterThan(0);
+    // And published as the well-known engine's metrics.
+    const metrics = parsePrometheusText(await (await fetch(`${engine.url}/v1/metrics`)).text());
+    expect(sampleValue(metrics, 'service_otel_dropped_spans', { reason: 'send_failed' })).toBeGreaterThan(0);
+    expect(sampleValue(metrics, 'service_otel_sent_spans')).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A strict parser of Prometheus' text exposition format (version 0.0.4), for tests that read
- * `/v1/metrics`. prom-client writes the format but has no parser, and no parser package is
- * installed (`parse-prometheus-text-format` on npm would do): this one follows the format's
+ * `/v1/metrics`. prom-client writes the format but has no parser, and the one parser package on
+ * npm (`parse-prometheus-text-format` 1.1.1) drops the labels, `_sum` and `_count` of a histogram
+ * with labels besides `le` (every histogram here has them): this one follows the format's
  * grammar and throws on anything it does not allow, so a malformed exposition fails the test.
  * https://prometheus.io/docs/instrumenting/exposition_formats/#text-based-format
  */

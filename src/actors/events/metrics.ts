@@ -6,6 +6,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventRecord } from '../../backends/faces/events.js';
 import { EVENT_BUCKETS, FETCH_BUCKETS, PREFIX, REQUEST_BUCKETS } from '../../observability/metrics/names.js';
+import { registerSpanCounts } from '../../observability/metrics/span-counts.js';
 import type { Attempt } from './delivery.js';
 
 const status = (a: Attempt) => (a.outcome.kind === 'delivered' ? 'success' : 'failed');
@@ -36,6 +37,8 @@ export class EventMetrics {
 
   /** `inFlight`: the deliveries under way now (`event_trigger_http_workers`, read at a scrape). */
   constructor(inFlight: () => number) {
+    // Deliveries are traced here (client spans of their webhook calls).
+    registerSpanCounts(this.registry);
     new Gauge({
       name: `${PREFIX}event_trigger_http_workers`,
       help: 'Current number of event deliveries in flight',

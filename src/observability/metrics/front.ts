@@ -14,6 +14,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry, type MetricType } from
 import type { MetricJson, MetricsJson } from '../../protocol/metrics.js';
 import { PREFIX, REQUEST_BUCKETS } from './names.js';
 import { registerPoolConnections } from './pools.js';
+import { registerSpanCounts } from './span-counts.js';
 
 type OperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
 
@@ -45,6 +46,7 @@ export class FrontMetrics {
     // Standard process and Node.js metrics, under their usual names (dashboards expect them so).
     collectDefaultMetrics({ register: this.registry });
     registerPoolConnections(this.registry, pools);
+    registerSpanCounts(this.registry);
     const counts = this.requestCounts;
     new Counter({
       name: `${PREFIX}graphql_requests_total`,
