@@ -83,6 +83,8 @@ export interface Config {
   websocketKeepAliveMs: number;
   /** How long a WebSocket may stay open without `connection_init`, in ms (configured in seconds). */
   websocketInitTimeoutMs: number;
+  /** How long a stopping engine lets requests, operations and deliveries in flight finish, in ms (configured in seconds). */
+  gracefulShutdownTimeoutMs: number;
 }
 
 /**
@@ -149,6 +151,7 @@ const OPTIONS = {
   asyncActionsFetchBatchSize: opt('async-actions-fetch-batch-size', 'ASYNC_ACTIONS_FETCH_BATCH_SIZE'),
   asyncActionsConcurrency: opt('async-actions-concurrency', 'ASYNC_ACTIONS_CONCURRENCY'),
   websocketInitTimeoutMs: opt('websocket-connection-init-timeout', 'WEBSOCKET_CONNECTION_INIT_TIMEOUT'),
+  gracefulShutdownTimeoutMs: opt('graceful-shutdown-timeout', 'GRACEFUL_SHUTDOWN_TIMEOUT'),
 } satisfies Record<string, Option>;
 
 const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
@@ -327,6 +330,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     asyncActionsConcurrency: integer(get(OPTIONS.asyncActionsConcurrency) ?? '100', OPTIONS.asyncActionsConcurrency, 1, 10_000),
     websocketKeepAliveMs: 1000 * integer(get(OPTIONS.websocketKeepAliveMs) ?? '5', OPTIONS.websocketKeepAliveMs, 1, 3600),
     websocketInitTimeoutMs: 1000 * integer(get(OPTIONS.websocketInitTimeoutMs) ?? '3', OPTIONS.websocketInitTimeoutMs, 1, 3600),
+    // The well-known engine's default (60 s).
+    gracefulShutdownTimeoutMs: 1000 * integer(get(OPTIONS.gracefulShutdownTimeoutMs) ?? '60', OPTIONS.gracefulShutdownTimeoutMs, 0, 86_400),
     ...authSettings(get, secrets.length > 0),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { HttpResponse } from 'uWebSockets.js';
 import type { Headers } from './cors.js';
+import type { RequestsInFlight } from './in-flight.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -33,26 +34,40 @@ export interface Reply {
 
 export class Exchange {
   private aborted = false;
+  /** Answered or aborted: no longer in flight. */
+  private ended = false;
 
   constructor(
     private readonly res: HttpResponse,
     /** Carried by every answer of this request. */
     private readonly headers: Headers = [],
+    /** Counts this request until it is answered or aborted (an answer written at once needs none). */
+    private readonly inFlight?: RequestsInFlight,
   ) {
+    inFlight?.begin();
     res.onAborted(() => {
       this.aborted = true;
+      this.end();
     });
   }
 
   reply(r: Reply): void {
     if (this.aborted) return;
+    this.end();
+    const close = this.inFlight?.draining === true;
     this.res.cork(() => {
       this.res.writeStatus(STATUS_TEXT[r.status] ?? String(r.status));
       if (r.status !== 204) this.res.writeHeader('Content-Type', r.contentType ?? JSON_TYPE);
       for (const [k, v] of this.headers) this.res.writeHeader(k, v);
       for (const [k, v] of r.headers ?? []) this.res.writeHeader(k, v);
       if (r.status === 204) this.res.endWithoutBody();
-      else this.res.end(r.body);
+      else this.res.end(r.body, close);
     });
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.inFlight?.end();
   }
 }

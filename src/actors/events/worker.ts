@@ -36,5 +36,5 @@ serveActor<EventsRequest, EventsMessage>({
         return order.run(loadFaces('events', message.view.connected.map((c) => c.kind)), () => processor.update(message.view));
     }
   },
-  shutdown: () => processor.stop(),
+  shutdown: (deadline) => processor.stop(deadline),
 });
