@@ -1,9 +1,9 @@
 /**
  * The graceful shutdown (docs/operations.md "Graceful shutdown"): at SIGTERM the engine refuses
- * new connections, answers the requests in flight, closes WebSockets with 1001, lets the event
- * deliveries in flight end within SERVICE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT and hands the others
- * back (delivered once, after a restart), stops its embedded PostgreSQL, and exits 0; a second
- * signal exits at once.
+ * new connections, answers the requests in flight (and WebSocket queries under way), closes
+ * WebSockets with 1001, lets the event deliveries and asynchronous action calls in flight end
+ * within SERVICE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT and hands the others back (delivered once,
+ * after a restart), stops its embedded PostgreSQL, and exits 0; a second signal exits at once.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relocationFolder } from '../../src/db/pg-placement.js';
+import { ActionHandler } from '../support/action-handler.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
 import { eventRows, invocationRows, until } from '../support/events.js';
@@ -89,6 +90,19 @@ const refused = (port: number) =>
     socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
   });
 
+/** A connection opened now, to send a raw request on later (as on a connection kept alive); resolves with the answer's text. */
+async function openConnection(port: number): Promise<(request: string) => Promise<string>> {
+  const socket = connectTcp(port, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  return (request) =>
+    new Promise((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      socket.once('close', () => resolve(text));
+      socket.write(request);
+    });
+}
+
 const graphql = (e: Engine, query: string) => e.post('/v1/graphql', { query });
 
 beforeAll(async () => {
@@ -116,10 +130,21 @@ describe('graceful shutdown', () => {
     const e = await engine();
     const answer = graphql(e, '{ slow_items(args: {seconds: 2}) { id name } }');
     await until('the query running', async () => (await db.sql(`SELECT 1 FROM pg_stat_activity WHERE query LIKE '%slow_items%' AND state = 'active' AND pid <> pg_backend_pid()`)).rowCount! > 0 || undefined);
+    const [kept, keptForUpgrade] = await Promise.all([openConnection(e.port), openConnection(e.port)]);
     const signalled = Date.now();
     e.process.kill('SIGTERM');
     await until('no longer accepting', () => phases(e).some((p) => p.message === 'shutdown: stopped accepting connections') || undefined);
     expect(await refused(e.port)).toBe(true);
+    // On connections opened before: a request is served and its connection closed; an upgrade is refused.
+    const served = await kept('GET /v1/version HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(served).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(served).toMatch(/\r\nConnection: close\r\n/i);
+    const upgrade = await keptForUpgrade(
+      'GET /v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n',
+    );
+    expect(upgrade).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(upgrade).toMatch(/\r\nRetry-After: 0\r\n/);
+    expect(upgrade).toMatch(/Server is shutting down$/);
     const r = await answer;
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ data: { slow_items: [{ id: 1, name: 'one' }] } });
@@ -138,7 +163,7 @@ describe('graceful shutdown', () => {
     expect(lines[2]).toMatchObject({ requests: 1, websockets: 0, unanswered: 0 });
   });
 
-  it('closes subscriptions with 1001 on both protocols, the legacy one told first', async () => {
+  it('answers a query under way on a WebSocket, then closes subscriptions with 1001 on both protocols, the legacy one told first', async () => {
     const e = await engine();
     const url = e.url.replace('http', 'ws') + '/v1/graphql';
     const query = 'subscription { item { id name } }';
@@ -153,7 +178,12 @@ describe('graceful shutdown', () => {
     legacy.send({ id: '1', type: 'start', payload: { query } });
     expect((await nextOf(legacy, 'data')).payload).toEqual({ data: { item: [{ id: 1, name: 'one' }] } });
 
+    // A query under way on the socket is answered before the close.
+    modern.send({ id: '2', type: 'subscribe', payload: { query: '{ slow_items(args: {seconds: 1.5}) { id } }' } });
+    await until('the query running', async () => (await db.sql(`SELECT 1 FROM pg_stat_activity WHERE query LIKE '%slow_items%' AND state = 'active' AND pid <> pg_backend_pid()`)).rowCount! > 0 || undefined);
     e.process.kill('SIGTERM');
+    expect(await nextOf(modern, 'next')).toEqual({ id: '2', type: 'next', payload: { data: { slow_items: [{ id: 1 }] } } });
+    expect(await nextOf(modern, 'complete')).toEqual({ id: '2', type: 'complete' });
     expect(await nextOf(modern, 'none')).toEqual({ closed: 1001, reason: 'shutting server down' });
     expect(await nextOf(legacy, 'connection_error')).toEqual({ type: 'connection_error', payload: { message: 'shutting server down', extensions: { path: '$', code: 'shutting-down' } } });
     expect(await nextOf(legacy, 'none')).toEqual({ closed: 1001, reason: 'shutting server down' });
@@ -228,6 +258,28 @@ describe('graceful shutdown', () => {
     } finally {
       await Promise.all(engines.splice(0).map((e) => e.stop()));
       await hook.close();
+    }
+  });
+
+  it('lets an asynchronous action call in flight end and records its output', { timeout: 60_000 }, async () => {
+    const handler = await new ActionHandler({ '/work': () => ({ body: { greeting: 'done' }, delayMs: 1_500 }) }).start();
+    try {
+      const first = await engine({ SERVICE_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL: '100' });
+      expect((await first.metadata({ type: 'set_custom_types', args: { objects: [{ name: 'Done', fields: [{ name: 'greeting', type: 'String!' }] }] } })).status).toBe(200);
+      const created = await first.metadata({ type: 'create_action', args: { name: 'work', definition: { kind: 'asynchronous', handler: handler.url('/work'), output_type: 'Done!', arguments: [] } } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const id = (await graphql(first, 'mutation { work }')).body.data.work as string;
+      await until('the call made', () => handler.callsTo('/work').length === 1 || undefined);
+      first.process.kill('SIGTERM');
+      expect(await exited(first)).toBe(0);
+      expect(phases(first).find((p) => p.message === 'shutdown: deliveries stopped')).toMatchObject({ inFlight: 1, finished: 1, handedBack: 0 });
+      const second = await engine();
+      const r = await graphql(second, `{ work(id: "${id}") { output { greeting } errors } }`);
+      expect(r.body).toEqual({ data: { work: { output: { greeting: 'done' }, errors: null } } });
+      expect(handler.callsTo('/work')).toHaveLength(1);
+    } finally {
+      await Promise.all(engines.splice(0).map((e) => e.stop()));
+      await handler.stop();
     }
   });
 
