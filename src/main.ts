@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, setLogLevel } from './log.js';
 import { metadataActor } from './actors/metadata/client.js';
-import { startHttp } from './http/server.js';
+import { startHttp, type Front } from './http/server.js';
 import { SchemaBuilder } from './actors/schema-builder/client.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { allowGarbageCollection, collectGarbageWhenIdle } from './util/collect-garbage.js';
@@ -17,6 +17,11 @@ import { loadFaces } from './backends/registry.js';
 import type { FrontMetrics } from './observability/metrics/front.js';
 import { traces } from './observability/traces/tracer.js';
 import { callerContext } from './observability/traces/propagation.js';
+import { stopOnSignals } from './lifecycle/shutdown.js';
+
+/** A stopping engine's last phases: each actor answers what it took and exits (`Actor.stop`), then the embedded server's fast shutdown. */
+const ACTORS_STOP_MS = 10_000;
+const EMBEDDED_STOP_MS = 10_000;
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -60,26 +65,33 @@ async function main(): Promise<void> {
   const metrics = config.enabledApis.has('metrics') ? new (await import('./observability/metrics/front.js')).FrontMetrics(() => front.graphql.openConnections()) : undefined;
   if (metrics && config.metrics.secret === undefined) log.warn('the metrics API is enabled without SERVICE_GRAPHQL_METRICS_SECRET: /v1/metrics is open to anyone');
   const front = wireSnapshots(config, actors, metrics);
-  let http: { port: number; close(): void } | undefined;
+  let http: Front | undefined;
   let authenticator: Authenticator | undefined;
-  let shuttingDown = false;
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    log.info('shutting down', { signal });
-    http?.close();
-    // First: it gives back its event leases while the sources are still there.
-    await actors.events.stop().catch(() => {});
-    await actors.metadata.stop().catch(() => {});
-    await front.graphql.close();
-    await actors.schemaBuilder.close().catch(() => {});
-    authenticator?.close();
-    await traces.close();
-    await embedded?.stop().catch(() => {});
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // In order: the front (nothing new comes in, what came is answered), the deliveries (while
+  // their sources are up), the other actors and pools, the spans still queued, the embedded PostgreSQL.
+  stopOnSignals(
+    config.gracefulShutdownTimeoutMs,
+    () => [
+      { done: 'stopped accepting connections', run: () => http?.close() },
+      { done: 'requests and WebSockets ended', run: (deadline) => http?.drain(deadline) },
+      { done: 'trigger-delivery actor stopped', run: (deadline) => actors.events.stop(deadline) },
+      {
+        done: 'actors and pools stopped',
+        limitMs: ACTORS_STOP_MS,
+        run: async () => {
+          await actors.metadata.stop();
+          // With its subscriptions, the multiplexer actors.
+          await front.graphql.close();
+          await actors.schemaBuilder.close();
+          authenticator?.close();
+          await traces.close();
+        },
+      },
+      ...(embedded ? [{ done: 'embedded PostgreSQL stopped', limitMs: EMBEDDED_STOP_MS, run: () => embedded!.stop() }] : []),
+    ],
+    // A fast shutdown of the embedded server, not waited for.
+    () => void embedded?.stop(),
+  );
 
   const fail = async (what: string, e: unknown) => {
     log.error(what, { error: e instanceof Error ? e.message : String(e) });

@@ -1,7 +1,7 @@
 /** The worker-thread side of an actor: decode requests, run handlers, post replies and events. */
 import { parentPort } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import { transferable, unframe, type EventEnvelope, type Frame, type ReplyEnvelope, type RequestEnvelope } from '../protocol/envelope.js';
+import { transferable, unframe, type EventEnvelope, type Frame, type ReplyEnvelope, type RequestEnvelope, type ShutdownMessage } from '../protocol/envelope.js';
 import { collectGarbageWhenIdle } from '../util/collect-garbage.js';
 import { errorToWire } from '../errors/wire.js';
 
@@ -28,13 +28,14 @@ export function serveActor<Req, Told extends { type: string } = never>(opts: {
   handle(req: Req, attachment?: Uint8Array): Promise<unknown>;
   /** One-way messages (`Actor.tell`). */
   told?(message: Told): void;
-  shutdown(): Promise<void>;
+  /** `deadline`: when the worker's own work must be done (see `ShutdownMessage`). */
+  shutdown(deadline: number): Promise<void>;
 }): void {
   port.on('message', (frame: Frame) => {
     const [bytes, attachment] = unframe(frame);
-    const env = decode<RequestEnvelope<Req> | EventEnvelope<Told | { type: 'shutdown' }>>(bytes);
+    const env = decode<RequestEnvelope<Req> | EventEnvelope<Told | ShutdownMessage>>(bytes);
     if (env.kind === 'event') {
-      if (env.body.type === 'shutdown') void opts.shutdown().finally(() => process.exit(0));
+      if (env.body.type === 'shutdown') void opts.shutdown((env.body as ShutdownMessage).deadline).finally(() => process.exit(0));
       else opts.told?.(env.body as Told);
       return;
     }

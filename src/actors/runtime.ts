@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { decode, encode } from '../protocol/codec.js';
-import { transferable, unframe, type Envelope, type EventEnvelope, type Frame, type RequestEnvelope } from '../protocol/envelope.js';
+import { transferable, unframe, type Envelope, type EventEnvelope, type Frame, type RequestEnvelope, type ShutdownMessage } from '../protocol/envelope.js';
 import { log } from '../log.js';
 import { errorFromWire } from '../errors/wire.js';
 
@@ -93,16 +93,20 @@ export class Actor<Req extends { type: string }, Replies extends Record<Req['typ
     if (!this.down && !this.stopping) await this.worker.terminate();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * `workUntil`: when the worker's own work in flight must be done (epoch ms; see
+   * `ShutdownMessage`); it is then given 5 s more to close before it is terminated.
+   */
+  async stop(workUntil = Date.now()): Promise<void> {
     this.stopping = true;
     // A graceful stop answers the requests it took: those in flight get their answers first, for
     // a while (a request that hangs is failed after it).
     const deadline = Date.now() + (this.opts.stopGraceMs ?? 5000);
     while (this.pending.size > 0 && !this.down && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     this.failPending('engine is shutting down');
-    this.worker.postMessage(encode({ kind: 'event', body: { type: 'shutdown' } }));
+    this.worker.postMessage(encode({ kind: 'event', body: { type: 'shutdown', deadline: workUntil } satisfies ShutdownMessage }));
     const exited = new Promise<void>((r) => this.worker.once('exit', () => r()));
-    const timeout = new Promise<void>((r) => setTimeout(r, 5000).unref());
+    const timeout = new Promise<void>((r) => setTimeout(r, Math.max(0, workUntil - Date.now()) + 5000).unref());
     await Promise.race([exited, timeout]);
     await this.worker.terminate();
   }

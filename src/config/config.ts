@@ -87,6 +87,8 @@ export interface Config {
   metrics: { secret: string | undefined; highCardinalityLabels: boolean };
   /** Statements' SQL text goes with their trace spans (never the values bound to them). */
   enableQueryTracing: boolean;
+  /** How long a stopping engine lets requests, operations and deliveries in flight finish, in ms (configured in seconds). */
+  gracefulShutdownTimeoutMs: number;
 }
 
 /**
@@ -156,6 +158,7 @@ const OPTIONS = {
   metricsSecret: opt('metrics-secret', 'METRICS_SECRET'),
   metricsHighCardinalityLabels: opt('metrics-enable-high-cardinality-labels', 'METRICS_ENABLE_HIGH_CARDINALITY_LABELS'),
   enableQueryTracing: opt('enable-query-tracing', 'ENABLE_QUERY_TRACING'),
+  gracefulShutdownTimeoutMs: opt('graceful-shutdown-timeout', 'GRACEFUL_SHUTDOWN_TIMEOUT'),
 } satisfies Record<string, Option>;
 
 const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
@@ -337,6 +340,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     // The well-known engine labels subscription metrics by operation by default (since v2.26).
     metrics: { secret: get(OPTIONS.metricsSecret), highCardinalityLabels: boolean(get(OPTIONS.metricsHighCardinalityLabels) ?? 'true', OPTIONS.metricsHighCardinalityLabels) },
     enableQueryTracing: boolean(get(OPTIONS.enableQueryTracing), OPTIONS.enableQueryTracing),
+    // The well-known engine's default (60 s).
+    gracefulShutdownTimeoutMs: 1000 * integer(get(OPTIONS.gracefulShutdownTimeoutMs) ?? '60', OPTIONS.gracefulShutdownTimeoutMs, 0, 86_400),
     ...authSettings(get, secrets.length > 0),
   };
 }

@@ -18,9 +18,12 @@ const ENV = { LC_MESSAGES: 'C' };
 const READY = 'database system is ready to accept connections';
 const READY_TIMEOUT_MS = 60_000;
 
-/** Spawns `file`; `onError` gets spawn failures (e.g. EACCES), which arrive as an event. */
-function start(file: string, args: string[], runAs: RunAs, onError: (e: Error) => void): ChildProcess {
-  const child = spawn(file, args, { ...runAs, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Spawns `file`; `onError` gets spawn failures (e.g. EACCES), which arrive as an event.
+ * `detached`: in a process group of its own, out of reach of a terminal's Ctrl-C.
+ */
+function start(file: string, args: string[], runAs: RunAs, onError: (e: Error) => void, detached = false): ChildProcess {
+  const child = spawn(file, args, { ...runAs, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], detached });
   child.on('error', (e) => onError(new Error(`cannot run ${file}: ${e.message}`)));
   return child;
 }
@@ -62,7 +65,9 @@ export function startPostgres(binDir: string, pgData: string, port: number, runA
       if (e) reject(e);
       else resolve(child);
     };
-    const child = start(join(binDir, 'postgres'), args, runAs, settle);
+    // Detached: a Ctrl-C in the engine's terminal signals its whole process group, and the
+    // server must outlive the engine's graceful shutdown (the queries in flight), which stops it last.
+    const child = start(join(binDir, 'postgres'), args, runAs, settle, true);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       settle(new Error(`postgres did not accept connections within ${READY_TIMEOUT_MS / 1000} s: ${last}`));

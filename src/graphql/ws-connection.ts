@@ -40,6 +40,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r && 'code' in r;
 
+/** The well-known engine's words when it closes its sockets at shutdown. */
+const SHUTTING_DOWN = 'shutting server down';
+
 export class GraphQLWsConnection {
   private state: State = 'waiting';
   /** The latest `connection_init`'s authentication. */
@@ -53,6 +56,9 @@ export class GraphQLWsConnection {
   private readonly vocabulary: ProtocolVocabulary;
   private readonly legacy: boolean;
   private closed = false;
+  /** The messages being handled (`goAway` lets them end). */
+  private readonly handling = new Set<Promise<void>>();
+  private goingAway = false;
 
   constructor(
     private readonly peer: WsPeer,
@@ -70,8 +76,32 @@ export class GraphQLWsConnection {
     );
   }
 
-  async onMessage(text: string): Promise<void> {
+  onMessage(text: string): Promise<void> {
+    if (this.closed || this.goingAway) return Promise.resolve();
+    const p = this.handle(text).finally(() => this.handling.delete(p));
+    this.handling.add(p);
+    return p;
+  }
+
+  /**
+   * The engine stops (docs/operations.md "Graceful shutdown"): no message is read from now on,
+   * the queries and mutations under way are answered (until `deadline`), then the subscriptions end and the socket
+   * closes with 1001, so that clients reconnect (elsewhere) and subscribe again. Nothing ends an
+   * operation on the client's side (a `complete` would end it for good); the legacy protocol is
+   * told why first with a `connection_error`. The well-known engine closes with 1012 and no
+   * message (docs/behaviour.md "Graceful shutdown").
+   */
+  async goAway(deadline: number): Promise<void> {
+    this.goingAway = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.handling]), new Promise((r) => (timer = setTimeout(r, Math.max(0, deadline - Date.now()))))]);
+    clearTimeout(timer);
     if (this.closed) return;
+    if (this.legacy) this.connectionError(SHUTTING_DOWN, 'shutting-down');
+    this.close(CloseCode.GoingAway, SHUTTING_DOWN);
+  }
+
+  private async handle(text: string): Promise<void> {
     try {
       // Messages after connection_init wait for its answer, in order: Apollo clients send `start`
       // right behind it, and upstream takes a connection's messages one at a time. A message

@@ -9,6 +9,8 @@ export type WsProtocol = 'graphql-ws' | 'graphql-transport-ws';
 /** Close codes (graphql-ws PROTOCOL.md; the legacy protocol uses those that apply). */
 export const CloseCode = {
   Normal: 1000,
+  /** The engine is stopping (RFC 6455: going away); clients reconnect and subscribe again. */
+  GoingAway: 1001,
   /** The client does not read what it asked for (RFC 6455: policy violation). */
   SlowClient: 1008,
   BadRequest: 4400,

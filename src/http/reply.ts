@@ -5,6 +5,7 @@
  */
 import type { HttpResponse } from 'uWebSockets.js';
 import type { Headers } from './cors.js';
+import type { RequestsInFlight } from './in-flight.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -45,18 +46,22 @@ export interface HttpMeter {
 
 export class Exchange {
   private aborted = false;
-  private done = false;
+  /** Answered or aborted: no longer in flight. */
+  private ended = false;
 
   constructor(
     private readonly res: HttpResponse,
     /** Carried by every answer of this request. */
     private readonly headers: Headers = [],
     private readonly meter: HttpMeter | null = null,
+    /** Counts this request until it is answered or aborted (an answer written at once needs none). */
+    private readonly inFlight?: RequestsInFlight,
   ) {
     meter?.opened();
+    inFlight?.begin();
     res.onAborted(() => {
       this.aborted = true;
-      this.finish(0);
+      this.end(0);
     });
   }
 
@@ -65,22 +70,25 @@ export class Exchange {
     this.meter?.received(bytes);
   }
 
-  private finish(bytes: number): void {
-    if (this.done) return;
-    this.done = true;
-    this.meter?.closed(bytes);
-  }
-
   reply(r: Reply): void {
     if (this.aborted) return;
-    if (this.meter) this.finish(Buffer.byteLength(r.body));
+    this.end(this.meter ? Buffer.byteLength(r.body) : 0);
+    const close = this.inFlight?.draining === true;
     this.res.cork(() => {
       this.res.writeStatus(STATUS_TEXT[r.status] ?? String(r.status));
       if (r.status !== 204) this.res.writeHeader('Content-Type', r.contentType ?? JSON_TYPE);
       for (const [k, v] of this.headers) this.res.writeHeader(k, v);
       for (const [k, v] of r.headers ?? []) this.res.writeHeader(k, v);
       if (r.status === 204) this.res.endWithoutBody();
-      else this.res.end(r.body);
+      else this.res.end(r.body, close);
     });
+  }
+
+  /** `bytes`: the answer's body (0 when aborted), for the metrics. */
+  private end(bytes: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.meter?.closed(bytes);
+    this.inFlight?.end();
   }
 }

@@ -16,9 +16,11 @@ import { corsHeaders, preflightHeaders } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { GRAPHQL_METHODS, readHeaders, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
 import { Exchange, type HttpMeter, type Reply } from './reply.js';
-import { registerGraphQLWebSocket, type WsMeter } from './websocket.js';
+import { registerGraphQLWebSocket, type OpenWebSockets, type WsMeter } from './websocket.js';
 import { registerMetricsRoute, type MetricsBackend } from './metrics.js';
 import type { RequestMeter } from '../graphql/request-meter.js';
+import { RequestsInFlight } from './in-flight.js';
+import { drainFront, type FrontDrained } from './drain.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
 import type { EnabledApi } from '../config/config.js';
@@ -67,14 +69,25 @@ const TEXT = 'text/plain; charset=utf-8';
 
 const errorReply = (e: ApiError): Reply => ({ status: e.status, body: JSON.stringify(e.body()) });
 
-export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: number; close(): void }> {
+/** The running front. */
+export interface Front {
+  port: number;
+  /** Closes the listening socket: new connections are refused. */
+  close(): void;
+  /** Answers what is in flight, by `deadline` (`drain.ts`). */
+  drain(deadline: number): Promise<FrontDrained>;
+}
+
+export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
   const app: TemplatedApp = uws.App();
   const secretMatches = makeSecretCheck(opts.adminSecrets);
   const secured = opts.adminSecrets.length > 0;
+  const requests = new RequestsInFlight();
+  let sockets: OpenWebSockets | undefined;
   // `/healthz` and `/v1/version` are not counted, as the well-known engine counts neither.
-  const unmetered = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods));
+  const unmetered = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods), null, requests);
   const httpMeter = backend.metrics?.http ?? null;
-  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods), httpMeter);
+  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods), httpMeter, requests);
 
   type AccessCheck = (h: AdminHeaders, secured: boolean, matches: (s: string) => boolean) => ApiError | null;
   const accessDenied = (req: HttpRequest, check: AccessCheck = adminAccessError) =>
@@ -134,12 +147,17 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     registerGraphQLRoutes(app, backend.graphql, routes);
     app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
     registerRestRoutes(app, { authenticate: backend.graphql.authenticate, rest: backend.rest }, routes, opts.cors);
-    registerGraphQLWebSocket(app, backend.websocket, {
-      cors: opts.cors,
-      maxMessageBytes: opts.maxBodyBytes,
-      maxBufferedBytes: opts.websocketMaxBufferedBytes,
-      ...(backend.metrics ? { meter: backend.metrics.websocket } : {}),
-    });
+    sockets = registerGraphQLWebSocket(
+      app,
+      backend.websocket,
+      {
+        cors: opts.cors,
+        maxMessageBytes: opts.maxBodyBytes,
+        maxBufferedBytes: opts.websocketMaxBufferedBytes,
+        ...(backend.metrics ? { meter: backend.metrics.websocket } : {}),
+      },
+      requests,
+    );
   }
   if (opts.enabledApis.has('developer')) {
     const json = (value: unknown): Reply => ({ status: 200, body: JSON.stringify(value) });
@@ -174,7 +192,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<{ port: 
     const exclusive = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
     listen.call(app, opts.host, opts.port, exclusive, (socket) => {
       if (!socket) return reject(new Error(`could not listen on ${opts.host}:${opts.port} (is the port in use?)`));
-      resolve({ port: uws.us_socket_local_port(socket), close: () => uws.us_listen_socket_close(socket) });
+      resolve({ port: uws.us_socket_local_port(socket), close: () => uws.us_listen_socket_close(socket), drain: (deadline) => drainFront(requests, sockets, deadline) });
     });
   });
 }

@@ -11,6 +11,7 @@ import { chooseProtocol, type WsProtocol } from '../graphql/ws-protocol.js';
 import { webSocketMayReadCookie } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { readHeaders } from './graphql.js';
+import type { RequestsInFlight } from './in-flight.js';
 
 export interface WebSocketOptions {
   cors: CorsConfig;
@@ -39,14 +40,23 @@ interface Connection {
 /** uWS `send` results: 0 backpressure (part of the message is buffered), 1 sent, 2 dropped. */
 const SEND_STATUS: readonly SendStatus[] = ['buffered', 'sent', 'dropped'];
 
+/** The open WebSockets, for the graceful shutdown. */
+export interface OpenWebSockets {
+  readonly size: number;
+  /** Each ends its operations under way (until `deadline`) and closes with 1001 (`GraphQLWsConnection.goAway`). */
+  goAway(deadline: number): Promise<void>;
+}
+
 /** A close frame's reason holds at most 123 bytes. */
 function closeReason(reason: string): string {
   const bytes = Buffer.from(reason);
   return bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '') + '...';
 }
 
-export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHeaders: Record<string, string>) => WsBackend, opts: WebSocketOptions): void {
+/** `requests`: a stopping engine (`draining`) refuses upgrades as the well-known engine does: 503, `Retry-After: 0`. */
+export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHeaders: Record<string, string>) => WsBackend, opts: WebSocketOptions, requests: RequestsInFlight): OpenWebSockets {
   const meter = opts.meter;
+  const open = new Set<GraphQLWsConnection>();
   const end = (ws: WebSocket<Connection>, code: number, reason: string) => {
     const data = ws.getUserData();
     if (data.closed) return;
@@ -64,6 +74,7 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
     // No uWS limit (it would drop messages silently past 64 KiB): the connection's outbox enforces ours.
     maxBackpressure: 0,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+      if (requests.draining) return void res.writeStatus('503 Service Unavailable').writeHeader('Retry-After', '0').end('Server is shutting down', true);
       const headers = readHeaders(req);
       const { protocol, answer } = chooseProtocol(req.getHeader('sec-websocket-protocol'));
       // A browser sends the cookies of the engine's site whatever page opens the socket.
@@ -87,6 +98,7 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
         backend(data.headers),
         opts.maxBufferedBytes,
       );
+      open.add(data.conn);
     },
     drain: (ws: WebSocket<Connection>) => {
       // Not written from inside the drain handler: uWS does not watch for writability again after
@@ -106,7 +118,16 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
       const data = ws.getUserData();
       meter?.closed();
       data.closed = true;
+      if (data.conn) open.delete(data.conn);
       data.conn?.onClose();
     },
   });
+  return {
+    get size() {
+      return open.size;
+    },
+    goAway: async (deadline) => {
+      await Promise.all([...open].map((c) => c.goAway(deadline)));
+    },
+  };
 }

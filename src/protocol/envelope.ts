@@ -19,6 +19,16 @@ export interface EventEnvelope<B = unknown> {
 export type Envelope = RequestEnvelope | ReplyEnvelope | EventEnvelope;
 
 /**
+ * The last message a worker gets (`Actor.stop`): it ends its own work by `deadline` (epoch ms),
+ * the engine's graceful shutdown deadline for an actor whose work in flight may be let finish
+ * (the trigger-delivery actor's deliveries), else now.
+ */
+export interface ShutdownMessage {
+  type: 'shutdown';
+  deadline: number;
+}
+
+/**
  * What crosses a thread boundary: the msgpack-encoded envelope, and for a message that carries
  * bulk bytes (an encoded snapshot: 40 MiB at 5,000 tables; a replace_metadata body), those
  * bytes beside it rather than copied into the envelope: transferred, or shared when they are

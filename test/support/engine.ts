@@ -22,7 +22,9 @@ export interface Engine {
 export async function startEngine(env: Record<string, string>, args: string[] = [], at: { main?: string; cwd?: string } = {}): Promise<Engine> {
   const child = spawn(process.execPath, [at.main ?? MAIN, ...args], {
     cwd: at.cwd,
-    env: { PATH: process.env.PATH ?? '', SERVICE_GRAPHQL_SERVER_PORT: '0', SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1', ...env },
+    // A stop lets work in flight end for 10 s, not the default minute: tests stop engines with
+    // webhooks that hang (test/e2e/graceful-shutdown.test.ts sets its own).
+    env: { PATH: process.env.PATH ?? '', SERVICE_GRAPHQL_SERVER_PORT: '0', SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1', SERVICE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT: '10', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

@@ -13,6 +13,7 @@ import type { ActionResult } from '../../protocol/messages.js';
 import { callActionHandler } from '../../outgoing/action-call.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { coalesced } from '../../util/coalesced.js';
+import { InFlight } from './in-flight.js';
 
 export interface AsyncActionLimits {
   fetchIntervalMs: number;
@@ -23,10 +24,12 @@ export interface AsyncActionLimits {
 export class AsyncActions {
   private readonly store: ActionLogStore;
   private actions = new Map<string, AsyncActionView>();
-  private readonly inFlight = new Set<Promise<void>>();
+  readonly inFlight = new InFlight();
+  /** The poll under way, if any. */
+  readonly polls = new InFlight();
   private timer: NodeJS.Timeout | null = null;
   /** Poll now (coalesced with a poll under way). */
-  private readonly pollSoon = coalesced(() => this.poll());
+  private readonly pollSoon = coalesced(() => this.polls.track(() => this.poll()));
   private stopped = false;
   /** Whether this instance ever leased a call (else there is nothing to give back, maybe not even the table). */
   private leased = false;
@@ -73,14 +76,8 @@ export class AsyncActions {
       const timeouts = Object.fromEntries([...this.actions.values()].map((a) => [a.name, a.handler.timeoutSeconds]));
       const rows = await this.store.fetch(timeouts, room, this.instance);
       if (rows.length > 0) this.leased = true;
-      for (const row of rows) {
-        const p: Promise<void> = this.process(row).finally(() => {
-          this.inFlight.delete(p);
-          // Room again: calls may be waiting.
-          this.wake();
-        });
-        this.inFlight.add(p);
-      }
+      // Room again after each: calls may be waiting.
+      for (const row of rows) void this.inFlight.track(() => this.process(row), () => this.wake());
       // A full batch: more may be due (run again once this poll ends).
       if (rows.length === room && room > 0) this.pollSoon();
     } catch (e) {
@@ -98,6 +95,7 @@ export class AsyncActions {
       row.request_headers,
       process.env,
     );
+    if (this.inFlight.cut) return;
     try {
       await this.store.finish(row.id, outcome.ok ? { output: outcome.output } : { errors: { message: outcome.message, extensions: outcome.extensions } }, this.instance);
     } catch (e) {
@@ -105,11 +103,14 @@ export class AsyncActions {
     }
   }
 
-  /** Waits a little for the calls in flight, then gives back the leases still held. */
-  async stop(graceMs: number): Promise<void> {
+  /** No poll from now on (the engine stops). */
+  stopPolling(): void {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, graceMs))]);
+  }
+
+  /** After the calls in flight ended or were cut: gives back the leases still held. */
+  async stop(): Promise<void> {
     if (this.leased) await this.store.release(this.instance).catch((e: unknown) => log.warn('asynchronous action leases cannot be given back', { error: String(e) }));
     await this.store.close().catch(() => {});
   }

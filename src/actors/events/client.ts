@@ -47,8 +47,9 @@ export class TriggerDelivery {
     return this.actor.request({ type: 'action-result', id, action, session });
   }
 
-  stop(): Promise<void> {
-    return this.actor.stop();
+  /** Deliveries in flight may end until `deadline` (epoch ms); the others are handed back as pending. */
+  stop(deadline: number): Promise<void> {
+    return this.actor.stop(deadline);
   }
 
   private tell(): void {

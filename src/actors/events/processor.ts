@@ -9,8 +9,9 @@
  * `maxConcurrentPerTrigger`, the store leases no more of a trigger's events than the cap less
  * those under a live lease anywhere (a cluster-wide cap).
  * Delivered events past the retention are removed hourly, and each trigger's `cleanup_config`
- * runs on its schedule (`cleaner.ts`). Shutdown waits a little for the
- * deliveries in flight, then gives back the leases it still holds.
+ * runs on its schedule (`cleaner.ts`). Shutdown fetches nothing more, lets the deliveries in
+ * flight end until the engine's shutdown deadline, cuts the others, records what ended and gives
+ * back the leases it still holds (`in-flight.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -30,13 +31,12 @@ import { ScheduledDelivery } from './scheduled.js';
 import { AsyncActions } from './async-actions.js';
 import { coalesced } from '../../util/coalesced.js';
 import type { EventMetrics } from './metrics.js';
+import { InFlight } from './in-flight.js';
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
 const LEASE_MARGIN_SECONDS = 10;
 const RETENTION_EVERY_MS = 3_600_000;
 const RETENTION_BATCH = 10_000;
-/** How long shutdown waits for deliveries in flight before giving their leases back. */
-const SHUTDOWN_GRACE_MS = 3_000;
 /** Response bodies past this are cut (the recorded body is shorter still). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** How long a finished delivery waits for others to be recorded with it. */
@@ -61,7 +61,9 @@ export class EventProcessor {
   private readonly sources = new Map<string, Source>();
   private readonly tls = new TlsAllowlist();
   private readonly client: HttpClient;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
+  /** Fetches under way (a stop waits for them: what they lease is then in flight). */
+  private readonly polls = new InFlight();
   private readonly cleaner = new LogCleaner();
   private timer: NodeJS.Timeout | null = null;
   private retention: NodeJS.Timeout | null = null;
@@ -98,7 +100,7 @@ export class EventProcessor {
     this.scheduled.start();
     this.timer = setInterval(() => {
       this.wake();
-      void this.scheduled.poll();
+      this.scheduled.poll();
     }, this.options.fetchIntervalMs);
     if (this.options.retentionHours > 0) {
       this.retention = setInterval(() => void this.removeOld(), RETENTION_EVERY_MS);
@@ -155,7 +157,7 @@ export class EventProcessor {
     if (!this.stopped) this.fetchSoon();
   }
 
-  private readonly fetchSoon = coalesced(() => this.fetchAll());
+  private readonly fetchSoon = coalesced(() => this.polls.track(() => this.fetchAll()));
 
   private async fetchAll(): Promise<void> {
     for (const [name, source] of this.sources) {
@@ -187,14 +189,15 @@ export class EventProcessor {
       for (const event of events) {
         const trigger = source.triggers.get(event.trigger);
         if (!trigger) continue;
-        const p: Promise<void> = this.deliverOne(source, event, trigger, fetchedAt).finally(() => {
-          this.inFlight.delete(p);
-          if (this.full && this.room() >= this.lowWater()) {
-            this.full = false;
-            this.wake();
-          }
-        });
-        this.inFlight.add(p);
+        void this.inFlight.track(
+          () => this.deliverOne(source, event, trigger, fetchedAt),
+          () => {
+            if (this.full && this.room() >= this.lowWater()) {
+              this.full = false;
+              this.wake();
+            }
+          },
+        );
       }
       if (events.length < room) return;
     }
@@ -216,6 +219,7 @@ export class EventProcessor {
       const body = eventBody(event, trigger);
       const session = (body.event as { session_variables: Record<string, string> | null }).session_variables ?? undefined;
       const attempt = await deliver(this.client, trigger, body, event.tries, `event trigger ${trigger.name}`, session);
+      if (this.inFlight.cut) return;
       this.metrics?.delivered(source.name, trigger.name, event, attempt, fetchedAt, startedAt);
       if (attempt.outcome.kind === 'delivered') this.counts.delivered++;
       else this.counts.failed++;
@@ -238,24 +242,33 @@ export class EventProcessor {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops by `deadline` (the engine's graceful shutdown: docs/operations.md "Graceful shutdown"). */
+  async stop(deadline: number): Promise<void> {
     this.stopped = true;
     this.cleaner.stop();
     if (this.timer) clearInterval(this.timer);
     if (this.retention) clearInterval(this.retention);
-    const actions = this.asyncActions.stop(SHUTDOWN_GRACE_MS);
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
-    await actions;
-    await Promise.all(
-      [...this.sources.values()].map(async (s) => {
+    this.scheduled.stopPolling();
+    this.asyncActions.stopPolling();
+    await Promise.all([this.polls, this.scheduled.polls, this.asyncActions.polls].map((p) => p.settled(deadline)));
+    const deliveries = [this.inFlight, this.scheduled.inFlight, this.asyncActions.inFlight];
+    const inFlight = deliveries.reduce((n, d) => n + d.size, 0);
+    await Promise.all(deliveries.map((d) => d.settled(deadline)));
+    const cut = deliveries.reduce((n, d) => n + d.size, 0);
+    for (const d of deliveries) d.cut = true;
+    // The calls still going end before their leases go back: none reaches a webhook once its event is pending again.
+    this.client.close();
+    await Promise.all([
+      ...[...this.sources.values()].map(async (s) => {
         // The deliveries that ended are recorded before the rest of the leases go back.
         await s.finishes.flush();
         await s.store.release(this.instance).catch((e: unknown) => log.warn('event leases cannot be given back', { error: String(e) }));
         await close(s);
       }),
-    );
-    await this.scheduled.stop();
-    this.client.close();
+      this.scheduled.stop(),
+      this.asyncActions.stop(),
+    ]);
+    log.info('shutdown: deliveries stopped', { inFlight, finished: inFlight - cut, handedBack: cut });
   }
 
   get inFlightCount(): number {

@@ -12,6 +12,7 @@ import { log } from '../../log.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { deliver } from './delivery.js';
 import type { EventMetrics } from './metrics.js';
+import { InFlight } from './in-flight.js';
 
 /** Cron events made ahead per trigger. */
 const AHEAD = 10;
@@ -20,9 +21,11 @@ const GENERATE_EVERY_MS = 60_000;
 export class ScheduledDelivery {
   private readonly store: ScheduledEventStore;
   private triggers = new Map<string, CronTriggerView>();
-  private readonly inFlight = new Set<Promise<void>>();
+  readonly inFlight = new InFlight();
+  /** The poll under way, if any. */
+  readonly polls = new InFlight();
   private generator: NodeJS.Timeout | null = null;
-  private busy = false;
+  private stopped = false;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -68,21 +71,18 @@ export class ScheduledDelivery {
   }
 
   /** One poll: dead events marked, due ones leased and delivered (a poll under way is not doubled). */
-  async poll(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
+  poll(): void {
+    if (this.polls.size === 0 && !this.stopped) void this.polls.track(() => this.pollNow());
+  }
+
+  private async pollNow(): Promise<void> {
     try {
       await this.store.markDead(Object.fromEntries([...this.triggers.values()].map((t) => [t.name, t.retry.toleranceSec])));
       const room = Math.min(this.limits.batchSize, this.limits.poolSize - this.inFlight.size);
       if (room <= 0) return;
-      for (const row of await this.store.fetch([...this.triggers.keys()], room, this.instance)) {
-        const p: Promise<void> = this.deliverOne(row).finally(() => this.inFlight.delete(p));
-        this.inFlight.add(p);
-      }
+      for (const row of await this.store.fetch([...this.triggers.keys()], room, this.instance)) void this.inFlight.track(() => this.deliverOne(row));
     } catch (e) {
       log.warn('scheduled events cannot be fetched', { error: e instanceof Error ? e.message : String(e) });
-    } finally {
-      this.busy = false;
     }
   }
 
@@ -94,6 +94,7 @@ export class ScheduledDelivery {
       // The well-known engine's bodies: a cron event names its trigger.
       const body: Record<string, unknown> = { scheduled_time: row.scheduled_time, payload: cron ? cron.payload : row.payload, ...(cron ? { name: cron.name } : {}), id: row.id, comment: cron ? cron.comment : row.comment };
       const attempt = await deliver(this.client, target, body, row.tries, cron ? `cron trigger ${cron.name}` : 'scheduled event');
+      if (this.inFlight.cut) return;
       this.metrics?.scheduledDelivered(cron ? 'cron' : 'oneoff', attempt);
       await this.store.finish(row.id, attempt.invocation, attempt.outcome, this.instance);
     } catch (e) {
@@ -101,8 +102,14 @@ export class ScheduledDelivery {
     }
   }
 
-  async stop(): Promise<void> {
+  /** No poll from now on (the engine stops). */
+  stopPolling(): void {
+    this.stopped = true;
     if (this.generator) clearInterval(this.generator);
+  }
+
+  /** After the deliveries in flight ended or were cut: gives back the leases still held. */
+  async stop(): Promise<void> {
     await this.store.release(this.instance).catch(() => {});
     await this.store.close().catch(() => {});
   }

@@ -43,5 +43,5 @@ serveActor<EventsRequest, EventsMessage>({
         return order.run(loadFaces('events', message.view.connected.map((c) => c.kind)), () => processor.update(message.view));
     }
   },
-  shutdown: () => processor.stop().then(() => traces.close()),
+  shutdown: (deadline) => processor.stop(deadline).then(() => traces.close()),
 });
