@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
-import { log, setLogLevel } from './log.js';
+import { log, logger, setEnabledLogTypes, setLogLevel } from './log.js';
 import { metadataActor } from './actors/metadata/client.js';
 import { startHttp } from './http/server.js';
 import { SchemaBuilder } from './actors/schema-builder/client.js';
@@ -14,6 +14,11 @@ import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
 import { TriggerDelivery } from './actors/events/client.js';
 import { loadFaces } from './backends/registry.js';
+import { configApiBody } from './config/config-api.js';
+import { subscriptionsExtended } from './actors/multiplexer/extended.js';
+
+/** Boot's progress; its failures go to the engine's diagnostics (`log`), written whatever the enabled types. */
+const started = logger('startup');
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -34,12 +39,13 @@ async function main(): Promise<void> {
     throw e;
   }
   setLogLevel(config.logLevel);
+  setEnabledLogTypes(config.enabledLogTypes);
 
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {
-    log.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
+    started.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
     try {
-      embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+      embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => started.info(m, f));
     } catch (e) {
       log.error(`${(e as Error).message}; set SERVICE_GRAPHQL_DATABASE_URL to use another PostgreSQL server instead`);
       process.exit(1);
@@ -60,7 +66,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    log.info('shutting down', { signal });
+    started.info('shutting down', { signal });
     http?.close();
     // First: it gives back its event leases while the sources are still there.
     await actors.events.stop().catch(() => {});
@@ -87,7 +93,7 @@ async function main(): Promise<void> {
     return fail('authentication setup failed', e);
   }
   http = await startFront(config, actors, front, authenticator);
-  log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
+  started.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
 
 /** The actors on their threads (not started yet) and the main thread's clients of them. */
@@ -167,8 +173,9 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
     {
       admin: (endpoint, body, session) => metadata.request({ type: 'admin', endpoint, session }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
+      sourcesHealth: () => metadata.request({ type: 'sources-health' }),
       graphql: {
-        authenticate: (headers, body) => authenticator.authenticate({ headers, body }),
+        authenticate: (headers, body, requestId) => authenticator.authenticate({ headers, body, requestId }),
         usesCookie: (headers) => authenticator.usesCookie(headers),
         post: (session, body) => graphql.post(session, body),
         get: (session, request) => graphql.get(session, request),
@@ -177,6 +184,8 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       developer: {
         subscriptions: async () => ({ multiplexers: await multiplexers.counts() }),
         restartSubscriptions: () => multiplexers.restart(),
+        planCache: () => graphql.planCache(),
+        subscriptionsExtended: async () => subscriptionsExtended(await multiplexers.counts()),
       },
       rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
@@ -198,6 +207,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       websocketMaxBufferedBytes: config.websocketMaxBufferedBytes,
       version: VERSION,
       enabledApis: config.enabledApis,
+      configBody: configApiBody(config, VERSION),
     },
   );
 }

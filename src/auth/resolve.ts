@@ -36,6 +36,8 @@ export interface AuthRequest {
   headers: Record<string, string>;
   /** The client's raw body, shown to a POST-mode webhook; null on WebSocket. */
   body: Uint8Array | null;
+  /** The request's id (`x-request-id`), for the lines it logs. */
+  requestId?: string;
 }
 
 export interface Authenticator {
@@ -105,7 +107,7 @@ async function credentialCheck(config: AuthConfig, tlsAllowlist: TlsAllowlist): 
   if (config.authHook) {
     const client = new HttpClient(config.authHook.timeoutMs, WEBHOOK_MAX_ANSWER_BYTES, tlsAllowlist);
     const hook = webhookAuthenticator(config.authHook, client);
-    return { check: (req) => hook(req.headers, req.body), client };
+    return { check: (req) => hook(req.headers, req.body, req.requestId), client };
   }
   if (config.jwtSecret) {
     const { keys, client } = await tokenKeys(config.jwtSecret.key, tlsAllowlist);

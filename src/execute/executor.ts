@@ -16,6 +16,10 @@ import { requestPath, type ResponsePath } from './join.js';
 import { ApiError } from '../errors/admin.js';
 import { runMutationOperation } from './mutations.js';
 import { assembleData } from './response.js';
+import { tagged } from './query-tags.js';
+import { fieldName } from './field-name.js';
+import { logs } from '../log.js';
+import { writeQueryLog } from './query-log.js';
 
 export interface ExecuteRequest {
   variables: Record<string, unknown>;
@@ -29,6 +33,9 @@ export interface ExecuteRequest {
    * in (a WebSocket message, a subscription's result).
    */
   setCookies?: string[];
+  /** The request's id (`x-request-id`) and operation name: its log lines and query tags carry them. */
+  requestId?: string;
+  operationName?: string | null;
 }
 
 /**
@@ -46,7 +53,7 @@ export async function execute(plan: Plan, request: ExecuteRequest, connections: 
 export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
-  const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
+  const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session), requestId: request.requestId, operationName: request.operationName, queryHash: plan.queryHash };
   const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [] };
   // A remote root field's failure at the field (a join's: below).
   const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
@@ -89,8 +96,11 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   if (run.kind === 'action') throw new Error('an action step is run by runActionStep');
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
+  const params = bindParams(run.params, bind);
+  const { text, statement } = tagged(source.queryTags, run, run.text, run.statement, fieldName(step), bind);
+  if (logs('query-log', 'info')) writeQueryLog(bind, fieldName(step), text, params);
   try {
-    return await source.connection.json(run.text, bindParams(run.params, bind), run.statement);
+    return await source.connection.json(text, params, statement);
   } catch (e) {
     throw new ExecutionError(statementFailure(source.backend, e, run.text).error);
   }

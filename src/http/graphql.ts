@@ -9,14 +9,17 @@ import type { Session } from '../auth/session.js';
 import type { GraphQLReply } from '../graphql/service.js';
 import { readRequestQuery, type GraphQLRequest } from '../graphql/request.js';
 import { RequestError } from '../errors/request.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
 import type { Headers } from './cors.js';
 import { GRAPHQL_RESPONSE, isJsonContentType, responseMedia, type ResponseMedia } from './media.js';
 import { Exchange, JSON_TYPE, type Reply } from './reply.js';
+import { graphqlOperation } from '../observability/logs/graphql-operation.js';
+
+const log = logger('http-log');
 
 export interface GraphQLBackend {
-  authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  authenticate(headers: Record<string, string>, body: Uint8Array | null, requestId?: string): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
   /** A POST body: one request or a batch. */
@@ -73,12 +76,20 @@ const logged = (e: unknown): Reply => {
   return errorsReply(500, 'internal error', 'unexpected');
 };
 
-async function run(backend: GraphQLBackend, headers: Record<string, string>, body: Uint8Array | null, media: ResponseMedia, execute: (s: Session) => Promise<GraphQLReply>): Promise<Reply> {
-  const auth = await backend.authenticate(headers, body);
-  if (isFailure(auth)) return failureReply(auth);
+async function run(backend: GraphQLBackend, headers: Record<string, string>, body: Uint8Array | null, media: ResponseMedia, requestId: string, execute: (s: Session) => Promise<GraphQLReply>): Promise<Reply> {
+  const auth = await backend.authenticate(headers, body, requestId);
+  if (isFailure(auth)) return withOperation(failureReply(auth), null, body);
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  return graphqlReply(await execute({ ...auth, clientHeaders: headers }), media, cookies);
+  const r = await execute({ ...auth, clientHeaders: headers, requestId });
+  return withOperation(graphqlReply(r, media, cookies), auth.variables, body, r.queryHash);
+}
+
+/** The reply with what its http-log line tells of the operation (when that log is on). */
+function withOperation(reply: Reply, userVars: Record<string, string> | null, body: Uint8Array | null, queryHash?: string): Reply {
+  const operation = graphqlOperation(reply.body, userVars, body, queryHash);
+  if (operation) reply.operation = operation;
+  return reply;
 }
 
 export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {
@@ -91,7 +102,7 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
-      .then((body) => run(backend, headers, body, media, (session) => backend.post(session, body)))
+      .then((body) => run(backend, headers, body, media, exchange.requestId, (session) => backend.post(session, body)))
       .catch(logged)
       .then((r) => exchange.reply(r));
   });
@@ -109,7 +120,7 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     }
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
-    run(backend, headers, shown, media, (session) => backend.get(session, request))
+    run(backend, headers, shown, media, exchange.requestId, (session) => backend.get(session, request))
       .catch(logged)
       .then((r) => exchange.reply(r));
   });
