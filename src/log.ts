@@ -60,10 +60,18 @@ export const logs = (type: LogType, level: LogLevel): boolean => RANK[level] >= 
 // Whoever reads the log may go away (a closed pipe: EPIPE): the lines are lost, the engine goes on.
 process.stdout.on('error', () => {});
 
-/** Writes one line of `type` with its structured `detail` (when the type and level are on). */
+/** Writes one line of `type` with its structured `detail` (when the type and level are on). Never throws. */
 export function writeLog(type: LogType, level: LogLevel, detail: unknown): void {
   if (!logs(type, level)) return;
-  process.stdout.write(JSON.stringify({ timestamp: new Date().toISOString(), level, type, detail }) + '\n');
+  const timestamp = new Date().toISOString();
+  let line: string;
+  try {
+    line = JSON.stringify({ timestamp, level, type, detail });
+  } catch (e) {
+    // A detail nested too deep for JSON.stringify (a client's request, in http-log): the line says so instead.
+    line = JSON.stringify({ timestamp, level, type, detail: { message: 'this line could not be written', error: e instanceof Error ? e.message : String(e) } });
+  }
+  process.stdout.write(line + '\n');
 }
 
 export type Fields = Record<string, unknown>;
