@@ -6,6 +6,7 @@
  * call stored (its id answered); or an asynchronous call's result read back, for the session
  * that made it only.
  */
+import { writeLog } from '../log.js';
 import type { ActionResult } from '../protocol/messages.js';
 import { callActionHandler, forwardedClientHeaders } from '../outgoing/action-call.js';
 import type { HttpClient } from '../outgoing/http-client.js';
@@ -26,6 +27,8 @@ export interface ActionCallContext {
   clientHeaders: Record<string, string>;
   /** The handlers' `Set-Cookie` values, gathered for the HTTP response. */
   setCookies: string[];
+  /** The request's id, for its action-handler-log lines. */
+  requestId?: string | undefined;
 }
 
 const fail = (run: ActionRun, message: string, extensions?: Record<string, unknown>) =>
@@ -108,6 +111,8 @@ export async function runActionStep(run: ActionRun, ctx: ActionCallContext, call
   }
   const outcome = await callActionHandler(calls.client, run.handler, { action: { name: run.action }, input, session_variables: ctx.session, request_query: run.requestQuery }, forwarded, process.env);
   if (outcome.setCookies) ctx.setCookies.push(...outcome.setCookies);
+  // Upstream's action-handler-log: which action's handler was called for which request, and how it went (never its headers or bodies).
+  writeLog('action-handler-log', outcome.ok ? 'info' : 'error', { action_name: run.action, request_id: ctx.requestId ?? null, ok: outcome.ok, ...(outcome.ok ? {} : { error: outcome.message }) });
   if (!outcome.ok) throw fail(run, outcome.message, outcome.extensions);
   return shaped(run, outcome.output);
 }

@@ -54,7 +54,7 @@ export async function executeData(plan: Plan, request: ExecuteRequest, connectio
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session), requestId: request.requestId, operationName: request.operationName, queryHash: plan.queryHash };
-  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [] };
+  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [], requestId: request.requestId };
   // A remote root field's failure at the field (a join's: below).
   const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
     const server = connections.remote?.(run.remote);

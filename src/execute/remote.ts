@@ -28,6 +28,8 @@ export interface RemoteCallContext {
   errors: unknown[];
   /** The remote servers' and action handlers' `Set-Cookie` values, gathered for the HTTP response. */
   setCookies: string[];
+  /** The request's id, for the lines its calls log. */
+  requestId?: string | undefined;
 }
 
 function headersFor(server: RemoteServer, ctx: RemoteCallContext): Record<string, string> {

@@ -73,7 +73,7 @@ it('writes none of the secrets it was given or shown in any log line', async () 
   expect(replaced.status).toBe(200);
 
   const gql = (headers: Record<string, string>, query = '{ note { id body } }') =>
-    fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json());
+    fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<any>);
   expect(await gql({ authorization: `Bearer ${token}`, cookie: COOKIE })).toEqual({ data: { note: [{ id: 1, body: 'a' }] } });
   expect((await gql({ authorization: `Bearer ${token}x` })).errors).toBeDefined();
   expect((await gql({ 'x-service-admin-secret': WRONG_SECRET })).errors).toBeDefined();

@@ -32,15 +32,18 @@ async function query(e: Engine, headers: Record<string, string> = {}) {
 beforeAll(async () => {
   db = await freshDatabase();
   await db.sql(`CREATE TABLE note (id serial PRIMARY KEY); INSERT INTO note DEFAULT VALUES;`);
-  hook = await startServer(() => ({ status: 200, body: JSON.stringify({ 'X-Service-Role': 'user' }) }));
+  // The webhook of the authentication and the action's handler (a POST with the action's name).
+  hook = await startServer((call) => (call.method === 'POST' ? { status: 200, body: '7' } : { status: 200, body: JSON.stringify({ 'X-Service-Role': 'user' }) }));
   const common = { SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_AUTH_HOOK: hook.url };
   [engine, quiet, defaults] = await Promise.all([
-    startEngine({ ...common, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, http-log, query-log, webhook-log' }),
+    startEngine({ ...common, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, http-log, query-log, webhook-log, action-handler-log' }),
     startEngine({ ...common, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup' }),
     startEngine(common),
   ]);
   await engine.metadata({ type: 'pg_track_table', args: { table: 'note' } }, ADMIN);
   await engine.metadata({ type: 'pg_create_select_permission', args: { table: 'note', role: 'user', permission: { columns: ['id'], filter: {} } } }, ADMIN);
+  await engine.metadata({ type: 'create_action', args: { name: 'seven', definition: { type: 'query', handler: hook.url, output_type: 'Int!', arguments: [] } } }, ADMIN);
+  await engine.metadata({ type: 'create_action_permission', args: { action: 'seven', role: 'user' } }, ADMIN);
   for (const e of [quiet, defaults]) await e.metadata({ type: 'reload_metadata', args: {} }, ADMIN);
 });
 
@@ -99,6 +102,15 @@ describe('typed log lines', () => {
     expect(bad.level).toBe('error');
     expect(bad.detail.operation.error).toMatchObject({ extensions: { code: 'validation-failed' } });
     expect(bad.detail.operation.query).toEqual({ query: '{ nope }' });
+  });
+
+  it("writes an action handler's call as an action-handler-log line of the request", async () => {
+    const res = await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { authorization: 'Bearer user', 'x-request-id': 'req-logs-action' }, body: JSON.stringify({ query: '{ seven }' }) });
+    expect(await res.json()).toEqual({ data: { seven: 7 } });
+    await sleep(100);
+    const mine = ofRequest(engine, 'req-logs-action');
+    expect(mine.map((l) => l.type).sort()).toEqual(['action-handler-log', 'http-log', 'webhook-log']);
+    expect(mine.find((l) => l.type === 'action-handler-log')).toMatchObject({ level: 'info', detail: { action_name: 'seven', request_id: 'req-logs-action', ok: true } });
   });
 
   it('echoes the id on admin answers and 404s too', async () => {
