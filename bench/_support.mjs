@@ -62,7 +62,9 @@ export function startEngine(env, onLog = () => {}) {
     createInterface({ input: child.stdout }).on('line', (line) => {
       // Lines that are not log entries (V8's --trace-gc under SERVICE_BENCH_NODE_ARGS) go to stderr.
       if (!line.startsWith('{')) return void process.stderr.write(line + '\n');
-      const entry = JSON.parse(line);
+      // A line is {timestamp, level, type, detail}; `onLog` gets its detail with its level and type beside.
+      const { level, type, detail } = JSON.parse(line);
+      const entry = { level, type, ...detail };
       onLog(entry);
       if (entry.message !== 'server ready') return;
       const url = `http://127.0.0.1:${entry.port}`;

@@ -62,6 +62,7 @@ const engine = await startEngine(
     SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE: 'false',
     SERVICE_GRAPHQL_ENABLED_APIS: 'metadata,graphql,developer',
     SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+    SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, livequery-poller-log',
   },
   (entry) => entry.message === 'live query refetched' && statements.push(entry.cohorts),
 );

@@ -76,6 +76,7 @@ async function measure(capture) {
       SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
       SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE: String(capture),
       SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+      SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, livequery-poller-log',
     },
     (entry) => entry.message === 'live query refetched' && statements.push(entry.cohorts),
   );

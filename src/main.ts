@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
-import { log, setLogLevel } from './log.js';
+import { log, logger, setEnabledLogTypes, setLogLevel } from './log.js';
 import { metadataActor } from './actors/metadata/client.js';
 import { startHttp, type Front } from './http/server.js';
 import { SchemaBuilder } from './actors/schema-builder/client.js';
@@ -22,6 +22,11 @@ import { stopOnSignals } from './lifecycle/shutdown.js';
 /** A stopping engine's last phases: each actor answers what it took and exits (`Actor.stop`), then the embedded server's fast shutdown. */
 const ACTORS_STOP_MS = 10_000;
 const EMBEDDED_STOP_MS = 10_000;
+import { configApiBody } from './config/config-api.js';
+import { subscriptionsExtended } from './actors/multiplexer/extended.js';
+
+/** Boot's progress; its failures go to the engine's diagnostics (`log`), written whatever the enabled types. */
+const started = logger('startup');
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -42,12 +47,13 @@ async function main(): Promise<void> {
     throw e;
   }
   setLogLevel(config.logLevel);
+  setEnabledLogTypes(config.enabledLogTypes);
 
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {
-    log.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
+    started.info('no database URL configured: starting the embedded PostgreSQL', { dataDir: config.dataDir });
     try {
-      embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => log.info(m, f));
+      embedded = await startEmbeddedPostgres(config.dataDir, (m, f) => started.info(m, f));
     } catch (e) {
       log.error(`${(e as Error).message}; set SERVICE_GRAPHQL_DATABASE_URL to use another PostgreSQL server instead`);
       process.exit(1);
@@ -107,7 +113,7 @@ async function main(): Promise<void> {
   }
   const scrape = metrics && (await import('./observability/metrics/scrape.js'));
   http = await startFront(config, actors, front, authenticator, metrics && scrape && { meter: metrics, ...scrape });
-  log.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
+  started.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
 
 /** The actors on their threads (not started yet) and the main thread's clients of them. */
@@ -200,8 +206,9 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
     {
       admin: (endpoint, body, session) => metadata.request({ type: 'admin', endpoint, session }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
+      sourcesHealth: () => metadata.request({ type: 'sources-health' }),
       graphql: {
-        authenticate: (headers, body, trace) => authenticator.authenticate({ headers, body, trace }),
+        authenticate: (headers, body, trace, requestId) => authenticator.authenticate({ headers, body, trace, requestId }),
         usesCookie: (headers) => authenticator.usesCookie(headers),
         post: (session, body, startedAt) => graphql.post(session, body, startedAt),
         get: (session, request, startedAt) => graphql.get(session, request, startedAt),
@@ -210,6 +217,8 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       developer: {
         subscriptions: async () => ({ multiplexers: await multiplexers.counts() }),
         restartSubscriptions: () => multiplexers.restart(),
+        planCache: () => graphql.planCache(),
+        subscriptionsExtended: async () => subscriptionsExtended(await multiplexers.counts()),
       },
       rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({
@@ -242,6 +251,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       websocketMaxBufferedBytes: config.websocketMaxBufferedBytes,
       version: VERSION,
       enabledApis: config.enabledApis,
+      configBody: configApiBody(config, VERSION),
     },
   );
 }

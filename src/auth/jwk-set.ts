@@ -6,9 +6,11 @@
  * turn the engine into a flood against the provider.
  */
 import { createLocalJWKSet, errors, type CryptoKey, type FlattenedJWSInput, type JWSHeaderParameters, type LocalJWKSet } from 'jose';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import { jwkSetExpiry } from './expiry.js';
 import type { HttpClient, IncomingAnswer } from '../outgoing/http-client.js';
+
+const log = logger('jwk-refresh-log');
 
 const MIN_FETCH_INTERVAL_MS = 1000;
 

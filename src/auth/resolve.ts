@@ -39,6 +39,8 @@ export interface AuthRequest {
   body: Uint8Array | null;
   /** The request's trace context, when traced: a webhook call is a client span in it. */
   trace?: Context;
+  /** The request's id (`x-request-id`), for the lines it logs. */
+  requestId?: string;
 }
 
 export interface Authenticator {
@@ -108,7 +110,7 @@ async function credentialCheck(config: AuthConfig, tlsAllowlist: TlsAllowlist): 
   if (config.authHook) {
     const client = new HttpClient(config.authHook.timeoutMs, WEBHOOK_MAX_ANSWER_BYTES, tlsAllowlist);
     const hook = webhookAuthenticator(config.authHook, client);
-    return { check: (req) => hook(req.headers, req.body, req.trace), client };
+    return { check: (req) => hook(req.headers, req.body, req.trace, req.requestId), client };
   }
   if (config.jwtSecret) {
     const { keys, client } = await tokenKeys(config.jwtSecret.key, tlsAllowlist);

@@ -17,6 +17,8 @@ export interface Session {
   expiresAt?: number;
   /** The request's headers (lower-case names), for remote schemas that forward them; set per request by the HTTP front. */
   clientHeaders?: Record<string, string>;
+  /** The request's id (`x-request-id`); set per request by the HTTP front. */
+  requestId?: string;
   /** `Set-Cookie` values from the auth webhook, to send back to the client. */
   setCookies?: string[];
   /** The request's trace context, when traced; set per request by the HTTP front, as `clientHeaders`. */

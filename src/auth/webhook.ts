@@ -5,7 +5,7 @@
  * `Cache-Control: max-age` or `Expires` keys is reused for the same credential until then.
  */
 import { createHash } from 'node:crypto';
-import { log } from '../log.js';
+import { logger, writeLog } from '../log.js';
 import { isObject } from '../util/decode.js';
 import { ExpiringCache } from './expiring-cache.js';
 import { NOT_FORWARDED } from '../outgoing/forwarded-headers.js';
@@ -14,6 +14,8 @@ import { AuthError, internalError } from './failure.js';
 import type { HttpClient, IncomingAnswer, OutgoingRequest } from '../outgoing/http-client.js';
 import { makeSession, requestedRole, sessionVariables, type Session } from './session.js';
 import type { Context } from '../observability/traces/tracer.js';
+
+const log = logger('webhook-log');
 
 /** Webhook mode (spec "Authentication" items 4-10). */
 export interface AuthHookConfig {
@@ -28,13 +30,13 @@ const JSON_BODY = { 'content-type': 'application/json' };
 
 const CACHE_CAPACITY = 10_000;
 
-/** `trace`: the request's trace context, when traced (the call is a client span in it). */
-export type WebhookAuthenticate = (headers: Record<string, string>, body: Uint8Array | null, trace?: Context) => Promise<Session>;
+/** `trace`: the request's trace context, when traced (the call is a client span in it); `requestId`: for the lines it logs. */
+export type WebhookAuthenticate = (headers: Record<string, string>, body: Uint8Array | null, trace?: Context, requestId?: string) => Promise<Session>;
 
 export function webhookAuthenticator(hook: AuthHookConfig, client: HttpClient): WebhookAuthenticate {
   const url = new URL(hook.url);
   const cache = new ExpiringCache<Session>(CACHE_CAPACITY);
-  return async (headers, body, trace) => {
+  return async (headers, body, trace, requestId) => {
     const call = hookCall(hook.mode, headers, body);
     // The cache key is everything the webhook is shown, so it decides on the same input.
     const key = createHash('sha256').update(call.shown).digest('base64');
@@ -46,9 +48,11 @@ export function webhookAuthenticator(hook: AuthHookConfig, client: HttpClient): 
     try {
       answer = await client.send(url, trace ? { ...call.request, span: { name: 'auth webhook', parent: trace } } : call.request);
     } catch (e) {
-      log.warn('auth webhook call failed', { url: hook.url, error: e instanceof Error ? e.message : String(e) });
+      log.warn('auth webhook call failed', { url: hook.url, method: hook.mode, request_id: requestId, error: e instanceof Error ? e.message : String(e) });
       throw internalError('webhook authentication request failed');
     }
+    // As upstream's webhook-log: the call and its status (never the headers or the answer: they hold credentials).
+    writeLog('webhook-log', answer.status === 200 ? 'info' : 'error', { url: hook.url, method: hook.mode, status_code: answer.status, http_error: null, request_id: requestId });
     const session = sessionFromAnswer(answer, now, hook.url);
     if (session.expiresAt !== undefined && session.expiresAt > now) {
       const { setCookies: _sent, ...reusable } = session;

@@ -37,6 +37,7 @@ import { streamField } from './stream.js';
 import { remoteJoinRun, remoteRun } from './remote.js';
 import { actionRun } from './action.js';
 import { introspect } from './introspection.js';
+import { parameterizedQueryHash } from './query-hash.js';
 
 /** What may be an offset written as a string (the walk that finds them runs only then). */
 const STRING_OFFSET = /\boffset\s*:\s*"/;
@@ -251,6 +252,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     steps,
     variables: specs,
     shape: inputs.shapeVariables(),
+    queryHash: parameterizedQueryHash(op, fragments),
     reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
   };
 }

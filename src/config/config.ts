@@ -3,7 +3,7 @@
  * (a flag wins over its variable). Every value is checked here, so a bad one stops
  * the engine at boot with a message naming it, never later.
  */
-import type { LogLevel } from '../log.js';
+import { DEFAULT_LOG_TYPES, LOG_TYPES, parseLogTypes, type LogLevel, type LogType } from '../log.js';
 import { fileURLToPath } from 'node:url';
 import { decodeJwtConfig, type JwtConfig } from '../auth/jwt-config.js';
 import type { AuthHookConfig } from '../auth/webhook.js';
@@ -25,6 +25,8 @@ export interface Config {
   /** The embedded PostgreSQL's folder; relative to the working directory when given. */
   dataDir: string;
   logLevel: LogLevel;
+  /** `SERVICE_GRAPHQL_ENABLED_LOG_TYPES`: the configurable log types written (log.ts). */
+  enabledLogTypes: LogType[];
   maxBodyBytes: number;
   /** Largest body of `/v1/metadata`, `/v1/query` and `/v2/query` (a metadata document can be large). */
   adminMaxBodyBytes: number;
@@ -94,8 +96,9 @@ export interface Config {
 /**
  * Route groups, as the well-known engine names them: `graphql` (/v1/graphql, its explain, the
  * WebSocket, /api/rest), `metadata` (/v1/metadata, /v1/query, /v2/query), `developer`
- * (/dev/..., admin only), `metrics` (/v1/metrics, off unless listed). `pgdump` and `config` are
- * accepted for compatibility; this engine has no such routes (docs/behaviour.md).
+ * (/dev/..., admin only), `config` (/v1alpha1/config, admin only), `metrics` (/v1/metrics, off
+ * unless listed). `pgdump` is accepted for compatibility; this engine has no such route
+ * (docs/behaviour.md).
  */
 export const ENABLED_APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type EnabledApi = (typeof ENABLED_APIS)[number];
@@ -120,6 +123,7 @@ const OPTIONS = {
   adminSecrets: opt('admin-secrets', 'ADMIN_SECRETS'),
   dataDir: opt('data-dir', 'DATA_DIR'),
   logLevel: opt('log-level', 'LOG_LEVEL'),
+  enabledLogTypes: opt('enabled-log-types', 'ENABLED_LOG_TYPES'),
   maxBodyBytes: opt('max-body-size', 'MAX_BODY_SIZE'),
   adminMaxBodyBytes: opt('admin-max-body-size', 'ADMIN_MAX_BODY_SIZE'),
   corsDomain: opt('cors-domain', 'CORS_DOMAIN'),
@@ -208,6 +212,12 @@ function enabledApis(value: string, o: Option): Set<EnabledApi> {
     if (!(ENABLED_APIS as readonly string[]).includes(n)) throw new ConfigError(`${o.env} / --${o.flag}: unknown API "${n}" (expected some of ${ENABLED_APIS.join(', ')})`);
   }
   return new Set(names as EnabledApi[]);
+}
+
+function logTypes(value: string, o: Option): LogType[] {
+  const types = parseLogTypes(value);
+  if (!types) throw new ConfigError(`${o.env} / --${o.flag}: expected some of ${LOG_TYPES.join(', ')}, got "${value}"`);
+  return types;
 }
 
 function boolean(value: string | undefined, o: Option): boolean {
@@ -309,6 +319,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     adminSecrets: secrets,
     dataDir: get(OPTIONS.dataDir) ?? DEFAULT_DATA_DIR,
     logLevel: level as LogLevel,
+    enabledLogTypes: logTypes(get(OPTIONS.enabledLogTypes) ?? DEFAULT_LOG_TYPES.join(','), OPTIONS.enabledLogTypes),
     maxBodyBytes: integer(get(OPTIONS.maxBodyBytes) ?? String(10 * MIB), OPTIONS.maxBodyBytes, 1024, 2 ** 31 - 1),
     adminMaxBodyBytes: integer(get(OPTIONS.adminMaxBodyBytes) ?? String(256 * MIB), OPTIONS.adminMaxBodyBytes, 1024, 2 ** 31 - 1),
     cors: corsSettings(get),

@@ -6,6 +6,7 @@
  * call stored (its id answered); or an asynchronous call's result read back, for the session
  * that made it only.
  */
+import { writeLog } from '../log.js';
 import type { ActionResult } from '../protocol/messages.js';
 import { callActionHandler, forwardedClientHeaders } from '../outgoing/action-call.js';
 import type { Context } from '../observability/traces/tracer.js';
@@ -29,6 +30,8 @@ export interface ActionCallContext {
   setCookies: string[];
   /** The request's trace context, when traced: a handler's call is a client span in it. */
   trace?: Context;
+  /** The request's id, for its action-handler-log lines. */
+  requestId?: string | undefined;
 }
 
 const fail = (run: ActionRun, message: string, extensions?: Record<string, unknown>) =>
@@ -111,6 +114,8 @@ export async function runActionStep(run: ActionRun, ctx: ActionCallContext, call
   }
   const outcome = await callActionHandler(calls.client, run.handler, { action: { name: run.action }, input, session_variables: ctx.session, request_query: run.requestQuery }, forwarded, process.env, ctx.trace);
   if (outcome.setCookies) ctx.setCookies.push(...outcome.setCookies);
+  // Upstream's action-handler-log: which action's handler was called for which request, and how it went (never its headers or bodies).
+  writeLog('action-handler-log', outcome.ok ? 'info' : 'error', { action_name: run.action, request_id: ctx.requestId ?? null, ok: outcome.ok, ...(outcome.ok ? {} : { error: outcome.message }) });
   if (!outcome.ok) throw fail(run, outcome.message, outcome.extensions);
   return shaped(run, outcome.output);
 }

@@ -3,6 +3,7 @@
  * declared types (built-in scalars here; everything else was checked when the value
  * was compiled in), session variables as one JSON parameter.
  */
+import type { TagContext } from './query-tags.js';
 import { RequestError } from '../errors/request.js';
 import type { Plan, VariableSpec } from '../protocol/plan.js';
 import type { ParamSource } from '../sql/fragment.js';
@@ -71,7 +72,8 @@ export interface MutationRows {
 }
 
 /** What a step's parameters are bound from. */
-export interface BindContext {
+/** Also what the request's statements are tagged with (query-tags.ts). */
+export interface BindContext extends TagContext {
   /** The request's variables, checked, defaults applied. */
   variables: Record<string, unknown>;
   /** The session variables as one JSON text. */

@@ -3,6 +3,7 @@ import type { Runtime } from '../backends/faces/runtime.js';
 import type { SourceConnection } from '../backends/faces/runtime.js';
 import type { RemoteServer } from '../remote/server.js';
 import type { ActionCalls } from './action.js';
+import type { QueryTags } from './query-tags.js';
 
 /** A source's open connection, and its backend (which reads the errors the connection raises). */
 export interface ConnectedSource {
@@ -10,6 +11,8 @@ export interface ConnectedSource {
   backend: Runtime;
   /** The source has event triggers: its mutations carry their session variables (a transaction even for one statement). */
   capturesEvents?: boolean;
+  /** The source's query tags (null: disabled); absent where statements are never tagged. */
+  queryTags?: QueryTags | null;
 }
 
 /** The connected sources, by name (a `Map` will do). */

@@ -18,6 +18,10 @@ import { runMutationOperation } from './mutations.js';
 import { assembleData } from './response.js';
 import { inStatementSpan } from './statement-span.js';
 import type { Context } from '../observability/traces/tracer.js';
+import { tagged } from './query-tags.js';
+import { fieldName } from './field-name.js';
+import { logs } from '../log.js';
+import { writeQueryLog } from './query-log.js';
 
 export interface ExecuteRequest {
   variables: Record<string, unknown>;
@@ -33,6 +37,9 @@ export interface ExecuteRequest {
   setCookies?: string[];
   /** The request's trace context, when traced: each statement and call is a span in it. */
   trace?: Context;
+  /** The request's id (`x-request-id`) and operation name: its log lines and query tags carry them. */
+  requestId?: string;
+  operationName?: string | null;
 }
 
 /**
@@ -50,8 +57,8 @@ export async function execute(plan: Plan, request: ExecuteRequest, connections: 
 export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
-  const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session) };
-  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [], trace: request.trace };
+  const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session), requestId: request.requestId, operationName: request.operationName, queryHash: plan.queryHash };
+  const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [], trace: request.trace, requestId: request.requestId };
   // A remote root field's failure at the field (a join's: below).
   const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
     const server = connections.remote?.(run.remote);
@@ -93,10 +100,12 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   if (run.kind === 'action') throw new Error('an action step is run by runActionStep');
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
+  const params = bindParams(run.params, bind);
+  const { text, statement } = tagged(source.queryTags, run, run.text, run.statement, fieldName(step), bind);
+  if (logs('query-log', 'info')) writeQueryLog(bind, fieldName(step), text, params);
   try {
-    const values = bindParams(run.params, bind);
     // Untraced, the statement runs as it is: no closure, no extra promise on the hot path.
-    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, run.text, () => source.connection.json(run.text, values, run.statement)) : source.connection.json(run.text, values, run.statement));
+    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, text, () => source.connection.json(text, params, statement)) : source.connection.json(text, params, statement));
   } catch (e) {
     throw new ExecutionError(statementFailure(source.backend, e, run.text).error);
   }

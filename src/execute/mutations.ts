@@ -7,9 +7,10 @@ import { RequestError } from '../errors/request.js';
 import type { PlanStep, RemoteRun, StepRun } from '../protocol/plan.js';
 import { ApiError } from '../errors/admin.js';
 import { bindParams, type BindContext, type MutationRows } from './bind.js';
-import type { Runtime } from '../backends/faces/runtime.js';
 import type { RunStatement } from '../backends/faces/runtime.js';
-import type { SourceConnections } from './connections.js';
+import type { ConnectedSource, SourceConnections } from './connections.js';
+import { tagged } from './query-tags.js';
+import { fieldName } from './field-name.js';
 import { statementFailure } from './database-errors.js';
 import { runGraph, type StepRunner } from './graph.js';
 import { tracedStatements } from './statement-span.js';
@@ -45,7 +46,7 @@ export async function runMutationOperation(
   // Every field in order: each depends on the one before.
   const inOrder = async (untraced: RunStatement | null) => {
     const run = untraced && tracedStatements(untraced, trace, source!, connected!.backend.kind);
-    for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected?.backend, bind, runRemote, runOther));
+    for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected, bind, runRemote, runOther));
   };
   if (!connected) await inOrder(null);
   else {
@@ -65,7 +66,7 @@ export async function runMutationOperation(
 async function runFieldStep(
   step: PlanStep,
   run: RunStatement | null,
-  backend: Runtime | undefined,
+  connected: ConnectedSource | undefined,
   bind: BindContext,
   runRemote: (step: PlanStep, run: RemoteRun) => Promise<string>,
   runOther: StepRunner,
@@ -73,18 +74,19 @@ async function runFieldStep(
   if (step.run.kind === 'constant') return step.run.json;
   if (step.run.kind === 'remote') return runRemote(step, step.run);
   if (step.run.kind === 'action') return runOther(step, null);
-  if (step.run.kind === 'mutation' && run && backend) return runField(run, backend, step.run, bind);
+  if (step.run.kind === 'mutation' && run && connected) return runField(run, connected, step.run, bind, fieldName(step));
   throw new RequestError('queries and mutations cannot be mixed in one operation', '$', 'validation-failed');
 }
 
-async function runField(run: RunStatement, backend: Runtime, field: MutationRun, bind: BindContext): Promise<string> {
+async function runField(run: RunStatement, { backend, queryTags }: ConnectedSource, field: MutationRun, bind: BindContext, name: string): Promise<string> {
   const earlier: MutationRows = { rows: [], affected: 0 };
   const ctx: BindContext = { ...bind, earlier };
   const roots: string[] = [];
   for (const op of field.ops) {
     let rows: Record<string, string | null>[];
     try {
-      rows = await run(op.text, bindParams(op.params, ctx), op.statement);
+      const { text, statement } = tagged(queryTags, op, op.text, op.statement, name, bind);
+      rows = await run(text, bindParams(op.params, ctx), statement);
     } catch (e) {
       const failure = statementFailure(backend, e, op.text);
       if (failure.checkViolation) throw checkFailed(field);

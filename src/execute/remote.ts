@@ -31,6 +31,8 @@ export interface RemoteCallContext {
   setCookies: string[];
   /** The request's trace context, when traced: each call is a client span in it. */
   trace?: Context;
+  /** The request's id, for the lines its calls log. */
+  requestId?: string | undefined;
 }
 
 function headersFor(server: RemoteServer, ctx: RemoteCallContext): Record<string, string> {

@@ -7,9 +7,12 @@ import { canonicalJson } from '../util/canonical-json.js';
 import type { Snapshots } from '../protocol/snapshot.js';
 import { runtimeFor } from '../backends/registry.js';
 import type { ConnectedSource, SourceConnections } from './connections.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
 import type { PoolLimits } from '../backends/faces/runtime.js';
+import { queryTagsOf } from './query-tags.js';
+
+const log = logger('health-check-log');
 
 export class SourcePools implements SourceConnections {
   private readonly runners = new Map<string, { key: string; source: ConnectedSource }>();
@@ -57,6 +60,10 @@ export class SourcePools implements SourceConnections {
         void r.source.connection.close().catch(() => {});
         this.runners.delete(name);
       } else r.source.capturesEvents = capturing.has(name);
+    }
+    for (const src of s.connected) {
+      const r = this.runners.get(src.name);
+      if (r) r.source.queryTags = queryTagsOf(src.queryTags);
     }
   }
 

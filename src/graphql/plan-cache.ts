@@ -51,6 +51,19 @@ export class PlanCache {
     e.plans.set(PlanCache.shapeKey(e.shape, variables), plan);
   }
 
+  /**
+   * What `/dev/plan_cache` shows: each cached request and its plans (one per shape of the variables
+   * that shaped the SQL), least recently used first. `key`: the role (with `backend_only` for a
+   * backend-only session), the operation name and the query, as `key` joined them.
+   */
+  describe(): { capacity: number; entries: unknown[] } {
+    const entries = [...this.entries].map(([key, e]) => ({
+      key: key.split('\u0000'),
+      plans: [...e.plans.values()].map((p) => ({ operation: p.operation, parameterized_query_hash: p.queryHash, steps: p.steps.length })),
+    }));
+    return { capacity: this.capacity, entries };
+  }
+
   /** Drops the plans that read something `changes` names. */
   evict(changes: MetadataChanges): void {
     if (changes.everything) return this.entries.clear();

@@ -50,6 +50,11 @@ export class PlanLookup {
     });
   }
 
+  /** `/dev/plan_cache`: the cached plans. */
+  describe(): ReturnType<PlanCache['describe']> {
+    return this.cache.describe();
+  }
+
   /** The request with its document: a persisted query's hash checked, or replaced by the document it stands for. */
   withDocument(req: GraphQLRequest): GraphQLRequest & { query: string } {
     return this.persisted.resolve(req);

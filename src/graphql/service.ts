@@ -6,7 +6,7 @@
  */
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { execute, executeData } from '../execute/executor.js';
+import { execute, executeData, type ExecuteRequest } from '../execute/executor.js';
 import { MethodNotAllowed } from '../errors/request.js';
 import { toAdminReply } from '../errors/admin-reply.js';
 import { RestRoutes, restRequest, type RestMatch } from './rest-routes.js';
@@ -37,6 +37,8 @@ export interface GraphQLReply {
   protocolError: boolean;
   /** `Set-Cookie` values of the remote schemas and action handlers the request called, for the HTTP response. */
   setCookies?: string[];
+  /** The plan's parameterized query hash, when the request compiled (its http-log line). */
+  queryHash?: string;
 }
 
 export class GraphQLService {
@@ -88,7 +90,7 @@ export class GraphQLService {
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
       const plan = await this.plans.plan(session, req);
-      return { status: 200, body: await executeData(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies }, this.connections) };
+      return { status: 200, body: await executeData(plan, executeRequest(session, req, setCookies), this.connections) };
     } catch (e) {
       return toAdminReply(e, { where: 'RESTified endpoint call', internal: false });
     }
@@ -132,9 +134,9 @@ export class GraphQLService {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       operation = plan.operation;
-      const body = await execute(plan, { variables: req.variables, session: session.variables, headers: session.clientHeaders ?? {}, setCookies, trace: session.trace }, this.connections);
+      const body = await execute(plan, executeRequest(session, req, setCookies), this.connections);
       this.meter?.request(operation, true, startedAt);
-      return { body, status: 200, protocolError: false, setCookies };
+      return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash };
     } catch (e) {
       this.meter?.request(operation, false, startedAt);
       return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
@@ -164,6 +166,11 @@ export class GraphQLService {
     return this.sources.openConnections();
   }
 
+  /** `/dev/plan_cache` (admin only: the caller has checked the admin secret). */
+  planCache(): unknown {
+    return this.plans.describe();
+  }
+
   /** `/v1/graphql/explain` (admin only: the caller has checked the admin secret). */
   explainRequest(body: Uint8Array): Promise<{ status: number; body: string }> {
     return explainRequest(body, this.plans, this.sources);
@@ -176,5 +183,16 @@ export class GraphQLService {
     this.actionClient.close();
   }
 }
+
+/** What the executor is told of an HTTP request. */
+const executeRequest = (session: Session, req: GraphQLRequest, setCookies: string[]): ExecuteRequest => ({
+  variables: req.variables,
+  session: session.variables,
+  headers: session.clientHeaders ?? {},
+  setCookies,
+  requestId: session.requestId,
+  operationName: req.operationName,
+  trace: session.trace,
+});
 
 const restError = (status: number, error: string, code: string, path = '$') => ({ status, body: JSON.stringify({ path, error, code }) });

@@ -8,12 +8,14 @@
  */
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import { isObject } from '../util/decode.js';
 import type { Deliver } from '../actors/multiplexer/client.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 import { endSpan, SpanKind, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
+
+const log = logger('websocket-log');
 
 export interface WsBackend {
   /** `first`: the connection's first `connection_init`, the only one that may read the upgrade request's headers. */

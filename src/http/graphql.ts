@@ -9,7 +9,7 @@ import type { Session } from '../auth/session.js';
 import type { GraphQLReply } from '../graphql/service.js';
 import { readRequestQuery, type GraphQLRequest } from '../graphql/request.js';
 import { RequestError } from '../errors/request.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
 import type { Headers } from './cors.js';
 import { GRAPHQL_RESPONSE, isJsonContentType, responseMedia, type ResponseMedia } from './media.js';
@@ -17,10 +17,13 @@ import { Exchange, JSON_TYPE, type Reply } from './reply.js';
 import type { RequestMeter } from '../graphql/request-meter.js';
 import { endSpan, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
 import { endRequestSpan, requestSpan } from './request-span.js';
+import { graphqlOperation } from '../observability/logs/graphql-operation.js';
+
+const log = logger('http-log');
 
 export interface GraphQLBackend {
-  /** `trace`: the request's trace context, when traced. */
-  authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context): Promise<Session | AuthFailure>;
+  /** `trace`: the request's trace context, when traced; `requestId`: for the lines it logs. */
+  authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context, requestId?: string): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
   /** A POST body: one request or a batch; `startedAt`: when it came (metrics). */
@@ -88,6 +91,7 @@ async function run(
   headers: Record<string, string>,
   body: Uint8Array | null,
   media: ResponseMedia,
+  requestId: string,
   meter: RequestMeter | undefined,
   execute: (s: Session, startedAt: number) => Promise<GraphQLReply>,
   span?: Span,
@@ -96,15 +100,23 @@ async function run(
   const startedAt = meter ? performance.now() : 0;
   const trace = span && within(span);
   const authSpan = trace && traces.start('authenticate', trace);
-  const auth = await backend.authenticate(headers, body, authSpan && within(authSpan));
+  const auth = await backend.authenticate(headers, body, authSpan && within(authSpan), requestId);
   endSpan(authSpan, isFailure(auth) ? auth.message : undefined);
   if (isFailure(auth)) {
     meter?.request('unknown', false, startedAt);
-    return failureReply(auth);
+    return withOperation(failureReply(auth), null, body);
   }
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  return graphqlReply(await execute({ ...auth, clientHeaders: headers, trace }, startedAt), media, cookies);
+  const r = await execute({ ...auth, clientHeaders: headers, requestId, trace }, startedAt);
+  return withOperation(graphqlReply(r, media, cookies), auth.variables, body, r.queryHash);
+}
+
+/** The reply with what its http-log line tells of the operation (when that log is on). */
+function withOperation(reply: Reply, userVars: Record<string, string> | null, body: Uint8Array | null, queryHash?: string): Reply {
+  const operation = graphqlOperation(reply.body, userVars, body, queryHash);
+  if (operation) reply.operation = operation;
+  return reply;
 }
 
 export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend, ctx: RouteContext): void {
@@ -116,11 +128,11 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     if (backend.usesCookie(headers) && !isJsonContentType(headers['content-type'])) {
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
-    const span = requestSpan('/v1/graphql', 'POST', headers);
+    const span = requestSpan('/v1/graphql', 'POST', headers, exchange.requestId);
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
       .then((body) => {
         exchange.bodyRead(body.length);
-        return run(backend, headers, body, media, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt), span);
+        return run(backend, headers, body, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt), span);
       })
       .catch(logged)
       .then((r) => {
@@ -143,8 +155,8 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     }
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
-    const span = requestSpan('/v1/graphql', 'GET', headers);
-    run(backend, headers, shown, media, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
+    const span = requestSpan('/v1/graphql', 'GET', headers, exchange.requestId);
+    run(backend, headers, shown, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
       .catch(logged)
       .then((r) => {
         endRequestSpan(span, r.status);

@@ -3,9 +3,11 @@
  * (it registers `onAborted` before any await) and writes the late answer inside `cork`, with
  * the headers every answer of the route carries (CORS).
  */
-import type { HttpResponse } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Headers } from './cors.js';
 import type { RequestsInFlight } from './in-flight.js';
+import { REQUEST_ID_HEADER, requestId } from './request-id.js';
+import { httpLogOn, writeHttpLog, type OperationInfo, type RequestInfo } from '../observability/logs/http-log.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -30,6 +32,8 @@ export interface Reply {
   /** Default: JSON. */
   contentType?: string;
   headers?: Headers;
+  /** The GraphQL or admin operation the request ran, for its `http-log` line (built only when that log is on). */
+  operation?: OperationInfo;
 }
 
 /**
@@ -53,6 +57,10 @@ export class Exchange {
     private readonly res: HttpResponse,
     /** Carried by every answer of this request. */
     private readonly headers: Headers = [],
+    /** `x-request-id` of the answer ('' for none). */
+    readonly requestId = '',
+    /** Set when `http-log` lines are written. */
+    private readonly info?: RequestInfo,
     private readonly meter: HttpMeter | null = null,
     /** Counts this request until it is answered or aborted (an answer written at once needs none). */
     private readonly inFlight?: RequestsInFlight,
@@ -79,9 +87,11 @@ export class Exchange {
       if (r.status !== 204) this.res.writeHeader('Content-Type', r.contentType ?? JSON_TYPE);
       for (const [k, v] of this.headers) this.res.writeHeader(k, v);
       for (const [k, v] of r.headers ?? []) this.res.writeHeader(k, v);
+      if (this.requestId !== '') this.res.writeHeader(REQUEST_ID_HEADER, this.requestId);
       if (r.status === 204) this.res.endWithoutBody();
       else this.res.end(r.body, close);
     });
+    if (this.info) writeHttpLog(this.info, r.status, r.status === 204 ? 0 : Buffer.byteLength(r.body), r.operation);
   }
 
   /** `bytes`: the answer's body (0 when aborted), for the metrics. */
@@ -91,4 +101,16 @@ export class Exchange {
     this.meter?.closed(bytes);
     this.inFlight?.end();
   }
+}
+
+/**
+ * The exchange of a request that has just come in (synchronously, while `req` is valid): its id
+ * taken or made, and what its `http-log` line tells, when that log is on.
+ */
+export function openExchange(res: HttpResponse, req: HttpRequest, headers: Headers = [], meter: HttpMeter | null = null, inFlight?: RequestsInFlight): Exchange {
+  const id = requestId(req.getHeader(REQUEST_ID_HEADER));
+  const info = httpLogOn()
+    ? { requestId: id, method: req.getMethod().toUpperCase(), url: req.getUrl(), ip: Buffer.from(res.getRemoteAddressAsText()).toString(), startedAt: performance.now() }
+    : undefined;
+  return new Exchange(res, headers, id, info, meter, inFlight);
 }

@@ -5,11 +5,11 @@
  */
 import { callerContext } from '../observability/traces/propagation.js';
 import { endSpan, SpanKind, traces, type Span } from '../observability/traces/tracer.js';
-import { requestId } from './request-id.js';
 
-export function requestSpan(path: string, method: string, headers: Record<string, string>): Span | undefined {
+/** `requestId`: the request's (`x-request-id`, request-id.ts). */
+export function requestSpan(path: string, method: string, headers: Record<string, string>, requestId: string): Span | undefined {
   if (!traces.enabled) return undefined;
-  return traces.start(path, callerContext(headers), SpanKind.SERVER, { 'http.request.method': method, 'url.path': path, request_id: requestId(headers) });
+  return traces.start(path, callerContext(headers), SpanKind.SERVER, { 'http.request.method': method, 'url.path': path, request_id: requestId });
 }
 
 /** Ends a request's span with the status it answered. */

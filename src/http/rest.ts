@@ -7,12 +7,14 @@
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { preflightHeaders, type Headers } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { readHeaders, type RouteContext } from './graphql.js';
 import type { Reply } from './reply.js';
+
+const log = logger('http-log');
 
 export const REST_PREFIX = '/api/rest/';
 const REST_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

@@ -6,16 +6,16 @@
  */
 import * as uws from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import type { AdminEndpoint, AdminResponse, HealthResponse } from '../protocol/messages.js';
+import type { AdminEndpoint, AdminResponse, HealthResponse, SourceHealth } from '../protocol/messages.js';
 import { ApiError } from '../errors/admin.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import { adminAccessError, queryAccessError, requestSessionVariables, type AdminHeaders } from './access.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { GRAPHQL_METHODS, readHeaders, registerGraphQLRoutes, type GraphQLBackend, type RouteContext } from './graphql.js';
-import { Exchange, type HttpMeter, type Reply } from './reply.js';
+import { openExchange, type HttpMeter, type Reply } from './reply.js';
 import { registerGraphQLWebSocket, type OpenWebSockets, type WsMeter } from './websocket.js';
 import { registerMetricsRoute, type MetricsBackend } from './metrics.js';
 import type { RequestMeter } from '../graphql/request-meter.js';
@@ -24,6 +24,8 @@ import { drainFront, type FrontDrained } from './drain.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
 import type { EnabledApi } from '../config/config.js';
+
+const log = logger('http-log');
 
 export interface Backend {
   /** `session`: the caller's session variables (`requestSessionVariables`). */
@@ -36,12 +38,18 @@ export interface Backend {
   /** What a WebSocket connection runs against, given its upgrade request's headers. */
   websocket: (upgradeHeaders: Record<string, string>) => WsBackend;
   health(): Promise<HealthResponse>;
+  /** `/healthz/sources` (admin only): each source's health. */
+  sourcesHealth(): Promise<Record<string, SourceHealth>>;
   /** `/dev/...` (the `developer` API, admin only). */
   developer: {
     /** Each multiplexer actor's live queries, cohorts and subscribers. */
     subscriptions(): Promise<unknown>;
     /** Restarts the multiplexer actors as a crash would (their subscribers are kept). */
     restartSubscriptions(): Promise<void>;
+    /** The front thread's plan cache. */
+    planCache(): unknown;
+    /** Each multiplexer actor's live queries, cohorts and subscribers, with the totals. */
+    subscriptionsExtended(): Promise<unknown>;
   };
   /** `/v1/metrics` and what it counts (the `metrics` API; absent: off). */
   metrics?: MetricsBackend & { secret: string | undefined; http: HttpMeter; websocket: WsMeter; requests: RequestMeter };
@@ -61,11 +69,27 @@ export interface HttpOptions {
   version: string;
   /** The route groups served (`SERVICE_GRAPHQL_ENABLED_APIS`); the others answer 404. */
   enabledApis: Set<EnabledApi>;
+  /** `GET /v1alpha1/config`'s body (the `config` API). */
+  configBody: string;
 }
 
 const ADMIN_METHODS = 'POST, OPTIONS';
 const GET_METHODS = 'GET, OPTIONS';
 const TEXT = 'text/plain; charset=utf-8';
+
+/**
+ * `/healthz` as the well-known engine answers it: `OK`; `WARN: inconsistent objects in schema`
+ * (200, or 500 as `ERROR: ...` with `strict=true`); `ERROR` (500) when the metadata store cannot be
+ * reached (the reason goes to the log, not to whoever probes).
+ */
+function healthReply(h: HealthResponse, strict: boolean): Reply {
+  if (!h.ok) {
+    log.warn('health check failed', { error: h.message });
+    return { status: 500, body: 'ERROR', contentType: TEXT };
+  }
+  if (!h.inconsistent) return { status: 200, body: 'OK', contentType: TEXT };
+  return strict ? { status: 500, body: 'ERROR: inconsistent objects in schema', contentType: TEXT } : { status: 200, body: 'WARN: inconsistent objects in schema', contentType: TEXT };
+}
 
 const errorReply = (e: ApiError): Reply => ({ status: e.status, body: JSON.stringify(e.body()) });
 
@@ -85,9 +109,9 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
   const requests = new RequestsInFlight();
   let sockets: OpenWebSockets | undefined;
   // `/healthz` and `/v1/version` are not counted, as the well-known engine counts neither.
-  const unmetered = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods), null, requests);
+  const unmetered = (res: HttpResponse, req: HttpRequest, methods: string) => openExchange(res, req, corsHeaders(opts.cors, req.getHeader('origin'), methods), null, requests);
   const httpMeter = backend.metrics?.http ?? null;
-  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => new Exchange(res, corsHeaders(opts.cors, req.getHeader('origin'), methods), httpMeter, requests);
+  const exchange = (res: HttpResponse, req: HttpRequest, methods: string) => openExchange(res, req, corsHeaders(opts.cors, req.getHeader('origin'), methods), httpMeter, requests);
 
   type AccessCheck = (h: AdminHeaders, secured: boolean, matches: (s: string) => boolean) => ApiError | null;
   const accessDenied = (req: HttpRequest, check: AccessCheck = adminAccessError) =>
@@ -125,7 +149,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
   };
   const preflight = (methods: string) => (res: HttpResponse, req: HttpRequest) => {
     const origin = req.getHeader('origin');
-    new Exchange(res, corsHeaders(opts.cors, origin, methods)).reply({
+    openExchange(res, req, corsHeaders(opts.cors, origin, methods)).reply({
       status: 204,
       body: '',
       headers: [['Allow', methods], ...preflightHeaders(opts.cors, origin, req.getHeader('access-control-request-headers'))],
@@ -163,17 +187,25 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
     const json = (value: unknown): Reply => ({ status: 200, body: JSON.stringify(value) });
     app.get('/dev/subscriptions', adminGet(async () => json(await backend.developer.subscriptions())));
     app.post('/dev/subscriptions/restart', adminRoute(opts.maxBodyBytes, async () => (await backend.developer.restartSubscriptions(), json({ message: 'success' }))));
+    app.get('/dev/subscriptions/extended', adminGet(async () => json(await backend.developer.subscriptionsExtended())));
+    app.get('/dev/plan_cache', adminGet(async () => json(backend.developer.planCache())));
+  }
+  if (opts.enabledApis.has('config')) {
+    app.get('/v1alpha1/config', adminGet(async () => ({ status: 200, body: opts.configBody })));
   }
 
   if (opts.enabledApis.has('metrics') && backend.metrics) registerMetricsRoute(app, backend.metrics, backend.metrics.secret);
 
   app.get('/healthz', (res, req) => {
     const ex = unmetered(res, req, GET_METHODS);
+    const strict = new URLSearchParams(req.getQuery() ?? '').get('strict') === 'true';
     backend.health().then(
-      (h) => ex.reply({ status: h.ok ? 200 : 500, body: h.ok ? 'OK' : h.message, contentType: TEXT }),
-      (e: unknown) => ex.reply({ status: 500, body: String(e), contentType: TEXT }),
+      (h) => ex.reply(healthReply(h, strict)),
+      (e: unknown) => (log.error('health check failed', { error: String(e) }), ex.reply(healthReply({ ok: false, message: String(e) }, strict))),
     );
   });
+  // The well-known engine's source health report; it cannot be switched off.
+  app.get('/healthz/sources', adminGet(async () => ({ status: 200, body: JSON.stringify(await backend.sourcesHealth()) })));
 
   app.get('/v1/version', (res, req) => {
     unmetered(res, req, GET_METHODS).reply({ status: 200, body: JSON.stringify({ version: opts.version }) });
@@ -182,7 +214,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
   app.any('/*', (res, req) => {
     const method = req.getMethod();
     const url = req.getUrl();
-    new Exchange(res).reply({ status: 404, body: JSON.stringify({ path: '$', error: `resource does not exist: ${method.toUpperCase()} ${url}`, code: 'not-found' }) });
+    openExchange(res, req).reply({ status: 404, body: JSON.stringify({ path: '$', error: `resource does not exist: ${method.toUpperCase()} ${url}`, code: 'not-found' }) });
   });
 
   return new Promise((resolve, reject) => {

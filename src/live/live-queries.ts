@@ -24,13 +24,15 @@ import type { SourceConnections } from '../execute/connections.js';
 import { statementFailure } from '../execute/database-errors.js';
 import { ExecutionError } from '../errors/execution.js';
 import { assembleData } from '../execute/response.js';
-import { log } from '../log.js';
+import { logger } from '../log.js';
 import type { PlanStep } from '../protocol/plan.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../protocol/live.js';
 import type { ChangeCapture } from './change-capture.js';
 import { toGraphQLReply } from '../errors/graphql-reply.js';
 import { RefetchSchedule } from './refetch-schedule.js';
 import { advanceCursors, cohortKey } from './streams.js';
+
+const log = logger('livequery-poller-log');
 
 /**
  * Receives a subscription's response text (`{"data": ...}` or `{"errors": ...}`), with the

@@ -10,6 +10,7 @@ import { badRequest } from '../errors/admin.js';
 import { produce } from '../util/draft.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization, tableConfiguration } from './customization.js';
+import { queryTagsConfig } from './query-tags.js';
 import { remoteRelationshipEntry } from './relationships.js';
 import { functionEntry } from './functions.js';
 import { inheritedRoleList, setInheritedRoles } from './inherited-roles.js';
@@ -64,6 +65,8 @@ const source = (backendOf: BackendOf) => (v: unknown, path: string): SourceMetad
   if (backend) s.configuration = backend.decodeConfiguration(s.configuration, r.at('configuration'));
   const customization = r.optional('customization', sourceCustomization);
   if (customization) s.customization = customization;
+  const queryTags = r.optional('query_tags', queryTagsConfig);
+  if (queryTags) s.query_tags = { ...queryTags };
   return s;
 };
 

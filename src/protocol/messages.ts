@@ -38,13 +38,28 @@ export interface HealthRequest {
 export interface HealthResponse {
   ok: boolean;
   message: string;
+  /** Some metadata object is inconsistent (`/healthz` warns, or fails with `strict=true`). */
+  inconsistent?: boolean;
 }
 
-export type MetadataActorRequest = AdminRequest | HealthRequest;
+/** `/healthz/sources`: each source's health. */
+export interface SourcesHealthRequest {
+  type: 'sources-health';
+}
+
+/** One source's health, as the well-known engine reports it. */
+export interface SourceHealth {
+  status: 'OK' | 'ERROR' | 'TIMEOUT';
+  error: { message: string; extra?: unknown } | null;
+  timestamp: string;
+}
+
+export type MetadataActorRequest = AdminRequest | HealthRequest | SourcesHealthRequest;
 
 export interface MetadataActorReplies {
   admin: AdminResponse;
   health: HealthResponse;
+  'sources-health': Record<string, SourceHealth>;
 }
 
 /**

@@ -197,6 +197,8 @@ export interface Plan {
   sessionVariables: string[];
   /** A function gets the whole session as its argument: it may read any session variable (a live query's cohort keeps them all). */
   wholeSession?: true;
+  /** The well-known engine's `parameterized_query_hash` (compiler/query-hash.ts): http-log lines and query tags carry it. */
+  queryHash: string;
   /** What the plan was compiled from: a metadata change that touches none of it leaves the plan valid. */
   reads: PlanReads;
 }

@@ -10,6 +10,7 @@
  * (frozen) object, so that what they derive from it can be kept per part too. At 5,000 tables
  * × 11 roles the whole is 40 MiB and a permission change's update a few KiB.
  */
+import type { QueryTagsConfig } from '../metadata/query-tags.js';
 import { setImmediate } from 'node:timers/promises';
 import type { IntrospectionQuery } from 'graphql';
 import type { Capabilities } from '../backends/faces/admin.js';
@@ -65,7 +66,7 @@ export interface PublishedSnapshot {
   /** What changed since the previous snapshot: cached plans that read none of it stay valid. */
   changes: MetadataChanges;
   /** The sources whose catalog could be read, with their kind and configuration (the front thread's connection pools). */
-  connected: { name: string; kind: BackendKind; configuration: JsonObject }[];
+  connected: { name: string; kind: BackendKind; configuration: JsonObject; queryTags?: QueryTagsConfig }[];
   /** The RESTified endpoints (`/api/rest/...`), each with its query's text. */
   restEndpoints: RestRoute[];
   /** The TLS allow-list (`network.tls_allowlist`): the front thread's outgoing HTTPS calls follow it. */

@@ -21,10 +21,15 @@ describe('a bad configuration value', () => {
     [{ SERVICE_GRAPHQL_LOG_LEVEL: 'loud' }, [], 'SERVICE_GRAPHQL_LOG_LEVEL / --log-level: expected debug, info, warn or error, got "loud"'],
     [{}, ['--server-port', '70000'], 'SERVICE_GRAPHQL_SERVER_PORT / --server-port: expected an integer from 0 to 65535, got "70000"'],
     [{}, ['--no-such-flag', 'x'], 'unknown flag "--no-such-flag"'],
+    [
+      { SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'http-log, loud' },
+      [],
+      'SERVICE_GRAPHQL_ENABLED_LOG_TYPES / --enabled-log-types: expected some of startup, http-log, webhook-log, websocket-log, query-log, execution-log, livequery-poller-log, action-handler-log, jwk-refresh-log, event-trigger, scheduled-trigger, health-check-log, metadata, unstructured, got "http-log, loud"',
+    ],
   ])('stops the engine with a clear JSON log line (%o %o)', async (env, args, message) => {
     const { code, lines } = await boot(env, args);
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();
-    expect(lines).toEqual([expect.objectContaining({ level: 'error', message: `invalid configuration: ${message}` })]);
+    expect(lines).toEqual([expect.objectContaining({ level: 'error', type: 'unstructured', detail: { message: `invalid configuration: ${message}` } })]);
   });
 });

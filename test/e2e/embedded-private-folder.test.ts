@@ -42,7 +42,7 @@ const dataDir = () => join(project, '.service');
 const expectedLocation = () => (AS_ROOT ? relocationFolder(dataDir()) : dataDir());
 // From `/`: the default data folder is the project's, not the working directory's.
 const boot = () => startEngine({ HOME: home }, [], { main: join(project, 'dist', 'main.js'), cwd: '/' });
-const logged = (e: Engine, message: string) => e.logs.map((l) => JSON.parse(l)).find((l) => l.message.startsWith(message));
+const logged = (e: Engine, message: string) => e.logs.map((l) => JSON.parse(l)).find((l) => l.detail?.message?.startsWith(message))?.detail;
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'service-home-')); // mode 0700
@@ -102,8 +102,8 @@ describe('a failure to start the embedded server', () => {
     expect(out.stderr).toBe('');
     const errors = out.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0].message).toMatch(/^embedded PostgreSQL could not start: .*; set SERVICE_GRAPHQL_DATABASE_URL to use another PostgreSQL server instead$/);
-    return errors[0].message as string;
+    expect(errors[0].detail.message).toMatch(/^embedded PostgreSQL could not start: .*; set SERVICE_GRAPHQL_DATABASE_URL to use another PostgreSQL server instead$/);
+    return errors[0].detail.message as string;
   };
 
   it('is one line naming the cause and the remedy: binaries that cannot be run', { timeout: 60_000 }, async () => {

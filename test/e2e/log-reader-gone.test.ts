@@ -26,8 +26,8 @@ describe('a closed log stream', () => {
       const port = await new Promise<number>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`engine exited with code ${code}`)));
         createInterface({ input: child.stdout! }).on('line', (line) => {
-          const entry = JSON.parse(line) as { message: string; port?: number };
-          if (entry.message === 'server ready') resolve(entry.port!);
+          const entry = JSON.parse(line) as { detail: { message?: string; port?: number } };
+          if (entry.detail.message === 'server ready') resolve(entry.detail.port!);
         });
       });
       child.stdout!.destroy();

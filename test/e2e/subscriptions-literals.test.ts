@@ -19,6 +19,8 @@ const INTERVAL_MS = 100;
 const fx = useEngine({
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
   SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+  // The multiplexers' `live query refetched` lines (one per statement run).
+  SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, livequery-poller-log',
   SERVICE_GRAPHQL_ENABLED_APIS: 'metadata,graphql,developer',
   // Polling only: the tests count the statements of every interval.
   SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE: 'false',

@@ -15,6 +15,8 @@ const INTERVAL_MS = 100;
 const fx = useEngine({
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
   SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+  // The multiplexers' `live query refetched` lines (one per statement run).
+  SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, livequery-poller-log',
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: '2',
   // Polling only: these tests count the statements of every interval (change capture: subscriptions-change-capture.test.ts).
   SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_CAPTURE: 'false',

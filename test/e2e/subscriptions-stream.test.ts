@@ -16,6 +16,8 @@ const INTERVAL_MS = 100;
 const fx = useEngine({
   SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(INTERVAL_MS),
   SERVICE_GRAPHQL_LOG_LEVEL: 'debug',
+  // The multiplexers' `live query refetched` lines (one per statement run).
+  SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, livequery-poller-log',
 });
 
 beforeAll(async () => {

@@ -33,10 +33,10 @@ export async function startEngine(env: Record<string, string>, args: string[] = 
     createInterface({ input: child.stdout! }).on('line', (line) => {
       logs.push(line);
       try {
-        const entry = JSON.parse(line) as { message?: string; port?: number };
-        if (entry.message === 'server ready' && entry.port) {
+        const entry = JSON.parse(line) as { type?: string; detail?: { message?: string; port?: number } };
+        if (entry.type === 'startup' && entry.detail?.message === 'server ready' && entry.detail.port) {
           clearTimeout(timer);
-          resolve(entry.port);
+          resolve(entry.detail.port);
         }
       } catch {
         /* not a log line */

@@ -40,7 +40,7 @@ export function subscribe(client: Client, query: string, variables?: Record<stri
   };
 }
 
-/** The engine's log lines from `from` on with this message. */
+/** The details of the engine's log lines from `from` on with this message. */
 export function logged(engine: Engine, message: string, from: number): any[] {
   return engine.logs
     .slice(from)
@@ -51,7 +51,8 @@ export function logged(engine: Engine, message: string, from: number): any[] {
         return [];
       }
     })
-    .filter((l) => l.message === message);
+    .filter((l) => l.detail?.message === message)
+    .map((l) => l.detail);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -82,9 +82,9 @@ class EngineProcess {
           return;
         }
         if (entry.level === 'warn' || entry.level === 'error') this.complaints.push(line);
-        if (entry.message === 'server ready') {
+        if (entry.detail?.message === 'server ready') {
           clearTimeout(timer);
-          this.url = `http://127.0.0.1:${entry.port}`;
+          this.url = `http://127.0.0.1:${entry.detail.port}`;
           this.up = true;
           resolve();
         }

@@ -93,6 +93,7 @@ const mutation = (text: string | string[], check: 'insert' | 'update' | 'delete'
 });
 
 const plan = (steps: PlanStep[], operation: Plan['operation'] = 'query'): Plan => ({
+  queryHash: 'h',
   operation,
   steps,
   variables: [],

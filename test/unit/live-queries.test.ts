@@ -31,6 +31,7 @@ function fakeSource(answer: { json?: (values: unknown[]) => string; rows?: (valu
 }
 
 const plan = (run: Partial<Extract<PlanStep['run'], { kind: 'sql' }>>): Plan => ({
+  queryHash: 'h',
   operation: 'subscription',
   steps: [
     {

@@ -7,7 +7,9 @@
 import { Cron } from 'croner';
 import type { EventStore } from '../../backends/faces/events.js';
 import { cleanupInBatches, type EventTriggerView, type LogCleanup } from '../../metadata/event-triggers.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
+
+const log = logger('event-trigger');
 
 interface Job {
   key: string;

@@ -7,7 +7,9 @@
  * the lease time (at least once, as for a death mid-delivery).
  */
 import type { EventStore, FinishedAttempt } from '../../backends/faces/events.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
+
+const log = logger('event-trigger');
 
 export class FinishQueue {
   private pending: FinishedAttempt[] = [];

@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import type { EventRecord, EventStore } from '../../backends/faces/events.js';
 import { eventsFor } from '../../backends/registry.js';
 import type { EventTriggerView } from '../../metadata/event-triggers.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import { HttpClient } from '../../outgoing/http-client.js';
 import { TlsAllowlist } from '../../outgoing/tls-allowlist.js';
 import type { EventsBootData } from '../../protocol/messages.js';
@@ -32,6 +32,8 @@ import { AsyncActions } from './async-actions.js';
 import { coalesced } from '../../util/coalesced.js';
 import type { EventMetrics } from './metrics.js';
 import { InFlight } from './in-flight.js';
+
+const log = logger('event-trigger');
 
 /** A lease outlives the call's timeout by this much (recording the attempt), then another instance may take the event. */
 const LEASE_MARGIN_SECONDS = 10;

@@ -8,11 +8,13 @@
 import { Cron } from 'croner';
 import { ScheduledEventStore, type ScheduledEventRow } from '../../db/scheduled-events.js';
 import { scheduledTarget, type CronTriggerView, type ScheduledTarget } from '../../metadata/scheduled-triggers.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import type { HttpClient } from '../../outgoing/http-client.js';
 import { deliver } from './delivery.js';
 import type { EventMetrics } from './metrics.js';
 import { InFlight } from './in-flight.js';
+
+const log = logger('scheduled-trigger');
 
 /** Cron events made ahead per trigger. */
 const AHEAD = 10;

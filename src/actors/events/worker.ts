@@ -4,13 +4,15 @@
  * delivers their events (`processor.ts`) on its own connection pools and HTTP client.
  */
 import { workerData } from 'node:worker_threads';
-import { log, setLogLevel } from '../../log.js';
+import { logger, setLogLevel } from '../../log.js';
 import { loadFaces } from '../../backends/registry.js';
 import { InOrder } from '../../util/in-order.js';
 import type { EventsBootData, EventsMessage, EventsRequest } from '../../protocol/messages.js';
 import { serveActor } from '../host.js';
 import { EventProcessor } from './processor.js';
 import { traces } from '../../observability/traces/tracer.js';
+
+const log = logger('event-trigger');
 
 const options = workerData as EventsBootData;
 setLogLevel(options.logLevel);

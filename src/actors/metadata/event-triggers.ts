@@ -17,8 +17,10 @@ import { deliveryView, eventTriggerObjectName, installSpec, sourceEventTriggers,
 import type { Inconsistency, SourceCatalog } from '../../metadata/resolve.js';
 import type { Metadata, TableMetadata } from '../../metadata/types.js';
 import { samePicks } from '../../util/same-picks.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import { ApiError } from '../../errors/admin.js';
+
+const log = logger('metadata');
 
 /** Sources whose triggers are installed again (`recreate_event_triggers`): some, or all. */
 export type Recreate = ReadonlySet<string> | true;

@@ -14,7 +14,9 @@ import { introspectRemote } from '../../remote/introspect.js';
 import { REMOTE_MAX_ANSWER_BYTES } from '../../remote/server.js';
 import type { RemoteState } from '../../metadata/resolve/remote-schemas.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
+
+const log = logger('metadata');
 
 interface Entry {
   key: string;

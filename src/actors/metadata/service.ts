@@ -14,16 +14,17 @@ import { DocumentResolver } from './document-resolver.js';
 import type { Metadata } from '../../metadata/types.js';
 import { adminOnly, anchorAt, ApiError, conflict, parseFailed } from '../../errors/admin.js';
 import { toAdminReply } from '../../errors/admin-reply.js';
-import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthResponse } from '../../protocol/messages.js';
+import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthResponse, type SourceHealth } from '../../protocol/messages.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import { jsonTextDepth, MAX_NESTING_DEPTH, tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { ChangeCaptureSync } from './change-capture.js';
 import { EventTriggerSync } from './event-triggers.js';
 import { SourceManager } from './sources.js';
+import { sourcesHealth } from './source-health.js';
 import { RemoteManager } from './remotes.js';
 import { MetadataStore, type StoredMetadata } from '../../db/metadata-store.js';
 import { SnapshotPublisher, type PreparedSnapshot } from './snapshot-publisher.js';
@@ -31,6 +32,8 @@ import { movedGenerations, NO_GENERATIONS } from '../../db/catalog-generations.j
 import { UnitOfWork } from './unit-of-work.js';
 import { shareEqualPermissions } from '../../metadata/equal-permissions.js';
 import { adminError } from '../../backends/registry.js';
+
+const log = logger('metadata');
 
 /** The `default` source as first boot stores it: its URL stays in the environment. */
 export function initialMetadata(): Metadata {
@@ -215,10 +218,14 @@ export class MetadataService {
   async health(): Promise<HealthResponse> {
     try {
       await this.store.version();
-      return { ok: true, message: 'OK' };
+      return { ok: true, message: 'OK', inconsistent: this.inconsistencies.length > 0 };
     } catch (e) {
       return { ok: false, message: `metadata store unreachable: ${e instanceof Error ? e.message : String(e)}` };
     }
+  }
+
+  sourcesHealth(): Promise<Record<string, SourceHealth>> {
+    return sourcesHealth(this.sources, this.stored.metadata);
   }
 
   async admin(endpoint: AdminEndpoint, body: Uint8Array, session: Record<string, string>): Promise<AdminResponse> {

@@ -3,6 +3,7 @@
  * an update of the last one published (or whole, now and then and for big changes), with what
  * changed since it; staged while the store writes its change, then published.
  */
+import type { QueryTagsConfig } from '../../metadata/query-tags.js';
 import { createHash } from 'node:crypto';
 import { asyncActionViews } from '../../metadata/actions.js';
 import { EVERYTHING, metadataChanges } from '../../metadata/changes.js';
@@ -127,7 +128,7 @@ export class SnapshotPublisher {
       generation,
       base: whole ? null : before.generation,
       changes,
-      connected: stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration })),
+      connected: stored.metadata.sources.filter((s) => sources[s.name]?.introspection).map((s) => ({ name: s.name, kind: s.kind, configuration: s.configuration, ...(s.query_tags ? { queryTags: s.query_tags as unknown as QueryTagsConfig } : {}) })),
       restEndpoints: restRoutes(stored.metadata),
       tlsAllowlist: tlsAllowlist(stored.metadata),
       remoteSchemas: remoteSchemas(stored.metadata),

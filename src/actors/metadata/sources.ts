@@ -8,8 +8,10 @@ import { backendFor } from '../../backends/registry.js';
 import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Metadata } from '../../metadata/types.js';
 import type { SourceCatalog } from '../../metadata/resolve.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import { canonicalJson } from '../../util/canonical-json.js';
+
+const log = logger('health-check-log');
 
 interface Entry {
   configKey: string;

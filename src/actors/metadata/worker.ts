@@ -29,6 +29,8 @@ serveActor<MetadataActorRequest>({
         return service.admin(req.endpoint, body ?? new Uint8Array(), req.session);
       case 'health':
         return service.health();
+      case 'sources-health':
+        return service.sourcesHealth();
     }
   },
 });

@@ -12,11 +12,13 @@ import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import type { QualifiedName } from '../../catalog/types.js';
 import { archivable, databaseTriggerName } from '../event-triggers-shared.js';
 import { ARCHIVE, CREATE_LOG, dropTrigger, HAS_LOG, INSTALLED, plannedChanges, SESSION_KEY } from './event-triggers.js';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import { connectionTarget, mssqlConnectionInfo, resolveConnectionString } from './configuration.js';
 import { introspectMssql } from './introspect.js';
 import { execute, MssqlPool, type Row } from './pool.js';
 import { notSupported } from './translate/context.js';
+
+const log = logger('event-trigger');
 
 /** Defaults as the well-known engine has them for SQL Server: 50 connections, idle for 5 s. */
 export function createPool(configuration: JsonObject, limits?: PoolLimits): MssqlPool {

@@ -11,12 +11,14 @@
  * transaction-local: `recordSession`); NULL for writes from elsewhere.
  */
 import type pg from 'pg';
-import { log } from '../../log.js';
+import { logger } from '../../log.js';
 import type { EventTriggerSyncFailure } from '../faces/admin.js';
 import type { EventTriggerInstall } from '../../metadata/event-triggers.js';
 import { archivable, databaseTriggerName, OPERATIONS as OPS, reconcileTriggers, TRIGGER_PREFIX } from '../event-triggers-shared.js';
 import { runLockBounded } from './lock-bounded.js';
 import { INSTALL_LOCK } from '../../db/install-lock.js';
+
+const log = logger('event-trigger');
 
 /** Woken by each captured event (the delivery actor LISTENs; the payload is the trigger's name). */
 export const EVENTS_CHANNEL = 'service_events';

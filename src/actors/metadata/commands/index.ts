@@ -33,6 +33,7 @@ import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js
 import { addComputedField, addComputedFieldWith, dropComputedField } from './computed-fields.js';
 import { bigqueryComputedFieldDefinition } from '../../../metadata/computed-fields.js';
 import { addSource, dropSource, renameSource, updateSource } from './sources.js';
+import { setQueryTags } from './query-tags.js';
 import { testWebhookTransformCommand } from './webhook-transform.js';
 import {
   createCronTrigger,
@@ -188,6 +189,7 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           pg_drop_source: dropSource,
           citus_drop_source: dropSource,
           rename_source: renameSource,
+          set_query_tags: setQueryTags,
           test_webhook_transform: testWebhookTransformCommand,
           add_host_to_tls_allowlist: addHostToTlsAllowlist,
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
