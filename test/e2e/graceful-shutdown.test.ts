@@ -70,8 +70,8 @@ async function engine(env: Record<string, string> = {}): Promise<Engine> {
 const phases = (e: Engine): any[] =>
   e.logs.flatMap((line) => {
     try {
-      const entry = JSON.parse(line) as { message?: string };
-      return entry.message?.startsWith('shutdown: ') ? [entry] : [];
+      const entry = (JSON.parse(line) as { detail?: { message?: string } }).detail;
+      return entry?.message?.startsWith('shutdown: ') ? [entry] : [];
     } catch {
       return [];
     }

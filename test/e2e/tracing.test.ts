@@ -179,7 +179,7 @@ describe('spans', () => {
       expect(performance.now() - started).toBeLessThan(1000);
     }
     const until = Date.now() + 10_000;
-    const warning = () => engine.logs.map((l) => JSON.parse(l.startsWith('{') ? l : '{}')).find((l) => l.message === 'spans could not be sent to the OpenTelemetry collector');
+    const warning = () => engine.logs.map((l) => JSON.parse(l.startsWith('{') ? l : '{}').detail ?? {}).find((d) => d.message === 'spans could not be sent to the OpenTelemetry collector');
     while (!warning() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(warning()?.dropped.send_failed).toBeGreaterThan(0);
     // And published as the well-known engine's metrics.
