@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { READER, WORKLOADS, WRITER } from './workloads.mjs';
 
@@ -55,6 +56,33 @@ export const TARGETS = [
       const timer = setInterval(() => scrape().catch((e) => console.error(e.message)), 5000);
       const stop = server.stop;
       server.stop = () => (clearInterval(timer), stop());
+      return server;
+    },
+  },
+  {
+    // The engine tracing every request, its spans exported to a local OTLP/HTTP receiver that
+    // takes each batch (and counts its bytes): what tracing costs.
+    name: 'engine-traced',
+    dialect: 'service',
+    path: '/v1/graphql',
+    unavailable: () => null,
+    async start(dbUrl, poolSize) {
+      const sink = await startOtlpSink();
+      const server = await startEngine(this, dbUrl, poolSize, { OTEL_BSP_SCHEDULE_DELAY: '500' });
+      const otel = {
+        status: 'enabled',
+        data_types: ['traces'],
+        exporter_otlp: { otlp_traces_endpoint: `http://127.0.0.1:${sink.port}/v1/traces`, protocol: 'http/protobuf' },
+        batch_span_processor: { max_export_batch_size: 512 },
+      };
+      const r = await server.metadata({ type: 'set_opentelemetry_config', args: otel });
+      if (r.message !== 'success') throw new Error(`set_opentelemetry_config: ${JSON.stringify(r)}`);
+      const stop = server.stop;
+      server.stop = async () => {
+        await stop();
+        sink.close();
+        if (sink.bytes() === 0) throw new Error('the engine exported no spans');
+      };
       return server;
     },
   },
@@ -237,5 +265,18 @@ async function startEngine(target, dbUrl, poolSize, env = {}) {
     await server.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
     // The new snapshot reaches the GraphQL front a moment after the metadata answer.
     await waitUntil(server, 'engine', answersW1(server, target));
+  });
+}
+
+/** An OTLP/HTTP receiver that answers every export with 200 and counts the bytes it got. */
+function startOtlpSink() {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    const server = createHttpServer((req, res) => {
+      req.on('data', (c) => (bytes += c.length));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+    });
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ port: server.address().port, bytes: () => bytes, close: () => server.close() }));
   });
 }
