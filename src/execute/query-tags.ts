@@ -18,9 +18,14 @@ export interface QueryTags {
 
 const interned = new Map<string, QueryTags>();
 
-/** A source's setting (its metadata's `query_tags`; absent: on, standard, without the request id, as upstream's default). */
+/**
+ * A source's setting (its metadata's `query_tags`). Absent: off, as in the well-known engine's
+ * open-source edition (its enterprise edition tags by default): on, every statement's text and
+ * name change, 15-20% more engine and database CPU per request on W2-W4 (bench/RESULTS.md).
+ * `set_query_tags` turns them on: standard format, without the request id, unless it says otherwise.
+ */
 export function queryTagsOf(config: { disabled?: boolean; format?: QueryTagsFormat; omit_request_id?: boolean } | undefined): QueryTags | null {
-  if (config?.disabled) return null;
+  if (!config || config.disabled) return null;
   const format = config?.format ?? 'standard';
   const omitRequestId = config?.omit_request_id ?? true;
   const key = `${format}|${omitRequestId}`;

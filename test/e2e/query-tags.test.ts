@@ -39,7 +39,9 @@ async function activityOf(body: unknown, headers: Record<string, string> = {}, f
 const setTags = (args: Record<string, unknown>) => fx.engine.metadata({ type: 'set_query_tags', args: { source_name: 'default', ...args } }, ADMIN);
 
 describe('query tags', () => {
-  it('by default: the standard format, without the request id', async () => {
+  it('are off until set_query_tags turns them on: then the standard format, without the request id', async () => {
+    expect(await activityOf(SLOW)).not.toContain('/*');
+    expect((await setTags({})).status).toBe(200);
     const text = await activityOf(SLOW, { 'x-request-id': 'tags-default' });
     expect(text).toMatch(/\n\/\* field_name=slow_note, parameterized_query_hash=[0-9a-f]{40}, operation_name=Slow \*\/$/);
     expect(text).not.toContain('tags-default');
