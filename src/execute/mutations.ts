@@ -13,6 +13,7 @@ import { tagged } from './query-tags.js';
 import { fieldName } from './field-name.js';
 import { statementFailure } from './database-errors.js';
 import { runGraph, type StepRunner } from './graph.js';
+import { eventTraceContext } from '../observability/traces/propagation.js';
 import { tracedStatements } from './statement-span.js';
 import type { Context } from '../observability/traces/tracer.js';
 
@@ -56,7 +57,11 @@ export async function runMutationOperation(
     // 1), which the transaction sets.
     const mutations = fields.filter((s) => s.run.kind === 'mutation');
     if (!capturesEvents && mutations.length === 1 && (mutations[0]!.run as MutationRun).ops.length === 1) await inOrder((text, values, statement) => connection.rows(text, values, statement));
-    else if (capturesEvents) await connection.transaction(inOrder, bind.sessionJson);
+    else if (capturesEvents) {
+      // A traced mutation's events carry its trace on (their deliveries join it).
+      const traced = eventTraceContext(trace);
+      await connection.transaction(inOrder, bind.sessionJson, traced && JSON.stringify(traced));
+    }
     else await connection.transaction(inOrder);
   }
   if (fields.length === steps.length) return steps.map((s) => texts.get(s.id)!);

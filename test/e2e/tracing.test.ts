@@ -17,7 +17,7 @@ const ADMIN = { 'X-Service-Admin-Secret': 'adm' };
 let db: TestDatabase;
 let engine: Engine;
 const receiver = new OtlpReceiver();
-const handler = new ActionHandler({ '/hello': (b) => ({ body: { greeting: `hello ${b.input.name}` } }) });
+const handler = new ActionHandler({ '/hello': (b) => ({ body: { greeting: `hello ${b.input.name}` } }), '/events': () => ({ body: {} }) });
 
 const admin = (type: string, args: unknown) => engine.metadata({ type, args }, ADMIN);
 const ok = async (type: string, args: unknown) => {
@@ -158,6 +158,23 @@ describe('spans', () => {
     expect(spans.find((s) => s.name === 'plan')!.attributes).toMatchObject({ plan_cache: 'hit' });
     // Without the caller's x-request-id, the request gets one of its own.
     expect(spans.find((s) => s.name === '/v1/graphql')!.attributes.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("carries a mutation's trace into its events: their payload's trace_context, and their delivery's span", async () => {
+    await ok('pg_create_event_trigger', { name: 'author_added', table: 'author', webhook: handler.url('/events'), insert: { columns: '*' } });
+    const traceId = hex(32);
+    const r = await engine.post('/v1/graphql', { query: 'mutation { insert_author_one(object: {id: 7, name: "eve"}) { id } }' }, { ...ADMIN, traceparent: `00-${traceId}-${hex(16)}-01` });
+    expect(r.body).toEqual({ data: { insert_author_one: { id: 7 } } });
+    const until = Date.now() + 10_000;
+    while (handler.callsTo('/events').length === 0 && Date.now() < until) await new Promise((res) => setTimeout(res, 50));
+    const [delivery] = handler.callsTo('/events');
+    const event = (delivery!.body as { event: { trace_context: { trace_id: string; span_id: string } } }).event;
+    // The ids of the mutation's request span, as the database recorded them in the transaction.
+    const spans = await spansOf(traceId, 4);
+    expect(event.trace_context).toEqual({ trace_id: traceId, span_id: spans.find((s) => s.name === '/v1/graphql')!.spanId });
+    // The delivery is a client span of that trace, and the webhook is told so.
+    expect(delivery!.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    await ok('pg_delete_event_trigger', { name: 'author_added' });
   });
 
   it('sends nothing while disabled', async () => {

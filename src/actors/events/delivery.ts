@@ -6,6 +6,7 @@
  * (seconds) or `interval_sec` while tries remain (`num_retries` retries after the first
  * attempt), else error. Never throws: a failed call or transform is an outcome, recorded.
  */
+import { eventParent } from '../../observability/traces/propagation.js';
 import { randomFillSync } from 'node:crypto';
 import type { EventRecord } from '../../backends/faces/events.js';
 import type { EventOutcome, InvocationRecord } from '../../db/event-invocations.js';
@@ -97,7 +98,8 @@ function afterFailure(tries: number, trigger: DeliveryTarget, retryAfterSeconds:
 
 /**
  * Sends `payload`; `tries`: the attempts before this one; `span`: the name of the call's client span
- * (a trace of its own, when traced); `session`: what `$session_variables` is to the transform.
+ * (when traced: in the trace an event's `trace_context` names, the one of the mutation that made
+ * it, else a trace of its own); `session`: what `$session_variables` is to the transform.
  */
 export async function deliver(client: HttpClient, trigger: DeliveryTarget, payload: Record<string, unknown>, tries: number, span: string, session?: Record<string, string>): Promise<Attempt> {
   const started = performance.now();
@@ -111,7 +113,7 @@ export async function deliver(client: HttpClient, trigger: DeliveryTarget, paylo
   const { call } = built;
   const request = { payload: call.recorded, headers: call.headers.map(([name, value]) => ({ name, value })), url: call.url, method: call.method, version: '2' };
   try {
-    const answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body, span: { name: span, parent: undefined } }, trigger.retry.timeoutSec * 1000);
+    const answer = await client.send(new URL(call.url), { method: call.method, headers: Object.fromEntries(call.headers), body: call.body, span: { name: span, parent: eventParent((payload.event as { trace_context?: unknown } | undefined)?.trace_context) } }, trigger.retry.timeoutSec * 1000);
     const text = answer.body.toString('utf8');
     const response = {
       type: 'webhook_response',

@@ -42,9 +42,10 @@ export interface SourceConnection {
   rows: RunStatement;
   /**
    * Runs `fn` in a transaction (committed when it returns, rolled back when it throws);
-   * `sessionJson`: the session variables the source's event triggers record.
+   * `sessionJson`: the session variables the source's event triggers record; `traceJson`: the
+   * trace context they record beside them (a traced mutation's).
    */
-  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string): Promise<T>;
+  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string): Promise<T>;
   /** The database's plan of a statement, one line per entry. */
   explain(text: string, values: unknown[]): Promise<string[]>;
   close(): Promise<void>;

@@ -8,7 +8,8 @@
  * holds its definition's signature, which is how a sync sees that a trigger is as wanted.
  * The session variables are those the engine's mutation transaction, or an administration
  * request's (`run_sql`, the data operations), set (`service.session_variables`,
- * transaction-local: `recordSession`); NULL for writes from elsewhere.
+ * transaction-local: `recordSession`); NULL for writes from elsewhere. A traced mutation also sets
+ * its span's ids (`service.trace_context`), which the event's `trace_context` carries on.
  */
 import type pg from 'pg';
 import { logger } from '../../log.js';
@@ -24,14 +25,17 @@ const log = logger('event-trigger');
 export const EVENTS_CHANNEL = 'service_events';
 /** The transaction-local setting a mutation transaction sets (see `execute/mutations.ts`). */
 const SESSION_SETTING = 'service.session_variables';
+/** Beside it, when the mutation is traced: `{trace_id, span_id}` of its span. */
+const TRACE_SETTING = 'service.trace_context';
 
-/** Makes the rest of `client`'s open transaction record `sessionJson` as the session variables of the events it captures. */
-export function recordSession(client: pg.ClientBase, sessionJson: string): Promise<unknown> {
-  return client.query(`SELECT set_config('${SESSION_SETTING}', $1, true)`, [sessionJson]);
+/** Makes the rest of `client`'s open transaction record `sessionJson` (and `traceJson`) as the session variables (and trace context) of the events it captures. */
+export function recordSession(client: pg.ClientBase, sessionJson: string, traceJson?: string): Promise<unknown> {
+  if (traceJson === undefined) return client.query(`SELECT set_config('${SESSION_SETTING}', $1, true)`, [sessionJson]);
+  return client.query(`SELECT set_config('${SESSION_SETTING}', $1, true), set_config('${TRACE_SETTING}', $2, true)`, [sessionJson, traceJson]);
 }
 
 /** The event log's functions as this engine writes them (kept in the sync function's comment): an older install is brought up to date. */
-const LOG_VERSION = 'event-log 2';
+const LOG_VERSION = 'event-log 3';
 
 // One transaction under the install lock: two instances creating the tables at once would collide.
 const CREATE_LOG = `
@@ -74,6 +78,7 @@ DECLARE
   _old jsonb;
   _new jsonb;
   _session text := current_setting('${SESSION_SETTING}', true);
+  _trace text := current_setting('${TRACE_SETTING}', true);
 BEGIN
   IF TG_OP <> 'INSERT' THEN _old := to_jsonb(OLD); END IF;
   IF TG_OP <> 'DELETE' THEN _new := to_jsonb(NEW); END IF;
@@ -95,7 +100,7 @@ BEGIN
     'op', TG_OP,
     'data', jsonb_build_object('old', _old, 'new', _new),
     'session_variables', CASE WHEN _session IS NULL OR _session = '' THEN NULL ELSE _session::jsonb END,
-    'trace_context', NULL));
+    'trace_context', CASE WHEN _trace IS NULL OR _trace = '' THEN NULL ELSE _trace::jsonb END));
   PERFORM pg_notify('${EVENTS_CHANNEL}', TG_ARGV[0]);
   RETURN NULL;
 END

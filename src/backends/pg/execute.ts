@@ -57,12 +57,12 @@ export class PgSourceConnection implements SourceConnection {
   }
 
   /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
-  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string): Promise<T> {
+  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       // Transaction-local: the event triggers' function reads it (backends/pg/event-triggers.ts).
-      if (sessionJson !== undefined) await recordSession(client, sessionJson);
+      if (sessionJson !== undefined) await recordSession(client, sessionJson, traceJson);
       const result = await fn(async (text, values, statement) => {
         const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
         if (statement) await this.prepared.used(client, statement);
