@@ -6,27 +6,21 @@
  * Every request is sampled unless its caller's context says it is not (parent-based, the SDK's
  * default). Contexts are passed explicitly: there is no context manager.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { TracesExport } from '../../metadata/opentelemetry.js';
-import { CountedExport } from './counted-export.js';
+import { log } from '../../log.js';
 
 export { SpanKind, type Context, type Span };
 
 /** The resource's `service.name` unless the settings' resource attributes name it otherwise. */
 const SERVICE_NAME = 'service-graphql-engine';
-/** The well-known engine's queue: four batches (2,048 spans for the default 512). */
-const QUEUE_BATCHES = 4;
-/** How long one export may take (the OTLP exporter's default). */
-const EXPORT_TIMEOUT_MS = 10_000;
 /** A stopping thread waits this long for its last spans to go. */
 const CLOSE_WAIT_MS = 1_000;
 
+type Provider = TracerProvider & { shutdown(): Promise<void> };
+
 class Tracing {
-  private provider: BasicTracerProvider | null = null;
+  private provider: Provider | null = null;
   private tracer: Tracer | null = null;
   private settings: string | null = null;
   /** Statements' SQL text goes with their spans (`SERVICE_GRAPHQL_ENABLE_QUERY_TRACING`). */
@@ -36,14 +30,26 @@ class Tracing {
     return this.tracer !== null;
   }
 
-  /** Follows a snapshot's setting; null turns tracing off. */
+  /**
+   * Follows a snapshot's setting; null turns tracing off. The SDK is loaded the first time a
+   * setting turns tracing on (`provider.ts`), so spans begin a moment after; a newer setting that
+   * comes meanwhile wins.
+   */
   configure(settings: TracesExport | null): void {
     const text = settings && JSON.stringify(settings);
     if (text === this.settings) return;
     this.settings = text;
+    if (!settings) return this.use(null);
+    void import('./provider.js').then(
+      ({ providerFor }) => this.settings === text && this.use(providerFor(settings, SERVICE_NAME)),
+      (e: unknown) => log.error('the OpenTelemetry SDK could not be loaded: nothing is traced', { error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  private use(provider: Provider | null): void {
     const old = this.provider;
-    this.provider = settings && providerFor(settings);
-    this.tracer = this.provider?.getTracer(SERVICE_NAME) ?? null;
+    this.provider = provider;
+    this.tracer = provider?.getTracer(SERVICE_NAME) ?? null;
     void old?.shutdown().catch(() => {});
   }
 
@@ -57,14 +63,6 @@ class Tracing {
     const flushed = this.provider?.shutdown().catch(() => {});
     await Promise.race([flushed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
   }
-}
-
-function providerFor(s: TracesExport): BasicTracerProvider {
-  const exporter = new OTLPTraceExporter({ url: s.endpoint, headers: s.headers, timeoutMillis: EXPORT_TIMEOUT_MS });
-  return new BasicTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: SERVICE_NAME, ...s.resourceAttributes }),
-    spanProcessors: [new CountedExport(exporter, QUEUE_BATCHES * s.maxExportBatchSize, s.maxExportBatchSize)],
-  });
 }
 
 export const traces = new Tracing();
