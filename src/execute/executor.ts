@@ -101,7 +101,7 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   const source = connections.get(run.source);
   if (!source) throw new RequestError(`source ${JSON.stringify(run.source)} is not available`, '$', 'unexpected');
   const params = bindParams(run.params, bind);
-  const { text, statement } = tagged(source.queryTags, run, run.text, run.statement, fieldName(step), bind);
+  const { text, statement } = tagged(source.queryTags, run, fieldName(step), bind);
   if (logs('query-log', 'info')) writeQueryLog(bind, fieldName(step), text, params);
   try {
     // Untraced, the statement runs as it is: no closure, no extra promise on the hot path.

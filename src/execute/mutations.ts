@@ -90,7 +90,7 @@ async function runField(run: RunStatement, { backend, queryTags }: ConnectedSour
   for (const op of field.ops) {
     let rows: Record<string, string | null>[];
     try {
-      const { text, statement } = tagged(queryTags, op, op.text, op.statement, name, bind);
+      const { text, statement } = tagged(queryTags, op, name, bind);
       rows = await run(text, bindParams(op.params, ctx), statement);
     } catch (e) {
       const failure = statementFailure(backend, e, op.text);

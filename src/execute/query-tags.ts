@@ -68,22 +68,30 @@ interface Tagged {
 }
 
 /** The tagged form of each statement (keyed by its plan's object), for the setting and operation it was made for. */
-const cache = new WeakMap<object, Tagged>();
+const cache = new WeakMap<PlannedStatement, Tagged>();
 
 const place = (tags: QueryTags, text: string, c: string) => (tags.format === 'standard_prepended' ? `${c}\n${text}` : `${text}\n${c}`);
 
+/** A plan's statement: its text and prepared statement name. */
+export interface PlannedStatement {
+  readonly text: string;
+  readonly statement: string | null;
+}
+
 /**
- * The text and prepared statement name to run `statement` (`key`: the plan's object holding it)
- * with, for a request's root field `field`.
+ * The text and prepared statement name to run `planned` (a plan's object, the key of its tagged
+ * form) with, for a request's root field `field`: `planned` itself when the source has no tags
+ * (nothing made per statement on the hot path).
  */
-export function tagged(tags: QueryTags | null | undefined, key: object, text: string, statement: string | null, field: string, ctx: TagContext): { text: string; statement: string | null } {
-  if (!tags) return { text, statement };
+export function tagged(tags: QueryTags | null | undefined, planned: PlannedStatement, field: string, ctx: TagContext): PlannedStatement {
+  if (!tags) return planned;
+  const { text, statement } = planned;
   if (!tags.omitRequestId && ctx.requestId) return { text: place(tags, text, comment(tags, field, ctx)), statement: null };
-  const hit = cache.get(key);
+  const hit = cache.get(planned);
   if (hit && hit.tags === tags && hit.operationName === ctx.operationName) return hit;
   const c = comment(tags, field, ctx);
   const suffix = createHash('sha1').update(c).digest('base64url').slice(0, 10);
   const made: Tagged = { tags, operationName: ctx.operationName, text: place(tags, text, c), statement: statement === null ? null : `${statement}_${suffix}` };
-  cache.set(key, made);
+  cache.set(planned, made);
   return made;
 }
