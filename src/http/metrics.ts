@@ -4,9 +4,9 @@
  * (compared in constant time), else 401; without it the endpoint is open, as the well-known
  * engine's is (its docs ask for a secret and say why: docs/behaviour.md "Metrics").
  */
-import type { TemplatedApp } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { makeSecretCheck } from '../auth/admin-secret.js';
-import { Exchange } from './reply.js';
+import type { Exchange } from './reply.js';
 
 export interface MetricsBackend {
   scrape(): Promise<string>;
@@ -15,10 +15,11 @@ export interface MetricsBackend {
 
 const unauthorized = (error: string) => ({ status: 401, body: JSON.stringify({ path: '$', error, code: 'access-denied' }) });
 
-export function registerMetricsRoute(app: TemplatedApp, backend: MetricsBackend, secret: string | undefined): void {
+/** `exchange`: the server's (its request id, CORS headers and requests in flight), not counted in the metrics it serves. */
+export function registerMetricsRoute(app: TemplatedApp, backend: MetricsBackend, secret: string | undefined, exchange: (res: HttpResponse, req: HttpRequest) => Exchange): void {
   const matches = secret === undefined ? null : makeSecretCheck([secret]);
   app.get('/v1/metrics', (res, req) => {
-    const ex = new Exchange(res);
+    const ex = exchange(res, req);
     if (matches) {
       const auth = /^Bearer (.+)$/i.exec(req.getHeader('authorization'));
       if (!auth) return ex.reply(unauthorized('the metrics endpoint needs "Authorization: Bearer <metrics secret>"'));

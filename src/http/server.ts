@@ -194,7 +194,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
     app.get('/v1alpha1/config', adminGet(async () => ({ status: 200, body: opts.configBody })));
   }
 
-  if (opts.enabledApis.has('metrics') && backend.metrics) registerMetricsRoute(app, backend.metrics, backend.metrics.secret);
+  if (opts.enabledApis.has('metrics') && backend.metrics) registerMetricsRoute(app, backend.metrics, backend.metrics.secret, (res, req) => unmetered(res, req, GET_METHODS));
 
   app.get('/healthz', (res, req) => {
     const ex = unmetered(res, req, GET_METHODS);

@@ -26,9 +26,9 @@ let hook: TestServer;
 const metadata = (body: unknown) => engine.metadata(body, ADMIN);
 const graphql = (query: string, headers: Record<string, string> = ADMIN, operationName?: string) => engine.post('/v1/graphql', { query, ...(operationName ? { operationName } : {}) }, headers);
 
-async function scrape(headers: Record<string, string> = { authorization: `Bearer ${SECRET}` }): Promise<{ status: number; contentType: string | null; text: string }> {
+async function scrape(headers: Record<string, string> = { authorization: `Bearer ${SECRET}` }): Promise<{ status: number; contentType: string | null; requestId: string | null; text: string }> {
   const r = await fetch(`${engine.url}/v1/metrics`, { headers });
-  return { status: r.status, contentType: r.headers.get('content-type'), text: await r.text() };
+  return { status: r.status, contentType: r.headers.get('content-type'), requestId: r.headers.get('x-request-id'), text: await r.text() };
 }
 
 async function metrics(): Promise<Map<string, Family>> {
@@ -74,8 +74,10 @@ afterAll(async () => {
 describe('/v1/metrics', () => {
   it('refuses a scrape without the bearer secret, or with another one', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: SECRET }, ADMIN] as Record<string, string>[]) {
-      const r = await scrape(headers);
+      const r = await scrape({ ...headers, 'x-request-id': 'scrape-1' });
       expect(r.status).toBe(401);
+      // Answered like every other route: the request's id echoed.
+      expect(r.requestId).toBe('scrape-1');
       expect(JSON.parse(r.text)).toMatchObject({ path: '$', code: 'access-denied' });
     }
   });
