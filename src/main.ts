@@ -23,7 +23,6 @@ import { stopOnSignals } from './lifecycle/shutdown.js';
 const ACTORS_STOP_MS = 10_000;
 const EMBEDDED_STOP_MS = 10_000;
 import { configApiBody } from './config/config-api.js';
-import { subscriptionsExtended } from './actors/multiplexer/extended.js';
 
 /** Boot's progress; its failures go to the engine's diagnostics (`log`), written whatever the enabled types. */
 const started = logger('startup');
@@ -218,7 +217,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
         subscriptions: async () => ({ multiplexers: await multiplexers.counts() }),
         restartSubscriptions: () => multiplexers.restart(),
         planCache: () => graphql.planCache(),
-        subscriptionsExtended: async () => subscriptionsExtended(await multiplexers.counts()),
+        subscriptionsExtended: () => multiplexers.extended(),
       },
       rest: (session, call) => graphql.restCall(session, call),
       websocket: (upgradeHeaders) => ({

@@ -87,6 +87,18 @@ export class Multiplexers {
     return Promise.all(this.actors.map((m) => m.actor.request({ type: 'counts' })));
   }
 
+  /** `/dev/subscriptions/extended` (the `developer` API): each actor's counts, numbered, with their totals. */
+  async extended(): Promise<unknown> {
+    const counts = await this.counts();
+    const totals = { queries: 0, cohorts: 0, subscribers: 0 };
+    for (const c of counts) {
+      totals.queries += c.queries;
+      totals.cohorts += c.cohorts;
+      totals.subscribers += c.subscribers;
+    }
+    return { multiplexers: counts.map((c, i) => ({ actor: i + 1, ...c })), totals };
+  }
+
   /** Each actor's metrics (`/v1/metrics`). */
   metrics(): Promise<MetricsJson[]> {
     return Promise.all(this.actors.map((m) => m.actor.request({ type: 'metrics' })));
