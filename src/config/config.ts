@@ -9,6 +9,7 @@ import { decodeJwtConfig, type JwtConfig } from '../auth/jwt-config.js';
 import type { AuthHookConfig } from '../auth/webhook.js';
 import { ApiError } from '../errors/admin.js';
 import { parseCorsDomains, type CorsConfig } from './cors.js';
+import { redisConfig, type RedisConfig } from './redis.js';
 
 /** `.service/` in the package root, wherever the engine is started from (`npm start` or `node /path/dist/main.js`). */
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../.service', import.meta.url));
@@ -91,6 +92,8 @@ export interface Config {
   enableQueryTracing: boolean;
   /** How long a stopping engine lets requests, operations and deliveries in flight finish, in ms (configured in seconds). */
   gracefulShutdownTimeoutMs: number;
+  /** The shared stores of the response cache and the rate limits (config/redis.ts). */
+  redis: RedisConfig;
 }
 
 /**
@@ -353,6 +356,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     enableQueryTracing: boolean(get(OPTIONS.enableQueryTracing), OPTIONS.enableQueryTracing),
     // The well-known engine's default (60 s).
     gracefulShutdownTimeoutMs: 1000 * integer(get(OPTIONS.gracefulShutdownTimeoutMs) ?? '60', OPTIONS.gracefulShutdownTimeoutMs, 0, 86_400),
+    redis: redisConfig({
+      get: (name) => (env[name] === '' ? undefined : env[name]),
+      fail: (name, message) => {
+        throw new ConfigError(`${name}: ${message}`);
+      },
+    }),
     ...authSettings(get, secrets.length > 0),
   };
 }

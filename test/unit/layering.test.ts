@@ -30,6 +30,7 @@ const ALLOWED: Record<string, string[]> = {
   outgoing: ['metadata', 'observability', 'templates'],
   protocol: ['backends', 'catalog', 'errors', 'ir', 'log', 'metadata', 'sql', 'util'],
   remote: ['log', 'metadata', 'outgoing', 'protocol'],
+  redis: ['config', 'log'],
   schema: ['backends', 'catalog', 'db', 'ir', 'metadata', 'protocol', 'util'],
   sql: ['catalog', 'ir'],
   templates: ['errors', 'util'],
