@@ -160,10 +160,14 @@ const answersW1 = (server, target) => async () => {
   return true;
 };
 
-/** A server process: its URL, pid, last output lines, and stop(). `env` gets the port. */
+/**
+ * A server process: its URL, pid, last output lines, and stop(). `env` gets the port.
+ * `BENCH_NODE_ARGS` go to every server's Node before its script (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS does not allow, to see where a target spends its time).
+ */
 async function startProcess(command, args, env) {
   const port = await freePort();
-  const child = spawn(command, args, {
+  const child = spawn(command, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...args], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,67 +1,64 @@
 /**
  * This thread's tracer: off (no span is made, no header read or written, nothing allocated)
- * until a snapshot says where spans go (`PublishedSnapshot.opentelemetry`), then the SDK's
- * provider exporting over OTLP/HTTP protobuf through `CountedExport`. A new setting replaces
- * the provider (the old one flushes what it holds in the background); the same setting keeps it.
- * Every request is sampled unless its caller's context says it is not (parent-based, the SDK's
- * default). Contexts are passed explicitly: there is no context manager.
+ * until a snapshot says where spans go (`PublishedSnapshot.opentelemetry`), then each span made
+ * is a `RecordedSpan` and, ended, goes into the thread's batches (`span-batches.ts`) and out
+ * through the SDK's OTLP exporter (`otlp-export.ts`, loaded when a setting first turns tracing
+ * on). A new setting starts new batches (the old ones are sent on their way); the same setting
+ * keeps them. Every request is sampled unless its caller's context says it is not
+ * (parent-based, the SDK's default). Contexts are passed explicitly: there is no context manager.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { TracesExport } from '../../metadata/opentelemetry.js';
 import { log } from '../../log.js';
+import { randomId, RecordedSpan } from './recorded-span.js';
+import { SpanBatches } from './span-batches.js';
 
 export { SpanKind, type Context, type Span };
 
-/** The resource's `service.name` unless the settings' resource attributes name it otherwise. */
-const SERVICE_NAME = 'service-graphql-engine';
 /** A stopping thread waits this long for its last spans to go. */
 const CLOSE_WAIT_MS = 1_000;
 
-type Provider = TracerProvider & { shutdown(): Promise<void> };
-
 class Tracing {
-  private provider: Provider | null = null;
-  private tracer: Tracer | null = null;
+  private batches: SpanBatches | null = null;
   private settings: string | null = null;
   /** Statements' SQL text goes with their spans (`SERVICE_GRAPHQL_ENABLE_QUERY_TRACING`). */
   statements = false;
 
   get enabled(): boolean {
-    return this.tracer !== null;
+    return this.batches !== null;
   }
 
-  /**
-   * Follows a snapshot's setting; null turns tracing off. The SDK is loaded the first time a
-   * setting turns tracing on (`provider.ts`), so spans begin a moment after; a newer setting that
-   * comes meanwhile wins.
-   */
+  /** Follows a snapshot's setting; null turns tracing off. */
   configure(settings: TracesExport | null): void {
     const text = settings && JSON.stringify(settings);
     if (text === this.settings) return;
     this.settings = text;
-    if (!settings) return this.use(null);
-    void import('./provider.js').then(
-      ({ providerFor }) => this.settings === text && this.use(providerFor(settings, SERVICE_NAME)),
-      (e: unknown) => log.error('the OpenTelemetry SDK could not be loaded: nothing is traced', { error: e instanceof Error ? e.message : String(e) }),
-    );
+    void this.batches?.close();
+    this.batches = settings && new SpanBatches(settings.maxExportBatchSize, this.loadExport(settings));
   }
 
-  private use(provider: Provider | null): void {
-    const old = this.provider;
-    this.provider = provider;
-    this.tracer = provider?.getTracer(SERVICE_NAME) ?? null;
-    void old?.shutdown().catch(() => {});
+  private loadExport(settings: TracesExport) {
+    const loading = import('./otlp-export.js').then(({ otlpExport }) => otlpExport(settings));
+    loading.catch((e: unknown) => log.error('the OpenTelemetry exporter could not be loaded: no span is sent', { error: e instanceof Error ? e.message : String(e) }));
+    return loading;
   }
 
   /** A span under `parent` (a root span, or the caller's, when absent), or undefined when tracing is off. */
   start(name: string, parent: Context | undefined, kind: SpanKind = SpanKind.INTERNAL, attributes?: Attributes): Span | undefined {
-    return this.tracer?.startSpan(name, { kind, ...(attributes ? { attributes } : {}) }, parent ?? ROOT_CONTEXT);
+    const batches = this.batches;
+    if (!batches) return undefined;
+    const caller = parent && trace.getSpanContext(parent);
+    const valid = caller !== undefined && isSpanContextValid(caller);
+    // Parent-based sampling: a caller that does not sample its trace gets a span that records nothing but carries the trace on.
+    if (valid && !(caller.traceFlags & TraceFlags.SAMPLED)) {
+      return trace.wrapSpanContext({ ...INVALID_SPAN_CONTEXT, traceId: caller.traceId, spanId: randomId(8), ...(caller.traceState ? { traceState: caller.traceState } : {}) });
+    }
+    return new RecordedSpan(name, kind, valid ? caller : undefined, attributes, batches);
   }
 
-  /** Flushes the spans this thread holds (before it stops), waiting for the collector a second at most. */
+  /** Sends the spans this thread holds (before it stops), waiting for the collector a second at most. */
   async close(): Promise<void> {
-    const flushed = this.provider?.shutdown().catch(() => {});
-    await Promise.race([flushed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+    await Promise.race([this.batches?.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
   }
 }
 
