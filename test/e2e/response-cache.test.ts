@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
 import { until } from '../support/events.js';
-import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
+import { cacheLines, parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 
 const ADMIN = { 'x-service-admin-secret': 'admin-secret' };
 const user = (id: string) => ({ ...ADMIN, 'x-service-role': 'user', 'x-service-user-id': id });
@@ -45,7 +45,7 @@ const shown = (a: Answer) => a.body.data?.shown_view?.[0]?.v;
 
 async function cacheCounts(): Promise<{ hit: number; miss: number }> {
   const r = await fetch(`${engine.url}/v1/metrics`);
-  const families = parsePrometheusText(await r.text());
+  const families = parsePrometheusText(cacheLines(await r.text()));
   const count = (status: string) => sampleValue(families, 'service_cache_request_count', { status }) ?? 0;
   return { hit: count('hit'), miss: count('miss') };
 }
@@ -204,7 +204,9 @@ describe('@cached on /v1/graphql', () => {
   it('evicts them too when the table is written in the database directly', async () => {
     const q = 'query Direct @cached { note(where: {owner: {_eq: 9}}) { body } }';
     expect((await ask(q)).body.data.note).toEqual([]);
+    const before = await cacheCounts();
     expect((await ask(q)).body.data.note).toEqual([]);
+    expect((await cacheCounts()).hit).toBe(before.hit + 1);
     await db.sql(`INSERT INTO note (owner, body) VALUES (9, 'by psql')`);
     await until('the psql write evicts the entry', async () => (await ask(q)).body.data.note.length === 1);
   });
