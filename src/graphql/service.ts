@@ -102,7 +102,7 @@ export class GraphQLService {
       const req = restRequest(found.route, found.params, call.search, call.body);
       const plan = await this.plans.plan(session, req);
       if (plan.cache && this.cache) {
-        const cached = await this.cached(plan as Plan & { cache: PlanCache }, session, req, setCookies);
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, setCookies);
         return { status: 200, body: cached.data, headers: cached.headers };
       }
       const body = await executeData(plan, executeRequest(session, req, setCookies), this.connections);
@@ -153,7 +153,7 @@ export class GraphQLService {
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       operation = plan.operation;
       if (plan.cache && this.cache) {
-        const cached = await this.cached(plan as Plan & { cache: PlanCache }, session, req, setCookies);
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, setCookies);
         this.meter?.request(operation, true, startedAt);
         return { body: responseText(cached.data, cached.errors), status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, headers: cached.headers };
       }
@@ -169,9 +169,9 @@ export class GraphQLService {
   }
 
   /** A `@cached` query's `data`, from the response cache or run and stored. */
-  private cached(plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, setCookies: string[]): Promise<CachedData & { errors: unknown[] }> {
+  private cached(cache: ResponseCache, plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, setCookies: string[]): Promise<CachedData & { errors: unknown[] }> {
     const keyed = { operationName: req.operationName, variables: req.variables, role: session.role, session: session.variables, headers: session.clientHeaders, metadataVersion: this.metadataVersion };
-    return this.cache!.data(plan, keyed, (errors) => executeData(plan, executeRequest(session, req, setCookies), this.connections, errors));
+    return cache.data(plan, keyed, (errors) => executeData(plan, executeRequest(session, req, setCookies), this.connections, errors));
   }
 
   /** `POST /pro/cache/clear` (admin only): the entry of `key`, the entries of `family`, or all of them. */

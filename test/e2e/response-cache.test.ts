@@ -35,7 +35,7 @@ async function ask(query: string, headers: Record<string, string> = ADMIN, varia
 
 const clear = async (search = '', headers: Record<string, string> = ADMIN) => {
   const r = await fetch(`${engine.url}/pro/cache/clear${search}`, { method: 'POST', headers });
-  return { status: r.status, body: await r.json() };
+  return { status: r.status, body: (await r.json()) as any };
 };
 
 /** The view's current value, set in the database directly (no change capture on a view). */
@@ -242,5 +242,43 @@ describe('a project exported by the well-known engine whose collections use @cac
     const second = await fetch(`${engine.url}/api/rest/shown`, { headers: ADMIN });
     expect(await second.json()).toEqual({ shown_view: [{ v: 'rest1' }] });
     expect(second.headers.get('x-service-query-cache-key')).toBe(first.headers.get('x-service-query-cache-key'));
+  });
+});
+
+describe('the in-process store under its limits', () => {
+  let small: Engine;
+  afterAll(async () => {
+    await small?.stop();
+  });
+
+  it('stores no answer past SERVICE_GRAPHQL_CACHE_MAX_ENTRY_SIZE, and drops the least recently used past SERVICE_GRAPHQL_CACHE_MAX_SIZE', async () => {
+    await setShown('x1');
+    // Every operation below answers this same `data` text.
+    const raw = await (await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN }, body: JSON.stringify({ query: '{ shown_view { v } }' }) })).text();
+    const size = Buffer.byteLength(raw) - '{"data":}'.length;
+    small = await startEngine({
+      SERVICE_GRAPHQL_DATABASE_URL: db.url,
+      SERVICE_GRAPHQL_ADMIN_SECRET: 'admin-secret',
+      SERVICE_GRAPHQL_CACHE_MAX_SIZE: String(Math.floor(2.5 * size)),
+      SERVICE_GRAPHQL_CACHE_MAX_ENTRY_SIZE: String(size + 5),
+      SERVICE_GRAPHQL_CACHE_MAX_ENTRY_TTL: '30',
+    });
+    const on = async (name: string) => {
+      const r = await fetch(`${small.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN }, body: JSON.stringify({ query: `query ${name} @cached(ttl: 100) { shown_view { v } }` }) });
+      return { v: ((await r.json()) as any).data.shown_view[0].v as string, cacheControl: r.headers.get('cache-control') };
+    };
+    expect(await on('A')).toEqual({ v: 'x1', cacheControl: 'max-age=30' });
+    await on('B');
+    await on('A');
+    // C pushes out B, the least recently used.
+    await on('C');
+    await setShown('x2');
+    expect((await on('A')).v).toBe('x1');
+    expect((await on('C')).v).toBe('x1');
+    expect((await on('B')).v).toBe('x2');
+    // Too big to store: answered, no cache headers.
+    const big = await fetch(`${small.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN }, body: JSON.stringify({ query: 'query Big @cached { note { id body owner } }' }) });
+    expect(((await big.json()) as any).data.note.length).toBeGreaterThan(2);
+    expect(big.headers.get('cache-control')).toBeNull();
   });
 });
