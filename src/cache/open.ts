@@ -12,7 +12,10 @@ import { ResponseCache, type CacheLimits, type CacheMeter } from './response-cac
 import { TableChanges } from './table-changes.js';
 
 export function openResponseCache(settings: CacheLimits & { maxBytes: number; redis: RedisEndpoint | undefined }, snapshots: Snapshots<SourcesView>, meter: CacheMeter | null): ResponseCache {
-  const store = settings.redis ? new RedisStore(openRedis(settings.redis, 'response cache')) : new MemoryStore(settings.maxBytes);
+  const redis = settings.redis && openRedis(settings.redis, 'response cache');
+  const store = redis ? new RedisStore(redis) : new MemoryStore(settings.maxBytes);
   const cache: ResponseCache = new ResponseCache(store, settings, meter, new TableChanges(snapshots, () => cache));
+  // Other engines read the entries this one failed to evict: evicted as soon as Redis is back.
+  redis?.client.on('ready', () => void cache.retryEvictions().catch(() => {}));
   return cache;
 }

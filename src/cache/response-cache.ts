@@ -92,7 +92,8 @@ export class ResponseCache {
     await this.store.close();
   }
 
-  private async retryEvictions(): Promise<void> {
+  /** Makes the evictions that failed (the store was down). */
+  async retryEvictions(): Promise<void> {
     if (this.failedEvictions.size === 0) return;
     const tables = [...this.failedEvictions];
     await this.store.evictTables(tables);

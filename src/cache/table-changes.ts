@@ -17,9 +17,12 @@ export class TableChanges {
   private readonly capture: ChangeCapture;
   /** Sources whose feed came up once. */
   private readonly up = new Set<string>();
+  /** Sources asked for since the last snapshot: a request costs one lookup, a source that cannot be listened to one warning. */
+  private readonly asked = new Set<string>();
 
   constructor(snapshots: Snapshots<SourcesView>, cache: () => ResponseCache) {
     this.capture = new ChangeCapture(snapshots);
+    snapshots.subscribe(() => this.asked.clear());
     const failed = (e: unknown) => log.warn('the response cache could not evict after a write', { error: e instanceof Error ? e.message : String(e) });
     this.capture.listen({
       changed: (table) => void cache().evictTables([table]).catch(failed),
@@ -31,7 +34,11 @@ export class TableChanges {
   }
 
   watch(sources: readonly string[]): void {
-    for (const s of sources) this.capture.watch(s);
+    for (const s of sources) {
+      if (this.asked.has(s)) continue;
+      this.asked.add(s);
+      this.capture.watch(s);
+    }
   }
 
   close(): Promise<void> {
