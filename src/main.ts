@@ -9,6 +9,7 @@ import { SchemaBuilder } from './actors/schema-builder/client.js';
 import { SnapshotBus } from './actors/snapshot-bus.js';
 import { allowGarbageCollection, collectGarbageWhenIdle } from './util/collect-garbage.js';
 import { GraphQLService } from './graphql/service.js';
+import { openResponseCache } from './cache/open.js';
 import { Multiplexers } from './actors/multiplexer/client.js';
 import { createAuthenticator, type Authenticator } from './auth/resolve.js';
 import { TlsAllowlist } from './outgoing/tls-allowlist.js';
@@ -175,7 +176,12 @@ function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | u
     schemaBuilder,
     schemaBuilder.published,
     multiplexers,
-    { enableAllowlist: config.enableAllowlist, persistedQueriesCacheSize: config.persistedQueriesCacheSize, ...(metrics ? { meter: metrics } : {}) },
+    {
+      enableAllowlist: config.enableAllowlist,
+      persistedQueriesCacheSize: config.persistedQueriesCacheSize,
+      ...(metrics ? { meter: metrics } : {}),
+      responseCache: openResponseCache({ ...config.responseCache, redis: config.redis.cache }, schemaBuilder.published, metrics ?? null),
+    },
     tlsAllowlist,
     // Asynchronous actions' calls are stored and read by the trigger-delivery actor (started before any request).
     { enqueue: (...a) => events.enqueueAction(...a), result: (...a) => events.actionResult(...a) },
@@ -213,6 +219,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
         get: (session, request, startedAt) => graphql.get(session, request, startedAt),
       },
       explain: (body) => graphql.explainRequest(body),
+      clearCache: (what) => graphql.clearCache(what),
       developer: {
         subscriptions: async () => ({ multiplexers: await multiplexers.counts() }),
         restartSubscriptions: () => multiplexers.restart(),

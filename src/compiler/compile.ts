@@ -38,6 +38,7 @@ import { remoteJoinRun, remoteRun } from './remote.js';
 import { actionRun } from './action.js';
 import { introspect } from './introspection.js';
 import { parameterizedQueryHash } from './query-hash.js';
+import { planCache } from './cached-directive.js';
 
 /** What may be an offset written as a string (the walk that finds them runs only then). */
 const STRING_OFFSET = /\boffset\s*:\s*"/;
@@ -118,6 +119,8 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
   const mutations = new MutationCompiler(selection);
 
   const steps: AnalyzedStep[] = [];
+  /** A remote schema's or an action's field: its answer may depend on the whole session and the client's headers. */
+  let callsOut = false;
   // Mutation fields run in request order: each depends on the one before.
   let lastMutation: number | null = null;
   const addStep = (run: AnalyzedRun, path: string[]): void => {
@@ -152,11 +155,13 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
       return;
     }
     if (info.kind === 'remote') {
+      callsOut = true;
       addStep(remoteRun(info.remote, info.root, info.field, f, { schema: rs.schema, op, fragments, inputs }, p), [...path, f.alias]);
       return;
     }
     if (info.kind === 'action' || info.kind === 'action_result') {
       const type = fieldType(typeName, f.name);
+      callsOut = true;
       const mode = info.kind === 'action_result' ? 'result' : info.action.definition.kind === 'asynchronous' ? 'enqueue' : 'call';
       addStep(actionRun(info.action, mode, f, type, { rs, query: req.query, fragments, inputs, selection }, p), [...path, f.alias]);
       addJoins(steps.length - 1, [...path, f.alias]);
@@ -247,6 +252,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     }
   };
   for (const f of collectFields(rootType, [op.selectionSet], fragments, inputs, '$')) compileRoot(rootType, f, []);
+  const cache = planCache(doc, op, callsOut || steps.some((s) => s.run.kind === 'remote'));
   return {
     operation: op.operation,
     steps,
@@ -254,5 +260,6 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     shape: inputs.shapeVariables(),
     queryHash: parameterizedQueryHash(op, fragments),
     reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
+    ...(cache ? { cache } : {}),
   };
 }

@@ -94,6 +94,8 @@ export interface Config {
   gracefulShutdownTimeoutMs: number;
   /** The shared stores of the response cache and the rate limits (config/redis.ts). */
   redis: RedisConfig;
+  /** The response cache of `@cached` queries: the longest TTL (seconds; a longer one is capped), the largest entry and the in-process store's size (bytes). */
+  responseCache: { maxEntryTtlSeconds: number; maxEntryBytes: number; maxBytes: number };
 }
 
 /**
@@ -166,6 +168,9 @@ const OPTIONS = {
   metricsHighCardinalityLabels: opt('metrics-enable-high-cardinality-labels', 'METRICS_ENABLE_HIGH_CARDINALITY_LABELS'),
   enableQueryTracing: opt('enable-query-tracing', 'ENABLE_QUERY_TRACING'),
   gracefulShutdownTimeoutMs: opt('graceful-shutdown-timeout', 'GRACEFUL_SHUTDOWN_TIMEOUT'),
+  cacheMaxEntryTtl: opt('cache-max-entry-ttl', 'CACHE_MAX_ENTRY_TTL'),
+  cacheMaxEntrySize: opt('cache-max-entry-size', 'CACHE_MAX_ENTRY_SIZE'),
+  cacheMaxSize: opt('cache-max-size', 'CACHE_MAX_SIZE'),
 } satisfies Record<string, Option>;
 
 const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
@@ -356,6 +361,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     enableQueryTracing: boolean(get(OPTIONS.enableQueryTracing), OPTIONS.enableQueryTracing),
     // The well-known engine's default (60 s).
     gracefulShutdownTimeoutMs: 1000 * integer(get(OPTIONS.gracefulShutdownTimeoutMs) ?? '60', OPTIONS.gracefulShutdownTimeoutMs, 0, 86_400),
+    // The well-known engine's longest TTL by default (an hour); entries up to 1 MiB, 100 MiB in all in memory.
+    responseCache: {
+      maxEntryTtlSeconds: integer(get(OPTIONS.cacheMaxEntryTtl) ?? '3600', OPTIONS.cacheMaxEntryTtl, 0, 31_536_000),
+      maxEntryBytes: integer(get(OPTIONS.cacheMaxEntrySize) ?? '1048576', OPTIONS.cacheMaxEntrySize, 0, 2 ** 31),
+      maxBytes: integer(get(OPTIONS.cacheMaxSize) ?? '104857600', OPTIONS.cacheMaxSize, 0, 2 ** 40),
+    },
     redis: redisConfig({
       get: (name) => (env[name] === '' ? undefined : env[name]),
       fail: (name, message) => {

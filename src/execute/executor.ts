@@ -48,10 +48,11 @@ export interface ExecuteRequest {
  */
 export async function execute(plan: Plan, request: ExecuteRequest, connections: SourceConnections): Promise<string> {
   const errors: unknown[] = [];
-  const data = await executeData(plan, request, connections, errors);
-  // A remote schema's errors come with the data, as the well-known engine passes them on.
-  return errors.length > 0 ? `{"data":${data},"errors":${JSON.stringify(errors)}}` : `{"data":${data}}`;
+  return responseText(await executeData(plan, request, connections, errors), errors);
 }
+
+/** A response of `data` text: a remote schema's errors come with the data, as the well-known engine passes them on. */
+export const responseText = (data: string, errors: readonly unknown[]): string => (errors.length > 0 ? `{"data":${data},"errors":${JSON.stringify(errors)}}` : `{"data":${data}}`);
 
 /** The text of `data` alone (a RESTified endpoint's body); throws as `execute` does. `errors` gathers remote schemas' errors. */
 export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {

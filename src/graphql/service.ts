@@ -6,11 +6,12 @@
  */
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
-import { execute, executeData, type ExecuteRequest } from '../execute/executor.js';
+import { execute, executeData, responseText, type ExecuteRequest } from '../execute/executor.js';
 import { MethodNotAllowed } from '../errors/request.js';
 import { toAdminReply } from '../errors/admin-reply.js';
 import { RestRoutes, restRequest, type RestMatch } from './rest-routes.js';
-import type { Plan } from '../protocol/plan.js';
+import type { Plan, PlanCache } from '../protocol/plan.js';
+import type { CachedData, ResponseCache } from '../cache/response-cache.js';
 import { explainRequest } from './explain.js';
 import { toGraphQLReply } from '../errors/graphql-reply.js';
 import { PlanLookup, type Compiler } from './plan-lookup.js';
@@ -39,6 +40,8 @@ export interface GraphQLReply {
   setCookies?: string[];
   /** The plan's parameterized query hash, when the request compiled (its http-log line). */
   queryHash?: string;
+  /** A `@cached` query's: `Cache-Control` and the cache keys. */
+  headers?: [string, string][];
 }
 
 export class GraphQLService {
@@ -51,24 +54,32 @@ export class GraphQLService {
   /** Synchronous actions' handlers are called on this client (keep-alive, the TLS allow-list). */
   private readonly actionClient: HttpClient;
   private readonly meter: RequestMeter | null;
+  /** `@cached` queries' answers (cache/); absent, they run as any query. */
+  private readonly cache: ResponseCache | null;
+  /** The current metadata version: a cached answer's key has it. */
+  private metadataVersion = 0;
 
   constructor(
     compiler: Compiler,
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
-    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter },
+    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter; responseCache?: ResponseCache },
     tlsAllowlist: TlsAllowlist,
     actionLog?: Omit<ActionCalls, 'client'>,
     cacheSize = 10_000,
   ) {
     this.meter = options.meter ?? null;
+    this.cache = options.responseCache ?? null;
     this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
     this.sources = new SourcePools(snapshots);
     this.remotes = new RemoteServers(snapshots, tlsAllowlist);
     this.actionClient = new HttpClient(60_000, ACTION_MAX_ANSWER_BYTES, tlsAllowlist);
     this.connections = { get: (name) => this.sources.get(name), remote: (name) => this.remotes.get(name), ...(actionLog ? { actions: { ...actionLog, client: this.actionClient } } : {}) };
     this.subscriptions = new Subscriptions(this.plans, multiplexers, snapshots, (plan, session, variables) => execute(plan, { variables, session: session.variables }, this.connections));
-    snapshots.subscribe((s) => this.rest.update(s.restEndpoints));
+    snapshots.subscribe((s) => {
+      this.rest.update(s.restEndpoints);
+      this.metadataVersion = s.version;
+    });
   }
 
   private readonly rest = new RestRoutes();
@@ -77,7 +88,7 @@ export class GraphQLService {
    * A RESTified endpoint's call: its query with the variables the call carries; the answer's
    * `data`, or the first error as `{path, error, code}` with its status (docs/behaviour.md).
    */
-  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[]; setCookies?: string[] }> {
+  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[]; setCookies?: string[]; headers?: [string, string][] }> {
     const found = this.rest.match(call.method, call.path);
     if (found.kind === 'not-found') return restError(404, `no REST endpoint matches ${call.method} /api/rest/${call.path}`, 'not-found');
     if (found.kind === 'method-not-allowed') return { ...restError(405, `method ${call.method} is not allowed on /api/rest/${call.path}`, 'method-not-allowed'), allow: found.allowed };
@@ -86,11 +97,17 @@ export class GraphQLService {
     return { ...(await this.restAnswer(session, found, call, setCookies)), setCookies };
   }
 
-  private async restAnswer(session: Session, found: Extract<RestMatch, { kind: 'found' }>, call: { search: string; body: string | null }, setCookies: string[]): Promise<{ status: number; body: string }> {
+  private async restAnswer(session: Session, found: Extract<RestMatch, { kind: 'found' }>, call: { search: string; body: string | null }, setCookies: string[]): Promise<{ status: number; body: string; headers?: [string, string][] }> {
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
       const plan = await this.plans.plan(session, req);
-      return { status: 200, body: await executeData(plan, executeRequest(session, req, setCookies), this.connections) };
+      if (plan.cache && this.cache) {
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, setCookies);
+        return { status: 200, body: cached.data, headers: cached.headers };
+      }
+      const body = await executeData(plan, executeRequest(session, req, setCookies), this.connections);
+      if (plan.operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
+      return { status: 200, body };
     } catch (e) {
       return toAdminReply(e, { where: 'RESTified endpoint call', internal: false });
     }
@@ -107,6 +124,7 @@ export class GraphQLService {
     }
     if (!Array.isArray(requests)) return this.answer(session, requests, false, startedAt);
     const answers = await Promise.all(requests.map((r) => this.answer(session, r, false, startedAt)));
+    // A batch's answers share one response: no one entry's cache headers.
     return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []) };
   }
 
@@ -134,13 +152,32 @@ export class GraphQLService {
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       operation = plan.operation;
+      if (plan.cache && this.cache) {
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, setCookies);
+        this.meter?.request(operation, true, startedAt);
+        return { body: responseText(cached.data, cached.errors), status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, headers: cached.headers };
+      }
       const body = await execute(plan, executeRequest(session, req, setCookies), this.connections);
+      // A write through this engine evicts the cached answers that read its tables (cache/response-cache.ts).
+      if (operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
       this.meter?.request(operation, true, startedAt);
       return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash };
     } catch (e) {
       this.meter?.request(operation, false, startedAt);
       return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
     }
+  }
+
+  /** A `@cached` query's `data`, from the response cache or run and stored. */
+  private cached(cache: ResponseCache, plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, setCookies: string[]): Promise<CachedData & { errors: unknown[] }> {
+    const keyed = { operationName: req.operationName, variables: req.variables, role: session.role, session: session.variables, headers: session.clientHeaders, metadataVersion: this.metadataVersion };
+    return cache.data(plan, keyed, (errors) => executeData(plan, executeRequest(session, req, setCookies), this.connections, errors));
+  }
+
+  /** `POST /pro/cache/clear` (admin only): the entry of `key`, the entries of `family`, or all of them. */
+  async clearCache(what: { key?: string; family?: string }): Promise<{ status: number; body: string }> {
+    const cleared = this.cache ? await this.cache.clear(what) : 0;
+    return { status: 200, body: JSON.stringify({ message: 'success', cleared }) };
   }
 
   /** The operation kind of a request, when it compiles (a WebSocket `start` needs it before running). */
@@ -178,6 +215,7 @@ export class GraphQLService {
 
   async close(): Promise<void> {
     await this.subscriptions.close();
+    await this.cache?.close();
     await this.sources.close();
     this.remotes.close();
     this.actionClient.close();

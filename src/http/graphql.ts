@@ -72,7 +72,7 @@ function graphqlReply(r: GraphQLReply, media: ResponseMedia, cookies: Headers): 
   const status = media === GRAPHQL_RESPONSE || r.protocolError ? r.status : 200;
   // The media type follows Accept: a cache keeps one answer per Accept value.
   const fromCalls: Headers = (r.setCookies ?? []).map((c) => ['Set-Cookie', c]);
-  const headers: Headers = [['Vary', 'Accept'], ...(status === 405 ? [['Allow', 'POST'] as const] : []), ...cookies, ...fromCalls];
+  const headers: Headers = [['Vary', 'Accept'], ...(status === 405 ? [['Allow', 'POST'] as const] : []), ...cookies, ...fromCalls, ...(r.headers ?? [])];
   return { status, body: r.body, contentType: media === GRAPHQL_RESPONSE ? `${GRAPHQL_RESPONSE}; charset=utf-8` : JSON_TYPE, headers };
 }
 

@@ -26,6 +26,8 @@ export interface RestAnswer {
   allow?: string[];
   /** `Set-Cookie` values of the remote schemas and action handlers the call reached. */
   setCookies?: string[];
+  /** A `@cached` query's `Cache-Control` and cache keys. */
+  headers?: [string, string][];
 }
 
 export interface RestBackend {
@@ -60,7 +62,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
         // The client's headers go with the call (remote schemas and actions that forward them), as on /v1/graphql.
         const a = await backend.rest({ ...auth, clientHeaders: headers }, { method, path, search, body: text });
         const cookies = [...(auth.setCookies ?? []), ...(a.setCookies ?? [])].map((c): [string, string] => ['Set-Cookie', c]);
-        return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...cookies] };
+        return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...cookies, ...(a.headers ?? [])] };
       })
       .catch((e: unknown): Reply => {
         if (e instanceof BodyTooLarge) return errorReply(413, e.message, 'bad-request');

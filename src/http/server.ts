@@ -33,6 +33,8 @@ export interface Backend {
   graphql: GraphQLBackend;
   /** `/api/rest/...`: the RESTified endpoints. */
   rest: RestBackend['rest'];
+  /** `POST /pro/cache/clear` (admin only): the response cache's entry of `key`, the entries of `family`, or all. */
+  clearCache(what: { key?: string; family?: string }): Promise<{ status: number; body: string }>;
   /** `/v1/graphql/explain`, for an admin (access is checked here). */
   explain(body: Uint8Array): Promise<{ status: number; body: string }>;
   /** What a WebSocket connection runs against, given its upgrade request's headers. */
@@ -121,13 +123,14 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
    * An administration route: the admin secret and role are checked before the body is read (and
    * the session read, while `req` is valid); `check` says who may call it (admin only, by default).
    */
-  const adminRoute = (limit: number, handle: (body: Uint8Array, session: Record<string, string>) => Promise<Reply>, check?: AccessCheck) => (res: HttpResponse, req: HttpRequest) => {
+  const adminRoute = (limit: number, handle: (body: Uint8Array, session: Record<string, string>, query: URLSearchParams) => Promise<Reply>, check?: AccessCheck) => (res: HttpResponse, req: HttpRequest) => {
     const ex = exchange(res, req, ADMIN_METHODS);
     const denied = accessDenied(req, check);
     if (denied) return ex.reply(errorReply(denied));
     const session = requestSessionVariables(readHeaders(req));
+    const query = new URLSearchParams(req.getQuery() ?? '');
     readBody(res, limit, req.getHeader('content-length'))
-      .then((body) => (ex.bodyRead(body.length), handle(body, session)))
+      .then((body) => (ex.bodyRead(body.length), handle(body, session, query)))
       .then(
         (r) => ex.reply(r),
         (e: unknown) => {
@@ -167,6 +170,10 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
   if (opts.enabledApis.has('graphql')) {
     app.post('/v1/graphql/explain', adminRoute(opts.maxBodyBytes, (body) => backend.explain(body)));
     app.options('/v1/graphql/explain', preflight(ADMIN_METHODS));
+    // The well-known engine's path for its response cache (`?key=`, `?family=`, else everything).
+    const cleared = (q: URLSearchParams) => ({ ...(q.has('key') ? { key: q.get('key')! } : {}), ...(q.has('family') ? { family: q.get('family')! } : {}) });
+    app.post('/pro/cache/clear', adminRoute(opts.maxBodyBytes, (_body, _session, query) => backend.clearCache(cleared(query))));
+    app.options('/pro/cache/clear', preflight(ADMIN_METHODS));
     const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes, ...(backend.metrics ? { meter: backend.metrics.requests } : {}) };
     registerGraphQLRoutes(app, backend.graphql, routes);
     app.options('/v1/graphql', preflight(GRAPHQL_METHODS));

@@ -201,6 +201,23 @@ export interface Plan {
   queryHash: string;
   /** What the plan was compiled from: a metadata change that touches none of it leaves the plan valid. */
   reads: PlanReads;
+  /** A query's `@cached` (compiler/cached-directive.ts): its answer is kept in the response cache. */
+  cache?: PlanCache;
+}
+
+/** How a query's answer is cached: its key is `document` with the request's values (cache/key.ts). */
+export interface PlanCache {
+  /** Seconds an answer is kept (capped by `SERVICE_GRAPHQL_CACHE_MAX_ENTRY_TTL`). */
+  ttl: number;
+  /** Fetch again and store, even when an answer is cached. */
+  refresh: boolean;
+  /** A hash of the document as printed (whitespace-insensitive), the directive left out. */
+  document: string;
+  /**
+   * A remote schema's or an action's field: the call carries every session variable and, when
+   * the remote or action forwards them, the client's headers, so the key holds all of them.
+   */
+  caller?: true;
 }
 
 /** The metadata a plan depends on (compare `MetadataChanges`). */

@@ -119,3 +119,6 @@ export function sampleValue(families: Map<string, Family>, name: string, labels:
   if (matches.length > 1) throw new Error(`${matches.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return matches[0]?.value;
 }
+
+/** The lines of `service_cache_request_count` alone (a scrape's process metrics may hold values the parser refuses, as `Nan`). */
+export const cacheLines = (text: string): string => text.split('\n').filter((l) => l.includes('service_cache_request_count')).join('\n') + '\n';

@@ -40,6 +40,8 @@ export class FrontMetrics {
   private readonly executions = { query: series(), mutation: series() };
   private http = { open: 0, in: 0, out: 0 };
   private ws = { open: 0, in: 0, out: 0 };
+  /** `@cached` queries' lookups by outcome (`CacheStatus`). */
+  private readonly cacheCounts = new Map<string, number>();
 
   constructor(pools: () => Iterable<[string, number]>) {
     const registers = [this.registry];
@@ -80,6 +82,18 @@ export class FrontMetrics {
           this.inc(read());
         },
       });
+    const cacheCounts = this.cacheCounts;
+    // The well-known engine's `hasura_cache_request_count`.
+    new Counter({
+      name: `${PREFIX}cache_request_count`,
+      help: 'Number of @cached query lookups, by status: hit, miss, unavailable (the store could not be reached)',
+      labelNames: ['status'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [status, n] of cacheCounts) this.inc({ status }, n);
+      },
+    });
     gauge('http_connections', 'Current number of HTTP requests being answered (WebSocket connections excluded)', () => this.http.open);
     counter('http_request_bytes_total', 'Total size of HTTP request bodies received', () => this.http.in);
     counter('http_response_bytes_total', 'Total size of HTTP response bodies sent', () => this.http.out);
@@ -99,6 +113,11 @@ export class FrontMetrics {
     s.count++;
     const i = REQUEST_BUCKETS.findIndex((le) => seconds <= le);
     if (i >= 0) s.buckets[i]!++;
+  }
+
+  /** One `@cached` query looked up (`CacheMeter`). */
+  cacheRequest(status: string): void {
+    this.cacheCounts.set(status, (this.cacheCounts.get(status) ?? 0) + 1);
   }
 
   /** The registry's metrics and the execution-time histogram, as a scrape sums them (`protocol/metrics.ts`). */
