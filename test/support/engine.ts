@@ -15,7 +15,25 @@ export interface Engine {
   metadata(body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   query(body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   runSql(sql: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  /** Stops the engine; rejects when it logged one of its own secrets (`secretsOf`). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * The secrets an engine is configured with that no line it writes may hold (docs/operations.md
+ * "Logs"), checked for every engine of the suite when it stops: its admin secrets and its JWT
+ * key, those long enough to be told apart from the words of log lines (`admin-secret` is part
+ * of the header's name).
+ */
+function secretsOf(env: Record<string, string>): string[] {
+  const secrets = [env.SERVICE_GRAPHQL_ADMIN_SECRET, ...(env.SERVICE_GRAPHQL_ADMIN_SECRETS?.split(',') ?? [])];
+  try {
+    const jwt = JSON.parse(env.SERVICE_GRAPHQL_JWT_SECRET ?? 'null') as { key?: unknown } | null;
+    if (typeof jwt?.key === 'string') secrets.push(jwt.key);
+  } catch {
+    /* a malformed setting, refused by the engine */
+  }
+  return secrets.map((s) => s?.trim()).filter((s): s is string => !!s && s.length >= 6 && !'x-service-admin-secret'.includes(s));
 }
 
 /** `main` runs another copy of the engine (a project copied elsewhere), from `cwd`. */
@@ -28,6 +46,7 @@ export async function startEngine(env: Record<string, string>, args: string[] = 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const secrets = secretsOf(env);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`engine did not become ready:\n${logs.join('\n')}`)), 30_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -73,11 +92,15 @@ export async function startEngine(env: Record<string, string>, args: string[] = 
     metadata: (b, h) => post('/v1/metadata', b, h),
     query: (b, h) => post('/v1/query', b, h),
     runSql: (sql, extra = {}) => post('/v2/query', { type: 'run_sql', args: { sql, ...extra } }),
-    stop: (signal = 'SIGTERM') =>
-      new Promise((resolve) => {
+    stop: async (signal = 'SIGTERM') => {
+      const code = await new Promise<number | null>((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        child.once('exit', (c) => resolve(c));
         child.kill(signal);
-      }),
+      });
+      const leaked = secrets.flatMap((secret) => logs.filter((l) => l.includes(secret)));
+      if (leaked.length > 0) throw new Error(`the engine logged one of its secrets:\n${leaked.join('\n')}`);
+      return code;
+    },
   };
 }

@@ -29,6 +29,9 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, unknown>;
   resource: Record<string, unknown>;
+  /** The status's message (a failed span's error), empty when none. */
+  statusMessage: string;
+  events: { name: string; attributes: Record<string, unknown> }[];
 }
 
 type AnyValue = { string_value?: string; bool_value?: boolean; int_value?: string | number; double_value?: number };
@@ -59,7 +62,7 @@ export class OtlpReceiver extends TestServer {
           const resource = attributes(rs.resource?.attributes);
           for (const ss of rs.scope_spans ?? []) {
             for (const s of ss.spans ?? []) {
-              this.spans.push({ traceId: hex(s.trace_id), spanId: hex(s.span_id), parentSpanId: hex(s.parent_span_id), name: s.name, kind: s.kind ?? 0, attributes: attributes(s.attributes), resource });
+              this.spans.push({ traceId: hex(s.trace_id), spanId: hex(s.span_id), parentSpanId: hex(s.parent_span_id), name: s.name, kind: s.kind ?? 0, attributes: attributes(s.attributes), resource, statusMessage: s.status?.message ?? '', events: (s.events ?? []).map((e: { name: string; attributes?: KeyValue[] }) => ({ name: e.name, attributes: attributes(e.attributes) })) });
             }
           }
         }
