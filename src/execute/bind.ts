@@ -84,6 +84,8 @@ export interface BindContext extends TagContext {
   joinKeys?: string;
   /** A streaming subscription's cohort's cursor value. */
   cursor?: string | null;
+  /** The request's time limit (`performance.now()` time): statements still running then are cancelled. */
+  deadline?: number;
 }
 
 export function bindParams(params: ParamSource[], ctx: BindContext): unknown[] {

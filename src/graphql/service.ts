@@ -27,6 +27,8 @@ import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
 import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 import type { MeteredOperation, RequestMeter } from './request-meter.js';
+import { ApiLimitsGuard, checkBatch, checkSize, RateLimitExceeded, type LimitHeaders, type RoleLimits } from './api-limits.js';
+import { RateWindows, type SharedWindows } from './rate-windows.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -39,6 +41,8 @@ export interface GraphQLReply {
   setCookies?: string[];
   /** The plan's parameterized query hash, when the request compiled (its http-log line). */
   queryHash?: string;
+  /** The rate limit's headers (`RateLimit-*`, and `Retry-After` when over it), when the role has one. */
+  headers?: LimitHeaders;
 }
 
 export class GraphQLService {
@@ -51,12 +55,15 @@ export class GraphQLService {
   /** Synchronous actions' handlers are called on this client (keep-alive, the TLS allow-list). */
   private readonly actionClient: HttpClient;
   private readonly meter: RequestMeter | null;
+  private readonly windows: RateWindows;
+  private readonly limits: ApiLimitsGuard;
 
   constructor(
     compiler: Compiler,
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
-    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter },
+    /** `rateLimits`: the shared store of the rate limits' windows (Redis), absent: this node counts alone. */
+    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter; rateLimits?: SharedWindows },
     tlsAllowlist: TlsAllowlist,
     actionLog?: Omit<ActionCalls, 'client'>,
     cacheSize = 10_000,
@@ -69,6 +76,9 @@ export class GraphQLService {
     this.connections = { get: (name) => this.sources.get(name), remote: (name) => this.remotes.get(name), ...(actionLog ? { actions: { ...actionLog, client: this.actionClient } } : {}) };
     this.subscriptions = new Subscriptions(this.plans, multiplexers, snapshots, (plan, session, variables) => execute(plan, { variables, session: session.variables }, this.connections));
     snapshots.subscribe((s) => this.rest.update(s.restEndpoints));
+    this.windows = new RateWindows(options.rateLimits ?? null);
+    this.limits = new ApiLimitsGuard(this.windows);
+    snapshots.subscribe((s) => this.limits.update(s.apiLimits));
   }
 
   private readonly rest = new RestRoutes();
@@ -77,7 +87,7 @@ export class GraphQLService {
    * A RESTified endpoint's call: its query with the variables the call carries; the answer's
    * `data`, or the first error as `{path, error, code}` with its status (docs/behaviour.md).
    */
-  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[]; setCookies?: string[] }> {
+  async restCall(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<{ status: number; body: string; allow?: string[]; setCookies?: string[]; headers?: LimitHeaders }> {
     const found = this.rest.match(call.method, call.path);
     if (found.kind === 'not-found') return restError(404, `no REST endpoint matches ${call.method} /api/rest/${call.path}`, 'not-found');
     if (found.kind === 'method-not-allowed') return { ...restError(405, `method ${call.method} is not allowed on /api/rest/${call.path}`, 'method-not-allowed'), allow: found.allowed };
@@ -86,13 +96,18 @@ export class GraphQLService {
     return { ...(await this.restAnswer(session, found, call, setCookies)), setCookies };
   }
 
-  private async restAnswer(session: Session, found: Extract<RestMatch, { kind: 'found' }>, call: { search: string; body: string | null }, setCookies: string[]): Promise<{ status: number; body: string }> {
+  private async restAnswer(session: Session, found: Extract<RestMatch, { kind: 'found' }>, call: { search: string; body: string | null }, setCookies: string[]): Promise<{ status: number; body: string; headers?: LimitHeaders }> {
+    const limits = this.limits.of(session);
+    let headers: LimitHeaders | undefined;
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
+      if (limits) headers = await this.limits.admit(limits, session);
       const plan = await this.plans.plan(session, req);
-      return { status: 200, body: await executeData(plan, executeRequest(session, req, setCookies), this.connections) };
+      if (limits) checkSize(limits, plan);
+      return { status: 200, body: await executeData(plan, executeRequest(session, req, setCookies, limits), this.connections), ...(headers ? { headers } : {}) };
     } catch (e) {
-      return toAdminReply(e, { where: 'RESTified endpoint call', internal: false });
+      headers = limitHeaders(e) ?? headers;
+      return { ...toAdminReply(e, { where: 'RESTified endpoint call', internal: false }), ...(headers ? { headers } : {}) };
     }
   }
 
@@ -106,8 +121,16 @@ export class GraphQLService {
       return { ...toGraphQLReply(e), protocolError: true };
     }
     if (!Array.isArray(requests)) return this.answer(session, requests, false, startedAt);
+    try {
+      checkBatch(this.limits.of(session), requests.length);
+    } catch (e) {
+      this.meter?.request('unknown', false, startedAt);
+      return { ...toGraphQLReply(e), protocolError: false };
+    }
     const answers = await Promise.all(requests.map((r) => this.answer(session, r, false, startedAt)));
-    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []) };
+    // Each operation counted against the rate limit: the answer tells where the last one left it.
+    const headers = answers.findLast((a) => a.headers)?.headers;
+    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []), ...(headers ? { headers } : {}) };
   }
 
   /** A GET request: queries only. */
@@ -115,38 +138,53 @@ export class GraphQLService {
     return this.answer(session, request, true, startedAt);
   }
 
-  /** One request's response text (errors included): the unit of WebSocket operations. */
+  /** One request's response text (errors included): the unit of WebSocket operations, admitted by `operation` (the API limits). */
   async single(session: Session, raw: unknown, path: string): Promise<string> {
     const startedAt = this.meter ? performance.now() : 0;
     try {
-      return (await this.answer(session, readRequest(raw, path), false, startedAt)).body;
+      return (await this.answer(session, readRequest(raw, path), false, startedAt, true)).body;
     } catch (e) {
       this.meter?.request('unknown', false, startedAt);
       return toGraphQLReply(e).body;
     }
   }
 
-  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean, startedAt: number): Promise<GraphQLReply> {
+  /** `admitted`: the API limits' rate, depth and node checks were made already (a WebSocket operation's, by `operation`). */
+  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean, startedAt: number, admitted = false): Promise<GraphQLReply> {
     // A cookie set by a call that went through stays set when a later step fails (RFC 6265 allows it on any status).
     const setCookies: string[] = [];
     let operation: MeteredOperation = 'unknown';
+    const limits = this.limits.of(session);
+    let headers: LimitHeaders | undefined;
     try {
+      if (limits && !admitted) headers = await this.limits.admit(limits, session);
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
+      if (limits && !admitted) checkSize(limits, plan);
       operation = plan.operation;
-      const body = await execute(plan, executeRequest(session, req, setCookies), this.connections);
+      const body = await execute(plan, executeRequest(session, req, setCookies, limits), this.connections);
       this.meter?.request(operation, true, startedAt);
-      return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash };
+      return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, ...(headers ? { headers } : {}) };
     } catch (e) {
       this.meter?.request(operation, false, startedAt);
-      return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
+      headers = limitHeaders(e) ?? headers;
+      return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies, ...(headers ? { headers } : {}) };
     }
   }
 
-  /** The operation kind of a request, when it compiles (a WebSocket `start` needs it before running). */
+  /**
+   * The operation kind of a request, when it compiles (a WebSocket `start` needs it before
+   * running), once it passed the API limits: each WebSocket operation counts against the rate
+   * limit, as a request does.
+   */
   async operation(session: Session, raw: unknown): Promise<Plan['operation'] | { error: string }> {
     try {
-      const operation = (await this.plans.plan(session, readRequest(raw, '$'))).operation;
+      const request = readRequest(raw, '$');
+      const limits = this.limits.of(session);
+      if (limits) await this.limits.admit(limits, session);
+      const plan = await this.plans.plan(session, request);
+      if (limits) checkSize(limits, plan);
+      const operation = plan.operation;
       // Queries and mutations are counted as they run (`single`); a subscription as it starts.
       if (operation === 'subscription') this.meter?.request(operation, true, 0);
       return operation;
@@ -177,6 +215,7 @@ export class GraphQLService {
   }
 
   async close(): Promise<void> {
+    await this.windows.close();
     await this.subscriptions.close();
     await this.sources.close();
     this.remotes.close();
@@ -184,15 +223,22 @@ export class GraphQLService {
   }
 }
 
-/** What the executor is told of an HTTP request. */
-const executeRequest = (session: Session, req: GraphQLRequest, setCookies: string[]): ExecuteRequest => ({
-  variables: req.variables,
-  session: session.variables,
-  headers: session.clientHeaders ?? {},
-  setCookies,
-  requestId: session.requestId,
-  operationName: req.operationName,
-  trace: session.trace,
-});
+/** What the executor is told of an HTTP request; `limits`: the role's API limits (its time limit). */
+function executeRequest(session: Session, req: GraphQLRequest, setCookies: string[], limits: RoleLimits | null): ExecuteRequest {
+  const r: ExecuteRequest = {
+    variables: req.variables,
+    session: session.variables,
+    headers: session.clientHeaders ?? {},
+    setCookies,
+    requestId: session.requestId,
+    operationName: req.operationName,
+    trace: session.trace,
+  };
+  if (limits?.time !== undefined) r.timeLimit = limits.time;
+  return r;
+}
+
+/** The headers a refusal by the rate limit carries. */
+const limitHeaders = (e: unknown): LimitHeaders | undefined => (e instanceof RateLimitExceeded ? e.headers : undefined);
 
 const restError = (status: number, error: string, code: string, path = '$') => ({ status, body: JSON.stringify({ path, error, code }) });

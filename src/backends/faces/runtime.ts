@@ -34,18 +34,22 @@ export interface PoolLimits {
   idleTimeoutSeconds: number;
 }
 
-/** A source's connection pool on the front thread. */
+/**
+ * A source's connection pool on the front thread. `deadline` (`performance.now()` time: the
+ * request's time limit): a backend that can cancels the statement on the server then; one that
+ * cannot lets it finish, unanswered.
+ */
 export interface SourceConnection {
   /** Runs one statement whose single row's first column is JSON; that JSON's text, or 'null'. */
-  json(text: string, values: unknown[], statement: string | null): Promise<string>;
+  json(text: string, values: unknown[], statement: string | null, deadline?: number): Promise<string>;
   /** Runs one statement on its own (autocommit); every value as text. */
-  rows: RunStatement;
+  rows(text: string, values: unknown[], statement: string | null, deadline?: number): Promise<Record<string, string | null>[]>;
   /**
    * Runs `fn` in a transaction (committed when it returns, rolled back when it throws);
    * `sessionJson`: the session variables the source's event triggers record; `traceJson`: the
    * trace context they record beside them (a traced mutation's).
    */
-  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string): Promise<T>;
+  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string, deadline?: number): Promise<T>;
   /** The database's plan of a statement, one line per entry. */
   explain(text: string, values: unknown[]): Promise<string[]>;
   close(): Promise<void>;
