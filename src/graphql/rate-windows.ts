@@ -23,6 +23,8 @@ export interface RateDecision {
 
 /** A store every engine shares (Redis): one atomic step per request. */
 export interface SharedWindows {
+  /** False while the connection is down: nothing is sent. */
+  readonly reachable: boolean;
   take(key: string, max: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
@@ -73,26 +75,42 @@ function expire(w: Window, now: number): void {
   }
 }
 
+/**
+ * A store connected but not answering (its command timed out) is left alone this long: requests
+ * count on this node meanwhile rather than each waiting for the timeout.
+ */
+const STALLED_STORE_PAUSE_MS = 1_000;
+
 /** The shared windows while they answer, else this node's. */
 export class RateWindows {
   private readonly local = new LocalWindows();
   /** Whether the last shared count failed (logged once per outage; the connection logs its own state too). */
   private failing = false;
+  /** Until when (`Date.now()`) the shared store is not asked, after a command of it timed out. */
+  private pausedUntil = 0;
 
   constructor(private readonly shared: SharedWindows | null) {}
 
   async take(key: string, max: number): Promise<RateDecision> {
-    if (!this.shared) return this.local.take(key, max);
-    try {
-      const d = await this.shared.take(key, max);
-      if (this.failing) log.info('rate limits are counted in the shared store again');
-      this.failing = false;
-      return d;
-    } catch (e) {
-      if (!this.failing) log.warn('rate limits are counted on this node while the shared store does not answer', { error: e instanceof Error ? e.message : String(e) });
-      this.failing = true;
-      return this.local.take(key, max);
-    }
+    const shared = this.shared;
+    if (!shared) return this.local.take(key, max);
+    if (shared.reachable && Date.now() >= this.pausedUntil) {
+      try {
+        const d = await shared.take(key, max);
+        if (this.failing) log.info('rate limits are counted in the shared store again');
+        this.failing = false;
+        return d;
+      } catch (e) {
+        if (shared.reachable) this.pausedUntil = Date.now() + STALLED_STORE_PAUSE_MS;
+        this.fellBack(e instanceof Error ? e.message : String(e));
+      }
+    } else this.fellBack(shared.reachable ? 'the shared store did not answer in time' : 'the shared store is unreachable');
+    return this.local.take(key, max);
+  }
+
+  private fellBack(error: string): void {
+    if (!this.failing) log.warn('rate limits are counted on this node while the shared store does not answer', { error });
+    this.failing = true;
   }
 
   async close(): Promise<void> {

@@ -49,6 +49,10 @@ export class RedisSlidingWindows {
     this.run = (key, max, windowMs, member) => client.serviceRateWindow(key, max, windowMs, member);
   }
 
+  get reachable(): boolean {
+    return this.connection.reachable;
+  }
+
   async take(key: string, max: number): Promise<{ allowed: boolean; count: number; resetMs: number }> {
     const [allowed, count, reset] = await this.run(RATE_LIMIT_KEY_PREFIX + key, max, this.windowMs, `${this.node}:${this.seq++}`);
     return { allowed: allowed === 1, count, resetMs: reset };
