@@ -194,6 +194,10 @@ describe('rate limits over HTTP', () => {
     expect(over.headers.get('ratelimit-remaining')).toBe('0');
     expect((await graphql({ query: SHALLOW }, { ...as('user', 'rate-1'), accept: 'application/graphql-response+json' })).status).toBe(429);
     expect((await graphql({ query: SHALLOW }, as('user', 'rate-2'))).body.data).toBeDefined();
+    // GET counts in the same window.
+    const get = await fetch(`${fx.engine.url}/v1/graphql?query=${encodeURIComponent(SHALLOW)}`, { headers: as('user', 'rate-2') });
+    expect(((await get.json()) as any).data).toBeDefined();
+    expect(get.headers.get('ratelimit-remaining')).toBe('1');
   });
 
   it('a role\'s own rate limit overrides the global one, keyed by the role alone or by IP', async () => {
