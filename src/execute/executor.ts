@@ -22,7 +22,7 @@ import { tagged } from './query-tags.js';
 import { fieldName } from './field-name.js';
 import { logs } from '../log.js';
 import { writeQueryLog } from './query-log.js';
-import { withinTimeLimit } from './time-limit.js';
+import type { Deadline } from './deadlines.js';
 
 export interface ExecuteRequest {
   variables: Record<string, unknown>;
@@ -41,8 +41,8 @@ export interface ExecuteRequest {
   /** The request's id (`x-request-id`) and operation name: its log lines and query tags carry them. */
   requestId?: string;
   operationName?: string | null;
-  /** The role's time limit in seconds (`api_limits`): past it the request fails and its statements are cancelled. */
-  timeLimit?: number;
+  /** The role's time limit (`api_limits`, execute/deadlines.ts): when it passes the request fails and its statements are cancelled. */
+  deadline?: Deadline;
 }
 
 /**
@@ -58,11 +58,11 @@ export async function execute(plan: Plan, request: ExecuteRequest, connections: 
 
 /** The text of `data` alone (a RESTified endpoint's body); throws as `execute` does. `errors` gathers remote schemas' errors. */
 export function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {
-  const seconds = request.timeLimit;
-  return seconds === undefined ? runPlan(plan, request, connections, errors) : withinTimeLimit(seconds, (deadline) => runPlan(plan, request, connections, errors, deadline));
+  const deadline = request.deadline;
+  return deadline === undefined ? runPlan(plan, request, connections, errors) : deadline.bound(runPlan(plan, request, connections, errors, deadline));
 }
 
-async function runPlan(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[], deadline?: number): Promise<string> {
+async function runPlan(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[], deadline?: Deadline): Promise<string> {
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session), requestId: request.requestId, operationName: request.operationName, queryHash: plan.queryHash };

@@ -10,11 +10,12 @@ import { ADMIN_ROLE, type Session } from '../auth/session.js';
 import { LimitExceeded } from '../errors/request.js';
 import type { ApiLimits, Limit, RateLimit, UniqueParams } from '../metadata/api-limits.js';
 import type { Plan } from '../protocol/plan.js';
-import type { RateWindows } from './rate-windows.js';
+import type { RateDecision, RateWindows } from './rate-windows.js';
 
 /** One role's limits, resolved once per snapshot. */
 export interface RoleLimits {
-  rate?: { max: number; params: UniqueParams | undefined };
+  /** `prefix`: the window key's start, the role's name (URI-encoded: keys are `<role>[:<value>...]`). */
+  rate?: { max: number; params: UniqueParams | undefined; prefix: string };
   depth?: number;
   nodes?: number;
   /** Seconds. */
@@ -30,7 +31,7 @@ const pick = <T>(l: Limit<T> | undefined, role: string): T | undefined => (l ? (
 function roleLimits(l: ApiLimits, role: string): RoleLimits | null {
   const out: RoleLimits = {};
   const rate: RateLimit | undefined = pick(l.rate_limit, role);
-  if (rate) out.rate = { max: rate.max_reqs_per_min, params: rate.unique_params };
+  if (rate) out.rate = { max: rate.max_reqs_per_min, params: rate.unique_params, prefix: encodeURIComponent(role) };
   const depth = pick(l.depth_limit, role);
   if (depth !== undefined) out.depth = depth;
   const nodes = pick(l.node_limit, role);
@@ -65,21 +66,28 @@ export class ApiLimitsGuard {
 
   /**
    * Counts the request against the role's rate limit: the `RateLimit-*` headers of the answer
-   * (none without a rate limit). Over the limit: `LimitExceeded` carrying them and `Retry-After`.
+   * (none without a rate limit), at once when counted on this node. Over the limit:
+   * `RateLimitExceeded` carrying them and `Retry-After` (thrown, or the promise rejected). `now`:
+   * `performance.now()` of the request (its deadline counts from it too).
    */
-  async admit(limits: RoleLimits, session: Session): Promise<LimitHeaders | undefined> {
+  admit(limits: RoleLimits, session: Session, now: number): LimitHeaders | undefined | Promise<LimitHeaders> {
     const rate = limits.rate;
     if (!rate) return undefined;
-    const d = await this.windows.take(rateKey(session, rate.params), rate.max);
-    const reset = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
-    const headers: LimitHeaders = [
-      ['RateLimit-Limit', String(rate.max)],
-      ['RateLimit-Remaining', String(Math.max(0, rate.max - d.count))],
-      ['RateLimit-Reset', reset],
-    ];
-    if (d.allowed) return headers;
-    throw new RateLimitExceeded(rate.max, [['Retry-After', reset], ...headers]);
+    const d = this.windows.take(rateKey(session, rate), rate.max, now);
+    return d instanceof Promise ? d.then((x) => decided(rate.max, x)) : decided(rate.max, d);
   }
+}
+
+/** The answer's headers, or over the limit `RateLimitExceeded` carrying them. */
+function decided(max: number, d: RateDecision): LimitHeaders {
+  const reset = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
+  const headers: LimitHeaders = [
+    ['RateLimit-Limit', String(max)],
+    ['RateLimit-Remaining', String(Math.max(0, max - d.count))],
+    ['RateLimit-Reset', reset],
+  ];
+  if (d.allowed) return headers;
+  throw new RateLimitExceeded(max, [['Retry-After', reset], ...headers]);
 }
 
 /** Over the rate limit: 429, with the headers that say when to come back. */
@@ -92,11 +100,13 @@ export class RateLimitExceeded extends LimitExceeded {
   }
 }
 
-/** The window's key: the role and the unique parameters' values (a missing session variable counts as empty). */
-function rateKey(session: Session, params: UniqueParams | undefined): string {
-  if (params === undefined) return JSON.stringify([session.role]);
-  if (params === 'IP') return JSON.stringify([session.role, session.clientAddress ?? '']);
-  return JSON.stringify([session.role, ...params.map((p) => session.variables[p] ?? '')]);
+/** The window's key: the role and the unique parameters' values, URI-encoded, `:` between them (a missing session variable counts as empty). */
+function rateKey(session: Session, { params, prefix }: NonNullable<RoleLimits['rate']>): string {
+  if (params === undefined) return prefix;
+  if (params === 'IP') return `${prefix}:${encodeURIComponent(session.clientAddress ?? '')}`;
+  let key = prefix;
+  for (const p of params) key += `:${encodeURIComponent(session.variables[p] ?? '')}`;
+  return key;
 }
 
 /** Depth and node count of the plan's operation against the role's limits. */

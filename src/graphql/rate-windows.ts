@@ -41,10 +41,11 @@ export class LocalWindows {
 
   constructor() {
     // Keys whose window emptied are dropped once a minute: a client that went away costs nothing.
-    this.sweeper = setInterval(() => this.sweep(Date.now()), RATE_WINDOW_MS).unref();
+    this.sweeper = setInterval(() => this.sweep(performance.now()), RATE_WINDOW_MS).unref();
   }
 
-  take(key: string, max: number, now = Date.now()): RateDecision {
+  /** `now`: `performance.now()`, read once per request by the caller. */
+  take(key: string, max: number, now: number): RateDecision {
     let w = this.windows.get(key);
     if (!w) this.windows.set(key, (w = { stamps: [], head: 0 }));
     expire(w, now);
@@ -86,26 +87,31 @@ export class RateWindows {
   private readonly local = new LocalWindows();
   /** Whether the last shared count failed (logged once per outage; the connection logs its own state too). */
   private failing = false;
-  /** Until when (`Date.now()`) the shared store is not asked, after a command of it timed out. */
+  /** Until when (`performance.now()`) the shared store is not asked, after a command of it timed out. */
   private pausedUntil = 0;
 
   constructor(private readonly shared: SharedWindows | null) {}
 
-  async take(key: string, max: number): Promise<RateDecision> {
+  /** Counted on this node, the decision comes at once (no promise); in the shared store, when it answers. */
+  take(key: string, max: number, now: number): RateDecision | Promise<RateDecision> {
     const shared = this.shared;
-    if (!shared) return this.local.take(key, max);
-    if (shared.reachable && Date.now() >= this.pausedUntil) {
-      try {
-        const d = await shared.take(key, max);
-        if (this.failing) log.info('rate limits are counted in the shared store again');
-        this.failing = false;
-        return d;
-      } catch (e) {
-        if (shared.reachable) this.pausedUntil = Date.now() + STALLED_STORE_PAUSE_MS;
-        this.fellBack(e instanceof Error ? e.message : String(e));
-      }
-    } else this.fellBack(shared.reachable ? 'the shared store did not answer in time' : 'the shared store is unreachable');
-    return this.local.take(key, max);
+    if (!shared) return this.local.take(key, max, now);
+    if (shared.reachable && now >= this.pausedUntil) return this.takeShared(shared, key, max, now);
+    this.fellBack(shared.reachable ? 'the shared store did not answer in time' : 'the shared store is unreachable');
+    return this.local.take(key, max, now);
+  }
+
+  private async takeShared(shared: SharedWindows, key: string, max: number, now: number): Promise<RateDecision> {
+    try {
+      const d = await shared.take(key, max);
+      if (this.failing) log.info('rate limits are counted in the shared store again');
+      this.failing = false;
+      return d;
+    } catch (e) {
+      if (shared.reachable) this.pausedUntil = performance.now() + STALLED_STORE_PAUSE_MS;
+      this.fellBack(e instanceof Error ? e.message : String(e));
+      return this.local.take(key, max, now);
+    }
   }
 
   private fellBack(error: string): void {

@@ -29,6 +29,7 @@ import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 import type { MeteredOperation, RequestMeter } from './request-meter.js';
 import { ApiLimitsGuard, checkBatch, checkSize, RateLimitExceeded, type LimitHeaders, type RoleLimits } from './api-limits.js';
 import { RateWindows, type SharedWindows } from './rate-windows.js';
+import { Deadlines, type Deadline } from '../execute/deadlines.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -57,6 +58,8 @@ export class GraphQLService {
   private readonly meter: RequestMeter | null;
   private readonly windows: RateWindows;
   private readonly limits: ApiLimitsGuard;
+  /** The time limits' deadlines (one timer per limit value). */
+  private readonly deadlines = new Deadlines();
 
   constructor(
     compiler: Compiler,
@@ -101,10 +104,11 @@ export class GraphQLService {
     let headers: LimitHeaders | undefined;
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
-      if (limits) headers = await this.limits.admit(limits, session);
+      const now = limits ? performance.now() : 0;
+      if (limits) headers = await this.limits.admit(limits, session, now);
       const plan = await this.plans.plan(session, req);
       if (limits) checkSize(limits, plan);
-      return { status: 200, body: await executeData(plan, executeRequest(session, req, setCookies, limits), this.connections), ...(headers ? { headers } : {}) };
+      return { status: 200, body: await executeData(plan, executeRequest(session, req, setCookies, this.deadline(limits, now)), this.connections), ...(headers ? { headers } : {}) };
     } catch (e) {
       headers = limitHeaders(e) ?? headers;
       return { ...toAdminReply(e, { where: 'RESTified endpoint call', internal: false }), ...(headers ? { headers } : {}) };
@@ -155,14 +159,19 @@ export class GraphQLService {
     const setCookies: string[] = [];
     let operation: MeteredOperation = 'unknown';
     const limits = this.limits.of(session);
+    // One clock read for the rate limit's window and the time limit's deadline.
+    const now = limits ? performance.now() : 0;
     let headers: LimitHeaders | undefined;
     try {
-      if (limits && !admitted) headers = await this.limits.admit(limits, session);
+      if (limits && !admitted) {
+        const admitting = this.limits.admit(limits, session, now);
+        headers = admitting instanceof Promise ? await admitting : admitting;
+      }
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       if (limits && !admitted) checkSize(limits, plan);
       operation = plan.operation;
-      const body = await execute(plan, executeRequest(session, req, setCookies, limits), this.connections);
+      const body = await execute(plan, executeRequest(session, req, setCookies, this.deadline(limits, now)), this.connections);
       this.meter?.request(operation, true, startedAt);
       return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, ...(headers ? { headers } : {}) };
     } catch (e) {
@@ -170,6 +179,11 @@ export class GraphQLService {
       headers = limitHeaders(e) ?? headers;
       return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies, ...(headers ? { headers } : {}) };
     }
+  }
+
+  /** The request's deadline, when its role has a time limit, counted from `now` (when it came). */
+  private deadline(limits: RoleLimits | null, now: number): Deadline | undefined {
+    return limits?.time === undefined ? undefined : this.deadlines.start(limits.time, now);
   }
 
   /**
@@ -181,7 +195,7 @@ export class GraphQLService {
     try {
       const request = readRequest(raw, '$');
       const limits = this.limits.of(session);
-      if (limits) await this.limits.admit(limits, session);
+      if (limits) await this.limits.admit(limits, session, performance.now());
       const plan = await this.plans.plan(session, request);
       if (limits) checkSize(limits, plan);
       const operation = plan.operation;
@@ -216,6 +230,7 @@ export class GraphQLService {
 
   async close(): Promise<void> {
     await this.windows.close();
+    this.deadlines.close();
     await this.subscriptions.close();
     await this.sources.close();
     this.remotes.close();
@@ -223,8 +238,8 @@ export class GraphQLService {
   }
 }
 
-/** What the executor is told of an HTTP request; `limits`: the role's API limits (its time limit). */
-function executeRequest(session: Session, req: GraphQLRequest, setCookies: string[], limits: RoleLimits | null): ExecuteRequest {
+/** What the executor is told of an HTTP request; `deadline`: its time limit's. */
+function executeRequest(session: Session, req: GraphQLRequest, setCookies: string[], deadline: Deadline | undefined): ExecuteRequest {
   const r: ExecuteRequest = {
     variables: req.variables,
     session: session.variables,
@@ -234,7 +249,7 @@ function executeRequest(session: Session, req: GraphQLRequest, setCookies: strin
     operationName: req.operationName,
     trace: session.trace,
   };
-  if (limits?.time !== undefined) r.timeLimit = limits.time;
+  if (deadline) r.deadline = deadline;
   return r;
 }
 

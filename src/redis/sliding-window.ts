@@ -1,6 +1,6 @@
 /**
  * The rate limits' sliding windows in Redis, shared by every engine that uses the same server:
- * one sorted set per key (`service:rate-limit:<role>:<unique params>`), each let-through request
+ * one sorted set per key (`service:rate-limit:<role>[:<unique param value>...]`, URI-encoded), each let-through request
  * a member scored by its time in milliseconds. One Lua script per request expires what left
  * the window, counts, and adds the request when under the limit, atomically: two engines never
  * both take the last slot. The time is Redis's own (`TIME`), so the engines' clocks need not

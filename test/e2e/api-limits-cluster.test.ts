@@ -72,9 +72,9 @@ describe('two engines sharing one Redis', () => {
     expect(await ask(two, 'shared')).toBe('limited');
     const client = new Redis(redis.url);
     const keys = await client.keys('service:rate-limit:*');
-    expect(keys).toContain('service:rate-limit:["user","shared"]');
-    expect(await client.zcard('service:rate-limit:["user","shared"]')).toBe(LIMIT);
-    expect(await client.pttl('service:rate-limit:["user","shared"]')).toBeGreaterThan(50_000);
+    expect(keys).toContain('service:rate-limit:user:shared');
+    expect(await client.zcard('service:rate-limit:user:shared')).toBe(LIMIT);
+    expect(await client.pttl('service:rate-limit:user:shared')).toBeGreaterThan(50_000);
     client.disconnect();
   });
 

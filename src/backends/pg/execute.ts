@@ -5,11 +5,13 @@
  */
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
-import type { PoolLimits, RunStatement, SourceConnection } from '../faces/runtime.js';
+import type { PoolLimits, RunStatement, SourceConnection, StatementDeadline } from '../faces/runtime.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { recordSession } from './event-triggers.js';
 import { cancelAtDeadline } from './statement-cancel.js';
+
+const passed = () => new Error('the request passed its time limit');
 
 const JSON_OID = 114;
 
@@ -33,7 +35,8 @@ export class PgSourceConnection implements SourceConnection {
   }
 
   /** Runs one statement that returns at most one row whose first column is json; its text, or 'null'. */
-  async json(text: string, values: unknown[], statement: string | null, deadline?: number): Promise<string> {
+  async json(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<string> {
+    if (deadline?.expired) throw passed();
     const client = await this.pool.connect();
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
@@ -48,7 +51,8 @@ export class PgSourceConnection implements SourceConnection {
   }
 
   /** Runs one statement on its own (autocommit); every value as text. */
-  async rows(text: string, values: unknown[], statement: string | null, deadline?: number): Promise<Record<string, string | null>[]> {
+  async rows(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<Record<string, string | null>[]> {
+    if (deadline?.expired) throw passed();
     const client = await this.pool.connect();
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
@@ -66,11 +70,11 @@ export class PgSourceConnection implements SourceConnection {
    * `deadline` the statement running is cancelled, and no later one starts nor commits: a request
    * answered "time limit exceeded" changed nothing.
    */
-  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string, deadline?: number): Promise<T> {
+  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string, deadline?: StatementDeadline): Promise<T> {
     const client = await this.pool.connect();
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     const inTime = () => {
-      if (deadline !== undefined && performance.now() >= deadline) throw new Error('the transaction passed its time limit');
+      if (deadline?.expired) throw passed();
     };
     try {
       await client.query('BEGIN');

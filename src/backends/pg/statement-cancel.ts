@@ -1,21 +1,22 @@
 /**
  * A request's time limit (`api_limits.time_limit`) cancels its statement on the server, as
- * the well-known engine does, rather than leaving it to run for nobody: at the deadline,
- * `pg_cancel_backend` of the connection's server process, sent on a connection of its own
- * (the pool may be full of the statements being cancelled). Nothing is armed for a request
+ * the well-known engine does, rather than leaving it to run for nobody: when the deadline
+ * passes, `pg_cancel_backend` of the connection's server process, sent on a connection of its
+ * own (the pool may be full of the statements being cancelled). Nothing is watched for a request
  * without a time limit.
  */
 import pg from 'pg';
 import { log } from '../../log.js';
+import type { StatementDeadline } from '../faces/runtime.js';
 
-/** Arms the cancel of what `client` runs at `deadline` (`performance.now()` time); the returned function disarms it, once any cancel sent has landed (so the connection goes back to the pool idle). */
-export function cancelAtDeadline(pool: pg.Pool, client: pg.PoolClient, deadline: number): () => Promise<void> {
+/** Cancels what `client` runs when `deadline` passes; the returned function stops watching, once any cancel sent has landed (so the connection goes back to the pool idle). */
+export function cancelAtDeadline(pool: pg.Pool, client: pg.PoolClient, deadline: StatementDeadline): () => Promise<void> {
   let cancelling: Promise<void> | null = null;
-  const timer = setTimeout(() => {
+  const unwatch = deadline.onExpiry(() => {
     cancelling = cancelBackend(pool, (client as unknown as { processID: number }).processID);
-  }, Math.max(0, deadline - performance.now()));
+  });
   return async () => {
-    clearTimeout(timer);
+    unwatch();
     if (cancelling) await cancelling;
   };
 }
