@@ -56,6 +56,10 @@ function report({ results, extra: compile }) {
   if (metered.length > 0) lines.push(`- Metrics on (\`/v1/metrics\` scraped every 5 s) vs off, cost in req/s: ${metered.join(', ')} (goal ≤ 3%; negative: within noise).`);
   const traced = WORKLOADS.filter((w) => get('engine', w.name) && get('engine-traced', w.name)).map((w) => `${w.name} ${((1 - get('engine-traced', w.name).rps / get('engine', w.name).rps) * 100).toFixed(1)}%`);
   if (traced.length > 0) lines.push(`- Tracing on (every request, spans exported to a local OTLP/HTTP receiver) vs off, cost in req/s: ${traced.join(', ')} (goal ≤ 10%; negative: within noise).`);
+  for (const [target, where] of [['engine-limits', 'in memory'], ['engine-limits-redis', 'in Redis']]) {
+    const [none, set] = [get('engine', 'W1-role'), get(target, 'W1-role')];
+    if (none && set) lines.push(`- API limits set (every limit, none reached; rate limit counted ${where}) vs none, W1-role cost in req/s: ${((1 - set.rps / none.rps) * 100).toFixed(1)}% (goal < 3%; negative: within noise).`);
+  }
   if (w1) lines.push(`- Server CPU per request, engine W1: ${w1.cpuPerRequest.toFixed(3)} ms (goal ≤ 0.06 ms).`);
   if (w1 && w1Role) {
     const cost = (1 - w1Role.rps / w1.rps) * 100;

@@ -24,6 +24,9 @@ import { stopOnSignals } from './lifecycle/shutdown.js';
 const ACTORS_STOP_MS = 10_000;
 const EMBEDDED_STOP_MS = 10_000;
 import { configApiBody } from './config/config-api.js';
+import { openRedis } from './redis/connection.js';
+import { RedisSlidingWindows } from './redis/sliding-window.js';
+import { RATE_WINDOW_MS } from './graphql/rate-windows.js';
 
 /** Boot's progress; its failures go to the engine's diagnostics (`log`), written whatever the enabled types. */
 const started = logger('startup');
@@ -181,6 +184,8 @@ function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | u
       persistedQueriesCacheSize: config.persistedQueriesCacheSize,
       ...(metrics ? { meter: metrics } : {}),
       responseCache: openResponseCache({ ...config.responseCache, redis: config.redis.cache }, schemaBuilder.published, metrics ?? null),
+      // The rate limits' windows in Redis, shared by every engine using it; else counted on this node.
+      ...(config.redis.rateLimit ? { rateLimits: new RedisSlidingWindows(openRedis(config.redis.rateLimit, 'rate limits'), RATE_WINDOW_MS) } : {}),
     },
     tlsAllowlist,
     // Asynchronous actions' calls are stored and read by the trigger-delivery actor (started before any request).
@@ -227,8 +232,11 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
         subscriptionsExtended: () => multiplexers.extended(),
       },
       rest: (session, call) => graphql.restCall(session, call),
-      websocket: (upgradeHeaders) => ({
-        authenticate: (payload, first) => authenticator.authenticateWebSocket(payload, first ? upgradeHeaders : {}),
+      websocket: (upgradeHeaders, address) => ({
+        authenticate: async (payload, first) => {
+          const r = await authenticator.authenticateWebSocket(payload, first ? upgradeHeaders : {});
+          return 'role' in r ? { ...r, clientAddress: address } : r;
+        },
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
         subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),

@@ -87,6 +87,34 @@ export const TARGETS = [
     },
   },
   {
+    // The engine with every API limit set (none reached): what checking them costs a role's
+    // request (admin is exempt: compare W1-role). Rate limits counted in memory.
+    name: 'engine-limits',
+    dialect: 'service',
+    path: '/v1/graphql',
+    unavailable: () => null,
+    async start(dbUrl, poolSize) {
+      return withApiLimits(await startEngine(this, dbUrl, poolSize));
+    },
+  },
+  {
+    // The same with the rate limits counted in Redis (a local redis-server): one round trip per request.
+    name: 'engine-limits-redis',
+    dialect: 'service',
+    path: '/v1/graphql',
+    unavailable: () => (spawnSync('redis-server', ['--version']).status === 0 ? null : 'redis-server is not installed'),
+    async start(dbUrl, poolSize) {
+      const redis = await startRedisServer();
+      const server = await withApiLimits(await startEngine(this, dbUrl, poolSize, { SERVICE_GRAPHQL_RATE_LIMIT_REDIS_URL: redis.url }));
+      const stop = server.stop;
+      server.stop = async () => {
+        await stop();
+        redis.stop();
+      };
+      return server;
+    },
+  },
+  {
     name: 'postgraphile4',
     dialect: 'postgraphile',
     path: '/graphql',
@@ -283,4 +311,42 @@ function startOtlpSink() {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve({ port: server.address().port, bytes: () => bytes, close: () => server.close() }));
   });
+}
+
+/** Every limit set high enough that W1-role never reaches one (a rate limit per role and session variable). */
+async function withApiLimits(server) {
+  const r = await server.metadata({
+    type: 'set_api_limits',
+    args: {
+      rate_limit: { global: { max_reqs_per_min: 1_000_000_000, unique_params: ['x-service-min-author'] } },
+      depth_limit: { global: 10 },
+      node_limit: { global: 50 },
+      time_limit: { global: 30 },
+      batch_limit: { global: 10 },
+    },
+  });
+  if (r.message !== 'success') throw new Error(`set_api_limits: ${JSON.stringify(r)}`);
+  // The limits reach the front a moment after the metadata answer: a role's answer then carries the rate limit's headers.
+  await waitUntil(server, 'api limits', async () => {
+    const res = await fetch(`${server.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...READER.headers }, body: JSON.stringify({ query: '{ __typename }' }) });
+    await res.text();
+    return res.headers.has('ratelimit-limit');
+  });
+  return server;
+}
+
+/** A private redis-server on a free port, nothing saved to disk. */
+async function startRedisServer() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+  });
+  child.stdout.resume();
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill() };
 }

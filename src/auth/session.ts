@@ -23,6 +23,8 @@ export interface Session {
   setCookies?: string[];
   /** The request's trace context, when traced; set per request by the HTTP front, as `clientHeaders`. */
   trace?: Context;
+  /** The client's IP address (the socket's peer): rate limits keyed by `IP` count by it. Set by the HTTP front per request, per connection on a WebSocket. */
+  clientAddress?: string;
 }
 
 export const ADMIN_ROLE = 'admin';

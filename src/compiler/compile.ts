@@ -39,6 +39,7 @@ import { actionRun } from './action.js';
 import { introspect } from './introspection.js';
 import { parameterizedQueryHash } from './query-hash.js';
 import { planCache } from './cached-directive.js';
+import { operationSize } from './operation-size.js';
 
 /** What may be an offset written as a string (the walk that finds them runs only then). */
 const STRING_OFFSET = /\boffset\s*:\s*"/;
@@ -259,6 +260,7 @@ export function analyze(rs: RoleSchema, req: CompileRequest, opts: AnalyzeOption
     variables: specs,
     shape: inputs.shapeVariables(),
     queryHash: parameterizedQueryHash(op, fragments),
+    size: operationSize(op, fragments),
     reads: { everything: reads.everything, sources: [...reads.sources], tables: [...reads.tables] },
     ...(cache ? { cache } : {}),
   };

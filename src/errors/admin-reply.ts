@@ -7,7 +7,7 @@
 import { log } from '../log.js';
 import { ApiError } from './admin.js';
 import { ExecutionError } from './execution.js';
-import { RequestError } from './request.js';
+import { LimitExceeded, RequestError } from './request.js';
 
 export interface AdminReply {
   status: number;
@@ -35,7 +35,7 @@ export function toAdminReply(e: unknown, { where, databaseError = () => null, in
 
 function asApiError(e: unknown, databaseError: (e: unknown) => ApiError | null): ApiError | null {
   if (e instanceof ApiError) return e;
-  if (e instanceof RequestError) return new ApiError(400, e.code, e.message, e.path);
+  if (e instanceof RequestError) return new ApiError(e instanceof LimitExceeded ? e.status : 400, e.code, e.message, e.path);
   if (e instanceof ExecutionError) return new ApiError(e.error.status, e.error.code, e.message, e.error.path, e.error.internal);
   return databaseError(e);
 }

@@ -32,3 +32,18 @@ export class InvalidDocumentError extends RequestError {}
 
 /** A mutation or subscription over GET (GraphQL over HTTP: GET is for queries only): 405. */
 export class MethodNotAllowed extends RequestError {}
+
+/**
+ * A request over one of the API limits (`api_limits`): its code names the limit
+ * (`rate-limit-exceeded`, `depth-limit-exceeded`...). `status` under
+ * `application/graphql-response+json` and on RESTified endpoints: 429 for the rate limit, else 400.
+ */
+export class LimitExceeded extends RequestError {
+  constructor(
+    message: string,
+    code: string,
+    readonly status = 400,
+  ) {
+    super(message, '$', code);
+  }
+}

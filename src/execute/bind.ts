@@ -7,6 +7,7 @@ import type { TagContext } from './query-tags.js';
 import { RequestError } from '../errors/request.js';
 import type { Plan, VariableSpec } from '../protocol/plan.js';
 import type { ParamSource } from '../sql/fragment.js';
+import type { StatementDeadline } from '../backends/faces/runtime.js';
 
 const INT_MAX = 2 ** 31 - 1;
 
@@ -84,6 +85,8 @@ export interface BindContext extends TagContext {
   joinKeys?: string;
   /** A streaming subscription's cohort's cursor value. */
   cursor?: string | null;
+  /** The request's time limit: statements still running when it passes are cancelled. */
+  deadline?: StatementDeadline;
 }
 
 export function bindParams(params: ParamSource[], ctx: BindContext): unknown[] {

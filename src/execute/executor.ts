@@ -22,6 +22,7 @@ import { tagged } from './query-tags.js';
 import { fieldName } from './field-name.js';
 import { logs } from '../log.js';
 import { writeQueryLog } from './query-log.js';
+import type { Deadline } from './deadlines.js';
 
 export interface ExecuteRequest {
   variables: Record<string, unknown>;
@@ -40,6 +41,8 @@ export interface ExecuteRequest {
   /** The request's id (`x-request-id`) and operation name: its log lines and query tags carry them. */
   requestId?: string;
   operationName?: string | null;
+  /** The role's time limit (`api_limits`, execute/deadlines.ts): when it passes the request fails and its statements are cancelled. */
+  deadline?: Deadline;
 }
 
 /**
@@ -55,10 +58,16 @@ export async function execute(plan: Plan, request: ExecuteRequest, connections: 
 export const responseText = (data: string, errors: readonly unknown[]): string => (errors.length > 0 ? `{"data":${data},"errors":${JSON.stringify(errors)}}` : `{"data":${data}}`);
 
 /** The text of `data` alone (a RESTified endpoint's body); throws as `execute` does. `errors` gathers remote schemas' errors. */
-export async function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {
+export function executeData(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[] = []): Promise<string> {
+  const deadline = request.deadline;
+  return deadline === undefined ? runPlan(plan, request, connections, errors) : deadline.bound(runPlan(plan, request, connections, errors, deadline));
+}
+
+async function runPlan(plan: Plan, request: ExecuteRequest, connections: SourceConnections, errors: unknown[], deadline?: Deadline): Promise<string> {
   const variables = checkVariables(plan.variables, request.variables);
   checkSession(plan, request.session);
   const bind: BindContext = { variables, sessionJson: JSON.stringify(request.session), requestId: request.requestId, operationName: request.operationName, queryHash: plan.queryHash };
+  if (deadline !== undefined) bind.deadline = deadline;
   const remote: RemoteCallContext = { variables, session: request.session, clientHeaders: request.headers ?? {}, errors, setCookies: request.setCookies ?? [], trace: request.trace, requestId: request.requestId };
   // A remote root field's failure at the field (a join's: below).
   const runRemote: RemoteRunner = (step, run, joinKeys, places) => {
@@ -106,7 +115,7 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   if (logs('query-log', 'info')) writeQueryLog(bind, fieldName(step), text, params);
   try {
     // Untraced, the statement runs as it is: no closure, no extra promise on the hot path.
-    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, text, () => source.connection.json(text, params, statement)) : source.connection.json(text, params, statement));
+    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, text, () => source.connection.json(text, params, statement, bind.deadline)) : source.connection.json(text, params, statement, bind.deadline));
   } catch (e) {
     throw new ExecutionError(statementFailure(source.backend, e, run.text).error);
   }

@@ -56,13 +56,14 @@ export async function runMutationOperation(
     // round trips, unless the source's event triggers record the session variables (spec "Events"
     // 1), which the transaction sets.
     const mutations = fields.filter((s) => s.run.kind === 'mutation');
-    if (!capturesEvents && mutations.length === 1 && (mutations[0]!.run as MutationRun).ops.length === 1) await inOrder((text, values, statement) => connection.rows(text, values, statement));
+    const { deadline } = bind;
+    if (!capturesEvents && mutations.length === 1 && (mutations[0]!.run as MutationRun).ops.length === 1) await inOrder((text, values, statement) => connection.rows(text, values, statement, deadline));
     else if (capturesEvents) {
       // A traced mutation's events carry its trace on (their deliveries join it).
       const traced = eventTraceContext(trace);
-      await connection.transaction(inOrder, bind.sessionJson, traced && JSON.stringify(traced));
+      await connection.transaction(inOrder, bind.sessionJson, traced && JSON.stringify(traced), deadline);
     }
-    else await connection.transaction(inOrder);
+    else await connection.transaction(inOrder, undefined, undefined, deadline);
   }
   if (fields.length === steps.length) return steps.map((s) => texts.get(s.id)!);
   return runGraph(steps, async (step, joinKeys, places) => (joinKeys === null ? texts.get(step.id)! : runOther(step, joinKeys, places)));

@@ -28,6 +28,9 @@ import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
 import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 import type { MeteredOperation, RequestMeter } from './request-meter.js';
+import { ApiLimitsGuard, checkBatch, checkSize, RateLimitExceeded, rateLimitHeaders, type LimitHeaders, type RoleLimits } from './api-limits.js';
+import { RateWindows, type SharedWindows } from './rate-windows.js';
+import { Deadlines, type Deadline } from '../execute/deadlines.js';
 
 /** The answer to an HTTP request. */
 export interface GraphQLReply {
@@ -40,7 +43,7 @@ export interface GraphQLReply {
   setCookies?: string[];
   /** The plan's parameterized query hash, when the request compiled (its http-log line). */
   queryHash?: string;
-  /** A `@cached` query's: `Cache-Control` and the cache keys. */
+  /** Response headers: a `@cached` query's `Cache-Control` and cache keys, the rate limit's (`RateLimit-*`, and `Retry-After` when over it) when the role has one. */
   headers?: [string, string][];
 }
 
@@ -58,12 +61,17 @@ export class GraphQLService {
   private readonly cache: ResponseCache | null;
   /** The current metadata version: a cached answer's key has it. */
   private metadataVersion = 0;
+  private readonly windows: RateWindows;
+  private readonly limits: ApiLimitsGuard;
+  /** The time limits' deadlines (one timer per limit value). */
+  private readonly deadlines = new Deadlines();
 
   constructor(
     compiler: Compiler,
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
-    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter; responseCache?: ResponseCache },
+    /** `rateLimits`: the shared store of the rate limits' windows (Redis), absent: this node counts alone. */
+    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter; responseCache?: ResponseCache; rateLimits?: SharedWindows },
     tlsAllowlist: TlsAllowlist,
     actionLog?: Omit<ActionCalls, 'client'>,
     cacheSize = 10_000,
@@ -80,6 +88,9 @@ export class GraphQLService {
       this.rest.update(s.restEndpoints);
       this.metadataVersion = s.version;
     });
+    this.windows = new RateWindows(options.rateLimits ?? null);
+    this.limits = new ApiLimitsGuard(this.windows);
+    snapshots.subscribe((s) => this.limits.update(s.apiLimits));
   }
 
   private readonly rest = new RestRoutes();
@@ -98,18 +109,25 @@ export class GraphQLService {
   }
 
   private async restAnswer(session: Session, found: Extract<RestMatch, { kind: 'found' }>, call: { search: string; body: string | null }, setCookies: string[]): Promise<{ status: number; body: string; headers?: [string, string][] }> {
+    const limits = this.limits.of(session);
+    let headers: LimitHeaders | undefined;
     try {
       const req = restRequest(found.route, found.params, call.search, call.body);
+      const now = limits ? performance.now() : 0;
+      if (limits) headers = await this.limits.admit(limits, session, now);
       const plan = await this.plans.plan(session, req);
+      if (limits) checkSize(limits, plan);
+      const request = executeRequest(session, req, setCookies, this.deadline(limits, now));
       if (plan.cache && this.cache) {
-        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, setCookies);
-        return { status: 200, body: cached.data, headers: cached.headers };
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, request);
+        return { status: 200, body: cached.data, headers: [...cached.headers, ...(headers ?? [])] };
       }
-      const body = await executeData(plan, executeRequest(session, req, setCookies), this.connections);
+      const body = await executeData(plan, request, this.connections);
       if (plan.operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
-      return { status: 200, body };
+      return { status: 200, body, ...(headers ? { headers } : {}) };
     } catch (e) {
-      return toAdminReply(e, { where: 'RESTified endpoint call', internal: false });
+      headers = limitHeaders(e) ?? headers;
+      return { ...toAdminReply(e, { where: 'RESTified endpoint call', internal: false }), ...(headers ? { headers } : {}) };
     }
   }
 
@@ -123,9 +141,16 @@ export class GraphQLService {
       return { ...toGraphQLReply(e), protocolError: true };
     }
     if (!Array.isArray(requests)) return this.answer(session, requests, false, startedAt);
+    try {
+      checkBatch(this.limits.of(session), requests.length);
+    } catch (e) {
+      this.meter?.request('unknown', false, startedAt);
+      return { ...toGraphQLReply(e), protocolError: false };
+    }
     const answers = await Promise.all(requests.map((r) => this.answer(session, r, false, startedAt)));
-    // A batch's answers share one response: no one entry's cache headers.
-    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []) };
+    // Each operation counted against the rate limit: the answer tells where the last one left it (a batch's answers share one response: no one entry's cache headers).
+    const headers = rateLimitHeaders(answers.findLast((a) => rateLimitHeaders(a.headers).length > 0)?.headers);
+    return { body: `[${answers.map((a) => a.body).join(',')}]`, status: 200, protocolError: false, setCookies: answers.flatMap((a) => a.setCookies ?? []), ...(headers.length > 0 ? { headers } : {}) };
   }
 
   /** A GET request: queries only. */
@@ -133,45 +158,57 @@ export class GraphQLService {
     return this.answer(session, request, true, startedAt);
   }
 
-  /** One request's response text (errors included): the unit of WebSocket operations. */
+  /** One request's response text (errors included): the unit of WebSocket operations, admitted by `operation` (the API limits). */
   async single(session: Session, raw: unknown, path: string): Promise<string> {
     const startedAt = this.meter ? performance.now() : 0;
     try {
-      return (await this.answer(session, readRequest(raw, path), false, startedAt)).body;
+      return (await this.answer(session, readRequest(raw, path), false, startedAt, true)).body;
     } catch (e) {
       this.meter?.request('unknown', false, startedAt);
       return toGraphQLReply(e).body;
     }
   }
 
-  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean, startedAt: number): Promise<GraphQLReply> {
+  /** `admitted`: the API limits' rate, depth and node checks were made already (a WebSocket operation's, by `operation`). */
+  private async answer(session: Session, req: GraphQLRequest, queriesOnly: boolean, startedAt: number, admitted = false): Promise<GraphQLReply> {
     // A cookie set by a call that went through stays set when a later step fails (RFC 6265 allows it on any status).
     const setCookies: string[] = [];
     let operation: MeteredOperation = 'unknown';
+    const limits = this.limits.of(session);
+    // One clock read for the rate limit's window and the time limit's deadline.
+    const now = limits ? performance.now() : 0;
+    let headers: LimitHeaders | undefined;
     try {
+      if (limits && !admitted) {
+        const admitting = this.limits.admit(limits, session, now);
+        headers = admitting instanceof Promise ? await admitting : admitting;
+      }
       const plan = await this.plans.plan(session, req);
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
+      if (limits && !admitted) checkSize(limits, plan);
       operation = plan.operation;
+      const request = executeRequest(session, req, setCookies, this.deadline(limits, now));
       if (plan.cache && this.cache) {
-        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, setCookies);
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, request);
         this.meter?.request(operation, true, startedAt);
-        return { body: responseText(cached.data, cached.errors), status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, headers: cached.headers };
+        return { body: responseText(cached.data, cached.errors), status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, headers: [...cached.headers, ...(headers ?? [])] };
       }
-      const body = await execute(plan, executeRequest(session, req, setCookies), this.connections);
+      const body = await execute(plan, request, this.connections);
       // A write through this engine evicts the cached answers that read its tables (cache/response-cache.ts).
       if (operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
       this.meter?.request(operation, true, startedAt);
-      return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash };
+      return { body, status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, ...(headers ? { headers } : {}) };
     } catch (e) {
       this.meter?.request(operation, false, startedAt);
-      return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies };
+      headers = limitHeaders(e) ?? headers;
+      return { ...toGraphQLReply(e), protocolError: e instanceof MethodNotAllowed, setCookies, ...(headers ? { headers } : {}) };
     }
   }
 
   /** A `@cached` query's `data`, from the response cache or run and stored. */
-  private cached(cache: ResponseCache, plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, setCookies: string[]): Promise<CachedData & { errors: unknown[] }> {
+  private cached(cache: ResponseCache, plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, request: ExecuteRequest): Promise<CachedData & { errors: unknown[] }> {
     const keyed = { operationName: req.operationName, variables: req.variables, role: session.role, session: session.variables, headers: session.clientHeaders, metadataVersion: this.metadataVersion };
-    return cache.data(plan, keyed, (errors) => executeData(plan, executeRequest(session, req, setCookies), this.connections, errors));
+    return cache.data(plan, keyed, (errors) => executeData(plan, request, this.connections, errors));
   }
 
   /** `POST /pro/cache/clear` (admin only): the entry of `key`, the entries of `family`, or all of them. */
@@ -180,10 +217,24 @@ export class GraphQLService {
     return { status: 200, body: JSON.stringify({ message: 'success', cleared }) };
   }
 
-  /** The operation kind of a request, when it compiles (a WebSocket `start` needs it before running). */
+  /** The request's deadline, when its role has a time limit, counted from `now` (when it came). */
+  private deadline(limits: RoleLimits | null, now: number): Deadline | undefined {
+    return limits?.time === undefined ? undefined : this.deadlines.start(limits.time, now);
+  }
+
+  /**
+   * The operation kind of a request, when it compiles (a WebSocket `start` needs it before
+   * running), once it passed the API limits: each WebSocket operation counts against the rate
+   * limit, as a request does.
+   */
   async operation(session: Session, raw: unknown): Promise<Plan['operation'] | { error: string }> {
     try {
-      const operation = (await this.plans.plan(session, readRequest(raw, '$'))).operation;
+      const request = readRequest(raw, '$');
+      const limits = this.limits.of(session);
+      if (limits) await this.limits.admit(limits, session, performance.now());
+      const plan = await this.plans.plan(session, request);
+      if (limits) checkSize(limits, plan);
+      const operation = plan.operation;
       // Queries and mutations are counted as they run (`single`); a subscription as it starts.
       if (operation === 'subscription') this.meter?.request(operation, true, 0);
       return operation;
@@ -214,6 +265,8 @@ export class GraphQLService {
   }
 
   async close(): Promise<void> {
+    await this.windows.close();
+    this.deadlines.close();
     await this.subscriptions.close();
     await this.cache?.close();
     await this.sources.close();
@@ -222,15 +275,22 @@ export class GraphQLService {
   }
 }
 
-/** What the executor is told of an HTTP request. */
-const executeRequest = (session: Session, req: GraphQLRequest, setCookies: string[]): ExecuteRequest => ({
-  variables: req.variables,
-  session: session.variables,
-  headers: session.clientHeaders ?? {},
-  setCookies,
-  requestId: session.requestId,
-  operationName: req.operationName,
-  trace: session.trace,
-});
+/** What the executor is told of an HTTP request; `deadline`: its time limit's. */
+function executeRequest(session: Session, req: GraphQLRequest, setCookies: string[], deadline: Deadline | undefined): ExecuteRequest {
+  const r: ExecuteRequest = {
+    variables: req.variables,
+    session: session.variables,
+    headers: session.clientHeaders ?? {},
+    setCookies,
+    requestId: session.requestId,
+    operationName: req.operationName,
+    trace: session.trace,
+  };
+  if (deadline) r.deadline = deadline;
+  return r;
+}
+
+/** The headers a refusal by the rate limit carries. */
+const limitHeaders = (e: unknown): LimitHeaders | undefined => (e instanceof RateLimitExceeded ? e.headers : undefined);
 
 const restError = (status: number, error: string, code: string, path = '$') => ({ status, body: JSON.stringify({ path, error, code }) });

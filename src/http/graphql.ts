@@ -18,6 +18,7 @@ import type { RequestMeter } from '../graphql/request-meter.js';
 import { endSpan, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
 import { endRequestSpan, requestSpan } from './request-span.js';
 import { graphqlOperation } from '../observability/logs/graphql-operation.js';
+import { remoteAddress } from './remote-address.js';
 
 const log = logger('http-log');
 
@@ -85,9 +86,11 @@ const logged = (e: unknown): Reply => {
 /**
  * `span`: the request's, when traced: authentication is a span in it, and the session carries its
  * context on. `meter`: counts a request refused before it ran (absent when metrics are off).
+ * `address`: the client's (rate limits by IP).
  */
 async function run(
   backend: GraphQLBackend,
+  address: string,
   headers: Record<string, string>,
   body: Uint8Array | null,
   media: ResponseMedia,
@@ -108,7 +111,7 @@ async function run(
   }
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  const r = await execute({ ...auth, clientHeaders: headers, requestId, trace }, startedAt);
+  const r = await execute({ ...auth, clientHeaders: headers, requestId, trace, clientAddress: address }, startedAt);
   return withOperation(graphqlReply(r, media, cookies), auth.variables, body, r.queryHash);
 }
 
@@ -129,10 +132,11 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
     const span = requestSpan('/v1/graphql', 'POST', headers, exchange.requestId);
+    const address = remoteAddress(res);
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
       .then((body) => {
         exchange.bodyRead(body.length);
-        return run(backend, headers, body, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt), span);
+        return run(backend, address, headers, body, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt), span);
       })
       .catch(logged)
       .then((r) => {
@@ -156,7 +160,7 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
     const span = requestSpan('/v1/graphql', 'GET', headers, exchange.requestId);
-    run(backend, headers, shown, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
+    run(backend, remoteAddress(res), headers, shown, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
       .catch(logged)
       .then((r) => {
         endRequestSpan(span, r.status);

@@ -8,6 +8,7 @@ import type { Headers } from './cors.js';
 import type { RequestsInFlight } from './in-flight.js';
 import { REQUEST_ID_HEADER, requestId } from './request-id.js';
 import { httpLogOn, writeHttpLog, type OperationInfo, type RequestInfo } from '../observability/logs/http-log.js';
+import { remoteAddress } from './remote-address.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -110,7 +111,7 @@ export class Exchange {
 export function openExchange(res: HttpResponse, req: HttpRequest, headers: Headers = [], meter: HttpMeter | null = null, inFlight?: RequestsInFlight): Exchange {
   const id = requestId(req.getHeader(REQUEST_ID_HEADER));
   const info = httpLogOn()
-    ? { requestId: id, method: req.getMethod().toUpperCase(), url: req.getUrl(), ip: Buffer.from(res.getRemoteAddressAsText()).toString(), startedAt: performance.now() }
+    ? { requestId: id, method: req.getMethod().toUpperCase(), url: req.getUrl(), ip: remoteAddress(res), startedAt: performance.now() }
     : undefined;
   return new Exchange(res, headers, id, info, meter, inFlight);
 }

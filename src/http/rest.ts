@@ -13,6 +13,7 @@ import { preflightHeaders, type Headers } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { readHeaders, type RouteContext } from './graphql.js';
 import type { Reply } from './reply.js';
+import { remoteAddress } from './remote-address.js';
 
 const log = logger('http-log');
 
@@ -26,7 +27,7 @@ export interface RestAnswer {
   allow?: string[];
   /** `Set-Cookie` values of the remote schemas and action handlers the call reached. */
   setCookies?: string[];
-  /** A `@cached` query's `Cache-Control` and cache keys. */
+  /** A `@cached` query's `Cache-Control` and cache keys, and the rate limit's headers (`RateLimit-*`, `Retry-After`) when the role has one. */
   headers?: [string, string][];
 }
 
@@ -49,6 +50,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
     const path = req.getUrl().slice(REST_PREFIX.length);
     const search = method === 'GET' ? (req.getQuery() ?? '') : '';
     const declared = Number(headers['content-length'] ?? '0') > 0 || headers['transfer-encoding'] !== undefined;
+    const address = remoteAddress(res);
     const body = method !== 'GET' && declared ? readBody(res, ctx.maxBodyBytes, headers['content-length']) : Promise.resolve(null);
     body
       .then(async (bytes): Promise<Reply> => {
@@ -60,7 +62,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
         }
         const text = bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : null;
         // The client's headers go with the call (remote schemas and actions that forward them), as on /v1/graphql.
-        const a = await backend.rest({ ...auth, clientHeaders: headers }, { method, path, search, body: text });
+        const a = await backend.rest({ ...auth, clientHeaders: headers, clientAddress: address }, { method, path, search, body: text });
         const cookies = [...(auth.setCookies ?? []), ...(a.setCookies ?? [])].map((c): [string, string] => ['Set-Cookie', c]);
         return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...cookies, ...(a.headers ?? [])] };
       })

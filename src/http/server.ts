@@ -38,7 +38,8 @@ export interface Backend {
   /** `/v1/graphql/explain`, for an admin (access is checked here). */
   explain(body: Uint8Array): Promise<{ status: number; body: string }>;
   /** What a WebSocket connection runs against, given its upgrade request's headers. */
-  websocket: (upgradeHeaders: Record<string, string>) => WsBackend;
+  /** `address`: the client's IP address (its sessions carry it: rate limits by IP). */
+  websocket: (upgradeHeaders: Record<string, string>, address: string) => WsBackend;
   health(): Promise<HealthResponse>;
   /** `/healthz/sources` (admin only): each source's health. */
   sourcesHealth(): Promise<Record<string, SourceHealth>>;

@@ -12,6 +12,7 @@ import { webSocketMayReadCookie } from './cors.js';
 import type { CorsConfig } from '../config/cors.js';
 import { readHeaders } from './graphql.js';
 import type { RequestsInFlight } from './in-flight.js';
+import { remoteAddress } from './remote-address.js';
 
 export interface WebSocketOptions {
   cors: CorsConfig;
@@ -32,6 +33,8 @@ export interface WsMeter {
 
 interface Connection {
   headers: Record<string, string>;
+  /** The client's IP address (rate limits by IP). */
+  address: string;
   protocol: WsProtocol;
   conn?: GraphQLWsConnection;
   closed?: boolean;
@@ -54,7 +57,7 @@ function closeReason(reason: string): string {
 }
 
 /** `requests`: a stopping engine (`draining`) refuses upgrades as the well-known engine does: 503, `Retry-After: 0`. */
-export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHeaders: Record<string, string>) => WsBackend, opts: WebSocketOptions, requests: RequestsInFlight): OpenWebSockets {
+export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHeaders: Record<string, string>, address: string) => WsBackend, opts: WebSocketOptions, requests: RequestsInFlight): OpenWebSockets {
   const meter = opts.meter;
   const open = new Set<GraphQLWsConnection>();
   const end = (ws: WebSocket<Connection>, code: number, reason: string) => {
@@ -79,7 +82,7 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
       const { protocol, answer } = chooseProtocol(req.getHeader('sec-websocket-protocol'));
       // A browser sends the cookies of the engine's site whatever page opens the socket.
       if (!webSocketMayReadCookie(opts.cors, headers.origin)) delete headers.cookie;
-      res.upgrade<Connection>({ headers, protocol }, req.getHeader('sec-websocket-key'), answer, req.getHeader('sec-websocket-extensions'), context);
+      res.upgrade<Connection>({ headers, protocol, address: remoteAddress(res) }, req.getHeader('sec-websocket-key'), answer, req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws: WebSocket<Connection>) => {
       const data = ws.getUserData();
@@ -95,7 +98,7 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
           close: (code, reason) => end(ws, code, reason),
         },
         data.protocol,
-        backend(data.headers),
+        backend(data.headers, data.address),
         opts.maxBufferedBytes,
       );
       open.add(data.conn);

@@ -31,8 +31,11 @@ export interface TableChange {
 
 export const EVERYTHING: MetadataChanges = Object.freeze({ everything: true, sources: [], tables: [] }) as MetadataChanges;
 
-/** Top-level sections no schema or plan reads: a change to them alone keeps every plan (`network`: the TLS allow-list of outgoing calls; `opentelemetry`: where spans go). */
-const PLAN_NEUTRAL = new Set(['network', 'opentelemetry']);
+/**
+ * Top-level sections no schema or plan reads: a change to them alone keeps every plan (`network`: the TLS allow-list of outgoing calls; `opentelemetry`: where spans go;
+ * `api_limits`: a plan carries its depth and node count, compared with the limits per request).
+ */
+const PLAN_NEUTRAL = new Set(['network', 'opentelemetry', 'api_limits']);
 
 /** `catalogChanged`: sources whose catalog (or enum values) is not the one of `before`'s snapshot. */
 export function metadataChanges(before: Metadata | null, after: Metadata, catalogChanged: (source: string) => boolean): MetadataChanges {

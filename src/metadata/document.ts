@@ -18,6 +18,7 @@ import { collectionSections, setAllowlist, setQueryCollections } from './query-c
 import { restEndpointSection, setRestEndpoints } from './rest-endpoints.js';
 import { setTlsAllowlist, tlsAllowlistSection } from './tls-allowlist.js';
 import { metricsConfigSection, setMetricsConfig } from './metrics-config.js';
+import { apiLimitsSection, setApiLimits } from './api-limits.js';
 import { openTelemetryConfig, setOpenTelemetry } from './opentelemetry.js';
 import { showTable, tableName } from './names.js';
 import { tableObjects } from './table-entry.js';
@@ -99,7 +100,7 @@ export function parseMetadataDocument(v: unknown, path: string, current: Metadat
   return withInheritedRoles(out, r);
 }
 
-/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints`, `network`, `metrics_config` and `opentelemetry`, checked. */
+/** `inherited_roles`, checked (duplicates, cycles) and sorted as exported; `query_collections`, `allowlist`, `rest_endpoints`, `network`, `metrics_config`, `api_limits` and `opentelemetry`, checked. */
 function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   const roles = r.optional('inherited_roles', inheritedRoleList);
   if (roles) setInheritedRoles(m, roles);
@@ -109,6 +110,7 @@ function withInheritedRoles(m: Metadata, r: ObjectReader): Metadata {
   setRestEndpoints(m, restEndpointSection(r.value.rest_endpoints, collections, `${r.path}.rest_endpoints`));
   setTlsAllowlist(m, tlsAllowlistSection(r.value.network, `${r.path}.network`));
   setMetricsConfig(m, metricsConfigSection(r.value.metrics_config, `${r.path}.metrics_config`));
+  setApiLimits(m, apiLimitsSection(r.value.api_limits, `${r.path}.api_limits`));
   setRemoteSchemas(m, remoteSchemasSection(r.value.remote_schemas, `${r.path}.remote_schemas`));
   setCustomTypes(m, customTypes(r.value.custom_types, `${r.path}.custom_types`));
   setActions(m, actionsSection(r.value.actions, `${r.path}.actions`));

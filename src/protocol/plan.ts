@@ -199,6 +199,8 @@ export interface Plan {
   wholeSession?: true;
   /** The well-known engine's `parameterized_query_hash` (compiler/query-hash.ts): http-log lines and query tags carry it. */
   queryHash: string;
+  /** The operation's depth and node count (compiler/operation-size.ts), compared with the API limits per request. */
+  size: { depth: number; nodes: number };
   /** What the plan was compiled from: a metadata change that touches none of it leaves the plan valid. */
   reads: PlanReads;
   /** A query's `@cached` (compiler/cached-directive.ts): its answer is kept in the response cache. */

@@ -21,6 +21,7 @@ import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/do
 import { shareEqualPermissions, sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBodies } from '../metadata/equal-permissions.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { TracesExport } from '../metadata/opentelemetry.js';
+import type { ApiLimits } from '../metadata/api-limits.js';
 import type { EventTriggerView } from '../metadata/event-triggers.js';
 import type { CronTriggerView } from '../metadata/scheduled-triggers.js';
 import type { AsyncActionView } from '../metadata/actions.js';
@@ -81,6 +82,8 @@ export interface PublishedSnapshot {
   asyncActions: AsyncActionView[];
   /** Where spans go (`opentelemetry`, resolved), or null: not traced. Every thread that emits spans follows it. */
   opentelemetry: TracesExport | null;
+  /** The limits on non-admin GraphQL requests (`api_limits`); absent: none, or disabled (the front thread checks nothing). */
+  apiLimits?: ApiLimits;
   /**
    * The update as UTF-8 lines of JSON (`encodeSnapshotUpdate`), in shared memory: written once by the
    * metadata actor and read by the threads that follow snapshots, never copied on the way.

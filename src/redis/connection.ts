@@ -23,6 +23,9 @@ export interface RedisConnection {
 export function openRedis(endpoint: RedisEndpoint, purpose: string): RedisConnection {
   const client = new Redis(endpoint.url, {
     connectTimeout: endpoint.connectTimeoutMs,
+    // A server that stops answering (frozen, or a network that drops packets) fails commands after
+    // the same delay, instead of holding every request that waits on it.
+    commandTimeout: endpoint.connectTimeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 200, MAX_RECONNECT_DELAY_MS),

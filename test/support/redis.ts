@@ -16,6 +16,10 @@ export interface RedisServer {
   stop(kill?: boolean): Promise<void>;
   /** Starts it again on the same port (after `stop`). */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered, as behind a network that drops packets. */
+  pause(): void;
+  /** Thaws it (SIGCONT). */
+  resume(): void;
 }
 
 export const redisInstalled = (): boolean => spawnSync('redis-server', ['--version']).status === 0;
@@ -39,6 +43,8 @@ export async function startRedis(): Promise<RedisServer> {
       if (child) throw new Error('Redis is still running');
       child = await launch(port);
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
   };
 }
 

@@ -94,6 +94,7 @@ const mutation = (text: string | string[], check: 'insert' | 'update' | 'delete'
 
 const plan = (steps: PlanStep[], operation: Plan['operation'] = 'query'): Plan => ({
   queryHash: 'h',
+  size: { depth: 1, nodes: 1 },
   operation,
   steps,
   variables: [],

@@ -25,7 +25,7 @@ const ALLOWED: Record<string, string[]> = {
   ir: ['catalog', 'util'],
   lifecycle: ['log'],
   live: ['backends', 'catalog', 'errors', 'execute', 'log', 'protocol', 'util'],
-  main: ['actors', 'auth', 'backends', 'cache', 'config', 'db', 'graphql', 'http', 'lifecycle', 'log', 'observability', 'outgoing', 'util'],
+  main: ['actors', 'auth', 'backends', 'cache', 'config', 'db', 'graphql', 'http', 'lifecycle', 'log', 'observability', 'outgoing', 'redis', 'util'],
   observability: ['log', 'metadata', 'protocol'],
   metadata: ['catalog', 'errors', 'ir', 'templates', 'util'],
   outgoing: ['metadata', 'observability', 'templates'],

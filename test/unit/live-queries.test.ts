@@ -32,6 +32,7 @@ function fakeSource(answer: { json?: (values: unknown[]) => string; rows?: (valu
 
 const plan = (run: Partial<Extract<PlanStep['run'], { kind: 'sql' }>>): Plan => ({
   queryHash: 'h',
+  size: { depth: 1, nodes: 1 },
   operation: 'subscription',
   steps: [
     {

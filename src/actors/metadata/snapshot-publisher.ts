@@ -14,6 +14,7 @@ import { restRoutes } from '../../metadata/rest-endpoints.js';
 import { cronTriggerViews } from '../../metadata/scheduled-triggers.js';
 import { tlsAllowlist } from '../../metadata/tls-allowlist.js';
 import { tracesExport, type TracesExport } from '../../metadata/opentelemetry.js';
+import { enforcedApiLimits, type ApiLimits } from '../../metadata/api-limits.js';
 import { log } from '../../log.js';
 import type { Metadata } from '../../metadata/types.js';
 import { backendFor } from '../../backends/registry.js';
@@ -136,6 +137,7 @@ export class SnapshotPublisher {
       cronTriggers: cronTriggerViews(stored.metadata),
       asyncActions: asyncActionViews(stored.metadata, inconsistencies.map((i) => i.object)),
       opentelemetry: publishedTracesExport(stored.metadata),
+      ...withApiLimits(stored.metadata),
       update,
     };
     return {
@@ -180,3 +182,8 @@ function publishedTracesExport(m: Metadata): TracesExport | null {
     return null;
   }
 }
+
+const withApiLimits = (m: Metadata): { apiLimits?: ApiLimits } => {
+  const apiLimits = enforcedApiLimits(m);
+  return apiLimits ? { apiLimits } : {};
+};

@@ -34,18 +34,29 @@ export interface PoolLimits {
   idleTimeoutSeconds: number;
 }
 
-/** A source's connection pool on the front thread. */
+/** A request's time limit as its statements see it (execute/deadlines.ts). */
+export interface StatementDeadline {
+  readonly expired: boolean;
+  /** Calls `cancel` when the deadline passes (at once if it has); the returned function stops watching. */
+  onExpiry(cancel: () => void): () => void;
+}
+
+/**
+ * A source's connection pool on the front thread. `deadline` (the request's time limit): a
+ * backend that can cancels the statement on the server when it passes; one that cannot lets it
+ * finish, unanswered.
+ */
 export interface SourceConnection {
   /** Runs one statement whose single row's first column is JSON; that JSON's text, or 'null'. */
-  json(text: string, values: unknown[], statement: string | null): Promise<string>;
+  json(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<string>;
   /** Runs one statement on its own (autocommit); every value as text. */
-  rows: RunStatement;
+  rows(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<Record<string, string | null>[]>;
   /**
    * Runs `fn` in a transaction (committed when it returns, rolled back when it throws);
    * `sessionJson`: the session variables the source's event triggers record; `traceJson`: the
    * trace context they record beside them (a traced mutation's).
    */
-  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string): Promise<T>;
+  transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string, deadline?: StatementDeadline): Promise<T>;
   /** The database's plan of a statement, one line per entry. */
   explain(text: string, values: unknown[]): Promise<string[]>;
   close(): Promise<void>;

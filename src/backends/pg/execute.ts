@@ -5,10 +5,13 @@
  */
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
-import type { PoolLimits, RunStatement, SourceConnection } from '../faces/runtime.js';
+import type { PoolLimits, RunStatement, SourceConnection, StatementDeadline } from '../faces/runtime.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { recordSession } from './event-triggers.js';
+import { cancelAtDeadline } from './statement-cancel.js';
+
+const passed = () => new Error('the request passed its time limit');
 
 const JSON_OID = 114;
 
@@ -32,48 +35,65 @@ export class PgSourceConnection implements SourceConnection {
   }
 
   /** Runs one statement that returns at most one row whose first column is json; its text, or 'null'. */
-  async json(text: string, values: unknown[], statement: string | null): Promise<string> {
+  async json(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<string> {
+    if (deadline?.expired) throw passed();
     const client = await this.pool.connect();
+    const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
       const r = await client.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
       if (statement) await this.prepared.used(client, statement);
       return r.rows[0]?.[0] ?? 'null';
     } finally {
+      if (disarm) await disarm();
       // An SQL error leaves the connection usable (outside a transaction); pg drops a broken one itself.
       client.release();
     }
   }
 
   /** Runs one statement on its own (autocommit); every value as text. */
-  async rows(text: string, values: unknown[], statement: string | null): Promise<Record<string, string | null>[]> {
+  async rows(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<Record<string, string | null>[]> {
+    if (deadline?.expired) throw passed();
     const client = await this.pool.connect();
+    const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
       const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
       if (statement) await this.prepared.used(client, statement);
       return r.rows;
     } finally {
+      if (disarm) await disarm();
       client.release();
     }
   }
 
-  /** Runs `fn` in a transaction (committed when it returns, rolled back when it throws). */
-  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string): Promise<T> {
+  /**
+   * Runs `fn` in a transaction (committed when it returns, rolled back when it throws). Past
+   * `deadline` the statement running is cancelled, and no later one starts nor commits: a request
+   * answered "time limit exceeded" changed nothing.
+   */
+  async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string, deadline?: StatementDeadline): Promise<T> {
     const client = await this.pool.connect();
+    const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
+    const inTime = () => {
+      if (deadline?.expired) throw passed();
+    };
     try {
       await client.query('BEGIN');
       // Transaction-local: the event triggers' function reads it (backends/pg/event-triggers.ts).
       if (sessionJson !== undefined) await recordSession(client, sessionJson, traceJson);
       const result = await fn(async (text, values, statement) => {
+        inTime();
         const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
         if (statement) await this.prepared.used(client, statement);
         return r.rows;
       });
+      inTime();
       await client.query('COMMIT');
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {});
       throw e;
     } finally {
+      if (disarm) await disarm();
       client.release();
     }
   }

@@ -25,6 +25,7 @@ import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './network.js';
 import { removeMetricsConfig, setMetricsConfigCommand } from './metrics-config.js';
 import { setOpenTelemetryConfig, setOpenTelemetryStatus } from './opentelemetry.js';
+import { removeApiLimits, setApiLimitsCommand } from './api-limits.js';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
 import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
@@ -195,6 +196,8 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
           set_metrics_config: setMetricsConfigCommand,
           remove_metrics_config: removeMetricsConfig,
+          set_api_limits: setApiLimitsCommand,
+          remove_api_limits: removeApiLimits,
           set_opentelemetry_config: setOpenTelemetryConfig,
           set_opentelemetry_status: setOpenTelemetryStatus,
           cleanup_event_trigger_logs: cleanupEventTriggerLogs,
