@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   } catch (e) {
     return fail('authentication setup failed', e);
   }
-  const scrape = metrics && (await import('./observability/metrics/scrape.js'));
+  const scrape = metrics && { ...(await import('./observability/metrics/scrape.js')), ...(await import('./observability/metrics/source-health.js')) };
   http = await startFront(config, actors, front, authenticator, metrics && scrape && { meter: metrics, ...scrape });
   started.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
@@ -179,7 +179,7 @@ function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | u
     {
       enableAllowlist: config.enableAllowlist,
       persistedQueriesCacheSize: config.persistedQueriesCacheSize,
-      ...(metrics ? { meter: metrics } : {}),
+      ...(metrics ? { meter: metrics, poolMeters: (source: string) => metrics.pools.meter(source) } : {}),
       responseCache: openResponseCache({ ...config.responseCache, redis: config.redis.cache }, schemaBuilder.published, metrics ?? null),
     },
     tlsAllowlist,
@@ -202,6 +202,7 @@ interface FrontMetricsParts {
   meter: FrontMetrics;
   scrapeMetrics: typeof import('./observability/metrics/scrape.js').scrapeMetrics;
   METRICS_CONTENT_TYPE: string;
+  sourceHealthMetrics: typeof import('./observability/metrics/source-health.js').sourceHealthMetrics;
 }
 
 function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator, metrics: FrontMetricsParts | undefined) {
@@ -238,7 +239,8 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       }),
       ...(metrics && {
         metrics: {
-          scrape: () => metrics.scrapeMetrics(metrics.meter.json(), [multiplexers.metrics(), events.metrics()]),
+          // Each scrape checks the sources' health as `/healthz/sources` does (docs/operations.md).
+          scrape: () => metrics.scrapeMetrics(metrics.meter.json(), [multiplexers.metrics(), events.metrics(), metrics.sourceHealthMetrics(metadata.request({ type: 'sources-health' }))]),
           contentType: metrics.METRICS_CONTENT_TYPE,
           secret: config.metrics.secret,
           http: metrics.meter,

@@ -25,10 +25,10 @@ setLogLevel(logLevel);
 
 const snapshots = new SnapshotBus<SourcesView>();
 const order = new InOrder((e) => log.error('a message to the multiplexer actor failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
-const sources = new SourcePools(snapshots, pools);
-const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
-// Loaded only when metrics are on (prom-client included).
+// Loaded only when metrics are on (prom-client included); made before the pools, which it meters.
 const metrics = metricsSettings ? new (await import('./metrics.js')).MultiplexerMetrics(metricsSettings, () => live.pollers(), () => sources.openConnections()) : null;
+const sources = new SourcePools(snapshots, pools, metrics ? (source) => metrics.pools.meter(source) : undefined);
+const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
 const live = new LiveQueries(sources, options, capture, metrics);
 const outbox = new DeliveryOutbox((deliveries) => publish<MultiplexerEvent>({ type: 'deliveries', deliveries }));
 
@@ -76,7 +76,7 @@ serveActor<MultiplexerRequest, MultiplexerMessage>({
       case 'counts':
         return live.counts;
       case 'metrics':
-        return metrics ? metrics.registry.getMetricsAsJSON() : [];
+        return metrics ? metrics.json() : [];
     }
   },
   // In the order told: a subscriber comes after the sources it reads, whose backends this
