@@ -128,6 +128,7 @@ function createActors(config: Config) {
       logLevel: config.logLevel,
       live: { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
       pools: { maxConnections: config.liveQueryMaxConnections, idleTimeoutSeconds: config.liveQueryIdleTimeoutSeconds },
+      queryTracing: config.enableQueryTracing,
       ...metrics,
     },
     config.liveQueryMultiplexers,

@@ -2,7 +2,7 @@
  * A multiplexer actor's metrics, in its own registry (the front thread sums every actor's at a
  * scrape: `protocol/metrics.ts`): its pollers (multiplexed queries) and subscribers, read from
  * its live queries at a scrape, the time of each poll and of each batch on the database, and its
- * pools' connections, waits and connection times. Names, labels and buckets are the well-known engine's.
+ * pools' connections, waits and connection times, and its spans sent and dropped. Names, labels and buckets are the well-known engine's.
  */
 import { createHash } from 'node:crypto';
 import { Gauge, Histogram, Registry } from 'prom-client';
@@ -12,6 +12,7 @@ import type { LiveQuery } from '../../protocol/live.js';
 import type { MetricsSettings } from '../../protocol/metrics.js';
 import { FINE_BUCKETS, PREFIX } from '../../observability/metrics/names.js';
 import { PoolMetrics } from '../../observability/metrics/pools.js';
+import { registerSpanCounts } from '../../observability/metrics/span-counts.js';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -58,6 +59,8 @@ export class MultiplexerMetrics implements LiveMeter {
     byKind('active_subscription_pollers', 'Current number of active subscription pollers (multiplexed queries)', () => true);
     byKind('active_subscription_pollers_in_error_state', 'Current number of subscription pollers whose last poll failed', (p) => p.failing);
     this.pools = new PoolMetrics(this.registry, pools);
+    // Its polls' spans (sent and dropped), summed with the other threads'.
+    registerSpanCounts(this.registry);
   }
 
   /** The registry's metrics and the pools' times, as a scrape sums them. */
