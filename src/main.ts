@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   } catch (e) {
     return fail('authentication setup failed', e);
   }
-  const scrape = metrics && (await import('./observability/metrics/scrape.js'));
+  const scrape = metrics && { ...(await import('./observability/metrics/scrape.js')), ...(await import('./observability/metrics/source-health.js')) };
   http = await startFront(config, actors, front, authenticator, metrics && scrape && { meter: metrics, ...scrape });
   started.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
 }
@@ -131,6 +131,7 @@ function createActors(config: Config) {
       logLevel: config.logLevel,
       live: { intervalMs: config.liveQueryIntervalMs, batchSize: config.liveQueryBatchSize, changeCapture: config.liveQueryChangeCapture },
       pools: { maxConnections: config.liveQueryMaxConnections, idleTimeoutSeconds: config.liveQueryIdleTimeoutSeconds },
+      queryTracing: config.enableQueryTracing,
       ...metrics,
     },
     config.liveQueryMultiplexers,
@@ -182,7 +183,7 @@ function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | u
     {
       enableAllowlist: config.enableAllowlist,
       persistedQueriesCacheSize: config.persistedQueriesCacheSize,
-      ...(metrics ? { meter: metrics } : {}),
+      ...(metrics ? { meter: metrics, poolMeters: (source: string) => metrics.pools.meter(source) } : {}),
       responseCache: openResponseCache({ ...config.responseCache, redis: config.redis.cache }, schemaBuilder.published, metrics ?? null),
       // The rate limits' windows in Redis, shared by every engine using it; else counted on this node.
       ...(config.redis.rateLimit ? { rateLimits: new RedisSlidingWindows(openRedis(config.redis.rateLimit, 'rate limits'), RATE_WINDOW_MS) } : {}),
@@ -207,6 +208,7 @@ interface FrontMetricsParts {
   meter: FrontMetrics;
   scrapeMetrics: typeof import('./observability/metrics/scrape.js').scrapeMetrics;
   METRICS_CONTENT_TYPE: string;
+  sourceHealthMetrics: typeof import('./observability/metrics/source-health.js').sourceHealthMetrics;
 }
 
 function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator, metrics: FrontMetricsParts | undefined) {
@@ -246,7 +248,8 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       }),
       ...(metrics && {
         metrics: {
-          scrape: () => metrics.scrapeMetrics(metrics.meter.json(), [multiplexers.metrics(), events.metrics()]),
+          // Each scrape checks the sources' health as `/healthz/sources` does (docs/operations.md).
+          scrape: () => metrics.scrapeMetrics(metrics.meter.json(), [multiplexers.metrics(), events.metrics(), metrics.sourceHealthMetrics(metadata.request({ type: 'sources-health' }))]),
           contentType: metrics.METRICS_CONTENT_TYPE,
           secret: config.metrics.secret,
           http: metrics.meter,

@@ -9,18 +9,25 @@ import { runtimeFor } from '../backends/registry.js';
 import type { ConnectedSource, SourceConnections } from './connections.js';
 import { logger } from '../log.js';
 import type { SourcesView } from '../protocol/snapshot.js';
-import type { PoolLimits } from '../backends/faces/runtime.js';
+import type { PoolLimits, PoolMeter } from '../backends/faces/runtime.js';
 import { queryTagsOf } from './query-tags.js';
 
 const log = logger('health-check-log');
 
+/** Each source's pool meter, when metrics are on (`observability/metrics/pools.ts`). */
+export type PoolMeters = (source: string) => PoolMeter;
+
 export class SourcePools implements SourceConnections {
   private readonly runners = new Map<string, { key: string; source: ConnectedSource }>();
 
-  /** `limits`: the pools' settings instead of each source's (the multiplexer actors' pools). */
+  /**
+   * `limits`: the pools' settings instead of each source's (the multiplexer actors' pools);
+   * `meters`: absent when metrics are off (nothing is measured).
+   */
   constructor(
     snapshots: Snapshots<SourcesView>,
     private readonly limits?: PoolLimits,
+    private readonly meters?: PoolMeters,
   ) {
     snapshots.subscribe((s) => this.follow(s));
   }
@@ -49,7 +56,7 @@ export class SourcePools implements SourceConnections {
       try {
         const backend = runtimeFor(src.kind);
         if (!backend) throw new Error(`backend kind "${src.kind}" is not supported`);
-        this.runners.set(src.name, { key, source: { backend, connection: backend.connect(src.configuration, this.limits) } });
+        this.runners.set(src.name, { key, source: { backend, connection: backend.connect(src.configuration, this.limits, this.meters?.(src.name)) } });
       } catch (e) {
         log.warn('cannot connect to source for queries', { source: src.name, error: e instanceof Error ? e.message : String(e) });
       }

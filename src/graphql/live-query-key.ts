@@ -6,13 +6,14 @@ import { RequestError } from '../errors/request.js';
 import type { LiveQuery } from '../protocol/live.js';
 import type { PlanStep } from '../protocol/plan.js';
 
-/** The live query of a subscription plan's steps under `role` (`operationName`: the first subscriber's, for metrics). */
-export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[], operationName: string | null = null): LiveQuery => ({
+/** The live query of a subscription plan's steps under `role` (`operationName`, `queryHash`: the first subscriber's, for metrics and query tags). */
+export const liveQuery = (role: string, steps: PlanStep[], reads: readonly string[], operationName: string | null = null, queryHash: string | null = null): LiveQuery => ({
   key: `${role}\u0000${stepsKey(steps)}`,
   role,
   steps,
   reads,
   operationName,
+  queryHash,
 });
 
 /** Keys by plan: a cached plan's subscribers (thousands, connecting at once) compute it once. */

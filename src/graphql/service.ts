@@ -16,7 +16,7 @@ import { explainRequest } from './explain.js';
 import { toGraphQLReply } from '../errors/graphql-reply.js';
 import { PlanLookup, type Compiler } from './plan-lookup.js';
 import { readRequest, readRequestBody, type GraphQLRequest } from './request.js';
-import { SourcePools } from '../execute/source-pools.js';
+import { SourcePools, type PoolMeters } from '../execute/source-pools.js';
 import { RemoteServers } from '../remote/servers.js';
 import type { SourceConnections } from '../execute/connections.js';
 import type { ActionCalls } from '../execute/action.js';
@@ -71,7 +71,7 @@ export class GraphQLService {
     snapshots: SnapshotBus,
     multiplexers: Multiplexers,
     /** `rateLimits`: the shared store of the rate limits' windows (Redis), absent: this node counts alone. */
-    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter; responseCache?: ResponseCache; rateLimits?: SharedWindows },
+    options: { enableAllowlist: boolean; persistedQueriesCacheSize: number; meter?: RequestMeter; poolMeters?: PoolMeters; responseCache?: ResponseCache; rateLimits?: SharedWindows },
     tlsAllowlist: TlsAllowlist,
     actionLog?: Omit<ActionCalls, 'client'>,
     cacheSize = 10_000,
@@ -79,7 +79,7 @@ export class GraphQLService {
     this.meter = options.meter ?? null;
     this.cache = options.responseCache ?? null;
     this.plans = new PlanLookup(compiler, snapshots, cacheSize, options.enableAllowlist, options.persistedQueriesCacheSize);
-    this.sources = new SourcePools(snapshots);
+    this.sources = new SourcePools(snapshots, undefined, options.poolMeters);
     this.remotes = new RemoteServers(snapshots, tlsAllowlist);
     this.actionClient = new HttpClient(60_000, ACTION_MAX_ANSWER_BYTES, tlsAllowlist);
     this.connections = { get: (name) => this.sources.get(name), remote: (name) => this.remotes.get(name), ...(actionLog ? { actions: { ...actionLog, client: this.actionClient } } : {}) };

@@ -91,7 +91,7 @@ export class Subscriptions {
       }
       const values = keepCursors(cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables }), before);
       sub.plan = plan;
-      sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables, sub.request.operationName), values, sub.deliver);
+      sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables, sub.request.operationName, plan.queryHash), values, sub.deliver);
     } catch (e) {
       if (!sub.ended && sub.generation === generation) sub.deliver(toGraphQLReply(e).body);
     }

@@ -6,6 +6,7 @@
  * `connection_init` does not come in time, and when the client does not read (`ws-outbox.ts`).
  * Protocol choices where the spec is silent: docs/behaviour.md "WebSocket protocols".
  */
+import { randomUUID } from 'node:crypto';
 import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { logger } from '../log.js';
@@ -14,6 +15,8 @@ import type { Deliver } from '../actors/multiplexer/client.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 import { endSpan, SpanKind, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
+import { firstError } from '../observability/logs/graphql-operation.js';
+import { writeWsAnswerLog, writeWsOperationLog, type WsOperationInfo } from '../observability/logs/websocket-log.js';
 
 const log = logger('websocket-log');
 
@@ -35,6 +38,8 @@ type State = 'waiting' | 'initialising' | 'ready';
 
 interface Operation {
   stop(): void;
+  /** What its `websocket-log` lines say of it. */
+  log: WsOperationInfo;
 }
 
 /** The longest delay a Node timer takes (a longer one fires at once). */
@@ -46,6 +51,8 @@ const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r 
 const SHUTTING_DOWN = 'shutting server down';
 
 export class GraphQLWsConnection {
+  /** The connection's id in its `websocket-log` lines. */
+  private readonly id = randomUUID();
   private state: State = 'waiting';
   /** The latest `connection_init`'s authentication. */
   private initialising: Promise<void> = Promise.resolve();
@@ -237,21 +244,25 @@ export class GraphQLWsConnection {
 
   private async startOperation(id: string, request: Record<string, unknown>, span: Span | undefined): Promise<void> {
     if (this.state !== 'ready') {
-      if (this.legacy) return this.startFailed(id, 'start received before the connection is initialised');
+      if (this.legacy) return this.startFailed(id, request, 'start received before the connection is initialised');
       return this.close(CloseCode.Unauthorized, 'Unauthorized');
     }
     if (this.operations.has(id)) {
-      if (this.legacy) return this.startFailed(id, `an operation already exists with this id: ${id}`);
+      if (this.legacy) return this.startFailed(id, request, `an operation already exists with this id: ${id}`);
       return this.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
     }
-    const session = span ? { ...this.session!, trace: within(span) } : this.session!;
-    const op: Operation = { stop: () => {} };
+    // Each operation is a request of its own: its id is in its log lines, query-log's included.
+    const log = this.operationLog(id, request);
+    const session = { ...this.session!, requestId: log.requestId, ...(span && { trace: within(span) }) };
+    const op: Operation = { stop: () => {}, log };
     this.operations.set(id, op);
+    writeWsOperationLog(log, { type: 'started' });
     const kind = await this.backend.operation(session, request);
     // Stopped meanwhile (or the connection closed).
     if (this.operations.get(id) !== op) return;
     if (typeof kind === 'object') {
       this.operations.delete(id);
+      writeWsOperationLog(log, { type: 'query_err', detail: firstError(kind.error) });
       return this.operationError(id, kind.error);
     }
     span?.setAttribute('graphql.operation.type', kind);
@@ -260,7 +271,8 @@ export class GraphQLWsConnection {
       if (this.operations.get(id) !== op) return;
       this.operations.delete(id);
       this.write(this.resultFrame(id, text));
-      return this.send({ id, type: 'complete' });
+      this.send({ id, type: 'complete' });
+      return writeWsAnswerLog(log, text);
     }
     const unsubscribe = await this.backend.subscribe(session, request, (text) => {
       if (this.operations.get(id) === op) this.outbox.sendLatest(id, this.resultFrame(id, text));
@@ -285,15 +297,22 @@ export class GraphQLWsConnection {
     this.send({ id, type: 'complete' });
   }
 
-  /** The legacy protocol's answer to a `start` it cannot take (upstream's `start-failed`). */
-  private startFailed(id: string, message: string): void {
+  /** The legacy protocol's answer to a `start` it cannot take (upstream's `start-failed`, logged as a protocol error). */
+  private startFailed(id: string, request: Record<string, unknown>, message: string): void {
+    writeWsOperationLog(this.operationLog(id, request), { type: 'proto_err', detail: message });
     this.operationError(id, JSON.stringify({ errors: [{ message, extensions: { path: '$', code: 'start-failed' } }] }));
+  }
+
+  private operationLog(operationId: string, request: Record<string, unknown>): WsOperationInfo {
+    return { websocketId: this.id, requestId: randomUUID(), operationId, request, userVars: this.session?.variables ?? null, expiresAt: this.session?.expiresAt };
   }
 
   private stop(id: string): void {
     const op = this.operations.get(id);
+    if (!op) return;
     this.operations.delete(id);
-    op?.stop();
+    op.stop();
+    writeWsOperationLog(op.log, { type: 'stopped' });
   }
 
   private send(message: Record<string, unknown>): void {

@@ -12,7 +12,10 @@
  * it is still current. With change capture, a query whose tables are all captured runs
  * only after a write to one of them (`refetch-schedule.ts`). A streaming subscription's cohorts
  * are multiplexed the same way; they differ in what is sent (each non-empty batch, no hash) and
- * in their values, whose cursor moves after each batch (`streams.ts`).
+ * in their values, whose cursor moves after each batch (`streams.ts`). While tracing, each
+ * refetch is a trace of its own (`live query poll` / `streaming query poll`, its statements'
+ * spans in it); its statements carry the source's query tags as a subscription's
+ * (docs/operations.md "Traces", "Query tags").
  *
  * Plain data in (plan steps, cohort values as JSON text), text out (`Subscriber`): it runs on
  * the multiplexer actors (`actors/multiplexer/worker.ts`).
@@ -25,6 +28,10 @@ import { statementFailure } from '../execute/database-errors.js';
 import { ExecutionError } from '../errors/execution.js';
 import { assembleData } from '../execute/response.js';
 import { logger } from '../log.js';
+import { tagged } from '../execute/query-tags.js';
+import { fieldName } from '../execute/field-name.js';
+import { inStatementSpan } from '../execute/statement-span.js';
+import { endSpan, traces, within, type Context } from '../observability/traces/tracer.js';
 import type { PlanStep } from '../protocol/plan.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from '../protocol/live.js';
 import type { ChangeCapture } from './change-capture.js';
@@ -96,6 +103,10 @@ interface MultiplexedQuery {
   /** Its metric labels (metrics on). */
   labels: Readonly<Record<string, string>>;
   failing: boolean;
+  /** Its parameterized query hash (the first subscriber's request's), in its statements' query tags. */
+  queryHash: string | null;
+  /** The sources its statements read, as its poll spans name them. */
+  sources: string;
 }
 
 /** One step's JSON text for each cohort of a batch, and a streaming step's new cursor for each (null: no rows). */
@@ -130,7 +141,8 @@ export class LiveQueries {
     let query = this.queries.get(key);
     if (!query) {
       const streaming = steps.some((s) => s.run.kind === 'sql' && s.run.stream !== undefined);
-      query = { key, steps, cohorts: new Map(), running: false, soon: false, streaming, labels: this.meter?.labels(live, streaming) ?? NO_LABELS, failing: false };
+      const sources = [...new Set(steps.flatMap((s) => (s.run.kind === 'sql' ? [s.run.source] : [])))].join(',');
+      query = { key, steps, cohorts: new Map(), running: false, soon: false, streaming, labels: this.meter?.labels(live, streaming) ?? NO_LABELS, failing: false, queryHash: live.queryHash, sources };
       this.queries.set(key, query);
       this.schedule.add(query, live.reads);
       log.debug('live query started', { role, statements: steps.filter((s) => s.run.kind === 'sql').length });
@@ -204,15 +216,20 @@ export class LiveQueries {
     query.running = true;
     if (!freshOnly) this.schedule.started(query);
     const started = this.meter ? performance.now() : 0;
+    const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
+    // Each poll is a trace of its own while tracing (no request is its parent), its statements' spans in it.
+    const span = traces.enabled ? traces.start(query.streaming ? 'streaming query poll' : 'live query poll', undefined, undefined, { source: query.sources, cohorts: cohorts.length, 'graphql.operation.type': 'subscription' }) : undefined;
+    const trace = span && within(span);
     try {
-      const cohorts = [...query.cohorts.values()].filter((c) => !freshOnly || c.fresh.size > 0);
       const batches: Cohort[][] = [];
       for (let i = 0; i < cohorts.length; i += this.options.batchSize) batches.push(cohorts.slice(i, i + this.options.batchSize));
-      const sent = await Promise.all(batches.map((batch) => this.runBatch(query, batch)));
+      span?.setAttribute('batches', batches.length);
+      const sent = await Promise.all(batches.map((batch) => this.runBatch(query, batch, trace)));
       // A stream that sent a batch may have more rows waiting, written or not: it runs again.
       if (query.streaming && sent.includes(true)) this.schedule.again(query);
     } finally {
       query.running = false;
+      endSpan(span, query.failing ? 'a batch of the poll failed' : undefined);
     }
     this.meter?.polled(query.labels, (performance.now() - started) / 1000);
     this.schedule.finished(query);
@@ -220,13 +237,13 @@ export class LiveQueries {
   }
 
   /** Runs one batch of cohorts and sends their results; whether a stream cohort got rows. */
-  private async runBatch(query: MultiplexedQuery, cohorts: Cohort[]): Promise<boolean> {
+  private async runBatch(query: MultiplexedQuery, cohorts: Cohort[], trace: Context | undefined): Promise<boolean> {
     const steps = query.steps;
     let answers: string[];
     let cursors: ((string | null)[] | null)[] | null = null;
     const started = this.meter ? performance.now() : 0;
     try {
-      const results = await Promise.all(steps.map((step, i) => this.runStep(step, i, cohorts)));
+      const results = await Promise.all(steps.map((step, i) => this.runStep(query, step, i, cohorts, trace)));
       this.meter?.batchRan(query.labels, (performance.now() - started) / 1000);
       answers = cohorts.map((_, c) => `{"data":${assembleData(steps, results.map((r) => r.texts[c]!))}}`);
       if (query.streaming) cursors = results.map((r) => r.cursors);
@@ -257,8 +274,8 @@ export class LiveQueries {
     return streamed;
   }
 
-  /** One step's JSON text (and new cursor) for each cohort of the batch. */
-  private async runStep(step: PlanStep, i: number, cohorts: Cohort[]): Promise<StepResults> {
+  /** One step's JSON text (and new cursor) for each cohort of the batch (`trace`: the poll's span, while tracing). */
+  private async runStep(query: MultiplexedQuery, step: PlanStep, i: number, cohorts: Cohort[], trace: Context | undefined): Promise<StepResults> {
     const run = step.run;
     if (run.kind === 'constant') return { texts: cohorts.map(() => run.json), cursors: null };
     if (run.kind !== 'sql') throw new Error('a subscription plan has only queries');
@@ -267,9 +284,14 @@ export class LiveQueries {
     const multiplexed = run.multiplexed;
     // Only a multiplexed statement returns a stream's new cursor (backends that stream have one).
     if (!multiplexed && run.stream) throw new RequestError('streaming subscriptions are not supported on this source', '$', 'not-supported');
+    // The source's query tags, as the well-known engine tags a subscription's: its field and parameterized query hash (no request id).
+    const planned = multiplexed ?? run;
+    const { text, statement } = tagged(source.queryTags, planned, fieldName(step), { queryHash: query.queryHash ?? undefined });
+    const traced = <T>(statement: () => Promise<T>): Promise<T> => (trace ? inStatementSpan(trace, run.source, source.backend.kind, text, statement) : statement());
     try {
-      if (!multiplexed) return { texts: await Promise.all(cohorts.map((c) => source.connection.json(run.text, bindCohort(run.params, c.values[i]!), run.statement))), cursors: null };
-      const rows = await source.connection.rows(multiplexed.text, [cohorts.map((c) => c.texts[i])], multiplexed.statement);
+      if (!multiplexed) return { texts: await Promise.all(cohorts.map((c) => traced(() => source.connection.json(text, bindCohort(run.params, c.values[i]!), statement)))), cursors: null };
+      const values = [cohorts.map((c) => c.texts[i])];
+      const rows = await traced(() => source.connection.rows(text, values, statement));
       log.debug('live query refetched', { source: run.source, cohorts: cohorts.length, rows: rows.length });
       const texts = cohorts.map(() => 'null');
       const cursors = run.stream ? cohorts.map((): string | null => null) : null;
@@ -279,7 +301,7 @@ export class LiveQueries {
       }
       return { texts, cursors };
     } catch (e) {
-      throw new ExecutionError(statementFailure(source.backend, e, multiplexed?.text ?? run.text).error);
+      throw new ExecutionError(statementFailure(source.backend, e, planned.text).error);
     }
   }
 

@@ -24,6 +24,8 @@ export interface LiveQuery {
   reads: readonly string[];
   /** The operation name of the request that started it: its `operation_name` metric label. */
   operationName: string | null;
+  /** That request's parameterized query hash: the multiplexed statements' query tags carry it. */
+  queryHash: string | null;
 }
 
 export interface LiveQueryOptions {

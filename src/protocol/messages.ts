@@ -3,7 +3,7 @@ import type { MutationField } from '../ir/mutation.js';
 import type { RootField } from '../ir/select.js';
 import type { Plan, PlanStep, StepRun } from './plan.js';
 import type { GraphQLErrorBody } from '../errors/request.js';
-import type { EventsView, PublishedSnapshot, SourcesView } from './snapshot.js';
+import type { EventsView, MultiplexerView, PublishedSnapshot } from './snapshot.js';
 import type { PoolLimits } from '../backends/faces/runtime.js';
 import type { CohortValues, LiveQuery, LiveQueryCounts, LiveQueryOptions } from './live.js';
 import type { MetricsJson, MetricsRequest, MetricsSettings } from './metrics.js';
@@ -169,6 +169,8 @@ export interface MultiplexerBootData {
   live: LiveQueryOptions & { changeCapture: boolean };
   pools: PoolLimits;
   metrics?: MetricsSettings;
+  /** `SERVICE_GRAPHQL_ENABLE_QUERY_TRACING`: the polls' statement spans carry their SQL. */
+  queryTracing: boolean;
 }
 
 /** A subscriber given to a multiplexer: the front thread's id for it, and its cohort values. */
@@ -183,7 +185,7 @@ export interface MultiplexedSubscriber {
  * subscribers again), subscribers gone.
  */
 export type MultiplexerMessage =
-  | { type: 'sources'; view: SourcesView }
+  | { type: 'sources'; view: MultiplexerView }
   /** The query's statements come with its first subscriber on the actor; later ones name its key. */
   | { type: 'subscribe'; query: LiveQuery | { key: string }; subscribers: MultiplexedSubscriber[] }
   | { type: 'unsubscribe'; ids: number[] };

@@ -93,6 +93,8 @@ export interface PublishedSnapshot {
 
 /** What follows the sources alone needs of a snapshot (connection pools, change capture: the multiplexer actors). */
 export type SourcesView = Pick<PublishedSnapshot, 'connected' | 'changes'> & Partial<Pick<PublishedSnapshot, 'eventTriggers'>>;
+/** What a multiplexer actor follows: the sources, and where its polls' spans go. */
+export type MultiplexerView = SourcesView & Pick<PublishedSnapshot, 'opentelemetry'>;
 
 /** What the trigger-delivery actor needs of a snapshot. */
 export type EventsView = Pick<PublishedSnapshot, 'connected' | 'eventTriggers' | 'cronTriggers' | 'tlsAllowlist' | 'asyncActions' | 'opentelemetry'>;

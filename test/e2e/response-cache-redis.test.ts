@@ -10,7 +10,7 @@ import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
 import { until } from '../support/events.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
-import { cacheLines, parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
+import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 
 const ADMIN = { 'x-service-admin-secret': 'admin-secret' };
 
@@ -32,7 +32,7 @@ const notes = async (engine: Engine) => (await ask(engine, NOTES)).body.data.not
 
 async function unavailable(engine: Engine): Promise<number> {
   const r = await fetch(`${engine.url}/v1/metrics`);
-  return sampleValue(parsePrometheusText(cacheLines(await r.text())), 'service_cache_request_count', { status: 'unavailable' }) ?? 0;
+  return sampleValue(parsePrometheusText(await r.text()), 'service_cache_request_count', { status: 'unavailable' }) ?? 0;
 }
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 import { startEngine, type Engine } from '../support/engine.js';
 import { until } from '../support/events.js';
-import { cacheLines, parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
+import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 
 const ADMIN = { 'x-service-admin-secret': 'admin-secret' };
 const user = (id: string) => ({ ...ADMIN, 'x-service-role': 'user', 'x-service-user-id': id });
@@ -45,7 +45,7 @@ const shown = (a: Answer) => a.body.data?.shown_view?.[0]?.v;
 
 async function cacheCounts(): Promise<{ hit: number; miss: number }> {
   const r = await fetch(`${engine.url}/v1/metrics`);
-  const families = parsePrometheusText(cacheLines(await r.text()));
+  const families = parsePrometheusText(await r.text());
   const count = (status: string) => sampleValue(families, 'service_cache_request_count', { status }) ?? 0;
   return { hit: count('hit'), miss: count('miss') };
 }

@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   http: ['auth', 'config', 'errors', 'graphql', 'log', 'observability', 'protocol'],
   ir: ['catalog', 'util'],
   lifecycle: ['log'],
-  live: ['backends', 'catalog', 'errors', 'execute', 'log', 'protocol', 'util'],
+  live: ['backends', 'catalog', 'errors', 'execute', 'log', 'observability', 'protocol', 'util'],
   main: ['actors', 'auth', 'backends', 'cache', 'config', 'db', 'graphql', 'http', 'lifecycle', 'log', 'observability', 'outgoing', 'redis', 'util'],
   observability: ['log', 'metadata', 'protocol'],
   metadata: ['catalog', 'errors', 'ir', 'templates', 'util'],

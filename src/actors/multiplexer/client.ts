@@ -11,7 +11,7 @@ import type { CohortValues, LiveQuery, LiveQueryCounts } from '../../protocol/li
 import { log } from '../../log.js';
 import type { MetricsJson } from '../../protocol/metrics.js';
 import type { Delivery, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerReplies, MultiplexerRequest } from '../../protocol/messages.js';
-import type { SourcesView } from '../../protocol/snapshot.js';
+import type { MultiplexerView } from '../../protocol/snapshot.js';
 import { Actor } from '../runtime.js';
 import type { Snapshots } from '../../protocol/snapshot.js';
 
@@ -42,16 +42,16 @@ class Multiplexer {
 export class Multiplexers {
   private readonly actors: Multiplexer[];
   private nextId = 1;
-  private view: SourcesView | null = null;
+  private view: MultiplexerView | null = null;
 
-  constructor(snapshots: Snapshots<SourcesView>, data: MultiplexerBootData, count: number, timeoutMs: number) {
+  constructor(snapshots: Snapshots<MultiplexerView>, data: MultiplexerBootData, count: number, timeoutMs: number) {
     this.actors = Array.from({ length: count }, (_, i) => new Multiplexer(`multiplexer ${i + 1}`, data, timeoutMs));
     for (const m of this.actors) {
       m.actor.onEvent((e) => this.delivered(m, e.deliveries));
       m.actor.onReady((restarted) => this.resume(m, restarted));
     }
     snapshots.subscribe((s) => {
-      this.view = { connected: s.connected, changes: s.changes };
+      this.view = { connected: s.connected, changes: s.changes, opentelemetry: s.opentelemetry };
       for (const m of this.actors) if (m.ready) tell(m, { type: 'sources', view: this.view });
     });
   }

@@ -2,15 +2,17 @@
  * A multiplexer actor's metrics, in its own registry (the front thread sums every actor's at a
  * scrape: `protocol/metrics.ts`): its pollers (multiplexed queries) and subscribers, read from
  * its live queries at a scrape, the time of each poll and of each batch on the database, and its
- * pools' connections. Names, labels and buckets are the well-known engine's.
+ * pools' connections, waits and connection times, and its spans sent and dropped. Names, labels and buckets are the well-known engine's.
  */
 import { createHash } from 'node:crypto';
 import { Gauge, Histogram, Registry } from 'prom-client';
+import type { MetricsJson } from '../../protocol/metrics.js';
 import type { LiveMeter, PollerState } from '../../live/live-queries.js';
 import type { LiveQuery } from '../../protocol/live.js';
 import type { MetricsSettings } from '../../protocol/metrics.js';
 import { FINE_BUCKETS, PREFIX } from '../../observability/metrics/names.js';
-import { registerPoolConnections } from '../../observability/metrics/pools.js';
+import { PoolMetrics } from '../../observability/metrics/pools.js';
+import { registerSpanCounts } from '../../observability/metrics/span-counts.js';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -20,6 +22,8 @@ export class MultiplexerMetrics implements LiveMeter {
   readonly registry = new Registry();
   private readonly totalTime: Histogram;
   private readonly dbTime: Histogram;
+  /** This actor's pools: their connections, waits and connection times. */
+  readonly pools: PoolMetrics;
 
   constructor(
     private readonly settings: MetricsSettings,
@@ -54,7 +58,14 @@ export class MultiplexerMetrics implements LiveMeter {
       });
     byKind('active_subscription_pollers', 'Current number of active subscription pollers (multiplexed queries)', () => true);
     byKind('active_subscription_pollers_in_error_state', 'Current number of subscription pollers whose last poll failed', (p) => p.failing);
-    registerPoolConnections(this.registry, pools);
+    this.pools = new PoolMetrics(this.registry, pools);
+    // Its polls' spans (sent and dropped), summed with the other threads'.
+    registerSpanCounts(this.registry);
+  }
+
+  /** The registry's metrics and the pools' times, as a scrape sums them. */
+  async json(): Promise<MetricsJson> {
+    return [...(await this.registry.getMetricsAsJSON()), ...this.pools.json()];
   }
 
   labels(live: LiveQuery, streaming: boolean): Labels {

@@ -15,20 +15,24 @@ import { log, setLogLevel } from '../../log.js';
 import { loadFaces } from '../../backends/registry.js';
 import { InOrder } from '../../util/in-order.js';
 import type { MultiplexedSubscriber, MultiplexerBootData, MultiplexerEvent, MultiplexerMessage, MultiplexerRequest } from '../../protocol/messages.js';
-import type { SourcesView } from '../../protocol/snapshot.js';
+import type { MultiplexerView } from '../../protocol/snapshot.js';
+import { traces } from '../../observability/traces/tracer.js';
 import { publish, serveActor } from '../host.js';
 import { SnapshotBus } from '../snapshot-bus.js';
 import { DeliveryOutbox } from './deliveries.js';
 
-const { logLevel, live: options, pools, metrics: metricsSettings } = workerData as MultiplexerBootData;
+const { logLevel, live: options, pools, metrics: metricsSettings, queryTracing } = workerData as MultiplexerBootData;
 setLogLevel(logLevel);
+traces.statements = queryTracing;
 
-const snapshots = new SnapshotBus<SourcesView>();
+const snapshots = new SnapshotBus<MultiplexerView>();
+// The polls' spans follow the metadata's `opentelemetry`, as every thread's do.
+snapshots.subscribe((view) => traces.configure(view.opentelemetry));
 const order = new InOrder((e) => log.error('a message to the multiplexer actor failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
-const sources = new SourcePools(snapshots, pools);
-const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
-// Loaded only when metrics are on (prom-client included).
+// Loaded only when metrics are on (prom-client included); made before the pools, which it meters.
 const metrics = metricsSettings ? new (await import('./metrics.js')).MultiplexerMetrics(metricsSettings, () => live.pollers(), () => sources.openConnections()) : null;
+const sources = new SourcePools(snapshots, pools, metrics ? (source) => metrics.pools.meter(source) : undefined);
+const capture = options.changeCapture ? new ChangeCapture(snapshots) : null;
 const live = new LiveQueries(sources, options, capture, metrics);
 const outbox = new DeliveryOutbox((deliveries) => publish<MultiplexerEvent>({ type: 'deliveries', deliveries }));
 
@@ -76,7 +80,7 @@ serveActor<MultiplexerRequest, MultiplexerMessage>({
       case 'counts':
         return live.counts;
       case 'metrics':
-        return metrics ? metrics.registry.getMetricsAsJSON() : [];
+        return metrics ? metrics.json() : [];
     }
   },
   // In the order told: a subscriber comes after the sources it reads, whose backends this
@@ -95,5 +99,6 @@ serveActor<MultiplexerRequest, MultiplexerMessage>({
     live.close();
     await capture?.close();
     await sources.close();
+    await traces.close();
   },
 });

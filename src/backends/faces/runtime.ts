@@ -10,9 +10,10 @@ export interface Runtime {
 
   /**
    * A connection pool for running compiled statements (the front thread; the multiplexer
-   * actors with their own `limits`, else the source's pool settings).
+   * actors with their own `limits`, else the source's pool settings); `meter`, when metrics are
+   * on: told the pool's times (a backend without a pool of its own may ignore it).
    */
-  connect(configuration: JsonObject, limits?: PoolLimits): SourceConnection;
+  connect(configuration: JsonObject, limits?: PoolLimits, meter?: PoolMeter): SourceConnection;
   /**
    * Change capture (optional; without it every live query of the source is polled): listens
    * for the writes to the source's tables that `AdminConnection.syncChangeCapture` set up.
@@ -32,6 +33,14 @@ export type RunStatement = (text: string, values: unknown[], statement: string |
 export interface PoolLimits {
   maxConnections: number;
   idleTimeoutSeconds: number;
+}
+
+/** What a pool tells of its times, in seconds (`service_postgres_pool_wait_time`, `service_postgres_connection_init_time`). */
+export interface PoolMeter {
+  /** A statement waited this long for a connection of the pool. */
+  waited(seconds: number): void;
+  /** A new connection took this long to be established and set up. */
+  connected(seconds: number): void;
 }
 
 /** A request's time limit as its statements see it (execute/deadlines.ts). */

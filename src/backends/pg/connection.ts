@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { badRequest } from '../../errors/admin.js';
 import { bool, int, isObject, ObjectReader, oneOf, str, type JsonObject } from '../../util/decode.js';
-import type { PoolLimits } from '../faces/runtime.js';
+import type { PoolLimits, PoolMeter } from '../faces/runtime.js';
 
 export const ISOLATION_LEVELS = ['read-committed', 'repeatable-read', 'serializable'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -96,10 +96,18 @@ export function connectionInfo(configuration: JsonObject): PgConnectionInfo {
   return configuration.connection_info as unknown as PgConnectionInfo;
 }
 
-export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = process.env, limits?: PoolLimits): pg.Pool {
+/** A client that knows when it was made: its pool makes it just before connecting it (`connected` below). */
+class StampedClient extends pg.Client {
+  readonly madeAt = performance.now();
+}
+
+/** `meter`: told the time each new connection took, its `SET jit` included (metrics on; else nothing is measured). */
+export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = process.env, limits?: PoolLimits, meter?: PoolMeter): pg.Pool {
   const url = resolveDatabaseUrl(configuration, env);
   const ps = connectionInfo(configuration).pool_settings ?? {};
+  const connected = meter && ((client: pg.ClientBase) => meter.connected((performance.now() - (client as StampedClient).madeAt) / 1000));
   const pool = new pg.Pool({
+    ...(meter && { Client: StampedClient }),
     connectionString: url,
     max: limits?.maxConnections ?? ps.max_connections ?? 50,
     idleTimeoutMillis: (limits?.idleTimeoutSeconds ?? ps.idle_timeout ?? 180) * 1000,
@@ -110,8 +118,8 @@ export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = p
     // 12 ms for a 12-level query on Debian's PostgreSQL 15 (jit is on by default from version 12).
     // Run before the client is handed out; a server without the setting keeps its default.
     onConnect: (client) => client.query('SET jit = off').then(
-      () => {},
-      () => {},
+      () => connected?.(client),
+      () => connected?.(client),
     ),
   });
   // An idle client that loses its server must not crash the thread.

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import type { JsonObject } from '../../util/decode.js';
-import type { PoolLimits, RunStatement, SourceConnection, StatementDeadline } from '../faces/runtime.js';
+import type { PoolLimits, PoolMeter, RunStatement, SourceConnection, StatementDeadline } from '../faces/runtime.js';
 import { createPool } from './connection.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { recordSession } from './event-triggers.js';
@@ -30,14 +30,29 @@ export class PgSourceConnection implements SourceConnection {
   readonly pool: pg.Pool;
   private readonly prepared = new PreparedStatements(STATEMENTS_PER_CONNECTION);
 
-  constructor(configuration: JsonObject, limits?: PoolLimits) {
-    this.pool = createPool(configuration, process.env, limits);
+  constructor(
+    configuration: JsonObject,
+    limits?: PoolLimits,
+    private readonly meter?: PoolMeter,
+  ) {
+    this.pool = createPool(configuration, process.env, limits, meter);
+  }
+
+  /** A connection of the pool; with a meter (metrics on), the wait is told, else nothing is measured. */
+  private acquire(): Promise<pg.PoolClient> {
+    const meter = this.meter;
+    if (meter === undefined) return this.pool.connect();
+    const asked = performance.now();
+    return this.pool.connect().then((client) => {
+      meter.waited((performance.now() - asked) / 1000);
+      return client;
+    });
   }
 
   /** Runs one statement that returns at most one row whose first column is json; its text, or 'null'. */
   async json(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<string> {
     if (deadline?.expired) throw passed();
-    const client = await this.pool.connect();
+    const client = await this.acquire();
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
       const r = await client.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
@@ -53,7 +68,7 @@ export class PgSourceConnection implements SourceConnection {
   /** Runs one statement on its own (autocommit); every value as text. */
   async rows(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<Record<string, string | null>[]> {
     if (deadline?.expired) throw passed();
-    const client = await this.pool.connect();
+    const client = await this.acquire();
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
       const r = await client.query<Record<string, string | null>>({ text, values, name: statement ?? undefined, types: allText });
@@ -71,7 +86,7 @@ export class PgSourceConnection implements SourceConnection {
    * answered "time limit exceeded" changed nothing.
    */
   async transaction<T>(fn: (run: RunStatement) => Promise<T>, sessionJson?: string, traceJson?: string, deadline?: StatementDeadline): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.acquire();
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     const inTime = () => {
       if (deadline?.expired) throw passed();

@@ -16,9 +16,12 @@ function requestOf(body: Uint8Array | null): unknown {
   }
 }
 
+/** The first error of an answer that is one (`{"errors": [...]}`), else null. */
+export const firstError = (answer: string): unknown => (answer.startsWith(ERRORS_PREFIX) ? ((JSON.parse(answer) as { errors: unknown[] }).errors[0] ?? null) : null);
+
 /** `answer`: the response's text; `userVars` null when authentication failed; undefined when the log is off. */
 export function graphqlOperation(answer: string, userVars: Record<string, string> | null, body: Uint8Array | null, queryHash?: string): OperationInfo | undefined {
   if (!httpLogOn()) return undefined;
-  const error = answer.startsWith(ERRORS_PREFIX) ? ((JSON.parse(answer) as { errors: unknown[] }).errors[0] ?? null) : null;
+  const error = firstError(answer);
   return { user_vars: userVars, error, query: error === null ? null : requestOf(body), ...(queryHash && error === null ? { parameterized_query_hash: queryHash } : {}) };
 }

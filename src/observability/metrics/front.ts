@@ -8,36 +8,27 @@
  * every call, 4 µs for a labelled histogram's observation measured on this machine under load,
  * a tenth of a cached query's whole server time (bench/metrics-overhead.mjs). The numbers
  * become metrics at a scrape: counters and gauges through their `collect`, the execution-time
- * histogram written as the registry's JSON (`histogramJson`).
+ * histograms written as the registry's JSON (`plain-histogram.ts`).
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry, type MetricType } from 'prom-client';
-import type { MetricJson, MetricsJson } from '../../protocol/metrics.js';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { MetricsJson } from '../../protocol/metrics.js';
 import { PREFIX, REQUEST_BUCKETS } from './names.js';
-import { registerPoolConnections } from './pools.js';
+import { PlainHistogram, type HistogramSeries } from './plain-histogram.js';
+import { PoolMetrics } from './pools.js';
 import { registerSpanCounts } from './span-counts.js';
 
 type OperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
 
 const OPERATIONS: readonly OperationType[] = ['query', 'mutation', 'subscription', 'unknown'];
-const TIMED = ['query', 'mutation'] as const;
-
-/** One histogram series kept as plain numbers: counts per bucket (not cumulative), sum, count. */
-interface Series {
-  buckets: Float64Array;
-  sum: number;
-  count: number;
-}
-
-/** prom-client's JSON says `'histogram'`; its typings declare an enum that the package does not export. */
-const HISTOGRAM = 'histogram' as unknown as MetricType;
-
-const series = (): Series => ({ buckets: new Float64Array(REQUEST_BUCKETS.length), sum: 0, count: 0 });
 
 export class FrontMetrics {
   readonly registry = new Registry();
   /** Requests by operation and outcome: index `2 * operation + (ok ? 0 : 1)`. */
   private readonly requestCounts = new Float64Array(OPERATIONS.length * 2);
-  private readonly executions = { query: series(), mutation: series() };
+  private readonly execution = new PlainHistogram(`${PREFIX}graphql_execution_time_seconds`, 'Execution time of successful GraphQL requests (excluding subscriptions)', REQUEST_BUCKETS);
+  private readonly executions: Record<'query' | 'mutation', HistogramSeries> = { query: this.execution.series({ operation_type: 'query' }), mutation: this.execution.series({ operation_type: 'mutation' }) };
+  /** This thread's query pools (`SourcePools`): their connections, waits and connection times. */
+  readonly pools: PoolMetrics;
   private http = { open: 0, in: 0, out: 0 };
   private ws = { open: 0, in: 0, out: 0 };
   /** `@cached` queries' lookups by outcome (`CacheStatus`). */
@@ -47,7 +38,7 @@ export class FrontMetrics {
     const registers = [this.registry];
     // Standard process and Node.js metrics, under their usual names (dashboards expect them so).
     collectDefaultMetrics({ register: this.registry });
-    registerPoolConnections(this.registry, pools);
+    this.pools = new PoolMetrics(this.registry, pools);
     registerSpanCounts(this.registry);
     const counts = this.requestCounts;
     new Counter({
@@ -107,12 +98,7 @@ export class FrontMetrics {
   request(operation: OperationType, ok: boolean, startedAt: number): void {
     this.requestCounts[2 * OPERATIONS.indexOf(operation) + (ok ? 0 : 1)]!++;
     if (!ok || (operation !== 'query' && operation !== 'mutation')) return;
-    const s = this.executions[operation];
-    const seconds = (performance.now() - startedAt) / 1000;
-    s.sum += seconds;
-    s.count++;
-    const i = REQUEST_BUCKETS.findIndex((le) => seconds <= le);
-    if (i >= 0) s.buckets[i]!++;
+    this.executions[operation].observe((performance.now() - startedAt) / 1000);
   }
 
   /** One `@cached` query looked up (`CacheMeter`). */
@@ -120,27 +106,9 @@ export class FrontMetrics {
     this.cacheCounts.set(status, (this.cacheCounts.get(status) ?? 0) + 1);
   }
 
-  /** The registry's metrics and the execution-time histogram, as a scrape sums them (`protocol/metrics.ts`). */
+  /** The registry's metrics and the histograms kept as plain numbers, as a scrape sums them (`protocol/metrics.ts`). */
   async json(): Promise<MetricsJson> {
-    return [...(await this.registry.getMetricsAsJSON()), this.executionJson()];
-  }
-
-  private executionJson(): MetricJson {
-    const name = `${PREFIX}graphql_execution_time_seconds`;
-    const values: MetricJson['values'] = [];
-    for (const operation_type of TIMED) {
-      const s = this.executions[operation_type];
-      if (s.count === 0) continue;
-      let cumulative = 0;
-      REQUEST_BUCKETS.forEach((le, i) => {
-        cumulative += s.buckets[i]!;
-        values.push({ labels: { le, operation_type }, value: cumulative, metricName: `${name}_bucket` });
-      });
-      values.push({ labels: { le: '+Inf', operation_type }, value: s.count, metricName: `${name}_bucket` });
-      values.push({ labels: { operation_type }, value: s.sum, metricName: `${name}_sum` });
-      values.push({ labels: { operation_type }, value: s.count, metricName: `${name}_count` });
-    }
-    return { name, help: 'Execution time of successful GraphQL requests (excluding subscriptions)', type: HISTOGRAM, values, aggregator: 'sum' };
+    return [...(await this.registry.getMetricsAsJSON()), this.execution.json(), ...this.pools.json()];
   }
 
   // HttpMeter

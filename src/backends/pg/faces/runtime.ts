@@ -7,7 +7,7 @@ import { PgSourceConnection } from '../execute.js';
 
 export const runtime: Runtime = {
   kind: 'postgres',
-  connect: (configuration, limits) => new PgSourceConnection(configuration, limits),
+  connect: (configuration, limits, meter) => new PgSourceConnection(configuration, limits, meter),
   listenChanges: (configuration, handlers) => listenChanges(resolveDatabaseUrl(configuration), handlers),
   dataError,
   isCheckViolation,
