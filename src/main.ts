@@ -222,6 +222,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       graphql: {
         authenticate: (headers, body, trace, requestId) => authenticator.authenticate({ headers, body, trace, requestId }),
         usesCookie: (headers) => authenticator.usesCookie(headers),
+        readsClientAddress: () => graphql.readsClientAddress(),
         post: (session, body, startedAt) => graphql.post(session, body, startedAt),
         get: (session, request, startedAt) => graphql.get(session, request, startedAt),
       },

@@ -49,6 +49,8 @@ function roleLimits(l: ApiLimits, role: string): RoleLimits | null {
 export class ApiLimitsGuard {
   private limits: ApiLimits | undefined;
   private readonly byRole = new Map<string, RoleLimits | null>();
+  /** Some rate limit counts by client address: only then is a request's address read (uWS makes a string of it). */
+  private byAddress = false;
 
   constructor(private readonly windows: RateWindows) {}
 
@@ -57,6 +59,13 @@ export class ApiLimitsGuard {
     if (limits === this.limits) return;
     this.limits = limits;
     this.byRole.clear();
+    const rates = limits?.rate_limit ? [limits.rate_limit.global, ...Object.values(limits.rate_limit.per_role ?? {})] : [];
+    this.byAddress = rates.some((r) => r?.unique_params === 'IP');
+  }
+
+  /** Whether a request's client address is needed (a rate limit by IP is set). */
+  get readsAddress(): boolean {
+    return this.byAddress;
   }
 
   /** The session's limits; null when none apply (no limits, or admin). */

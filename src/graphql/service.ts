@@ -211,6 +211,11 @@ export class GraphQLService {
     return cache.data(plan, keyed, (errors) => executeData(plan, request, this.connections, errors));
   }
 
+  /** Whether requests must carry their client's address (`Session.clientAddress`): a rate limit counts by IP. */
+  readsClientAddress(): boolean {
+    return this.limits.readsAddress;
+  }
+
   /** `POST /pro/cache/clear` (admin only): the entry of `key`, the entries of `family`, or all of them. */
   async clearCache(what: { key?: string; family?: string }): Promise<{ status: number; body: string }> {
     const cleared = this.cache ? await this.cache.clear(what) : 0;

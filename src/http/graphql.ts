@@ -27,6 +27,8 @@ export interface GraphQLBackend {
   authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context, requestId?: string): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
+  /** Whether sessions must carry the client's address (a rate limit counts by IP); else it is not read. */
+  readsClientAddress(): boolean;
   /** A POST body: one request or a batch; `startedAt`: when it came (metrics). */
   post(session: Session, body: Uint8Array, startedAt: number): Promise<GraphQLReply>;
   /** A GET request: queries only. */
@@ -86,11 +88,11 @@ const logged = (e: unknown): Reply => {
 /**
  * `span`: the request's, when traced: authentication is a span in it, and the session carries its
  * context on. `meter`: counts a request refused before it ran (absent when metrics are off).
- * `address`: the client's (rate limits by IP).
+ * `address`: the client's, when a rate limit counts by IP.
  */
 async function run(
   backend: GraphQLBackend,
-  address: string,
+  address: string | undefined,
   headers: Record<string, string>,
   body: Uint8Array | null,
   media: ResponseMedia,
@@ -111,7 +113,7 @@ async function run(
   }
   const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  const r = await execute({ ...auth, clientHeaders: headers, requestId, trace, clientAddress: address }, startedAt);
+  const r = await execute({ ...auth, clientHeaders: headers, requestId, trace, ...(address === undefined ? {} : { clientAddress: address }) }, startedAt);
   return withOperation(graphqlReply(r, media, cookies), auth.variables, body, r.queryHash);
 }
 
@@ -132,7 +134,7 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
       return exchange.reply(errorsReply(415, 'a request authenticated by a cookie must have Content-Type: application/json', 'unsupported-media-type'));
     }
     const span = requestSpan('/v1/graphql', 'POST', headers, exchange.requestId);
-    const address = remoteAddress(res);
+    const address = backend.readsClientAddress() ? remoteAddress(res) : undefined;
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
       .then((body) => {
         exchange.bodyRead(body.length);
@@ -160,7 +162,7 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     // A POST-mode webhook is shown the request as if it had been posted.
     const shown = Buffer.from(JSON.stringify(request));
     const span = requestSpan('/v1/graphql', 'GET', headers, exchange.requestId);
-    run(backend, remoteAddress(res), headers, shown, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
+    run(backend, backend.readsClientAddress() ? remoteAddress(res) : undefined, headers, shown, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.get(session, request, startedAt), span)
       .catch(logged)
       .then((r) => {
         endRequestSpan(span, r.status);

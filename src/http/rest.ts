@@ -33,6 +33,8 @@ export interface RestAnswer {
 
 export interface RestBackend {
   authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  /** Whether sessions must carry the client's address (a rate limit counts by IP). */
+  readsClientAddress(): boolean;
   rest(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<RestAnswer>;
 }
 
@@ -50,7 +52,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
     const path = req.getUrl().slice(REST_PREFIX.length);
     const search = method === 'GET' ? (req.getQuery() ?? '') : '';
     const declared = Number(headers['content-length'] ?? '0') > 0 || headers['transfer-encoding'] !== undefined;
-    const address = remoteAddress(res);
+    const address = backend.readsClientAddress() ? remoteAddress(res) : undefined;
     const body = method !== 'GET' && declared ? readBody(res, ctx.maxBodyBytes, headers['content-length']) : Promise.resolve(null);
     body
       .then(async (bytes): Promise<Reply> => {
@@ -62,7 +64,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
         }
         const text = bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : null;
         // The client's headers go with the call (remote schemas and actions that forward them), as on /v1/graphql.
-        const a = await backend.rest({ ...auth, clientHeaders: headers, clientAddress: address }, { method, path, search, body: text });
+        const a = await backend.rest({ ...auth, clientHeaders: headers, ...(address === undefined ? {} : { clientAddress: address }) }, { method, path, search, body: text });
         const cookies = [...(auth.setCookies ?? []), ...(a.setCookies ?? [])].map((c): [string, string] => ['Set-Cookie', c]);
         return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...cookies, ...(a.headers ?? [])] };
       })

@@ -178,7 +178,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
     const routes: RouteContext = { exchange, maxBodyBytes: opts.maxBodyBytes, ...(backend.metrics ? { meter: backend.metrics.requests } : {}) };
     registerGraphQLRoutes(app, backend.graphql, routes);
     app.options('/v1/graphql', preflight(GRAPHQL_METHODS));
-    registerRestRoutes(app, { authenticate: backend.graphql.authenticate, rest: backend.rest }, routes, opts.cors);
+    registerRestRoutes(app, { authenticate: backend.graphql.authenticate, readsClientAddress: backend.graphql.readsClientAddress, rest: backend.rest }, routes, opts.cors);
     sockets = registerGraphQLWebSocket(
       app,
       backend.websocket,
