@@ -22,6 +22,7 @@ import { tagged } from './query-tags.js';
 import { fieldName } from './field-name.js';
 import { logs } from '../log.js';
 import { writeQueryLog } from './query-log.js';
+import { executionLogOn, inExecutionLog } from './execution-log.js';
 import type { Deadline } from './deadlines.js';
 
 export interface ExecuteRequest {
@@ -114,8 +115,11 @@ async function runQueryStep(step: PlanStep, bind: BindContext, connections: Sour
   const { text, statement } = tagged(source.queryTags, run, fieldName(step), bind);
   if (logs('query-log', 'info')) writeQueryLog(bind, fieldName(step), text, params);
   try {
-    // Untraced, the statement runs as it is: no closure, no extra promise on the hot path.
-    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, text, () => source.connection.json(text, params, statement, bind.deadline)) : source.connection.json(text, params, statement, bind.deadline));
+    // Untraced and unlogged, the statement runs as it is: no closure, no extra promise on the hot path.
+    if (!trace && !executionLogOn()) return await source.connection.json(text, params, statement, bind.deadline);
+    const json = () => source.connection.json(text, params, statement, bind.deadline);
+    const logged = executionLogOn() ? () => inExecutionLog(bind, run.source, source.backend.kind, json) : json;
+    return await (trace ? inStatementSpan(trace, run.source, source.backend.kind, text, logged) : logged());
   } catch (e) {
     throw new ExecutionError(statementFailure(source.backend, e, run.text).error);
   }

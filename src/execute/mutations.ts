@@ -15,6 +15,7 @@ import { statementFailure } from './database-errors.js';
 import { runGraph, type StepRunner } from './graph.js';
 import { eventTraceContext } from '../observability/traces/propagation.js';
 import { tracedStatements } from './statement-span.js';
+import { loggedStatements } from './execution-log.js';
 import type { Context } from '../observability/traces/tracer.js';
 
 type MutationRun = Extract<StepRun, { kind: 'mutation' }>;
@@ -46,7 +47,7 @@ export async function runMutationOperation(
   const texts = new Map<number, string>();
   // Every field in order: each depends on the one before.
   const inOrder = async (untraced: RunStatement | null) => {
-    const run = untraced && tracedStatements(untraced, trace, source!, connected!.backend.kind);
+    const run = untraced && tracedStatements(loggedStatements(untraced, bind, source!, connected!.backend.kind), trace, source!, connected!.backend.kind);
     for (const step of fields) texts.set(step.id, await runFieldStep(step, run, connected, bind, runRemote, runOther));
   };
   if (!connected) await inOrder(null);

@@ -36,7 +36,7 @@ beforeAll(async () => {
   hook = await startServer((call) => (call.method === 'POST' ? { status: 200, body: '7' } : { status: 200, body: JSON.stringify({ 'X-Service-Role': 'user' }) }));
   const common = { SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: 'adm', SERVICE_GRAPHQL_AUTH_HOOK: hook.url };
   [engine, quiet, defaults] = await Promise.all([
-    startEngine({ ...common, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, http-log, query-log, webhook-log, action-handler-log' }),
+    startEngine({ ...common, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup, http-log, query-log, execution-log, webhook-log, action-handler-log' }),
     startEngine({ ...common, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup' }),
     startEngine(common),
   ]);
@@ -65,13 +65,13 @@ describe('typed log lines', () => {
     expect(lines(engine).find((l) => l.type === 'startup' && l.detail.message === 'server ready')).toBeDefined();
   });
 
-  it("echoes the client's x-request-id and writes it in every line of the request: webhook-log, query-log, http-log", async () => {
+  it("echoes the client's x-request-id and writes it in every line of the request: webhook-log, query-log, execution-log, http-log", async () => {
     const r = await query(engine, { 'x-request-id': 'req-logs-1' });
     expect(r.body).toEqual({ data: { note: [{ id: 1 }] } });
     expect(r.id).toBe('req-logs-1');
     await sleep(100);
     const mine = ofRequest(engine, 'req-logs-1');
-    expect(mine.map((l) => l.type).sort()).toEqual(['http-log', 'query-log', 'webhook-log']);
+    expect(mine.map((l) => l.type).sort()).toEqual(['execution-log', 'http-log', 'query-log', 'webhook-log']);
     expect(mine.every((l) => l.detail.request_id === 'req-logs-1')).toBe(true);
     const http = mine.find((l) => l.type === 'http-log')!;
     expect(http.level).toBe('info');
@@ -111,6 +111,23 @@ describe('typed log lines', () => {
     const mine = ofRequest(engine, 'req-logs-action');
     expect(mine.map((l) => l.type).sort()).toEqual(['action-handler-log', 'http-log', 'webhook-log']);
     expect(mine.find((l) => l.type === 'action-handler-log')).toMatchObject({ level: 'info', detail: { action_name: 'seven', request_id: 'req-logs-action', ok: true } });
+  });
+
+  it('writes an execution-log line per statement when it ends: its source, backend and time, and the error of one that failed', async () => {
+    const { id } = await query(engine);
+    const ran = lines(engine).filter((l) => l.type === 'execution-log' && l.detail.request_id === id);
+    expect(ran).toHaveLength(1);
+    expect(ran[0]).toMatchObject({ level: 'info', detail: { operation_name: 'Notes', source: 'default', backend: 'postgres' } });
+    expect(ran[0]!.detail.time_ms).toBeGreaterThan(0);
+    const insert = (body: string) =>
+      fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...ADMIN, 'x-request-id': body }, body: JSON.stringify({ query: 'mutation { insert_note_one(object: {id: 1}) { id } }' }) });
+    await insert('dup-1');
+    const failed = lines(engine).filter((l) => l.type === 'execution-log' && l.detail.request_id === 'dup-1');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ level: 'error', detail: { source: 'default' } });
+    expect(failed[0]!.detail.error).toContain('duplicate key');
+    await query(defaults);
+    expect(lines(defaults).some((l) => l.type === 'execution-log')).toBe(false);
   });
 
   it('echoes the id on admin answers and 404s too', async () => {
