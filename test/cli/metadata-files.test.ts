@@ -47,6 +47,7 @@ beforeAll(async () => {
     CREATE TABLE article (id int PRIMARY KEY, title text NOT NULL, author_id int NOT NULL REFERENCES author(id), published boolean NOT NULL DEFAULT false);
     INSERT INTO author VALUES (1, 'Ada'), (2, 'Brian');
     INSERT INTO article VALUES (10, 'Notes', 1, true), (11, 'Draft', 1, false);
+    CREATE FUNCTION search_authors(search text) RETURNS SETOF author STABLE LANGUAGE sql AS $$ SELECT * FROM author WHERE name ILIKE '%' || search || '%' $$;
   `);
 });
 
@@ -63,6 +64,7 @@ describe('metadata apply, export and diff', () => {
       data: { author: [{ name: 'Ada', articles: [{ title: 'Notes' }] }, { name: 'Brian', articles: [] }] },
     });
     expect(await gql('{ article_aggregate { aggregate { count } } }', user)).toEqual({ data: { article_aggregate: { aggregate: { count: 1 } } } });
+    expect(await gql('{ search_authors(args: {search: "bri"}) { name } }', admin)).toEqual({ data: { search_authors: [{ name: 'Brian' }] } });
     expect(await gql('{ hello(name: "cli") }', admin)).toEqual({ data: { hello: 'hello cli' } });
     const fields = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }', admin);
     expect(fields.data.__schema.queryType.fields.map((f: { name: string }) => f.name)).toContain('articleWordCount');
@@ -86,7 +88,8 @@ describe('metadata apply, export and diff', () => {
     expect(JSON.parse(first.stdout).files).toEqual(expect.arrayContaining(['version.yaml', 'databases/databases.yaml', 'databases/default/tables/tables.yaml', 'databases/default/tables/public_author.yaml', 'actions.graphql', 'actions.yaml', 'remote_schemas.yaml', 'graphql_schema_introspection.yaml']));
     const before = snapshot(join(dir, 'metadata'));
     expect(before.get('databases/default/tables/tables.yaml')).toBe('- "!include public_article.yaml"\n- "!include public_author.yaml"\n');
-    expect(before.get('databases/databases.yaml')).toContain('tables: "!include default/tables/tables.yaml"');
+    expect(before.get('databases/databases.yaml')).toContain('  tables: "!include default/tables/tables.yaml"\n  functions: "!include default/functions/functions.yaml"\n');
+    expect(before.get('databases/default/functions/public_search_authors.yaml')).toBe('function:\n  schema: public\n  name: search_authors\n');
 
     expect((await runCli(['metadata', 'apply', '--project', dir, ...flags])).code).toBe(0);
     expect((await runCli(['metadata', 'export', '--project', dir, ...flags])).code).toBe(0);
@@ -116,7 +119,7 @@ describe('metadata apply, export and diff', () => {
     expect((await runCli(['metadata', 'apply', '--project', dir, ...flags])).code).toBe(0);
   });
 
-  it('bad YAML, a missing include or a bad actions.graphql: one message naming the file, exit 1, nothing changed', async () => {
+  it('bad YAML, a missing or looping include or a bad actions.graphql: one message naming the file, exit 1, nothing changed; a tagged !include reads', async () => {
     const version = await resourceVersion();
     const tables = 'metadata/databases/default/tables';
 
@@ -146,8 +149,18 @@ describe('metadata apply, export and diff', () => {
     expect(unknownRun.code).toBe(1);
     expect(unknownRun.stderr).toMatch(/^error: .*inconsistent/m);
 
+    const looping = project();
+    writeFileSync(join(looping, tables, 'public_article.yaml'), 'table: !include public_article.yaml\n');
+    const loopRun = await runCli(['metadata', 'apply', ...flags], { cwd: looping });
+    expect(loopRun).toMatchObject({ code: 1, stderr: `error: ${tables}/public_article.yaml:1: !include public_article.yaml: the file includes itself\n` });
+
     expect(await resourceVersion()).toBe(version);
-    for (const d of [bad, missing, sdl, unknown]) rmSync(d, { recursive: true, force: true });
+    for (const d of [bad, missing, sdl, unknown, looping]) rmSync(d, { recursive: true, force: true });
+
+    // `!include` as a YAML tag reads as the quoted string the well-known tool writes.
+    const tagged = project();
+    writeFileSync(join(tagged, tables, 'tables.yaml'), '- !include public_article.yaml\n- !include public_author.yaml\n');
+    expect((await runCli(['metadata', 'apply', ...flags], { cwd: tagged })).code).toBe(0);
   });
 
   it("applies the version 2 layout (tables.yaml at the top, for the default source) and a single metadata.yaml", async () => {

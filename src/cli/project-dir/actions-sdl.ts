@@ -119,7 +119,9 @@ export function actionsFromFiles(yaml: JsonMap | undefined, sdl: string, files: 
     if (!found) throw new CliError(`${files.yaml}: action "${String(a.name)}" has no field in ${files.graphql} (type Query or type Mutation)`);
     fields.delete(String(a.name));
     const { field, type } = found;
-    return { ...a, definition: { ...((a.definition ?? {}) as JsonMap), type, arguments: inputValues(field.arguments), output_type: print(field.type) } };
+    // The well-known tool writes `kind: ""` for a query action, whose kind means nothing.
+    const { kind, ...definition } = (a.definition ?? {}) as JsonMap;
+    return { ...a, definition: { ...(kind === '' ? {} : { kind }), ...definition, type, arguments: inputValues(field.arguments), output_type: print(field.type) } };
   });
   const [orphan] = fields.keys();
   if (orphan !== undefined) throw new CliError(`${files.graphql}: action "${orphan}" is not listed in ${files.yaml} (its handler is there)`);
