@@ -147,7 +147,8 @@ describe('metadata apply, export and diff', () => {
     writeFileSync(join(unknown, tables, 'public_author.yaml'), 'table:\n  name: nobody\n  schema: public\n');
     const unknownRun = await runCli(['metadata', 'apply', ...flags], { cwd: unknown });
     expect(unknownRun.code).toBe(1);
-    expect(unknownRun.stderr).toMatch(/^error: .*inconsistent/m);
+    expect(unknownRun.stderr).toMatch(/^error: cannot continue due to inconsistent metadata .*: table .*nobody.*: .+$/m);
+    expect(unknownRun.stderr.trim().split('\n').filter((l) => l.startsWith('error'))).toHaveLength(1);
 
     const looping = project();
     writeFileSync(join(looping, tables, 'public_article.yaml'), 'table: !include public_article.yaml\n');

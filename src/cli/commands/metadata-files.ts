@@ -17,6 +17,7 @@ import { metadataFiles } from '../project-dir/layout.js';
 import { readMetadataDir, shown } from '../project-dir/read.js';
 import type { JsonMap } from '../project-dir/yaml-text.js';
 import { knownResourceVersion, rememberResourceVersion } from '../project-state.js';
+import { nameOf, type InconsistentObject } from './metadata-server.js';
 
 interface Exported {
   resource_version: number;
@@ -39,7 +40,13 @@ async function apply({ project, engine, output }: CommandContext): Promise<void>
   try {
     await engine.metadata('replace_metadata', { allow_inconsistent_metadata: false, metadata: document }, { version: 2, ...(known === undefined ? {} : { resource_version: known }) });
   } catch (e) {
-    if (e instanceof CliError && (e.detail as { code?: string } | undefined)?.code === 'conflict') {
+    const detail = e instanceof CliError ? (e.detail as { code?: string; internal?: unknown } | undefined) : undefined;
+    if (e instanceof CliError && Array.isArray(detail?.internal)) {
+      // The engine refuses a document leaving objects inconsistent: say which and why.
+      const objects = (detail.internal as InconsistentObject[]).map((o) => `${o.type ?? 'object'} ${nameOf(o)}: ${o.reason ?? ''}`);
+      throw new CliError(`${e.message}: ${objects.join('; ')}`, e.exitCode, e.detail);
+    }
+    if (e instanceof CliError && detail?.code === 'conflict') {
       throw new CliError(
         `the engine's metadata changed since this project last exported or applied it (resource version ${known}): nothing was applied. ` +
           `See the changes with "metadata diff", take them with "metadata export", or delete .service-graphql/state.json to overwrite them.`,
