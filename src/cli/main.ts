@@ -7,6 +7,8 @@
  */
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerInitCommand } from './commands/init.js';
+import { registerMetadataFileCommands } from './commands/metadata-files.js';
 import { registerMetadataServerCommands } from './commands/metadata-server.js';
 import { EXIT } from './errors.js';
 
@@ -28,5 +30,7 @@ const program = new Command('service-graphql')
 
 const metadata = program.command('metadata').alias('md').description('the metadata: as files in the project, and on the engine');
 registerMetadataServerCommands(metadata);
+registerMetadataFileCommands(metadata);
+registerInitCommand(program);
 
 await program.parseAsync(process.argv);

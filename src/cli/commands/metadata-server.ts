@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { action, CliError } from '../command.js';
 
-interface InconsistentObject {
+export interface InconsistentObject {
   type?: string;
   name?: unknown;
   reason?: string;
@@ -19,7 +19,7 @@ interface Inconsistencies {
   inconsistent_objects: InconsistentObject[];
 }
 
-const nameOf = (o: InconsistentObject): string => (typeof o.name === 'string' ? o.name : JSON.stringify(o.name ?? o.definition ?? ''));
+export const nameOf = (o: InconsistentObject): string => (typeof o.name === 'string' ? o.name : JSON.stringify(o.name ?? o.definition ?? ''));
 
 export function registerMetadataServerCommands(metadata: Command): void {
   metadata
