@@ -4,7 +4,7 @@
  * nothing half-applied, status unchanged), the versions applied as the catalog state every
  * engine on the metadata database reads, `--from-server` through `/v1alpha1/pg_dump`, and seeds.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,18 @@ describe('migrations', () => {
     }
   });
 
+  it('keeps the migrations of each database apart (--database-name)', async () => {
+    const added = await fx.engine.metadata({ type: 'pg_add_source', args: { name: 'other', configuration: { connection_info: { database_url: fx.db.url } } } }, admin);
+    expect(added.status).toBe(200);
+    expect((await cli('migrate', 'create', 'schema', '--database-name', 'other', '--up-sql', 'CREATE SCHEMA other_side;')).code).toBe(0);
+    expect(readdirSync(join(project, 'migrations', 'other'))).toHaveLength(1);
+    expect((await cli('migrate', 'apply', '--database-name', 'other')).stdout).toBe('✔ 1 migration applied\n');
+    expect((await fx.db.sql("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'other_side'")).rows[0].n).toBe(1);
+    const state = (await fx.engine.metadata({ type: 'get_catalog_state', args: {} }, admin)).body;
+    expect(Object.keys(state.cli_state.migrations)).toEqual(['default', 'other']);
+    expect((await status()).map((m) => m.name)).not.toContain('schema');
+  });
+
   it('answers get_catalog_state and set_catalog_state as the well-known engine, with errors at their path', async () => {
     expect((await fx.engine.metadata({ type: 'set_catalog_state', args: { type: 'console', state: { onboardingShown: true } } }, admin)).body).toEqual({ message: 'success' });
     expect((await fx.engine.metadata({ type: 'get_catalog_state', args: {} }, admin)).body).toMatchObject({ console_state: { onboardingShown: true } });
@@ -110,6 +122,12 @@ describe('migrations', () => {
     expect(up).not.toContain('INSERT');
     expect((await cli('migrate', 'apply', '--skip-execution', '--version', init.split('_')[0]!)).code).toBe(0);
     expect((await status()).at(-1)).toMatchObject({ name: 'init', database_status: 'applied' });
+    const moved = join(tmpdir(), `moved-${init}`);
+    renameSync(join(project, 'migrations', 'default', init), moved);
+    expect((await status()).at(-1)).toMatchObject({ name: '', source_status: 'missing', database_status: 'applied' });
+    const down = await cli('migrate', 'apply', '--down', '1');
+    expect([down.code, down.stderr]).toEqual([1, `error: migration ${init.split('_')[0]} is applied but missing on disk: nothing to revert it with\n`]);
+    renameSync(moved, join(project, 'migrations', 'default', init));
     expect((await cli('migrate', 'delete', '--version', init.split('_')[0]!, '--server')).code).toBe(0);
     expect((await status()).at(-1)).toMatchObject({ name: 'init', source_status: 'present', database_status: 'not applied' });
     const refused = await fx.engine.post('/v1alpha1/pg_dump', { opts: ['--file', '/tmp/x'] }, admin);

@@ -7,7 +7,7 @@ import type { CommandContext } from '../command.js';
 import type { EngineClient } from '../engine-client.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
-import { readMigrations, type MigrationFiles } from './files.js';
+import { byVersion, readMigrations, type MigrationFiles } from './files.js';
 import { runSqlFile } from './run-sql-file.js';
 import { MigrationState } from './state.js';
 
@@ -36,8 +36,13 @@ export function plan(onDisk: readonly MigrationFiles[], applied: ReadonlySet<str
     return [{ migration: m, direction }];
   }
   if (o.down !== undefined) {
-    const done = onDisk.filter((m) => applied.has(m.version)).reverse();
-    return done.slice(0, o.down === 'all' ? done.length : o.down).map((migration) => ({ migration, direction: 'down' }));
+    const done = [...applied].sort(byVersion).reverse();
+    return done.slice(0, o.down === 'all' ? done.length : o.down).map((v) => {
+      const migration = onDisk.find((m) => m.version === v);
+      // Reverting needs its down.sql: a version recorded by another checkout is not skipped silently.
+      if (!migration) throw new CliError(`migration ${v} is applied but missing on disk: nothing to revert it with`);
+      return { migration, direction: 'down' as const };
+    });
   }
   const pending = onDisk.filter((m) => !applied.has(m.version));
   return pending.slice(0, o.up === undefined || o.up === 'all' ? pending.length : o.up).map((migration) => ({ migration, direction: 'up' }));
