@@ -219,6 +219,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       admin: (endpoint, body, session) => metadata.request({ type: 'admin', endpoint, session }, body).finally(collectGarbageWhenIdle),
       health: () => metadata.request({ type: 'health' }),
       sourcesHealth: () => metadata.request({ type: 'sources-health' }),
+      pgDump: (body) => metadata.request({ type: 'pg-dump' }, body),
       graphql: {
         authenticate: (headers, body, trace, requestId) => authenticator.authenticate({ headers, body, trace, requestId }),
         usesCookie: (headers) => authenticator.usesCookie(headers),

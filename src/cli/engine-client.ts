@@ -25,7 +25,13 @@ export class EngineClient {
     return this.post<T>('/v2/query', { type, args });
   }
 
-  async post<T>(path: string, body: unknown): Promise<T> {
+  /** `/v1alpha1/pg_dump`: the text `pg_dump` writes with these options, for the source's database. */
+  pgDump(opts: string[], source: string): Promise<string> {
+    return this.post<string>('/v1alpha1/pg_dump', { opts, clean_output: true, source }, false);
+  }
+
+  /** `json`: the answer is JSON (else text, as `pg_dump` answers); an error answer is JSON either way. */
+  async post<T>(path: string, body: unknown, json = true): Promise<T> {
     const url = this.project.endpoint + path;
     let res: Response;
     try {
@@ -39,6 +45,7 @@ export class EngineClient {
       throw new CliError(`cannot reach the engine at ${this.project.endpoint}: ${cause}`, EXIT.unreachable);
     }
     const text = await res.text();
+    if (res.ok && !json) return text as T;
     let answer: unknown;
     try {
       answer = JSON.parse(text);

@@ -8,15 +8,19 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerInitCommand } from './commands/init.js';
-import { registerMetadataFileCommands } from './commands/metadata-files.js';
+import { applyMetadata, registerMetadataFileCommands } from './commands/metadata-files.js';
 import { registerMetadataServerCommands } from './commands/metadata-server.js';
+import { registerMigrateCommands } from './commands/migrate.js';
+import { registerSeedCommands } from './commands/seed.js';
+import { registerDeployCommand } from './commands/deploy.js';
 import { EXIT } from './errors.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const program = new Command('service-graphql')
   .description('Manage a GraphQL engine project: metadata as files, migrations, seeds, deploys')
-  .version(VERSION)
+  // `-V` only: `--version` is the well-known tool's flag of `migrate apply` and `migrate delete`, and commander reads the program's options after a subcommand too.
+  .version(VERSION, '-V', 'print the version')
   .option('--endpoint <url>', 'the engine (env SERVICE_GRAPHQL_ENDPOINT, config.yaml endpoint; default http://localhost:8080)')
   .option('--admin-secret <secret>', 'the admin secret (env SERVICE_GRAPHQL_ADMIN_SECRET, config.yaml admin_secret)')
   .option('--project <dir>', 'the project directory (default: the working directory)')
@@ -32,5 +36,8 @@ const metadata = program.command('metadata').alias('md').description('the metada
 registerMetadataServerCommands(metadata);
 registerMetadataFileCommands(metadata);
 registerInitCommand(program);
+registerMigrateCommands(program);
+registerSeedCommands(program);
+registerDeployCommand(program, applyMetadata);
 
 await program.parseAsync(process.argv);

@@ -102,8 +102,7 @@ export interface Config {
  * Route groups, as the well-known engine names them: `graphql` (/v1/graphql, its explain, the
  * WebSocket, /api/rest), `metadata` (/v1/metadata, /v1/query, /v2/query), `developer`
  * (/dev/..., admin only), `config` (/v1alpha1/config, admin only), `metrics` (/v1/metrics, off
- * unless listed). `pgdump` is accepted for compatibility; this engine has no such route
- * (docs/behaviour.md).
+ * unless listed), `pgdump` (POST /v1alpha1/pg_dump, admin only; actors/metadata/pg-dump.ts).
  */
 export const ENABLED_APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type EnabledApi = (typeof ENABLED_APIS)[number];

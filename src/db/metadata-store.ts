@@ -16,6 +16,7 @@ import type { PgListener } from './listener.js';
 import { metadataListener } from './metadata-listener.js';
 import { bumpGenerations, decodeGenerations, encodeGenerations, NO_GENERATIONS, rereadNothing, sameGenerations, type CatalogGenerations, type Rereads } from './catalog-generations.js';
 import { INSTALL_LOCK } from './install-lock.js';
+import { CATALOG_STATE_SCHEMA } from './catalog-state.js';
 
 export interface StoredMetadata {
   metadata: Metadata;
@@ -121,6 +122,7 @@ export class MetadataStore {
       await c.query(SCHEMA_SQL);
       await c.query(SCHEDULED_SCHEMA);
       await c.query(ACTION_LOG_SCHEMA);
+      await c.query(CATALOG_STATE_SCHEMA);
       const r = await c.query<VersionRow>(READ_VERSION_ROW);
       if (r.rows[0]) return this.document(c, r.rows[0]);
       const stored = { metadata: initial(), version: 1, inRows: true, catalogs: NO_GENERATIONS };

@@ -41,6 +41,8 @@ export interface Backend {
   /** `address`: the client's IP address (its sessions carry it: rate limits by IP). */
   websocket: (upgradeHeaders: Record<string, string>, address: string) => WsBackend;
   health(): Promise<HealthResponse>;
+  /** `POST /v1alpha1/pg_dump` (the `pgdump` API, admin only): `pg_dump`'s text, or an admin error. */
+  pgDump(body: Uint8Array): Promise<Reply>;
   /** `/healthz/sources` (admin only): each source's health. */
   sourcesHealth(): Promise<Record<string, SourceHealth>>;
   /** `/dev/...` (the `developer` API, admin only). */
@@ -197,6 +199,10 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
     app.post('/dev/subscriptions/restart', adminRoute(opts.maxBodyBytes, async () => (await backend.developer.restartSubscriptions(), json({ message: 'success' }))));
     app.get('/dev/subscriptions/extended', adminGet(async () => json(await backend.developer.subscriptionsExtended())));
     app.get('/dev/plan_cache', adminGet(async () => json(backend.developer.planCache())));
+  }
+  if (opts.enabledApis.has('pgdump')) {
+    app.post('/v1alpha1/pg_dump', adminRoute(opts.adminMaxBodyBytes, (body) => backend.pgDump(body)));
+    app.options('/v1alpha1/pg_dump', preflight(ADMIN_METHODS));
   }
   if (opts.enabledApis.has('config')) {
     app.get('/v1alpha1/config', adminGet(async () => ({ status: 200, body: opts.configBody })));

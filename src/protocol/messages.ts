@@ -54,12 +54,23 @@ export interface SourceHealth {
   timestamp: string;
 }
 
-export type MetadataActorRequest = AdminRequest | HealthRequest | SourcesHealthRequest;
+/** `POST /v1alpha1/pg_dump` (the `pgdump` API); the body travels as the attachment. */
+export interface PgDumpRequest {
+  type: 'pg-dump';
+}
+
+/** `pg_dump`'s output as text, or an admin error as JSON. */
+export interface PgDumpResponse extends AdminResponse {
+  contentType: string;
+}
+
+export type MetadataActorRequest = AdminRequest | HealthRequest | SourcesHealthRequest | PgDumpRequest;
 
 export interface MetadataActorReplies {
   admin: AdminResponse;
   health: HealthResponse;
   'sources-health': Record<string, SourceHealth>;
+  'pg-dump': PgDumpResponse;
 }
 
 /**

@@ -14,7 +14,7 @@ import { DocumentResolver } from './document-resolver.js';
 import type { Metadata } from '../../metadata/types.js';
 import { adminOnly, anchorAt, ApiError, conflict, parseFailed } from '../../errors/admin.js';
 import { toAdminReply } from '../../errors/admin-reply.js';
-import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthResponse, type SourceHealth } from '../../protocol/messages.js';
+import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthResponse, type PgDumpResponse, type SourceHealth } from '../../protocol/messages.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { logger } from '../../log.js';
@@ -32,6 +32,7 @@ import { movedGenerations, NO_GENERATIONS } from '../../db/catalog-generations.j
 import { UnitOfWork } from './unit-of-work.js';
 import { shareEqualPermissions } from '../../metadata/equal-permissions.js';
 import { adminError } from '../../backends/registry.js';
+import { pgDump } from './pg-dump.js';
 
 const log = logger('metadata');
 
@@ -226,6 +227,11 @@ export class MetadataService {
 
   sourcesHealth(): Promise<Record<string, SourceHealth>> {
     return sourcesHealth(this.sources, this.stored.metadata);
+  }
+
+  /** `POST /v1alpha1/pg_dump`: a source's database as `pg_dump` writes it (`pg-dump.ts`). */
+  pgDump(body: Uint8Array): Promise<PgDumpResponse> {
+    return pgDump(this.stored.metadata, Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   }
 
   async admin(endpoint: AdminEndpoint, body: Uint8Array, session: Record<string, string>): Promise<AdminResponse> {

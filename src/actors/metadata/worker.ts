@@ -31,6 +31,8 @@ serveActor<MetadataActorRequest>({
         return service.health();
       case 'sources-health':
         return service.sourcesHealth();
+      case 'pg-dump':
+        return service.pgDump(body ?? new Uint8Array());
     }
   },
 });

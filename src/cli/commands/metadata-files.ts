@@ -33,7 +33,8 @@ function summary(doc: JsonMap): string {
   return `${sources.length} source(s), ${tables} table(s), ${(doc.actions as unknown[] | undefined)?.length ?? 0} action(s), ${(doc.remote_schemas as unknown[] | undefined)?.length ?? 0} remote schema(s)`;
 }
 
-async function apply({ project, engine, output }: CommandContext): Promise<void> {
+/** Replaces the engine's metadata with the project's directory; the resource version it is at after. */
+export async function applyMetadata({ project, engine, output }: CommandContext): Promise<number> {
   const document = readMetadataDir(project.metadataDir);
   const known = knownResourceVersion(project);
   output.info(`applying ${shown(project.metadataDir)} (${summary(document)}) to ${project.endpoint}…`);
@@ -58,7 +59,7 @@ async function apply({ project, engine, output }: CommandContext): Promise<void>
   }
   const after = await exportFromEngine(engine);
   rememberResourceVersion(project, after.resource_version);
-  output.result({ applied: true, resource_version: after.resource_version }, output.success(`metadata applied (resource version ${after.resource_version})`));
+  return after.resource_version;
 }
 
 /** Unified diffs, file by file, from the server's export (`a/`) to the project's files (`b/`). */
@@ -96,7 +97,12 @@ export function registerMetadataFileCommands(metadata: Command): void {
   metadata
     .command('apply')
     .description("replace the engine's metadata with the project's metadata directory")
-    .action(action(apply));
+    .action(
+      action(async (ctx) => {
+        const version = await applyMetadata(ctx);
+        ctx.output.result({ applied: true, resource_version: version }, ctx.output.success(`metadata applied (resource version ${version})`));
+      }),
+    );
 
   metadata
     .command('diff')

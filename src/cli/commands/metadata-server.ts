@@ -5,7 +5,7 @@
  * a failure (exit code 1) with the list, as the well-known tool reports it.
  */
 import type { Command } from 'commander';
-import { action, CliError } from '../command.js';
+import { action, CliError, type CommandContext } from '../command.js';
 
 export interface InconsistentObject {
   type?: string;
@@ -21,15 +21,21 @@ interface Inconsistencies {
 
 export const nameOf = (o: InconsistentObject): string => (typeof o.name === 'string' ? o.name : JSON.stringify(o.name ?? o.definition ?? ''));
 
+/** Reloads the metadata, remote schemas and sources; an inconsistent result is a failure. */
+export async function reloadMetadata({ engine }: CommandContext): Promise<unknown> {
+  const r = await engine.metadata<{ message?: string; is_consistent?: boolean; inconsistent_objects?: InconsistentObject[] }>('reload_metadata', { reload_remote_schemas: true, reload_sources: true });
+  if (r.is_consistent === false) throw new CliError(`the metadata is inconsistent after the reload: ${(r.inconsistent_objects ?? []).map(nameOf).join(', ')}`, undefined, r);
+  return r;
+}
+
 export function registerMetadataServerCommands(metadata: Command): void {
   metadata
     .command('reload')
     .description('make the engine read its metadata, remote schemas and sources again')
     .action(
-      action(async ({ engine, output }) => {
-        const r = await engine.metadata<{ message?: string; is_consistent?: boolean; inconsistent_objects?: InconsistentObject[] }>('reload_metadata', { reload_remote_schemas: true, reload_sources: true });
-        if (r.is_consistent === false) throw new CliError(`the metadata is inconsistent after the reload: ${(r.inconsistent_objects ?? []).map(nameOf).join(', ')}`, undefined, r);
-        output.result(r, output.success('metadata reloaded'));
+      action(async (ctx) => {
+        const r = await reloadMetadata(ctx);
+        ctx.output.result(r, ctx.output.success('metadata reloaded'));
       }),
     );
 

@@ -30,6 +30,7 @@ import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCol
 import { addQueryToCollection, createQueryCollection, dropQueryCollection, dropQueryFromCollection, renameQueryCollection } from './query-collections.js';
 import { trackFunction, untrackFunction } from './functions.js';
 import { runSqlCommand } from './run-sql.js';
+import { getCatalogState, setCatalogState } from './catalog-state.js';
 import { ROLE_COMMANDS, TABLE_OBJECT_COMMANDS } from './table-object-commands.js';
 import { addComputedField, addComputedFieldWith, dropComputedField } from './computed-fields.js';
 import { bigqueryComputedFieldDefinition } from '../../../metadata/computed-fields.js';
@@ -64,6 +65,7 @@ export const READ_ONLY = new Set([
   'get_cron_triggers',
   'get_scheduled_events',
   'get_scheduled_event_invocations',
+  'get_catalog_state',
 ]);
 
 /** Operations whose envelope may carry `version`. */
@@ -191,6 +193,8 @@ function commandsFor(endpoint: AdminEndpoint, version: EnvelopeVersion): Record<
           citus_drop_source: dropSource,
           rename_source: renameSource,
           set_query_tags: setQueryTags,
+          get_catalog_state: getCatalogState,
+          set_catalog_state: setCatalogState,
           test_webhook_transform: testWebhookTransformCommand,
           add_host_to_tls_allowlist: addHostToTlsAllowlist,
           drop_host_from_tls_allowlist: dropHostFromTlsAllowlist,
