@@ -13,6 +13,7 @@ import { registerMetadataServerCommands } from './commands/metadata-server.js';
 import { registerMigrateCommands } from './commands/migrate.js';
 import { registerSeedCommands } from './commands/seed.js';
 import { registerDeployCommand } from './commands/deploy.js';
+import { registerConsoleCommand } from './commands/console.js';
 import { EXIT } from './errors.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -39,5 +40,6 @@ registerInitCommand(program);
 registerMigrateCommands(program);
 registerSeedCommands(program);
 registerDeployCommand(program, applyMetadata);
+registerConsoleCommand(program);
 
 await program.parseAsync(process.argv);

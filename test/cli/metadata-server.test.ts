@@ -4,6 +4,7 @@
  * options from flags, the environment, `.env` and `config.yaml`; the exit codes scripts rely on.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -66,5 +67,18 @@ describe('metadata commands that ask the engine', () => {
     const gone = await runCli(['md', 'ic', 'ls', '--endpoint', 'http://127.0.0.1:9', '--output', 'json']);
     expect(gone.code).toBe(4);
     expect(JSON.parse(gone.stdout).error).toContain('cannot reach the engine');
+  });
+
+  it('console: says how to turn the console on when the engine serves none, else gives its address', async () => {
+    const none = await runCli(['console', '--no-browser', ...flags]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('serves no console: start it with SERVICE_GRAPHQL_ENABLE_CONSOLE=true');
+    const served = createServer((req, res) => res.writeHead(req.url === '/console' ? 200 : 404).end());
+    await new Promise<void>((r) => served.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(served.address() as { port: number }).port}`;
+    const opened = await runCli(['console', '--no-browser', '--endpoint', url, '--output', 'json']);
+    served.close();
+    expect(opened.code).toBe(0);
+    expect(JSON.parse(opened.stdout)).toEqual({ url: `${url}/console` });
   });
 });

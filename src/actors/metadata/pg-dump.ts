@@ -2,14 +2,10 @@
  * `POST /v1alpha1/pg_dump` (the `pgdump` API), as the well-known engine serves it: `{opts,
  * clean_output, source}` runs the `pg_dump` program with `opts` against the source's database
  * and answers its output as text (the command-line tool's `migrate create --from-server` and
- * `seed create --from-table`). The engine ships no `pg_dump`: the first found on `PATH`, then in
- * Debian's `/usr/lib/postgresql/<major>/bin` (newest first), is used; none is a clear error.
- * Options that would point it elsewhere or write a file on the server are refused.
+ * `seed create --from-table`), through the source's backend (`AdminFace.dumpDatabase`: PostgreSQL
+ * and Citus). Options that would point it elsewhere or write a file on the server are refused.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { resolveDatabaseUrl, SourceConfigError } from '../../backends/pg/connection.js';
+import { backendFor } from '../../backends/registry.js';
 import { ApiError, badRequest, parseFailed } from '../../errors/admin.js';
 import { findSource } from '../../metadata/lookup.js';
 import type { Metadata } from '../../metadata/types.js';
@@ -18,15 +14,6 @@ import { arrayOf, bool, ObjectReader, str } from '../../util/decode.js';
 
 /** Options naming another server, database, user or an output file. */
 const REFUSED = /^(-[fdhpUW]|--(file|dbname|host|port|username|password|no-password)(=|$))/;
-const MAX_OUTPUT = 256 * 1024 * 1024;
-
-function findPgDump(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'pg_dump'))) return join(dir, 'pg_dump');
-  const debian = '/usr/lib/postgresql';
-  if (!existsSync(debian)) return undefined;
-  const majors = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-  return majors.map((v) => join(debian, v, 'bin', 'pg_dump')).find((p) => existsSync(p));
-}
 
 /**
  * What `clean_output` leaves out, as the well-known engine cleans it: comments, session settings
@@ -57,21 +44,9 @@ export async function pgDump(metadata: Metadata, text: string): Promise<PgDumpRe
       if (REFUSED.test(o)) throw badRequest('not-supported', `option ${JSON.stringify(o)} is not allowed: the source's connection is the engine's`, `$.opts[${i}]`);
     });
     const source = findSource(metadata, sourceName, '$.source');
-    if (source.kind !== 'postgres' && source.kind !== 'citus') throw badRequest('not-supported', `pg_dump works on PostgreSQL sources; "${sourceName}" is ${source.kind}`, '$.source');
-    let url: string;
-    try {
-      url = resolveDatabaseUrl(source.configuration);
-    } catch (e) {
-      if (e instanceof SourceConfigError) throw badRequest('unexpected', `source "${sourceName}": ${e.message}`, '$.source');
-      throw e;
-    }
-    const bin = findPgDump();
-    if (!bin) throw badRequest('not-supported', 'pg_dump is not installed where the engine runs (looked on PATH and in /usr/lib/postgresql/*/bin)', '$');
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(bin, [...opts, '--dbname', url], { maxBuffer: MAX_OUTPUT, encoding: 'utf8' }, (e, stdout, stderr) =>
-        e ? reject(badRequest('unexpected', `pg_dump failed: ${stderr.trim() || e.message}`, '$')) : resolve(stdout),
-      ),
-    );
+    const dump = backendFor(source.kind)?.dumpDatabase;
+    if (!dump) throw badRequest('not-supported', `pg_dump works on PostgreSQL sources; "${sourceName}" is ${source.kind}`, '$.source');
+    const out = await dump(source.configuration, opts);
     return { status: 200, body: cleanOutput ? clean(out) : out, contentType: 'text/plain; charset=utf-8' };
   } catch (e) {
     if (e instanceof ApiError) return errorReply(e);

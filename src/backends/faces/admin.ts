@@ -28,6 +28,11 @@ export interface AdminFace {
   eventStatements?: EventStatements;
   /** A database error of this backend met by an administration request, or null when `e` is not one. */
   adminError(e: unknown): ApiError | null;
+  /**
+   * `pg_dump`'s output for `opts` on the source's database (`/v1alpha1/pg_dump`), PostgreSQL's
+   * and Citus' only; an `ApiError` when it cannot be run or fails.
+   */
+  dumpDatabase?(configuration: JsonObject, opts: string[]): Promise<string>;
 }
 
 /** What a kind of source is, as data: the metadata layer and the schema read it (published with each source in the snapshot). */

@@ -5,6 +5,7 @@ import { connectionInfo, pgSourceConfiguration } from '../connection.js';
 import { dmlStatement } from '../dml/statement.js';
 import { eventStatements } from '../event-log.js';
 import { isPgError, postgresError } from '../run-sql.js';
+import { dumpDatabase } from '../pg-dump.js';
 
 export const admin: AdminFace = {
   kind: 'postgres',
@@ -16,4 +17,5 @@ export const admin: AdminFace = {
   dmlStatement,
   eventStatements,
   adminError: (e) => (isPgError(e) ? postgresError(e, '') : null),
+  dumpDatabase,
 };
