@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
+import { pgDumpDatabase } from '../support/db.js';
 import { startEngine } from '../support/engine.js';
 import { runCli } from '../support/cli.js';
 
 const SECRET = 'cli-migrate-secret';
-const fx = useEngine({ SERVICE_GRAPHQL_ADMIN_SECRET: SECRET });
+// pg_dump (`--from-server`, seeds from a table) refuses a server newer than itself.
+const fx = useEngine({ SERVICE_GRAPHQL_ADMIN_SECRET: SECRET }, [], pgDumpDatabase);
 const admin = { 'x-service-admin-secret': SECRET };
 let project: string;
 let flags: string[];

@@ -1,6 +1,7 @@
 /** Fresh databases on the test server, one per test file or engine. */
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { inject } from 'vitest';
 
 export interface TestDatabase {
@@ -54,4 +55,33 @@ export async function postgisDatabase(): Promise<TestDatabase> {
   const db = await freshDatabase(serverUrl);
   await db.sql('CREATE EXTENSION postgis');
   return db;
+}
+
+/** The major version of the `pg_dump` the engine would run (the first on PATH), or 0 when there is none. */
+function pgDumpMajor(): number {
+  const r = spawnSync('pg_dump', ['--version'], { encoding: 'utf8' });
+  return Number(/\(PostgreSQL\) (\d+)/.exec(r.stdout ?? '')?.[1] ?? 0);
+}
+
+async function serverMajor(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Math.floor(Number((await c.query('SHOW server_version_num')).rows[0].server_version_num) / 10_000);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * A fresh database on a server the installed `pg_dump` can dump (it refuses a server newer than
+ * itself): the run's server, else its PostGIS server (Debian's PostgreSQL 15, beside Debian's
+ * pg_dump); fails, saying what to install, when neither fits (never skips).
+ */
+export async function pgDumpDatabase(): Promise<TestDatabase> {
+  const major = pgDumpMajor();
+  for (const url of [inject('databaseUrl'), inject('postgisUrl')].filter((u) => u !== '')) {
+    if (major >= (await serverMajor(url))) return freshDatabase(url);
+  }
+  throw new Error(`this test needs a pg_dump at least as new as the test server (found ${major || 'none'}): install Debian's postgresql-client-15 with postgresql-15-postgis-3 (.ci/run does) or set SERVICE_TEST_DATABASE_URL to a server it can dump`);
 }
