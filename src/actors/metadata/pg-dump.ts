@@ -3,7 +3,7 @@
  * clean_output, source}` runs the `pg_dump` program with `opts` against the source's database
  * and answers its output as text (the command-line tool's `migrate create --from-server` and
  * `seed create --from-table`), through the source's backend (`AdminFace.dumpDatabase`: PostgreSQL
- * and Citus). Options that would point it elsewhere or write a file on the server are refused.
+ * and Citus). Only options choosing what is dumped are taken (`pg-dump-options.ts`).
  */
 import { backendFor } from '../../backends/registry.js';
 import { ApiError, badRequest, parseFailed } from '../../errors/admin.js';
@@ -11,9 +11,7 @@ import { findSource } from '../../metadata/lookup.js';
 import type { Metadata } from '../../metadata/types.js';
 import type { PgDumpResponse } from '../../protocol/messages.js';
 import { arrayOf, bool, ObjectReader, str } from '../../util/decode.js';
-
-/** Options naming another server, database, user or an output file. */
-const REFUSED = /^(-[fdhpUW]|--(file|dbname|host|port|username|password|no-password)(=|$))/;
+import { checkPgDumpOptions } from './pg-dump-options.js';
 
 /**
  * What `clean_output` leaves out, as the well-known engine cleans it: comments, session settings
@@ -40,9 +38,7 @@ export async function pgDump(metadata: Metadata, text: string): Promise<PgDumpRe
     const cleanOutput = r.withDefault('clean_output', bool, false);
     const sourceName = r.withDefault('source', str, 'default');
     r.done();
-    opts.forEach((o, i) => {
-      if (REFUSED.test(o)) throw badRequest('not-supported', `option ${JSON.stringify(o)} is not allowed: the source's connection is the engine's`, `$.opts[${i}]`);
-    });
+    checkPgDumpOptions(opts);
     const source = findSource(metadata, sourceName, '$.source');
     const dump = backendFor(source.kind)?.dumpDatabase;
     if (!dump) throw badRequest('not-supported', `pg_dump works on PostgreSQL sources; "${sourceName}" is ${source.kind}`, '$.source');
