@@ -117,12 +117,12 @@ export class GraphQLService {
       if (limits) headers = await this.limits.admit(limits, session, now);
       const plan = await this.plans.plan(session, req);
       if (limits) checkSize(limits, plan);
-      const request = executeRequest(session, req, setCookies, this.deadline(limits, now));
+      // The time limit's deadline is armed only when the plan runs (a cache hit runs nothing).
       if (plan.cache && this.cache) {
-        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, request);
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, () => executeRequest(session, req, setCookies, this.deadline(limits, now)));
         return { status: 200, body: cached.data, headers: [...cached.headers, ...(headers ?? [])] };
       }
-      const body = await executeData(plan, request, this.connections);
+      const body = await executeData(plan, executeRequest(session, req, setCookies, this.deadline(limits, now)), this.connections);
       if (plan.operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
       return { status: 200, body, ...(headers ? { headers } : {}) };
     } catch (e) {
@@ -187,13 +187,13 @@ export class GraphQLService {
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       if (limits && !admitted) checkSize(limits, plan);
       operation = plan.operation;
-      const request = executeRequest(session, req, setCookies, this.deadline(limits, now));
+      // The time limit's deadline is armed only when the plan runs (a cache hit runs nothing).
       if (plan.cache && this.cache) {
-        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, request);
+        const cached = await this.cached(this.cache, plan as Plan & { cache: PlanCache }, session, req, () => executeRequest(session, req, setCookies, this.deadline(limits, now)));
         this.meter?.request(operation, true, startedAt);
         return { body: responseText(cached.data, cached.errors), status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, headers: [...cached.headers, ...(headers ?? [])] };
       }
-      const body = await execute(plan, request, this.connections);
+      const body = await execute(plan, executeRequest(session, req, setCookies, this.deadline(limits, now)), this.connections);
       // A write through this engine evicts the cached answers that read its tables (cache/response-cache.ts).
       if (operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
       this.meter?.request(operation, true, startedAt);
@@ -206,9 +206,9 @@ export class GraphQLService {
   }
 
   /** A `@cached` query's `data`, from the response cache or run and stored. */
-  private cached(cache: ResponseCache, plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, request: ExecuteRequest): Promise<CachedData & { errors: unknown[] }> {
+  private cached(cache: ResponseCache, plan: Plan & { cache: PlanCache }, session: Session, req: GraphQLRequest, request: () => ExecuteRequest): Promise<CachedData & { errors: unknown[] }> {
     const keyed = { operationName: req.operationName, variables: req.variables, role: session.role, session: session.variables, headers: session.clientHeaders, metadataVersion: this.metadataVersion };
-    return cache.data(plan, keyed, (errors) => executeData(plan, request, this.connections, errors));
+    return cache.data(plan, keyed, (errors) => executeData(plan, request(), this.connections, errors));
   }
 
   /** Whether requests must carry their client's address (`Session.clientAddress`): a rate limit counts by IP. */
