@@ -1,5 +1,7 @@
 /** Boot: configuration, embedded database if needed, actors, then the HTTP front. */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConsoleAssetsMissing, loadConsoleAssets, type ConsoleAsset } from './http/console-assets.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, logger, setEnabledLogTypes, setLogLevel } from './log.js';
@@ -51,6 +53,17 @@ async function main(): Promise<void> {
   }
   setLogLevel(config.logLevel);
   setEnabledLogTypes(config.enabledLogTypes);
+  let consoleAssets: Map<string, ConsoleAsset> | undefined;
+  try {
+    // Before anything starts: a console asked for and not built is a configuration error.
+    consoleAssets = config.console.enabled ? loadConsoleAssets(config.console.assetsDir ?? fileURLToPath(new URL('./console/', import.meta.url))) : undefined;
+  } catch (e) {
+    if (e instanceof ConsoleAssetsMissing) {
+      log.error(`invalid configuration: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
 
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {
@@ -115,8 +128,9 @@ async function main(): Promise<void> {
     return fail('authentication setup failed', e);
   }
   const scrape = metrics && { ...(await import('./observability/metrics/scrape.js')), ...(await import('./observability/metrics/source-health.js')) };
-  http = await startFront(config, actors, front, authenticator, metrics && scrape && { meter: metrics, ...scrape });
+  http = await startFront(config, actors, front, authenticator, metrics && scrape && { meter: metrics, ...scrape }, consoleAssets);
   started.info('server ready', { host: config.host, port: http.port, embeddedDatabase: !!embedded, version: VERSION });
+  if (config.console.enabled) started.info(`console at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${http.port}/console`);
 }
 
 /** The actors on their threads (not started yet) and the main thread's clients of them. */
@@ -211,7 +225,7 @@ interface FrontMetricsParts {
   sourceHealthMetrics: typeof import('./observability/metrics/source-health.js').sourceHealthMetrics;
 }
 
-function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator, metrics: FrontMetricsParts | undefined) {
+function startFront(config: Config, actors: Actors, front: ReturnType<typeof wireSnapshots>, authenticator: Authenticator, metrics: FrontMetricsParts | undefined, consoleAssets: Map<string, ConsoleAsset> | undefined) {
   const { metadata, multiplexers, events } = actors;
   const { graphql } = front;
   return startHttp(
@@ -271,6 +285,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
       version: VERSION,
       enabledApis: config.enabledApis,
       configBody: configApiBody(config, VERSION),
+      ...(consoleAssets && { consoleAssets }),
     },
   );
 }

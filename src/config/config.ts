@@ -96,6 +96,8 @@ export interface Config {
   redis: RedisConfig;
   /** The response cache of `@cached` queries: the longest TTL (seconds; a longer one is capped), the largest entry and the in-process store's size (bytes). */
   responseCache: { maxEntryTtlSeconds: number; maxEntryBytes: number; maxBytes: number };
+  /** `/console` (off by default, as the well-known engine's); `assetsDir`: another build than the one in `dist/console`. */
+  console: { enabled: boolean; assetsDir: string | undefined };
 }
 
 /**
@@ -170,6 +172,8 @@ const OPTIONS = {
   cacheMaxEntryTtl: opt('cache-max-entry-ttl', 'CACHE_MAX_ENTRY_TTL'),
   cacheMaxEntrySize: opt('cache-max-entry-size', 'CACHE_MAX_ENTRY_SIZE'),
   cacheMaxSize: opt('cache-max-size', 'CACHE_MAX_SIZE'),
+  enableConsole: opt('enable-console', 'ENABLE_CONSOLE'),
+  consoleAssetsDir: opt('console-assets-dir', 'CONSOLE_ASSETS_DIR'),
 } satisfies Record<string, Option>;
 
 const SWITCHES = new Set([OPTIONS.enableRemoteSchemaPermissions.flag]);
@@ -366,6 +370,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
       maxEntryBytes: integer(get(OPTIONS.cacheMaxEntrySize) ?? '1048576', OPTIONS.cacheMaxEntrySize, 0, 2 ** 31),
       maxBytes: integer(get(OPTIONS.cacheMaxSize) ?? '104857600', OPTIONS.cacheMaxSize, 0, 2 ** 40),
     },
+    console: { enabled: boolean(get(OPTIONS.enableConsole), OPTIONS.enableConsole), assetsDir: get(OPTIONS.consoleAssetsDir) },
     redis: redisConfig({
       get: (name) => (env[name] === '' ? undefined : env[name]),
       fail: (name, message) => {

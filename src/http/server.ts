@@ -24,6 +24,8 @@ import { drainFront, type FrontDrained } from './drain.js';
 import { registerRestRoutes, type RestBackend } from './rest.js';
 import type { WsBackend } from '../graphql/ws-connection.js';
 import type { EnabledApi } from '../config/config.js';
+import type { ConsoleAsset } from './console-assets.js';
+import { registerConsoleRoutes } from './console.js';
 
 const log = logger('http-log');
 
@@ -76,6 +78,8 @@ export interface HttpOptions {
   enabledApis: Set<EnabledApi>;
   /** `GET /v1alpha1/config`'s body (the `config` API). */
   configBody: string;
+  /** The console's files (`/console`); absent: the console is off. */
+  consoleAssets?: Map<string, ConsoleAsset>;
 }
 
 const ADMIN_METHODS = 'POST, OPTIONS';
@@ -224,6 +228,8 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
   app.get('/v1/version', (res, req) => {
     unmetered(res, req, GET_METHODS).reply({ status: 200, body: JSON.stringify({ version: opts.version }) });
   });
+
+  if (opts.consoleAssets) registerConsoleRoutes(app, opts.consoleAssets);
 
   app.any('/*', (res, req) => {
     const method = req.getMethod();

@@ -1,0 +1,112 @@
+/**
+ * The console's only way to the engine: its public APIs (`/v1/metadata`, `/v2/query`,
+ * `/v1/graphql`, `/v1/graphql/explain`), with the admin secret the user gave. Whatever the
+ * console does, a script can do with the same calls. A refused call becomes an `ApiFailure`
+ * carrying the engine's message, code and JSON path, shown where it happened (`ui/ErrorNote`).
+ */
+import { storedSecret } from './session';
+
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    /** The JSON path the engine names (`$.args.table`), or '' */
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+export const ADMIN_SECRET_HEADER = 'x-service-admin-secret';
+
+/** The headers of an admin call (the stored secret, when there is one). */
+export function adminHeaders(): Record<string, string> {
+  const secret = storedSecret();
+  return { 'content-type': 'application/json', ...(secret !== null ? { [ADMIN_SECRET_HEADER]: secret } : {}) };
+}
+
+interface AdminError {
+  error?: unknown;
+  code?: unknown;
+  path?: unknown;
+  message?: unknown;
+}
+
+async function post<T>(path: string, body: unknown, headers: Record<string, string> = adminHeaders()): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiFailure(`the engine could not be reached: ${e instanceof Error ? e.message : String(e)}`, 0, 'unreachable', '');
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) {
+    const e = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as AdminError;
+    const message = typeof e.error === 'string' ? e.error : typeof e.message === 'string' ? e.message : `${res.status} ${text.slice(0, 200)}`;
+    throw new ApiFailure(message, res.status, typeof e.code === 'string' ? e.code : String(res.status), typeof e.path === 'string' ? e.path : '');
+  }
+  return parsed as T;
+}
+
+/** One `/v1/metadata` call (`{type, args}`; bulk calls pass `args` as the list). */
+export const metadata = <T = unknown>(type: string, args: unknown, extra: Record<string, unknown> = {}): Promise<T> => post<T>('/v1/metadata', { type, args, ...extra });
+
+/** One `/v2/query` call. */
+export const query = <T = unknown>(type: string, args: unknown): Promise<T> => post<T>('/v2/query', { type, args });
+
+export interface RunSqlResult {
+  result_type: 'CommandOk' | 'TuplesOk';
+  /** With `TuplesOk`: the header row, then the rows, every value as text (or null). */
+  result: (string | null)[][] | null;
+}
+
+export interface RunSqlOptions {
+  source?: string;
+  cascade?: boolean;
+  read_only?: boolean;
+  check_metadata_consistency?: boolean;
+}
+
+/** `run_sql` on a source (default: `default`). */
+export const runSql = (sql: string, options: RunSqlOptions = {}): Promise<RunSqlResult> => query<RunSqlResult>('run_sql', { source: 'default', ...options, sql });
+
+export interface GraphQLResult<T = unknown> {
+  data?: T;
+  errors?: { message: string; extensions?: { path?: string; code?: string } }[];
+}
+
+/**
+ * One `/v1/graphql` request; `headers` replace the admin ones when given (to run as a role, the
+ * explorer sends the admin secret with `x-service-role` and session variables).
+ */
+export const graphql = <T = unknown>(body: { query: string; variables?: Record<string, unknown>; operationName?: string }, headers?: Record<string, string>): Promise<GraphQLResult<T>> =>
+  post<GraphQLResult<T>>('/v1/graphql', body, headers ?? adminHeaders());
+
+/** A GraphQL answer's errors as one `ApiFailure` (the first error's message, code and path). */
+export function graphqlData<T>(result: GraphQLResult<T>): T {
+  const first = result.errors?.[0];
+  if (first) throw new ApiFailure(first.message, 200, first.extensions?.code ?? 'graphql-error', first.extensions?.path ?? '');
+  return result.data as T;
+}
+
+/** `/v1/graphql/explain`: the SQL a query runs, with PostgreSQL's plan. */
+export const explain = (body: { query: { query: string; variables?: Record<string, unknown>; operationName?: string }; user?: Record<string, string> }) =>
+  post<{ field: string; sql: string; plan: string[] }[]>('/v1/graphql/explain', body);
+
+/** Whether `secret` opens the admin API (the sign-in check). */
+export async function checkSecret(secret: string): Promise<boolean> {
+  try {
+    await post('/v1/metadata', { type: 'get_inconsistent_metadata', args: {} }, { 'content-type': 'application/json', ...(secret ? { [ADMIN_SECRET_HEADER]: secret } : {}) });
+    return true;
+  } catch (e) {
+    if (e instanceof ApiFailure && (e.status === 401 || e.status === 403 || e.code === 'access-denied')) return false;
+    throw e;
+  }
+}

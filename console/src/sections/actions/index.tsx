@@ -1,0 +1,6 @@
+/** The Actions section (to be built). */
+import type { SectionPage } from '../../app/sections';
+import { Page } from '../../ui/forms';
+
+const Section: SectionPage = () => <Page title="Actions"><p>Not built yet.</p></Page>;
+export default Section;

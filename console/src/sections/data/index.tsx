@@ -1,0 +1,6 @@
+/** The Data section (to be built). */
+import type { SectionPage } from '../../app/sections';
+import { Page } from '../../ui/forms';
+
+const Section: SectionPage = () => <Page title="Data"><p>Not built yet.</p></Page>;
+export default Section;

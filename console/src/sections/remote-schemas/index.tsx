@@ -1,0 +1,6 @@
+/** The Remote Schemas section (to be built). */
+import type { SectionPage } from '../../app/sections';
+import { Page } from '../../ui/forms';
+
+const Section: SectionPage = () => <Page title="Remote Schemas"><p>Not built yet.</p></Page>;
+export default Section;

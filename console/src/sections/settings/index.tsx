@@ -1,0 +1,6 @@
+/** The Settings section (to be built). */
+import type { SectionPage } from '../../app/sections';
+import { Page } from '../../ui/forms';
+
+const Section: SectionPage = () => <Page title="Settings"><p>Not built yet.</p></Page>;
+export default Section;

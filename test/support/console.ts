@@ -1,0 +1,50 @@
+/**
+ * A console test's setting: a fresh database, an engine serving the console with an admin
+ * secret, and a headless Chromium signed in to it (`signIn`).
+ */
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { freshDatabase, type TestDatabase } from './db.js';
+import { startEngine, type Engine } from './engine.js';
+import { openConsoleBrowser, type ConsoleBrowser } from './browser.js';
+
+export const CONSOLE_SECRET = 'console-test-secret';
+export const ADMIN = { 'x-service-admin-secret': CONSOLE_SECRET };
+
+export interface ConsoleSetting {
+  db: TestDatabase;
+  engine: Engine;
+  browser: ConsoleBrowser;
+  page: Page;
+  /** Stops the browser (failing on logged errors), the engine and drops the database. */
+  close(): Promise<void>;
+}
+
+/** `env`: more of the engine's settings. */
+export async function openConsole(test: string, env: Record<string, string> = {}): Promise<ConsoleSetting> {
+  const db = await freshDatabase();
+  const engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: CONSOLE_SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', ...env });
+  const browser = await openConsoleBrowser(test);
+  return {
+    db,
+    engine,
+    browser,
+    page: browser.page,
+    close: async () => {
+      try {
+        await browser.close();
+      } finally {
+        await engine.stop();
+        await db.drop();
+      }
+    },
+  };
+}
+
+/** Opens `path` under the console and signs in with the admin secret. */
+export async function signIn(s: ConsoleSetting, path = '/console'): Promise<void> {
+  await s.page.goto(s.engine.url + path);
+  await s.page.getByLabel('Admin secret').fill(CONSOLE_SECRET);
+  await s.page.getByRole('button', { name: 'Enter console' }).click();
+  await expect.poll(() => s.page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(true);
+}
