@@ -13,6 +13,8 @@ export class ApiFailure extends Error {
     readonly code: string,
     /** The JSON path the engine names (`$.args.table`), or '' */
     readonly path: string,
+    /** The engine's `internal` detail, when it gives one (the inconsistent objects that refused a `replace_metadata`). */
+    readonly internal?: unknown,
   ) {
     super(message);
   }
@@ -31,12 +33,14 @@ interface AdminError {
   code?: unknown;
   path?: unknown;
   message?: unknown;
+  internal?: unknown;
 }
 
-async function post<T>(path: string, body: unknown, headers: Record<string, string> = adminHeaders()): Promise<T> {
+/** One exchange with the engine: its status and its body (parsed as JSON when it is). */
+async function exchange(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ ok: boolean; status: number; text: string; parsed: unknown }> {
   let res: Response;
   try {
-    res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     throw new ApiFailure(`the engine could not be reached: ${e instanceof Error ? e.message : String(e)}`, 0, 'unreachable', '');
   }
@@ -47,13 +51,32 @@ async function post<T>(path: string, body: unknown, headers: Record<string, stri
   } catch {
     parsed = text;
   }
-  if (!res.ok) {
+  return { ok: res.ok, status: res.status, text, parsed };
+}
+
+async function send<T>(method: string, path: string, body: unknown, headers: Record<string, string> = adminHeaders()): Promise<T> {
+  const { ok, status, text, parsed } = await exchange(method, path, body, headers);
+  if (!ok) {
     const e = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as AdminError;
-    const message = typeof e.error === 'string' ? e.error : typeof e.message === 'string' ? e.message : `${res.status} ${text.slice(0, 200)}`;
-    throw new ApiFailure(message, res.status, typeof e.code === 'string' ? e.code : String(res.status), typeof e.path === 'string' ? e.path : '');
+    const message = typeof e.error === 'string' ? e.error : typeof e.message === 'string' ? e.message : `${status} ${text.slice(0, 200)}`;
+    throw new ApiFailure(message, status, typeof e.code === 'string' ? e.code : String(status), typeof e.path === 'string' ? e.path : '', e.internal);
   }
   return parsed as T;
 }
+
+const post = <T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T> => send<T>('POST', path, body, headers);
+
+/** A GET of an admin route (`/v1/version`, `/v1alpha1/config`). */
+export const get = <T = unknown>(path: string): Promise<T> => send<T>('GET', path, undefined);
+
+/**
+ * A RESTified endpoint's call (`/api/rest/...`) with the admin headers, answered as it came
+ * (its status and JSON body, errors included): the endpoints' page shows the answer itself.
+ */
+export const callRestEndpoint = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
+  const { status, parsed } = await exchange(method, path, body, adminHeaders());
+  return { status, body: parsed };
+};
 
 /** One `/v1/metadata` call (`{type, args}`; bulk calls pass `args` as the list). */
 export const metadata = <T = unknown>(type: string, args: unknown, extra: Record<string, unknown> = {}): Promise<T> => post<T>('/v1/metadata', { type, args, ...extra });

@@ -62,13 +62,14 @@ export interface Metadata {
   actions?: { name: string; definition: Record<string, unknown>; comment?: string; permissions?: { role: string }[] }[];
   custom_types?: Record<string, unknown>;
   cron_triggers?: { name: string; webhook: string; schedule: string; payload?: unknown; include_in_metadata: boolean; comment?: string }[];
-  query_collections?: { name: string; definition: { queries: { name: string; query: string }[] } }[];
+  query_collections?: { name: string; definition: { queries: { name: string; query: string }[] }; comment?: string }[];
   allowlist?: { collection: string; scope?: { global: boolean; roles?: string[] } }[];
   rest_endpoints?: { name: string; url: string; methods: string[]; definition: { query: { collection_name: string; query_name: string } }; comment?: string }[];
   inherited_roles?: { role_name: string; role_set: string[] }[];
   network?: Record<string, unknown>;
   api_limits?: Record<string, unknown>;
   opentelemetry?: Record<string, unknown>;
+  metrics_config?: { analyze_query_variables?: boolean; analyze_response_body?: boolean };
   [key: string]: unknown;
 }
 
