@@ -76,15 +76,21 @@ describe('query collections and the allow-list', () => {
     await s.browser.shot('allow-list-emptied');
   });
 
-  it('drops a query, then the collection', async () => {
+  it('renames the collection, drops its query, then the collection', async () => {
     const { page } = s;
     await goTo('Query collections');
-    const card = page.getByRole('region', { name: 'Collection my-queries' });
+    await page.getByRole('region', { name: 'Collection my-queries' }).getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name of my-queries').fill('team-queries');
+    await s.browser.shot('rename-collection');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    const card = page.getByRole('region', { name: 'Collection team-queries' });
+    await expect.poll(() => card.isVisible()).toBe(true);
+    expect((await exported()).query_collections.map((c: { name: string }) => c.name)).toEqual(['team-queries']);
     const row = card.getByRole('row', { name: /authors/ });
     await row.getByRole('button', { name: 'Drop query' }).click();
     await row.getByRole('group', { name: 'Confirm: Drop query' }).getByRole('button', { name: 'Drop query' }).click();
     await expect.poll(() => card.getByText('No queries yet.').isVisible()).toBe(true);
-    expect((await exported()).query_collections).toEqual([{ name: 'my-queries', definition: { queries: [] } }]);
+    expect((await exported()).query_collections).toEqual([{ name: 'team-queries', definition: { queries: [] } }]);
     await card.getByRole('button', { name: 'Drop collection' }).click();
     await s.browser.shot('drop-collection-confirm');
     await card.getByRole('group', { name: 'Confirm: Drop collection' }).getByRole('button', { name: 'Drop collection' }).click();
@@ -128,6 +134,16 @@ describe('REST endpoints', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toBe('POST /api/rest/authors/1: HTTP 200');
     expect(JSON.parse((await page.getByLabel('Response').textContent()) ?? '')).toEqual({ author_by_pk: { id: 1, name: 'Ann' } });
     await s.browser.shot('rest-tried-post');
+    // As the role user, which has no permission on author: the engine's error, as it answered.
+    await page.getByRole('button', { name: 'Add request header' }).click();
+    await page.getByLabel('Request header: name 1').fill('x-service-role');
+    await page.getByLabel('Request header: value 1').fill('user');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('POST /api/rest/authors/1: HTTP 400');
+    expect(JSON.parse((await page.getByLabel('Response').textContent()) ?? '')).toMatchObject({ code: 'validation-failed' });
+    await s.browser.shot('rest-tried-as-user');
+    // The endpoint's 400 is logged by the browser: the answer this test asked for.
+    s.browser.errors.splice(0);
 
     await page.getByRole('link', { name: 'All endpoints' }).click();
     await row.getByRole('button', { name: 'Delete' }).click();

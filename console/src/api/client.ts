@@ -70,11 +70,12 @@ const post = <T>(path: string, body: unknown, headers?: Record<string, string>):
 export const get = <T = unknown>(path: string): Promise<T> => send<T>('GET', path, undefined);
 
 /**
- * A RESTified endpoint's call (`/api/rest/...`) with the admin headers, answered as it came
- * (its status and JSON body, errors included): the endpoints' page shows the answer itself.
+ * A RESTified endpoint's call (`/api/rest/...`) with the admin headers and `headers` (a role,
+ * session variables), answered as it came (its status and JSON body, errors included): the
+ * endpoints' page shows the answer itself.
  */
-export const callRestEndpoint = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
-  const { status, parsed } = await exchange(method, path, body, adminHeaders());
+export const callRestEndpoint = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> => {
+  const { status, parsed } = await exchange(method, path, body, { ...adminHeaders(), ...headers });
   return { status, body: parsed };
 };
 

@@ -1,5 +1,6 @@
 /**
- * Query collections (`create_query_collection`, `drop_query_collection`), each with its queries
+ * Query collections (`create_query_collection`, `drop_query_collection`, renamed by
+ * `RenameCollection`), each with its queries
  * (`add_query_to_collection`, `drop_query_from_collection`).
  */
 import { useState, type FormEvent } from 'react';
@@ -10,6 +11,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, TextArea, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { checkQuery } from './parseQuery';
+import { RenameCollection } from './RenameCollection';
 
 type Collection = NonNullable<Metadata['query_collections']>[number];
 
@@ -72,6 +74,7 @@ function CollectionCard({ collection }: { collection: Collection }) {
     <section className="card" aria-label={`Collection ${collection.name}`}>
       <header className="row">
         <h2>{collection.name}</h2>
+        <RenameCollection name={collection.name} />
         {/* cascade: a collection on the allow-list leaves it too, as the well-known console drops it. */}
         <ConfirmButton label="Drop collection" question={`Drop ${collection.name} (and its allow-list entry)?`} disabled={change.busy} onConfirm={() => change.run('drop_query_collection', { collection: collection.name, cascade: true })} />
       </header>

@@ -1,7 +1,8 @@
 /**
  * Trying a REST endpoint, as the well-known console's endpoint page does: fill its URL
  * variables (and other variables as JSON: the query string of a GET, the body otherwise), send
- * the request to `/api/rest/<url>` with the admin headers and show the JSON answer as it came.
+ * the request to `/api/rest/<url>` with the admin headers and the request headers given (a
+ * role, session variables), and show the JSON answer as it came.
  */
 import { useState, type FormEvent } from 'react';
 import { callRestEndpoint } from '../../../api/client';
@@ -10,6 +11,7 @@ import { Link } from '../../../app/router';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select, TextArea, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
+import { PairRows, type Pair } from '../PairRows';
 import { endpointQuery, fillUrl, urlVariables } from './endpoints';
 
 function readVariables(text: string): Record<string, unknown> {
@@ -35,13 +37,15 @@ export function TryEndpointPage({ name }: { name: string }) {
   const [method, setMethod] = useState<string | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [others, setOthers] = useState('{}');
+  const [headers, setHeaders] = useState<Pair[]>([]);
   const [answer, setAnswer] = useState<{ request: string; status: number; body: unknown } | null>(null);
   const chosen = method ?? endpoint?.methods[0] ?? 'GET';
   const sending = useAction(async () => {
     if (!endpoint) return;
     const variables = readVariables(others);
     const path = fillUrl(endpoint.url, values) + (chosen === 'GET' ? queryString(variables) : '');
-    const r = await callRestEndpoint(chosen, path, chosen === 'GET' ? undefined : variables);
+    const sent = Object.fromEntries(headers.filter((h) => h.name.trim() !== '').map((h) => [h.name.trim(), h.value]));
+    const r = await callRestEndpoint(chosen, path, chosen === 'GET' ? undefined : variables, sent);
     setAnswer({ request: `${chosen} ${path}`, ...r });
   });
   if (!m) return <p className="loading">Loading…</p>;
@@ -69,6 +73,8 @@ export function TryEndpointPage({ name }: { name: string }) {
           <TextField key={v} label={`URL variable ${v}`} value={values[v] ?? ''} onChange={(e) => setValues((vs) => ({ ...vs, [v]: e.target.value }))} />
         ))}
         <TextArea label="Other variables (JSON)" value={others} onChange={(e) => setOthers(e.target.value)} />
+        <p className="hint">Sent with the admin secret; add x-service-role (and session variables) to run as a role.</p>
+        <PairRows title="Request header" withEnv={false} rows={headers} onChange={setHeaders} />
         <button type="submit" disabled={sending.busy}>
           Send request
         </button>

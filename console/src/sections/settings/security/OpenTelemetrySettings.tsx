@@ -10,7 +10,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { DATA_TYPES, documentOf, inputOf, PROPAGATORS, type OtelInput } from './openTelemetry';
-import { PairRows } from './PairRows';
+import { PairRows } from '../PairRows';
 
 const toggled = (list: string[], item: string, on: boolean): string[] => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
 

@@ -2,7 +2,7 @@
  * The `opentelemetry` setting and the form's fields, both ways (docs/operations.md, "Traces").
  * The status is not a field: it is switched by `set_opentelemetry_status` and sent back as stored.
  */
-import type { Pair } from './PairRows';
+import type { Pair } from '../PairRows';
 
 export const DATA_TYPES = ['traces', 'metrics', 'logs'] as const;
 export const PROPAGATORS = ['b3', 'tracecontext'] as const;

@@ -1,5 +1,5 @@
 /** Name/value rows the user adds and removes (headers, resource attributes); a value may name an environment variable. */
-import { Checkbox, TextField } from '../../../ui/forms';
+import { Checkbox, TextField } from '../../ui/forms';
 
 export interface Pair {
   name: string;
