@@ -10,6 +10,16 @@ import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/cons
 
 let s: ConsoleSetting;
 
+/** `expect.poll` with room for a loaded machine (its default waits 1 s). */
+const until = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
+/** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
+const expectedFailure = (status: number) => {
+  const failed = (e: string) => e.includes(`status of ${status}`);
+  expect(s.browser.errors.some(failed)).toBe(true);
+  s.browser.errors.splice(0, s.browser.errors.length, ...s.browser.errors.filter((e) => !failed(e)));
+};
+
 const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 const tablesOf = (m: { sources: { tables: { table: { name: string } }[] }[] }) => m.sources.flatMap((src) => src.tables.map((t) => t.table.name)).sort();
 
@@ -30,10 +40,10 @@ describe('metadata actions', () => {
     const { page } = s;
     await signIn(s, '/console/settings');
     // Before sign-in the console checks for an engine without a secret: its 401 is expected.
-    s.browser.errors.splice(0);
+    expectedFailure(401);
     const { resource_version } = (await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN)).body;
-    await expect.poll(() => page.getByRole('heading', { name: 'Metadata actions' }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByText('Resource version:').textContent()).toBe(`Resource version: ${resource_version}`);
+    await until(() => page.getByRole('heading', { name: 'Metadata actions' }).isVisible()).toBe(true);
+    await until(() => page.getByText('Resource version:').textContent()).toBe(`Resource version: ${resource_version}`);
     await s.browser.shot('metadata-actions');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export metadata' }).click()]);
     expect(download.suggestedFilename()).toBe('metadata.json');
@@ -47,7 +57,7 @@ describe('metadata actions', () => {
     expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'article' } }, ADMIN)).status).toBe(200);
     expect(tablesOf(await exported())).toEqual(['article', 'author']);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'metadata.json', mimeType: 'application/json', buffer: readFileSync(file) });
-    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata imported from metadata.json.');
+    await until(() => page.getByRole('status').first().textContent()).toBe('Metadata imported from metadata.json.');
     await s.browser.shot('imported');
     expect(await exported()).toEqual(before);
   });
@@ -58,15 +68,15 @@ describe('metadata actions', () => {
     const broken = { ...before, sources: [{ ...before.sources[0], tables: [{ table: { schema: 'public', name: 'author' }, select_permissions: [{ role: 'user', permission: { columns: ['nope'], filter: {} } }] }] }] };
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(broken)) });
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toBe('cannot continue due to inconsistent metadata (unexpected at $.args)');
+    await until(() => alert.textContent()).toBe('cannot continue due to inconsistent metadata (unexpected at $.args)');
     const objects = page.getByRole('table', { name: 'Objects the imported metadata makes inconsistent' });
     expect(await objects.getByRole('row').nth(1).textContent()).toMatch(/nope/);
     await s.browser.shot('import-refused');
     expect(await exported()).toEqual(before);
     // The refused import's 400 is logged by the browser: the failure this test asked for.
-    s.browser.errors.splice(0);
+    expectedFailure(400);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'text.json', mimeType: 'application/json', buffer: Buffer.from('not json') });
-    await expect.poll(() => alert.textContent()).toContain('text.json is not JSON');
+    await until(() => alert.textContent()).toContain('text.json is not JSON');
     await s.browser.shot('import-not-json');
     expect(await exported()).toEqual(before);
   });
@@ -79,21 +89,21 @@ describe('inconsistent metadata', () => {
     await page.getByLabel('Reload all sources').check();
     await page.getByLabel('Reload all remote schemas').check();
     await page.getByRole('button', { name: 'Reload metadata' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Metadata reloaded, with inconsistent objects');
+    await until(() => page.getByRole('status').first().textContent()).toContain('Metadata reloaded, with inconsistent objects');
     await s.browser.shot('reloaded-inconsistent');
     await page.getByRole('link', { name: 'Inconsistent metadata' }).first().click();
     const table = page.getByRole('table', { name: 'Inconsistent objects' });
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await until(() => table.getByRole('row').count()).toBe(2);
     const row = table.getByRole('row').nth(1);
     expect(await row.getByRole('cell').first().textContent()).toBe('table');
     expect(await row.textContent()).toContain('author');
     await row.getByText('Definition').click();
-    await expect.poll(() => row.locator('pre').isVisible()).toBe(true);
+    await until(() => row.locator('pre').isVisible()).toBe(true);
     await s.browser.shot('inconsistent-objects');
     await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
     await s.browser.shot('drop-confirm');
     await page.getByRole('group', { name: 'Confirm: Drop inconsistent objects' }).getByRole('button', { name: 'Drop inconsistent objects' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('The metadata is consistent.');
+    await until(() => page.getByRole('status').first().textContent()).toBe('The metadata is consistent.');
     await s.browser.shot('consistent');
     const status = (await s.engine.metadata({ type: 'get_inconsistent_metadata', args: {} }, ADMIN)).body;
     expect(status.is_consistent).toBe(true);
@@ -105,10 +115,10 @@ describe('about and clear', () => {
   it("shows the engine's version and configuration", async () => {
     const { page } = s;
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'About' }).click();
-    const version = (await (await fetch(`${s.engine.url}/v1/version`)).json()).version;
-    await expect.poll(() => page.getByText('Engine version:').textContent()).toBe(`Engine version: ${version}`);
+    const { version } = (await (await fetch(`${s.engine.url}/v1/version`)).json()) as { version: string };
+    await until(() => page.getByText('Engine version:').textContent()).toBe(`Engine version: ${version}`);
     const config = page.getByRole('table', { name: 'Configuration' });
-    await expect.poll(() => config.getByRole('row', { name: /is_admin_secret_set/ }).textContent()).toBe('is_admin_secret_settrue');
+    await until(() => config.getByRole('row', { name: /is_admin_secret_set/ }).textContent()).toBe('is_admin_secret_settrue');
     await s.browser.shot('about');
   });
 
@@ -124,7 +134,7 @@ describe('about and clear', () => {
     expect(tablesOf(await exported())).toEqual(['tag']);
     await page.getByRole('button', { name: 'Clear metadata' }).click();
     await confirm.getByRole('button', { name: 'Clear metadata' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
+    await until(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
     await s.browser.shot('cleared');
     expect(tablesOf(await exported())).toEqual([]);
   });
