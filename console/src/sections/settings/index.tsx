@@ -8,6 +8,7 @@
  * - `tls-allowlist`, `api-limits`, `observability`;
  * - `about`: the engine's version and configuration.
  */
+import type { ReactNode } from 'react';
 import type { SectionPage } from '../../app/sections';
 import { AboutPage } from './AboutPage';
 import { AllowListPage } from './collections/AllowListPage';
@@ -21,35 +22,25 @@ import { ObservabilityPage } from './security/ObservabilityPage';
 import { TlsAllowListPage } from './security/TlsAllowListPage';
 import { SettingsNav } from './SettingsNav';
 
-function SettingsPage({ page, detail }: { page: string; detail: string | undefined }) {
-  switch (page) {
-    case 'metadata-status':
-      return <InconsistentMetadataPage />;
-    case 'query-collections':
-      return <QueryCollectionsPage />;
-    case 'allow-list':
-      return <AllowListPage />;
-    case 'rest-endpoints':
-      return detail ? <TryEndpointPage name={detail} /> : <RestEndpointsPage />;
-    case 'tls-allowlist':
-      return <TlsAllowListPage />;
-    case 'api-limits':
-      return <ApiLimitsPage />;
-    case 'observability':
-      return <ObservabilityPage />;
-    case 'about':
-      return <AboutPage />;
-    default:
-      return <MetadataActionsPage />;
-  }
-}
+const PAGES: Record<string, (detail: string | undefined) => ReactNode> = {
+  'metadata-actions': () => <MetadataActionsPage />,
+  'metadata-status': () => <InconsistentMetadataPage />,
+  'query-collections': () => <QueryCollectionsPage />,
+  'allow-list': () => <AllowListPage />,
+  'rest-endpoints': (name) => (name ? <TryEndpointPage key={name} name={name} /> : <RestEndpointsPage />),
+  'tls-allowlist': () => <TlsAllowListPage />,
+  'api-limits': () => <ApiLimitsPage />,
+  observability: () => <ObservabilityPage />,
+  about: () => <AboutPage />,
+};
 
 const SettingsSection: SectionPage = ({ rest }) => {
-  const page = rest[0] ?? 'metadata-actions';
+  // An unknown page shows the first one, as the section's own path does.
+  const page = rest[0] !== undefined && Object.hasOwn(PAGES, rest[0]) ? rest[0] : 'metadata-actions';
   return (
     <>
       <SettingsNav current={page} />
-      <SettingsPage page={page} detail={rest[1]} />
+      {PAGES[page]?.(rest[1])}
     </>
   );
 };

@@ -74,9 +74,11 @@ function CollectionCard({ collection }: { collection: Collection }) {
     <section className="card" aria-label={`Collection ${collection.name}`}>
       <header className="row">
         <h2>{collection.name}</h2>
-        <RenameCollection name={collection.name} />
-        {/* cascade: a collection on the allow-list leaves it too, as the well-known console drops it. */}
-        <ConfirmButton label="Drop collection" question={`Drop ${collection.name} (and its allow-list entry)?`} disabled={change.busy} onConfirm={() => change.run('drop_query_collection', { collection: collection.name, cascade: true })} />
+        <div className="row">
+          <RenameCollection name={collection.name} />
+          {/* cascade: a collection on the allow-list leaves it too, as the well-known console drops it. */}
+          <ConfirmButton label="Drop collection" question={`Drop ${collection.name} (and its allow-list entry)?`} disabled={change.busy} onConfirm={() => change.run('drop_query_collection', { collection: collection.name, cascade: true })} />
+        </div>
       </header>
       {collection.comment && <p>{collection.comment}</p>}
       <ErrorNote error={change.error} />
