@@ -90,8 +90,10 @@ describe('inconsistent metadata', () => {
     await page.getByLabel('Reload all remote schemas').check();
     await page.getByRole('button', { name: 'Reload metadata' }).click();
     await until(() => page.getByRole('status').first().textContent()).toContain('Metadata reloaded, with inconsistent objects');
+    const navLink = page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: /^Inconsistent metadata/ });
+    await until(() => navLink.textContent()).toBe('Inconsistent metadata (1)');
     await s.browser.shot('reloaded-inconsistent');
-    await page.getByRole('link', { name: 'Inconsistent metadata' }).first().click();
+    await page.getByRole('status').getByRole('link', { name: 'Inconsistent metadata' }).click();
     const table = page.getByRole('table', { name: 'Inconsistent objects' });
     await until(() => table.getByRole('row').count()).toBe(2);
     const row = table.getByRole('row').nth(1);
@@ -104,6 +106,7 @@ describe('inconsistent metadata', () => {
     await s.browser.shot('drop-confirm');
     await page.getByRole('group', { name: 'Confirm: Drop inconsistent objects' }).getByRole('button', { name: 'Drop inconsistent objects' }).click();
     await until(() => page.getByRole('status').first().textContent()).toBe('The metadata is consistent.');
+    await until(() => navLink.textContent()).toBe('Inconsistent metadata');
     await s.browser.shot('consistent');
     const status = (await s.engine.metadata({ type: 'get_inconsistent_metadata', args: {} }, ADMIN)).body;
     expect(status.is_consistent).toBe(true);

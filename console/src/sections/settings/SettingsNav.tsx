@@ -1,5 +1,12 @@
-/** The Settings section's side navigation, grouped as the well-known console groups its pages. */
+/**
+ * The Settings section's side navigation, grouped as the well-known console groups its pages;
+ * the inconsistent objects are counted beside their page's link, as the well-known console
+ * flags them.
+ */
+import { metadata } from '../../api/client';
+import { useMetadata } from '../../api/metadata';
 import { Link, pathOf } from '../../app/router';
+import { useLoad } from '../../ui/useLoad';
 
 const GROUPS = [
   {
@@ -29,6 +36,10 @@ const GROUPS = [
 ];
 
 export function SettingsNav({ current }: { current: string }) {
+  // Every refresh of the metadata (a reload leaves the resource version alone) reads them again.
+  const { metadata: read } = useMetadata();
+  const status = useLoad(() => metadata<{ inconsistent_objects: unknown[] }>('get_inconsistent_metadata', {}), [read]);
+  const inconsistent = status.data?.inconsistent_objects.length ?? 0;
   return (
     <nav className="side-nav" aria-label="Settings">
       {GROUPS.map((g) => (
@@ -39,6 +50,7 @@ export function SettingsNav({ current }: { current: string }) {
               <li key={p.path}>
                 <Link to={pathOf('settings', p.path)} aria-current={p.path === current ? 'page' : undefined}>
                   {p.title}
+                  {p.path === 'metadata-status' && inconsistent > 0 && <span className="count"> ({inconsistent})</span>}
                 </Link>
               </li>
             ))}
