@@ -278,6 +278,7 @@ describe('security', () => {
     await otel.getByRole('button', { name: 'Disable OpenTelemetry' }).click();
     await until(() => otel.getByText('Export is disabled.').isVisible()).toBe(true);
     expect((await exported()).opentelemetry.status).toBe('disabled');
+    await s.browser.shot('opentelemetry-disabled');
   });
 
   it('sets and removes the metrics setting', async () => {
@@ -290,5 +291,6 @@ describe('security', () => {
     await page.getByRole('button', { name: 'Remove metrics setting' }).click();
     await until(() => page.getByRole('button', { name: 'Remove metrics setting' }).isVisible()).toBe(false);
     expect((await exported()).metrics_config).toBeUndefined();
+    await s.browser.shot('metrics-removed');
   });
 });
