@@ -9,6 +9,7 @@ import { ApiFailure, metadata } from '../../../api/client';
 import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
+import { parseJson } from '../parseJson';
 import { downloadJson } from './download';
 import { inconsistentObjectsOf, InconsistentObjectsTable } from './InconsistentObjects';
 
@@ -26,22 +27,13 @@ export function ExportMetadata() {
   );
 }
 
-async function readJson(file: File): Promise<unknown> {
-  const text = await file.text();
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${file.name} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
 export function ImportMetadata() {
   const id = useId();
   const { refresh } = useMetadata();
   const [imported, setImported] = useState<string | null>(null);
   const importing = useAction(async (file: File) => {
     setImported(null);
-    await metadata('replace_metadata', await readJson(file));
+    await metadata('replace_metadata', parseJson(await file.text(), file.name));
     await refresh();
     setImported(file.name);
   });

@@ -12,15 +12,11 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select, TextArea, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { PairRows, type Pair } from '../PairRows';
+import { parseJson } from '../parseJson';
 import { endpointQuery, fillUrl, urlVariables } from './endpoints';
 
 function readVariables(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text || '{}');
-  } catch (e) {
-    throw new Error(`Other variables are not JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const value = parseJson(text || '{}', 'Other variables');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('Other variables must be a JSON object.');
   return value as Record<string, unknown>;
 }
