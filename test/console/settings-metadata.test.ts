@@ -135,8 +135,11 @@ describe('about and clear', () => {
     await s.browser.shot('clear-confirm');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(tablesOf(await exported())).toEqual(['tag']);
-    await page.getByRole('button', { name: 'Clear metadata' }).click();
-    await confirm.getByRole('button', { name: 'Clear metadata' }).click();
+    // By keyboard: cancelling gave the focus back to the button, and the question takes it.
+    await until(() => page.getByRole('button', { name: 'Clear metadata' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await until(() => confirm.getByRole('button', { name: 'Clear metadata' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
     await until(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
     await s.browser.shot('cleared');
     expect(tablesOf(await exported())).toEqual([]);
