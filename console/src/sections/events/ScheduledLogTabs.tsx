@@ -1,0 +1,53 @@
+/**
+ * Scheduled events (a cron trigger's, or the one-off ones): those still to be delivered, each
+ * of which can be deleted, those processed (delivered, failed, or dead: due longer ago than
+ * their tolerance), and their invocation logs.
+ */
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useAction } from '../../ui/useAction';
+import { useLoad } from '../../ui/useLoad';
+import { deleteScheduledEvent, PENDING_STATUSES, PROCESSED_STATUSES, scheduledEvents, scheduledInvocations, type ScheduledKind } from './api';
+import { EventsTable, InvocationsTable } from './LogTables';
+import { RefreshBar } from './RefreshBar';
+
+export function ScheduledEventsTab({ type, trigger, processed }: { type: ScheduledKind; trigger?: string; processed: boolean }) {
+  const events = useLoad(() => scheduledEvents(type, processed ? PROCESSED_STATUSES : PENDING_STATUSES, trigger), [type, trigger, processed]);
+  const remove = useAction(async (id: string) => {
+    if (!window.confirm(`Delete scheduled event ${id}?`)) return;
+    await deleteScheduledEvent(type, id);
+    await events.reload();
+  });
+  return (
+    <>
+      <RefreshBar reload={events.reload} loading={events.loading} />
+      <ErrorNote error={events.error ?? remove.error} />
+      {events.data && (
+        <EventsTable
+          label={processed ? 'Processed events' : 'Pending events'}
+          time="Scheduled at"
+          events={events.data}
+          actions={
+            processed
+              ? undefined
+              : (e) => (
+                  <button type="button" className="danger" onClick={() => void remove.run(e.id)} disabled={remove.busy} aria-label={`Delete event ${e.id}`}>
+                    Delete
+                  </button>
+                )
+          }
+        />
+      )}
+    </>
+  );
+}
+
+export function ScheduledInvocationsTab({ type, trigger }: { type: ScheduledKind; trigger?: string }) {
+  const logs = useLoad(() => scheduledInvocations(type, trigger), [type, trigger]);
+  return (
+    <>
+      <RefreshBar reload={logs.reload} loading={logs.loading} />
+      <ErrorNote error={logs.error} />
+      {logs.data && <InvocationsTable invocations={logs.data} />}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+/** An event trigger's events (pending or processed, each with "Redeliver") and its invocation logs, read from its source's event log. */
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useAction } from '../../ui/useAction';
+import { useLoad } from '../../ui/useLoad';
+import { redeliverEvent, triggerEvents, triggerInvocations, type TriggerAt } from './api';
+import { EventsTable, InvocationsTable } from './LogTables';
+import { RefreshBar } from './RefreshBar';
+
+export function TriggerEventsTab({ at, processed }: { at: TriggerAt; processed: boolean }) {
+  const events = useLoad(() => triggerEvents(at, processed), [at.source, at.trigger.name, processed]);
+  const redeliver = useAction(async (id: string) => {
+    await redeliverEvent(at, id);
+    await events.reload();
+  });
+  return (
+    <>
+      <RefreshBar reload={events.reload} loading={events.loading} />
+      <ErrorNote error={events.error ?? redeliver.error} />
+      {events.data && (
+        <EventsTable
+          label={processed ? 'Processed events' : 'Pending events'}
+          events={events.data}
+          actions={(e) => (
+            <button type="button" className="secondary" onClick={() => void redeliver.run(e.id)} disabled={redeliver.busy} aria-label={`Redeliver event ${e.id}`}>
+              Redeliver
+            </button>
+          )}
+        />
+      )}
+    </>
+  );
+}
+
+export function TriggerInvocationsTab({ at }: { at: TriggerAt }) {
+  const logs = useLoad(() => triggerInvocations(at), [at.source, at.trigger.name]);
+  return (
+    <>
+      <RefreshBar reload={logs.reload} loading={logs.loading} />
+      <ErrorNote error={logs.error} />
+      {logs.data && <InvocationsTable invocations={logs.data} />}
+    </>
+  );
+}
