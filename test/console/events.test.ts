@@ -39,7 +39,7 @@ async function refreshUntil(table: string, text: string | RegExp): Promise<void>
 beforeAll(async () => {
   await hook.start();
   // Scheduled events are found by polling: a short interval keeps the test short.
-  s = await openConsole('events', { SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200' });
+  s = await openConsole('events', { SERVICE_GRAPHQL_EVENTS_FETCH_INTERVAL: '200', EVENTS_TEST_MANUAL_HOOK: hook.url('/manual'), EVENTS_TEST_SHOP: 'south' });
   await s.db.sql('CREATE TABLE public.orders (id serial PRIMARY KEY, item text NOT NULL, qty int NOT NULL DEFAULT 1)');
   expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'orders' } } }, ADMIN)).status).toBe(200);
 }, 60_000);
@@ -96,6 +96,8 @@ describe('event triggers', () => {
 
     await s.db.sql("INSERT INTO public.orders (item) VALUES ('tea')");
     await refreshUntil('Processed events', /delivered/);
+    await page.getByRole('table', { name: 'Processed events' }).getByRole('row').nth(1).getByText('Invocations', { exact: true }).click();
+    await expect.poll(() => page.getByRole('table', { name: /^Invocations of event / }).innerText()).toContain('200');
     await s.browser.shot('processed-events');
     const call = hook.callsTo('/orders')[0]!;
     expect(call.headers['x-shop']).toBe('north');
@@ -146,12 +148,21 @@ describe('event triggers', () => {
     const { page } = s;
     await tab('Modify').click();
     await page.getByLabel('Via console', { exact: true }).check();
-    await page.getByLabel('Webhook URL', { exact: true }).fill(hook.url('/manual'));
+    await page.getByLabel('Webhook from', { exact: true }).selectOption('env');
+    await page.getByLabel('Webhook env var', { exact: true }).fill('EVENTS_TEST_MANUAL_HOOK');
+    await page.getByLabel('Header 1 type', { exact: true }).selectOption('env');
+    await page.getByLabel('Header 1 env var', { exact: true }).fill('EVENTS_TEST_SHOP');
     await s.browser.shot('modify');
     await page.getByRole('button', { name: 'Save event trigger' }).click();
     await expect.poll(async () => (await exported()).sources[0].tables[0].event_triggers[0].definition.enable_manual).toBe(true);
     const [stored] = (await exported()).sources[0].tables[0].event_triggers;
-    expect(stored).toMatchObject({ webhook: hook.url('/manual'), headers: [{ name: 'x-shop', value: 'north' }], definition: { insert: { columns: '*' }, update: { columns: ['id'] } } });
+    expect(stored).toMatchObject({
+      webhook_from_env: 'EVENTS_TEST_MANUAL_HOOK',
+      headers: [{ name: 'x-shop', value_from_env: 'EVENTS_TEST_SHOP' }],
+      definition: { insert: { columns: '*' }, update: { columns: ['id'] } },
+      retry_conf: { num_retries: 2 },
+    });
+    expect(stored.webhook).toBeUndefined();
 
     await tab('Invoke').click();
     const rows = page.getByRole('table', { name: 'Rows' });
@@ -161,6 +172,7 @@ describe('event triggers', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Invoked: event [0-9a-f-]{36}/);
     await expect.poll(() => hook.callsTo('/manual').length).toBe(1);
     expect(hook.callsTo('/manual')[0]!.body.event).toMatchObject({ op: 'MANUAL', data: { old: null, new: { id: 1, item: 'tea', qty: 1 } } });
+    expect(hook.callsTo('/manual')[0]!.headers['x-shop']).toBe('south');
     await s.browser.shot('invoked');
   });
 
@@ -234,14 +246,27 @@ describe('cron triggers', () => {
     await s.browser.shot('cron-pending');
   });
 
-  it('deletes a cron trigger', async () => {
+  it('modifies a cron trigger (replace)', async () => {
     const { page } = s;
     await tab('Modify').click();
+    await page.getByLabel('Cron schedule', { exact: true }).fill('30 4 * * 1');
+    await expect.poll(() => page.getByRole('list', { name: 'Next runs' }).getByRole('listitem').first().textContent()).toMatch(/ 04:30:00 UTC$/);
+    await page.getByLabel('Include this trigger in the metadata', { exact: true }).uncheck();
     await s.browser.shot('cron-modify');
+    await page.getByRole('button', { name: 'Save cron trigger' }).click();
+    // Left out of the export, still listed (get_cron_triggers) and in the side navigation.
+    await expect.poll(async () => (await exported()).cron_triggers).toBeUndefined();
+    const listed = await s.engine.metadata({ type: 'get_cron_triggers', args: {} }, ADMIN);
+    expect(listed.body.cron_triggers).toEqual([expect.objectContaining({ name: 'nightly', schedule: '30 4 * * 1', include_in_metadata: false, payload: { job: 'cleanup' } })]);
+    expect(await sideNav().getByRole('link', { name: 'nightly' }).isVisible()).toBe(true);
+  });
+
+  it('deletes a cron trigger', async () => {
+    const { page } = s;
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete cron trigger nightly' }).click();
     await expect.poll(() => sideNav().getByRole('link', { name: 'nightly' }).count()).toBe(0);
-    expect((await exported()).cron_triggers).toBeUndefined();
+    expect((await s.engine.metadata({ type: 'get_cron_triggers', args: {} }, ADMIN)).body.cron_triggers).toEqual([]);
     await s.browser.shot('cron-deleted');
   });
 });

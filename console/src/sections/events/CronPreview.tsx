@@ -4,6 +4,7 @@
  * left for the engine to name (its five fields are checked there).
  */
 import { Cron } from 'croner';
+import { utcTime } from './time';
 
 const RUNS = 5;
 
@@ -27,7 +28,7 @@ export function CronPreview({ schedule }: { schedule: string }) {
       <span className="muted">Next runs (UTC):</span>
       <ul aria-label="Next runs">
         {runs.map((d) => (
-          <li key={d.toISOString()}>{d.toISOString().replace('T', ' ').replace(/\.000Z$/, ' UTC')}</li>
+          <li key={d.toISOString()}>{utcTime(d)}</li>
         ))}
       </ul>
     </div>

@@ -84,7 +84,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       <OperationsFields value={ops} onChange={setOps} columns={columns.data ?? []} />
       <fieldset>
         <legend>Webhook (HTTP/S) handler</legend>
-        <div className="row">
+        <div className="row webhook-row">
           <Select
             label="Webhook from"
             value={webhookFrom}

@@ -3,15 +3,17 @@
  * of which can be deleted, those processed (delivered, failed, or dead: due longer ago than
  * their tolerance), and their invocation logs.
  */
+import { useCallback } from 'react';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
-import { deleteScheduledEvent, PENDING_STATUSES, PROCESSED_STATUSES, scheduledEvents, scheduledInvocations, type ScheduledKind } from './api';
+import { deleteScheduledEvent, scheduledEvents, scheduledInvocations, type ScheduledKind } from './api';
 import { EventsTable, InvocationsTable } from './LogTables';
 import { RefreshBar } from './RefreshBar';
 
 export function ScheduledEventsTab({ type, trigger, processed }: { type: ScheduledKind; trigger?: string; processed: boolean }) {
-  const events = useLoad(() => scheduledEvents(type, processed ? PROCESSED_STATUSES : PENDING_STATUSES, trigger), [type, trigger, processed]);
+  const events = useLoad(() => scheduledEvents(type, processed, trigger), [type, trigger, processed]);
+  const invocations = useCallback((id: string) => scheduledInvocations(type, trigger, id), [type, trigger]);
   const remove = useAction(async (id: string) => {
     if (!window.confirm(`Delete scheduled event ${id}?`)) return;
     await deleteScheduledEvent(type, id);
@@ -26,6 +28,7 @@ export function ScheduledEventsTab({ type, trigger, processed }: { type: Schedul
           label={processed ? 'Processed events' : 'Pending events'}
           time="Scheduled at"
           events={events.data}
+          invocations={invocations}
           actions={
             processed
               ? undefined

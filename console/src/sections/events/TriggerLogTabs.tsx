@@ -1,4 +1,5 @@
-/** An event trigger's events (pending or processed, each with "Redeliver") and its invocation logs, read from its source's event log. */
+/** An event trigger's events (pending or processed, each with "Redeliver" and its invocations) and its invocation logs, read from its source's event log. */
+import { useCallback } from 'react';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
@@ -8,6 +9,7 @@ import { RefreshBar } from './RefreshBar';
 
 export function TriggerEventsTab({ at, processed }: { at: TriggerAt; processed: boolean }) {
   const events = useLoad(() => triggerEvents(at, processed), [at.source, at.trigger.name, processed]);
+  const invocations = useCallback((id: string) => triggerInvocations(at, id), [at]);
   const redeliver = useAction(async (id: string) => {
     await redeliverEvent(at, id);
     await events.reload();
@@ -20,6 +22,7 @@ export function TriggerEventsTab({ at, processed }: { at: TriggerAt; processed: 
         <EventsTable
           label={processed ? 'Processed events' : 'Pending events'}
           events={events.data}
+          invocations={invocations}
           actions={(e) => (
             <button type="button" className="secondary" onClick={() => void redeliver.run(e.id)} disabled={redeliver.busy} aria-label={`Redeliver event ${e.id}`}>
               Redeliver

@@ -82,11 +82,12 @@ export async function triggerEvents(at: TriggerAt, processed: boolean): Promise<
   }));
 }
 
-/** A trigger's invocation logs, newest first. */
-export async function triggerInvocations(at: TriggerAt): Promise<Invocation[]> {
+/** A trigger's invocation logs (or one event's), newest first. */
+export async function triggerInvocations(at: TriggerAt, eventId?: string): Promise<Invocation[]> {
+  const event = eventId === undefined ? '' : ` AND event_id = ${literal(eventId)}`;
   const rows = await select(
     `SELECT id, event_id, status, request, response, to_json(created_at) #>> '{}' AS created_at
-     FROM service_catalog.event_invocation_logs WHERE trigger_name = ${literal(at.trigger.name)} ORDER BY created_at DESC LIMIT ${PAGE}`,
+     FROM service_catalog.event_invocation_logs WHERE trigger_name = ${literal(at.trigger.name)}${event} ORDER BY created_at DESC LIMIT ${PAGE}`,
     at.source,
   );
   return rows.map((r) => ({
@@ -153,8 +154,8 @@ export const cronTriggers = async (): Promise<CronTrigger[]> => (await metadata<
 export type ScheduledKind = 'one_off' | 'cron';
 
 /** The statuses of a scheduled event still to be delivered, and of one that is done. */
-export const PENDING_STATUSES = ['scheduled', 'locked'];
-export const PROCESSED_STATUSES = ['delivered', 'error', 'dead'];
+const PENDING_STATUSES = ['scheduled', 'locked'];
+const PROCESSED_STATUSES = ['delivered', 'error', 'dead'];
 
 interface ScheduledEventRow {
   id: string;
@@ -167,16 +168,28 @@ interface ScheduledEventRow {
   comment: string | null;
 }
 
-/** A cron trigger's (`trigger`) or the one-off scheduled events of some statuses. */
-export async function scheduledEvents(type: ScheduledKind, statuses: string[], trigger?: string): Promise<(TriggerEvent & { scheduled_time: string; comment: string | null })[]> {
-  const r = await metadata<{ events: ScheduledEventRow[] }>('get_scheduled_events', { type, status: statuses, limit: PAGE, ...(trigger ? { trigger_name: trigger } : {}) });
-  return r.events.map((e) => ({ ...e, next_retry_at: e.next_retry_at ?? null }));
+/**
+ * The last `PAGE` rows of a scheduled-event listing (the engine lists them oldest first; what is
+ * done is read latest first): its size, then the page that ends it.
+ */
+async function lastPage<T>(type: string, key: string, args: Record<string, unknown>): Promise<T[]> {
+  const counted = await metadata<{ count: number }>(type, { ...args, limit: 1, get_rows_count: true });
+  const r = await metadata<Record<string, T[]>>(type, { ...args, limit: PAGE, offset: Math.max(0, counted.count - PAGE) });
+  return [...(r[key] ?? [])].reverse();
 }
 
-export async function scheduledInvocations(type: ScheduledKind, trigger?: string): Promise<Invocation[]> {
-  const r = await metadata<{ invocations: Invocation[] }>('get_scheduled_event_invocations', { type, limit: PAGE, ...(trigger ? { trigger_name: trigger } : {}) });
-  // The engine lists them oldest first; the console shows the latest first.
-  return [...r.invocations].reverse();
+/**
+ * A cron trigger's (`trigger`) or the one-off scheduled events: those to come (the next ones
+ * first) or those processed (the latest first).
+ */
+export async function scheduledEvents(type: ScheduledKind, processed: boolean, trigger?: string): Promise<(TriggerEvent & { scheduled_time: string; comment: string | null })[]> {
+  const args = { type, status: processed ? PROCESSED_STATUSES : PENDING_STATUSES, ...(trigger ? { trigger_name: trigger } : {}) };
+  const rows = processed ? await lastPage<ScheduledEventRow>('get_scheduled_events', 'events', args) : (await metadata<{ events: ScheduledEventRow[] }>('get_scheduled_events', { ...args, limit: PAGE })).events;
+  return rows.map((e) => ({ ...e, next_retry_at: e.next_retry_at ?? null }));
 }
+
+/** Scheduled events' invocation logs (or one event's), the latest first. */
+export const scheduledInvocations = (type: ScheduledKind, trigger?: string, eventId?: string): Promise<Invocation[]> =>
+  lastPage<Invocation>('get_scheduled_event_invocations', 'invocations', { type, ...(trigger ? { trigger_name: trigger } : {}), ...(eventId ? { event_id: eventId } : {}) });
 
 export const deleteScheduledEvent = (type: ScheduledKind, eventId: string) => metadata('delete_scheduled_event', { type, event_id: eventId });
