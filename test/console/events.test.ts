@@ -64,9 +64,13 @@ describe('event triggers', () => {
     await page.getByRole('button', { name: 'Create event trigger' }).click();
     const alert = page.getByRole('form', { name: 'Create event trigger' }).getByRole('alert');
     await expect.poll(() => alert.textContent()).toContain('must provide webhook or webhook_from_env');
-    expect(await alert.textContent()).toContain('at $.args');
+    expect(await alert.textContent()).toContain('(parse-failed at $.args)');
     await s.browser.shot('create-refused');
-    // The refused call logged its HTTP 400 in the browser: the error the test asked for.
+    await page.getByLabel('Webhook URL', { exact: true }).fill('not a url');
+    await page.getByRole('button', { name: 'Create event trigger' }).click();
+    await expect.poll(() => alert.textContent()).toMatch(/^invalid webhook URL.*\(parse-failed at \$\.args\.webhook\)$/);
+    await s.browser.shot('create-refused-url');
+    // The refused calls logged their HTTP 400s in the browser: the errors the test asked for.
     s.browser.errors.splice(0);
     expect(JSON.stringify(await exported())).not.toContain('orders_created');
   });
@@ -157,6 +161,7 @@ describe('event triggers', () => {
     await page.getByLabel('Header 1 env var', { exact: true }).fill('EVENTS_TEST_SHOP');
     await s.browser.shot('modify');
     await page.getByRole('button', { name: 'Save event trigger' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Event trigger saved.');
     await expect.poll(async () => (await exported()).sources[0].tables[0].event_triggers[0].definition.enable_manual).toBe(true);
     const [stored] = (await exported()).sources[0].tables[0].event_triggers;
     expect(stored).toMatchObject({
@@ -204,6 +209,8 @@ describe('one-off scheduled events', () => {
     expect(hook.callsTo('/one-off')[0]!.body).toMatchObject({ payload: { greeting: 'hello' }, comment: 'say hello' });
     await tab('Processed events').click();
     await refreshUntil('Processed events', /delivered/);
+    await page.getByRole('table', { name: 'Processed events' }).getByRole('row').nth(1).getByText('Invocations', { exact: true }).click();
+    await expect.poll(() => page.getByRole('table', { name: /^Invocations of event / }).innerText()).toContain('200');
     await s.browser.shot('one-off-processed');
     await tab('Invocation logs').click();
     await refreshUntil('Invocation logs', /200/);
@@ -256,6 +263,7 @@ describe('cron triggers', () => {
     await page.getByLabel('Include this trigger in the metadata', { exact: true }).uncheck();
     await s.browser.shot('cron-modify');
     await page.getByRole('button', { name: 'Save cron trigger' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Cron trigger saved.');
     // Left out of the export, still listed (get_cron_triggers) and in the side navigation.
     await expect.poll(async () => (await exported()).cron_triggers).toBeUndefined();
     const listed = await s.engine.metadata({ type: 'get_cron_triggers', args: {} }, ADMIN);

@@ -38,7 +38,9 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
   const [include, setInclude] = useState(existing?.include_in_metadata ?? true);
   const [comment, setComment] = useState(existing?.comment ?? '');
 
+  const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
+    setSaved(false);
     const body = parseJsonText('Payload', payload);
     await metadata('create_cron_trigger', {
       ...(existing?.request_transform !== undefined ? { request_transform: existing.request_transform } : {}),
@@ -54,7 +56,8 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       ...(existing ? { replace: true } : {}),
     });
     await Promise.all([refresh(), onSaved()]);
-    navigate(pathOf('events', 'cron', name, existing ? 'modify' : 'pending'));
+    if (existing) setSaved(true);
+    else navigate(pathOf('events', 'cron', name, 'pending'));
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -73,6 +76,11 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       <Checkbox label="Include this trigger in the metadata" checked={include} onChange={(e) => setInclude(e.target.checked)} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       <ErrorNote error={save.error} />
+      {saved && (
+        <p className="notice" role="status">
+          Cron trigger saved.
+        </p>
+      )}
       <button type="submit" disabled={save.busy}>
         {existing ? 'Save cron trigger' : 'Create cron trigger'}
       </button>

@@ -7,7 +7,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
-import { useMetadata } from '../../api/metadata';
+import { useMetadata, type EventTrigger } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { Select, TextArea, TextField } from '../../ui/forms';
@@ -27,6 +27,10 @@ const RETRY = [
 
 const tableKey = (t: { schema: string; name: string }) => `${t.schema}.${t.name}`;
 
+/** What a stored trigger has that the form does not show, sent again as it is when modifying. */
+const kept = (stored: EventTrigger | undefined): Partial<EventTrigger> =>
+  Object.fromEntries((['cleanup_config', 'response_transform', 'trigger_on_replication'] as const).filter((k) => stored?.[k] !== undefined).map((k) => [k, stored?.[k]]));
+
 export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
   const { metadata: m, refresh } = useMetadata();
   const sources = (m?.sources ?? []).filter((s) => s.kind === 'postgres' || s.kind === 'mssql' || s.kind === 'citus');
@@ -42,6 +46,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
   const [retry, setRetry] = useState(retryText(stored?.retry_conf ?? { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, RETRY.map((r) => r.key)));
   const [headers, setHeaders] = useState(headerRows(stored?.headers as Header[] | undefined));
   const [transform, setTransform] = useState(jsonText(stored?.request_transform));
+  const [saved, setSaved] = useState(false);
   const columns = useLoad(async () => (chosen ? tableColumns(source, chosen) : []), [source, chosen?.schema, chosen?.name]);
 
   const save = useAction(async () => {
@@ -51,9 +56,9 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
     // Each operation keeps its stored `payload` columns.
     const op = (key: string, on: boolean, columns: '*' | string[]) => (on ? { [key]: { ...(definition[key] as object | undefined), columns } } : {});
     const requestTransform = parseJsonText('Request transform', transform);
-    const { name: _n, definition: _d, webhook: _w, webhook_from_env: _e, retry_conf: _r, headers: _h, request_transform: _t, ...kept } = stored ?? { name: '', definition: {} };
+    setSaved(false);
     await metadata(`${commandPrefix(kind)}_create_event_trigger`, {
-      ...kept,
+      ...kept(stored),
       name,
       source,
       table: chosen,
@@ -69,7 +74,8 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       ...(existing ? { replace: true } : {}),
     });
     await refresh();
-    navigate(pathOf('events', 'data', source, name, existing ? 'modify' : 'processed'));
+    if (existing) setSaved(true);
+    else navigate(pathOf('events', 'data', source, name, 'processed'));
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -101,6 +107,11 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       <HeadersEditor rows={headers} onChange={setHeaders} />
       <TextArea label="Request transform (JSON, optional)" value={transform} onChange={(e) => setTransform(e.target.value)} placeholder='{"version": 2, "template_engine": "Kriti", "body": {"action": "transform", "template": "{{$body.event.data.new}}"}}' />
       <ErrorNote error={save.error} />
+      {saved && (
+        <p className="notice" role="status">
+          Event trigger saved.
+        </p>
+      )}
       <button type="submit" disabled={save.busy}>
         {existing ? 'Save event trigger' : 'Create event trigger'}
       </button>
