@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionHandler } from '../support/action-handler.js';
 import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { eventRows, until } from '../support/events.js';
 
 let s: ConsoleSetting;
 const hook = new ActionHandler({
@@ -182,6 +183,26 @@ describe('event triggers', () => {
     expect(hook.callsTo('/manual')[0]!.body.event).toMatchObject({ op: 'MANUAL', data: { old: null, new: { id: 1, item: 'tea', qty: 1 } } });
     expect(hook.callsTo('/manual')[0]!.headers['x-shop']).toBe('south');
     await s.browser.shot('invoked');
+  });
+
+  it('pages through the processed events, 50 at a time', async () => {
+    const { page } = s;
+    await s.db.sql("INSERT INTO public.orders (item) SELECT 'bulk ' || n FROM generate_series(1, 55) n");
+    const all = await until('every event delivered', async () => {
+      const rows = await eventRows(s.db, 'orders_created');
+      return rows.length === 58 && rows.every((r) => r.delivered) && rows;
+    });
+    expect(all).toHaveLength(58);
+    await tab('Processed events').click();
+    const rows = () => page.getByRole('table', { name: 'Processed events' }).getByRole('row').count();
+    await expect.poll(rows).toBe(51);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(rows).toBe(9);
+    expect(await page.getByRole('navigation', { name: 'Pages' }).innerText()).toContain('Page 2');
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await s.browser.shot('processed-page-2');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(rows).toBe(51);
   });
 
   it('deletes a trigger', async () => {

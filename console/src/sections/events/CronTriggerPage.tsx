@@ -22,8 +22,8 @@ export function CronTriggerPage({ trigger, tab, reload }: { trigger: CronTrigger
         {trigger.comment ? ` (${trigger.comment})` : ''}
       </p>
       <Tabs label="Cron trigger" base={['events', 'cron', trigger.name]} tabs={TABS} current={tab} />
-      {tab === 'pending' && <ScheduledEventsTab type="cron" trigger={trigger.name} processed={false} />}
-      {tab === 'processed' && <ScheduledEventsTab type="cron" trigger={trigger.name} processed />}
+      {tab === 'pending' && <ScheduledEventsTab key="pending" type="cron" trigger={trigger.name} processed={false} />}
+      {tab === 'processed' && <ScheduledEventsTab key="processed" type="cron" trigger={trigger.name} processed />}
       {tab === 'logs' && <ScheduledInvocationsTab type="cron" trigger={trigger.name} />}
       {tab === 'modify' && (
         <>

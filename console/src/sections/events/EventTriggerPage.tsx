@@ -36,8 +36,8 @@ export function EventTriggerPage({ source, name, tab }: { source: string; name: 
         On {at.table.schema}.{at.table.name} in source {at.source}
       </p>
       <Tabs label="Event trigger" base={['events', 'data', source, name]} tabs={tabs} current={tab} />
-      {tab === 'pending' && <TriggerEventsTab at={at} processed={false} />}
-      {tab === 'processed' && <TriggerEventsTab at={at} processed />}
+      {tab === 'pending' && <TriggerEventsTab key="pending" at={at} processed={false} />}
+      {tab === 'processed' && <TriggerEventsTab key="processed" at={at} processed />}
       {tab === 'logs' && <TriggerInvocationsTab at={at} />}
       {tab === 'invoke' && <InvokeTab at={at} />}
       {tab === 'modify' && (

@@ -15,8 +15,8 @@ export function OneOffPage({ tab }: { tab: string }) {
   return (
     <Page title="One-off scheduled events">
       <Tabs label="One-off scheduled events" base={['events', 'one-off']} tabs={TABS} current={tab} />
-      {tab === 'pending' && <ScheduledEventsTab type="one_off" processed={false} />}
-      {tab === 'processed' && <ScheduledEventsTab type="one_off" processed />}
+      {tab === 'pending' && <ScheduledEventsTab key="pending" type="one_off" processed={false} />}
+      {tab === 'processed' && <ScheduledEventsTab key="processed" type="one_off" processed />}
       {tab === 'logs' && <ScheduledInvocationsTab type="one_off" />}
       {tab === 'add' && <OneOffForm />}
     </Page>

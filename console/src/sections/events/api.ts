@@ -61,15 +61,15 @@ export interface TriggerEvent {
 
 const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-/** The events page size: the well-known engine's console shows the latest ones first. */
-const PAGE = 50;
+/** Rows a page of events or invocations shows (pages are numbered from 0, the latest first). */
+export const PAGE = 50;
 
-/** A trigger's pending (not yet delivered nor failed) or processed events, newest first. */
-export async function triggerEvents(at: TriggerAt, processed: boolean): Promise<TriggerEvent[]> {
+/** A trigger's pending (not yet delivered nor failed) or processed events, newest first: page `page`. */
+export async function triggerEvents(at: TriggerAt, processed: boolean, page = 0): Promise<TriggerEvent[]> {
   const rows = await select(
     `SELECT id, to_json(created_at) #>> '{}' AS created_at, delivered, error, tries, payload, to_json(next_retry_at) #>> '{}' AS next_retry_at
      FROM service_catalog.event_log WHERE trigger_name = ${literal(at.trigger.name)} AND NOT archived AND ${processed ? '' : 'NOT '}(delivered OR error)
-     ORDER BY created_at DESC LIMIT ${PAGE}`,
+     ORDER BY created_at DESC LIMIT ${PAGE} OFFSET ${page * PAGE}`,
     at.source,
   );
   return rows.map((r) => ({
@@ -82,12 +82,12 @@ export async function triggerEvents(at: TriggerAt, processed: boolean): Promise<
   }));
 }
 
-/** A trigger's invocation logs (or one event's), newest first. */
-export async function triggerInvocations(at: TriggerAt, eventId?: string): Promise<Invocation[]> {
+/** A trigger's invocation logs (or one event's), newest first: page `page`. */
+export async function triggerInvocations(at: TriggerAt, eventId?: string, page = 0): Promise<Invocation[]> {
   const event = eventId === undefined ? '' : ` AND event_id = ${literal(eventId)}`;
   const rows = await select(
     `SELECT id, event_id, status, request, response, to_json(created_at) #>> '{}' AS created_at
-     FROM service_catalog.event_invocation_logs WHERE trigger_name = ${literal(at.trigger.name)}${event} ORDER BY created_at DESC LIMIT ${PAGE}`,
+     FROM service_catalog.event_invocation_logs WHERE trigger_name = ${literal(at.trigger.name)}${event} ORDER BY created_at DESC LIMIT ${PAGE} OFFSET ${page * PAGE}`,
     at.source,
   );
   return rows.map((r) => ({
@@ -169,12 +169,15 @@ interface ScheduledEventRow {
 }
 
 /**
- * The last `PAGE` rows of a scheduled-event listing (the engine lists them oldest first; what is
- * done is read latest first): its size, then the page that ends it.
+ * Page `page` of a scheduled-event listing counted from its end, latest first (the engine lists
+ * them oldest first; what is done is read latest first): its size, then that page.
  */
-async function lastPage<T>(type: string, key: string, args: Record<string, unknown>): Promise<T[]> {
+async function fromTheEnd<T>(type: string, key: string, args: Record<string, unknown>, page: number): Promise<T[]> {
   const counted = await metadata<{ count: number }>(type, { ...args, limit: 1, get_rows_count: true });
-  const r = await metadata<Record<string, T[]>>(type, { ...args, limit: PAGE, offset: Math.max(0, counted.count - PAGE) });
+  const end = counted.count - page * PAGE;
+  if (end <= 0) return [];
+  const offset = Math.max(0, end - PAGE);
+  const r = await metadata<Record<string, T[]>>(type, { ...args, limit: end - offset, offset });
   return [...(r[key] ?? [])].reverse();
 }
 
@@ -182,14 +185,16 @@ async function lastPage<T>(type: string, key: string, args: Record<string, unkno
  * A cron trigger's (`trigger`) or the one-off scheduled events: those to come (the next ones
  * first) or those processed (the latest first).
  */
-export async function scheduledEvents(type: ScheduledKind, processed: boolean, trigger?: string): Promise<(TriggerEvent & { scheduled_time: string; comment: string | null })[]> {
+export async function scheduledEvents(type: ScheduledKind, processed: boolean, trigger?: string, page = 0): Promise<(TriggerEvent & { scheduled_time: string; comment: string | null })[]> {
   const args = { type, status: processed ? PROCESSED_STATUSES : PENDING_STATUSES, ...(trigger ? { trigger_name: trigger } : {}) };
-  const rows = processed ? await lastPage<ScheduledEventRow>('get_scheduled_events', 'events', args) : (await metadata<{ events: ScheduledEventRow[] }>('get_scheduled_events', { ...args, limit: PAGE })).events;
+  const rows = processed
+    ? await fromTheEnd<ScheduledEventRow>('get_scheduled_events', 'events', args, page)
+    : (await metadata<{ events: ScheduledEventRow[] }>('get_scheduled_events', { ...args, limit: PAGE, offset: page * PAGE })).events;
   return rows.map((e) => ({ ...e, next_retry_at: e.next_retry_at ?? null }));
 }
 
 /** Scheduled events' invocation logs (or one event's), the latest first. */
-export const scheduledInvocations = (type: ScheduledKind, trigger?: string, eventId?: string): Promise<Invocation[]> =>
-  lastPage<Invocation>('get_scheduled_event_invocations', 'invocations', { type, ...(trigger ? { trigger_name: trigger } : {}), ...(eventId ? { event_id: eventId } : {}) });
+export const scheduledInvocations = (type: ScheduledKind, trigger?: string, eventId?: string, page = 0): Promise<Invocation[]> =>
+  fromTheEnd<Invocation>('get_scheduled_event_invocations', 'invocations', { type, ...(trigger ? { trigger_name: trigger } : {}), ...(eventId ? { event_id: eventId } : {}) }, page);
 
 export const deleteScheduledEvent = (type: ScheduledKind, eventId: string) => metadata('delete_scheduled_event', { type, event_id: eventId });
