@@ -224,10 +224,12 @@ describe('one-off scheduled events', () => {
     await page.getByLabel('Webhook URL', { exact: true }).fill(hook.url('/one-off'));
     await page.getByLabel('Payload (JSON)', { exact: true }).fill('{"greeting": "hello"}');
     await page.getByLabel('Comment', { exact: true }).fill('say hello');
+    const transform = { version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{"wrapped": {{$body.payload}}, "note": {{$body.comment}}}' } };
+    await page.getByLabel('Request transform (JSON, optional)', { exact: true }).fill(JSON.stringify(transform));
     await s.browser.shot('one-off-form');
     await page.getByRole('button', { name: 'Schedule event' }).click();
     await expect.poll(() => hook.callsTo('/one-off').length).toBe(1);
-    expect(hook.callsTo('/one-off')[0]!.body).toMatchObject({ payload: { greeting: 'hello' }, comment: 'say hello' });
+    expect(hook.callsTo('/one-off')[0]!.body).toEqual({ wrapped: { greeting: 'hello' }, note: 'say hello' });
     await tab('Processed events').click();
     await refreshUntil('Processed events', /delivered/);
     await page.getByRole('table', { name: 'Processed events' }).getByRole('row').nth(1).getByText('Invocations', { exact: true }).click();

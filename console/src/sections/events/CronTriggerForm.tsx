@@ -1,8 +1,8 @@
 /**
  * Creating a cron trigger, or modifying one (`create_cron_trigger` with `replace`): name,
- * webhook, schedule (with its next runs), payload, retry configuration, headers, whether it
- * goes into the exported metadata, and a comment, as the well-known engine's console asks.
- * Transforms the form does not show are kept when modifying.
+ * webhook, schedule (with its next runs), payload, retry configuration, headers, an optional
+ * request transform, whether it goes into the exported metadata, and a comment, as the
+ * well-known engine's console asks. A response transform (not shown) is kept when modifying.
  */
 import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
@@ -15,6 +15,7 @@ import type { CronTrigger } from './api';
 import { CronPreview } from './CronPreview';
 import { HeadersEditor, headerRows, headersArg } from './HeadersEditor';
 import { jsonText, parseJsonText } from './jsonText';
+import { RequestTransformField } from './RequestTransformField';
 import { RetryFields, retryArg, retryText } from './RetryFields';
 
 export const SCHEDULED_RETRY = [
@@ -37,13 +38,14 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
   const [headers, setHeaders] = useState(headerRows(existing?.headers));
   const [include, setInclude] = useState(existing?.include_in_metadata ?? true);
   const [comment, setComment] = useState(existing?.comment ?? '');
+  const [transform, setTransform] = useState(jsonText(existing?.request_transform));
 
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
     const body = parseJsonText('Payload', payload);
+    const requestTransform = parseJsonText('Request transform', transform);
     await metadata('create_cron_trigger', {
-      ...(existing?.request_transform !== undefined ? { request_transform: existing.request_transform } : {}),
       ...(existing?.response_transform !== undefined ? { response_transform: existing.response_transform } : {}),
       name,
       webhook: webhook.trim(),
@@ -51,6 +53,7 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       ...(body === undefined ? {} : { payload: body }),
       retry_conf: retryArg(retry),
       headers: headersArg(headers),
+      ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
       include_in_metadata: include,
       ...(comment.trim() === '' ? {} : { comment }),
       ...(existing ? { replace: true } : {}),
@@ -73,6 +76,7 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       <TextArea label="Payload (JSON)" value={payload} onChange={(e) => setPayload(e.target.value)} />
       <RetryFields fields={SCHEDULED_RETRY} value={retry} onChange={setRetry} />
       <HeadersEditor rows={headers} onChange={setHeaders} />
+      <RequestTransformField value={transform} onChange={setTransform} />
       <Checkbox label="Include this trigger in the metadata" checked={include} onChange={(e) => setInclude(e.target.checked)} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       <ErrorNote error={save.error} />

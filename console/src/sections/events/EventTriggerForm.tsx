@@ -10,13 +10,14 @@ import { metadata } from '../../api/client';
 import { useMetadata, type EventTrigger } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
-import { Select, TextArea, TextField } from '../../ui/forms';
+import { Select, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
 import { commandPrefix, tableColumns, type Header, type TriggerAt } from './api';
 import { HeadersEditor, headerRows, headersArg } from './HeadersEditor';
 import { jsonText, parseJsonText } from './jsonText';
 import { OperationsFields, operationsOf, type Operations } from './OperationsFields';
+import { RequestTransformField } from './RequestTransformField';
 import { RetryFields, retryArg, retryText } from './RetryFields';
 
 const RETRY = [
@@ -105,7 +106,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       </fieldset>
       <RetryFields fields={RETRY} value={retry} onChange={setRetry} />
       <HeadersEditor rows={headers} onChange={setHeaders} />
-      <TextArea label="Request transform (JSON, optional)" value={transform} onChange={(e) => setTransform(e.target.value)} placeholder='{"version": 2, "template_engine": "Kriti", "body": {"action": "transform", "template": "{{$body.event.data.new}}"}}' />
+      <RequestTransformField value={transform} onChange={setTransform} />
       <ErrorNote error={save.error} />
       {saved && (
         <p className="notice" role="status">

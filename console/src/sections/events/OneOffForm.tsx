@@ -1,7 +1,7 @@
 /**
  * Scheduling a one-off event (`create_scheduled_event`): webhook, time (the browser's local
- * time, now by default), payload, retry configuration, headers and a comment, as the
- * well-known engine's console asks.
+ * time, now by default), payload, retry configuration, headers, an optional request transform
+ * and a comment, as the well-known engine's console asks.
  */
 import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
@@ -12,6 +12,7 @@ import { useAction } from '../../ui/useAction';
 import { SCHEDULED_RETRY, SCHEDULED_RETRY_DEFAULTS } from './CronTriggerForm';
 import { HeadersEditor, headersArg, type HeaderRow } from './HeadersEditor';
 import { parseJsonText } from './jsonText';
+import { RequestTransformField } from './RequestTransformField';
 import { RetryFields, retryArg, retryText } from './RetryFields';
 
 /** A `datetime-local` input's value for a time (local, to the second). */
@@ -27,9 +28,11 @@ export function OneOffForm() {
   const [retry, setRetry] = useState(retryText(SCHEDULED_RETRY_DEFAULTS, SCHEDULED_RETRY.map((r) => r.key)));
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [comment, setComment] = useState('');
+  const [transform, setTransform] = useState('');
 
   const save = useAction(async () => {
     const body = parseJsonText('Payload', payload);
+    const requestTransform = parseJsonText('Request transform', transform);
     const at = new Date(time);
     if (Number.isNaN(at.getTime())) throw new Error('choose the time of the event');
     await metadata('create_scheduled_event', {
@@ -38,6 +41,7 @@ export function OneOffForm() {
       ...(body === undefined ? {} : { payload: body }),
       retry_conf: retryArg(retry),
       headers: headersArg(headers),
+      ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
       ...(comment.trim() === '' ? {} : { comment }),
     });
     navigate('/events/one-off/pending');
@@ -54,6 +58,7 @@ export function OneOffForm() {
       <TextArea label="Payload (JSON)" value={payload} onChange={(e) => setPayload(e.target.value)} />
       <RetryFields fields={SCHEDULED_RETRY} value={retry} onChange={setRetry} />
       <HeadersEditor rows={headers} onChange={setHeaders} />
+      <RequestTransformField value={transform} onChange={setTransform} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       <ErrorNote error={save.error} />
       <button type="submit" disabled={save.busy}>
