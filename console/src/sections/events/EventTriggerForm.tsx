@@ -2,8 +2,8 @@
  * Creating an event trigger, or modifying one (`<kind>_create_event_trigger` with `replace`),
  * with the well-known engine's console's fields: name, source and tracked table, operations,
  * webhook (URL or environment variable), retry configuration, headers and an optional request
- * transform. What the form does not show (payload columns, cleanup, response transform) is kept
- * when modifying.
+ * transform. What the form does not show (payload columns, cleanup, response transform,
+ * `trigger_on_replication`) is kept when modifying.
  */
 import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
