@@ -45,6 +45,10 @@ export interface EventTrigger {
   webhook_from_env?: string;
   retry_conf?: Record<string, unknown>;
   headers?: unknown[];
+  request_transform?: unknown;
+  response_transform?: unknown;
+  cleanup_config?: unknown;
+  trigger_on_replication?: boolean;
 }
 
 export interface Source {
