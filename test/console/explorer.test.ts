@@ -153,4 +153,27 @@ describe('the API section', () => {
     expect(await history.getByText('MyNotes').count()).toBeGreaterThan(0);
     await s.browser.shot('prettified-and-history');
   });
+
+  it("shows explain's refusal of an invalid query in its dialog", async () => {
+    const { page } = s;
+    await page.getByRole('button', { name: 'Explain query' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Explain' });
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain("field 'nope' not found in type: 'query_root'");
+    // The refused explain call logged its HTTP 400 in the browser: the answer this test asks for.
+    s.browser.errors.splice(0);
+    await s.browser.shot('explain-refused');
+    await page.keyboard.press('Escape');
+    expect(await dialog.count()).toBe(0);
+  });
+
+  it('says so when the variables are not JSON, instead of explaining or copying', async () => {
+    const { page } = s;
+    await page.getByRole('button', { name: 'Variables', exact: true }).click();
+    await page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror').click();
+    await page.keyboard.insertText('{"id": ');
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('the variables are not valid JSON');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await s.browser.shot('variables-not-json');
+  });
 });
