@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, CONSOLE_SECRET, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 
 let s: ConsoleSetting;
 
@@ -86,8 +86,9 @@ describe('the API section', () => {
     await page.reload();
     await expect.poll(() => page.getByLabel('Role', { exact: true }).inputValue()).toBe('user');
     expect(await page.getByLabel('Session variable 1 value').inputValue()).toBe('1');
-    const stored = await page.evaluate(() => JSON.stringify(sessionStorage));
+    const stored = await page.evaluate(() => sessionStorage.getItem('service-console-explorer-headers'));
     expect(stored).toContain('x-service-user-id');
+    expect(stored).not.toContain(CONSOLE_SECRET);
     await page.getByRole('button', { name: 'Add session variable' }).click();
     await page.getByLabel('Session variable 2 name').fill('user-id');
     await expect.poll(() => page.getByText("a session variable's name starts with x-service-").isVisible()).toBe(true);
@@ -127,13 +128,42 @@ describe('the API section', () => {
   it('runs a subscription over the socket and shows it change when a row is inserted', async () => {
     const { page } = s;
     await setQuery('subscription MyNotes { notes(order_by: {id: asc}) { id body } }');
+    const sockets: { url: string; sent: string[] }[] = [];
+    page.on('websocket', (ws) => {
+      const socket = { url: ws.url(), sent: [] as string[] };
+      sockets.push(socket);
+      ws.on('framesent', (f) => socket.sent.push(String(f.payload)));
+    });
     await run();
     await expect.poll(answer).toEqual({ data: { notes: [{ id: 1, body: 'first of one' }, { id: 3, body: 'second of one' }] } });
     await s.browser.shot('subscription');
+    expect(sockets.map((w) => w.url)).toEqual([`${s.engine.url.replace('http:', 'ws:')}/v1/graphql`]);
+    // The headers ride in connection_init's payload as {headers}, the engine's way to read them.
+    expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ type: 'connection_init', payload: { headers: { 'x-service-admin-secret': CONSOLE_SECRET, 'x-service-role': 'user', 'x-service-user-id': '1' } } });
     await s.db.sql(`INSERT INTO notes (owner_id, body) VALUES (1, 'third of one'), (2, 'not for one')`);
     await expect.poll(answer, { timeout: 10_000 }).toEqual({ data: { notes: [{ id: 1, body: 'first of one' }, { id: 3, body: 'second of one' }, { id: 4, body: 'third of one' }] } });
     await s.browser.shot('subscription-updated');
     await page.getByRole('button', { name: 'Stop' }).click();
+    // A subscription's explain is its multiplexed statement.
+    await page.getByRole('button', { name: 'Explain query' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Explain' });
+    await expect.poll(() => dialog.locator('pre').first().textContent()).toContain('"notes"');
+    await s.browser.shot('subscription-explain');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('sends a header only while its checkbox is checked', async () => {
+    const { page } = s;
+    const asAdmin = page.waitForRequest((r) => r.url().endsWith('/v1/graphql') && r.headers()['x-service-role'] === undefined && r.headers()['x-service-user-id'] === '1');
+    await page.getByLabel('Send x-service-role').uncheck();
+    await asAdmin;
+    await setQuery('query Count { notes_aggregate { aggregate { count } } }');
+    await run();
+    await expect.poll(answer).toEqual({ data: { notes_aggregate: { aggregate: { count: 5 } } } });
+    await s.browser.shot('role-unchecked');
+    const asUser = page.waitForRequest((r) => r.url().endsWith('/v1/graphql') && r.headers()['x-service-role'] === 'user');
+    await page.getByLabel('Send x-service-role').check();
+    await asUser;
   });
 
   it("shows the engine's error for an invalid query", async () => {
