@@ -36,7 +36,7 @@ async function setQuery(text: string): Promise<void> {
   await s.page.keyboard.press('Control+A');
   await s.page.keyboard.insertText(text);
   const name = /^\w+ (\w+)/.exec(text)![1]!;
-  await expect.poll(() => s.page.getByRole('tab', { selected: true }).textContent()).toBe(name);
+  await expect.poll(() => s.page.getByRole('tab', { selected: true }).locator('.graphiql-tab-button').textContent()).toBe(name);
 }
 
 /** The response pane's text. */
@@ -199,11 +199,30 @@ describe('the API section', () => {
   it('says so when the variables are not JSON, instead of explaining or copying', async () => {
     const { page } = s;
     await page.getByRole('button', { name: 'Variables', exact: true }).click();
-    await page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror').click();
+    const variables = page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror');
+    await variables.click();
     await page.keyboard.insertText('{"id": ');
     await page.getByRole('button', { name: 'Copy as curl' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('the variables are not valid JSON');
     expect(await page.getByRole('dialog').count()).toBe(0);
     await s.browser.shot('variables-not-json');
+    await variables.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+  });
+
+  it('opens again, with its Explorer, after another section', async () => {
+    const { page } = s;
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    await nav.getByRole('link', { name: 'Data', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Data');
+    expect(await page.locator('.graphiql-container').count()).toBe(0);
+    await nav.getByRole('link', { name: 'API', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Hide GraphiQL Explorer' }).isVisible()).toBe(true);
+    await s.browser.shot('opened-again');
+    await setQuery('query Mine { notes(order_by: {id: asc}) { id } }');
+    await run();
+    await expect.poll(answer).toEqual({ data: { notes: [{ id: 1 }, { id: 3 }, { id: 4 }] } });
+    await s.browser.shot('opened-again-answer');
   });
 });

@@ -25,7 +25,8 @@ import { ToolbarButtons } from './ToolbarButtons';
 import { useDebounced } from './useDebounced';
 
 // Stable objects: GraphiQL resets the visible plugin whenever its `plugins` prop changes. The
-// explorer opens with the Explorer shown, as the well-known console's does.
+// section opens with the Explorer shown, as the well-known console's does. GraphiQL is kept in
+// its light theme (`forcedTheme`), as the console is, whatever the system's preference.
 const EXPLORER = explorerPlugin();
 const PLUGINS = [EXPLORER];
 
@@ -44,7 +45,10 @@ const Section: SectionPage = () => {
   const [shown, setShown] = useState<Shown | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
 
-  const onExplain = (request: GraphQLRequest) => (setProblem(null), setShown({ kind: 'explain', request, session: sessionOf(settings) }));
+  const onExplain = (request: GraphQLRequest) => {
+    setProblem(null);
+    setShown({ kind: 'explain', request, session: sessionOf(settings) });
+  };
   const onCurl = (request: GraphQLRequest) => {
     setProblem(null);
     const command = curlCommand(graphqlUrl(), headersOf(settings), request);
@@ -67,7 +71,7 @@ const Section: SectionPage = () => {
       <ErrorNote error={problem} />
       <div className="explorer-graphiql">
         <WithPluginShown plugins={PLUGINS} plugin={EXPLORER}>
-          <GraphiQL fetcher={fetcher} plugins={PLUGINS} visiblePlugin={EXPLORER} isHeadersEditorEnabled={false} shouldPersistHeaders={false} defaultQuery={DEFAULT_QUERY}>
+          <GraphiQL fetcher={fetcher} plugins={PLUGINS} visiblePlugin={EXPLORER} isHeadersEditorEnabled={false} shouldPersistHeaders={false} defaultQuery={DEFAULT_QUERY} forcedTheme="light">
             <GraphiQL.Logo>GraphiQL</GraphiQL.Logo>
             <GraphiQL.Toolbar>
               {({ prettify, merge, copy }) => (
