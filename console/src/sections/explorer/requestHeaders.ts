@@ -27,7 +27,7 @@ export interface RequestSettings {
   variables: SessionVariable[];
 }
 
-export const DEFAULT_SETTINGS: RequestSettings = { sendSecret: true, sendRole: true, role: '', variables: [] };
+const DEFAULT_SETTINGS: RequestSettings = { sendSecret: true, sendRole: true, role: '', variables: [] };
 
 /** Why a session variable's name cannot be sent, or null. */
 export function variableNameProblem(name: string): string | null {
