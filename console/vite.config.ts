@@ -28,5 +28,11 @@ export default defineConfig({
     // GraphiQL and its editor are most of the bundle; the engine gzips it once at start.
     chunkSizeWarningLimit: 4096,
     sourcemap: false,
+    rollupOptions: {
+      // React libraries mark their modules "use client" (for server components); in a browser-only bundle that means nothing.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
 });

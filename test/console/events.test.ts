@@ -54,8 +54,6 @@ describe('event triggers', () => {
   it('refuses an invalid trigger with the engine\'s message and path', async () => {
     const { page } = s;
     await signIn(s, '/console/events');
-    // Opening the console without a secret is refused (HTTP 401) before the sign-in: not an error of the console.
-    s.browser.errors.splice(0);
     await expect.poll(() => page.getByText('No event triggers yet').isVisible()).toBe(true);
     await s.browser.shot('no-triggers');
     await sideNav().getByRole('link', { name: 'Create event trigger' }).click();
