@@ -3,24 +3,17 @@
  * and PostgreSQL's plan of it (`/v1/graphql/explain`), run as the role and session variables of
  * the request headers (the explain call itself is an admin one).
  */
-import { explain } from '../../api/client';
+import { explain, type Explained } from '../../api/client';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useLoad } from '../../ui/useLoad';
 import type { GraphQLRequest } from './currentRequest';
 import { Dialog } from './Dialog';
 
-interface Explained {
-  field?: string;
-  sql: string;
-  plan: string[];
-}
-
-/** A query answers one entry per root field; a subscription one object (its multiplexed statement). */
 const entriesOf = (answer: Explained[] | Explained): Explained[] => (Array.isArray(answer) ? answer : [answer]);
 
 export function ExplainDialog({ request, session, onClose }: { request: GraphQLRequest; session: Record<string, string>; onClose: () => void }) {
   const { data, error, loading } = useLoad(
-    async () => entriesOf((await explain({ query: request, ...(Object.keys(session).length > 0 ? { user: session } : {}) })) as Explained[] | Explained),
+    async () => entriesOf(await explain({ query: request, ...(Object.keys(session).length > 0 ? { user: session } : {}) })),
     [request, session],
   );
   return (
