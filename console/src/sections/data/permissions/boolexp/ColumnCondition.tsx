@@ -1,0 +1,33 @@
+/** A column's comparisons: each an operator from the column type's list and a value. */
+import type { BoolExp, Json } from '../model';
+import type { Column } from '../catalog';
+import { operatorsFor } from './operators';
+import { ValueInput } from './ValueInput';
+
+/** `value`: `{op: value, …}`, or a bare value, which the engine reads as `_eq`. */
+export function ColumnCondition({ column, value, onChange, name }: { column: Column; value: Json; onChange(v: Json): void; name: string }) {
+  const comparisons: BoolExp = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { _eq: value };
+  const operators = operatorsFor(column);
+  const rename = (from: string, to: string) =>
+    onChange(Object.fromEntries(Object.entries(comparisons).map(([op, v]) => (op === from ? [to, to === '_is_null' ? true : from === '_is_null' ? '' : v] : [op, v]))));
+  const entries = Object.entries(comparisons);
+  return (
+    <>
+      {entries.map(([op, v]) => {
+        const label = entries.length > 1 ? `${name} ${op}` : name;
+        return (
+          <div className="row" key={op}>
+            <select aria-label={`Operator of ${label}`} value={op} onChange={(e) => rename(op, e.target.value)}>
+              {(operators.includes(op) ? operators : [op, ...operators]).map((o) => (
+                <option key={o} value={o} disabled={o !== op && o in comparisons}>
+                  {o}
+                </option>
+              ))}
+            </select>
+            <ValueInput value={v} operator={op} column={column} name={label} onChange={(nv) => onChange({ ...comparisons, [op]: nv })} />
+          </div>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The database's side of what the permission editor offers: each table's columns with their
+ * types, and the foreign keys that tell where an object relationship leads. Read with one
+ * read-only `run_sql` on the source, as the well-known engine's console reads its tables.
+ */
+import { runSql } from '../../../api/client';
+import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
+import { useLoad } from '../../../ui/useLoad';
+
+export interface Column {
+  name: string;
+  /** As PostgreSQL prints it (`integer`, `text[]`). */
+  type: string;
+  /** pg_type.typcategory: S string, N numeric, B boolean, A array, U user-defined (jsonb), … */
+  category: string;
+  typeName: string;
+}
+
+interface ForeignKey {
+  from: QualifiedTable;
+  columns: string[];
+  to: QualifiedTable;
+}
+
+export interface Catalog {
+  columnsOf(table: QualifiedTable): Column[];
+  /** The table a relationship of `table` leads to, when it can be told. */
+  targetOf(table: QualifiedTable, relationship: Relationship): QualifiedTable | undefined;
+}
+
+const COLUMNS_SQL = `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typcategory, t.typname
+FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_type t ON t.oid = a.atttypid
+WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
+  AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'
+ORDER BY n.nspname, c.relname, a.attnum`;
+
+const FOREIGN_KEYS_SQL = `SELECT sn.nspname, sc.relname, tn.nspname, tc.relname,
+  (SELECT json_agg(a.attname ORDER BY k.i) FROM unnest(f.conkey) WITH ORDINALITY AS k(attnum, i) JOIN pg_attribute a ON a.attrelid = f.conrelid AND a.attnum = k.attnum)
+FROM pg_constraint f JOIN pg_class sc ON sc.oid = f.conrelid JOIN pg_namespace sn ON sn.oid = sc.relnamespace
+  JOIN pg_class tc ON tc.oid = f.confrelid JOIN pg_namespace tn ON tn.oid = tc.relnamespace
+WHERE f.contype = 'f'`;
+
+const key = (t: QualifiedTable) => `${t.schema}.${t.name}`;
+const rows = (r: { result: (string | null)[][] | null }) => (r.result ?? []).slice(1).map((row) => row.map((v) => v ?? ''));
+
+async function readCatalog(source: string): Promise<Catalog> {
+  const [columnRows, keyRows] = await Promise.all([runSql(COLUMNS_SQL, { source, read_only: true }), runSql(FOREIGN_KEYS_SQL, { source, read_only: true })]);
+  const columns = new Map<string, Column[]>();
+  for (const [schema, table, name, type, category, typeName] of rows(columnRows)) {
+    const k = key({ schema: schema!, name: table! });
+    columns.set(k, [...(columns.get(k) ?? []), { name: name!, type: type!, category: category!, typeName: typeName! }]);
+  }
+  const foreignKeys: ForeignKey[] = rows(keyRows).map(([fs, fn, ts, tn, cols]) => ({
+    from: { schema: fs!, name: fn! },
+    to: { schema: ts!, name: tn! },
+    columns: JSON.parse(cols!) as string[],
+  }));
+  return {
+    columnsOf: (table) => columns.get(key(table)) ?? [],
+    targetOf: (table, relationship) => relationshipTarget(table, relationship, foreignKeys),
+  };
+}
+
+const asTable = (v: unknown): QualifiedTable | undefined => {
+  if (typeof v === 'string') return { schema: 'public', name: v };
+  if (typeof v === 'object' && v !== null && typeof (v as QualifiedTable).name === 'string') return { schema: (v as QualifiedTable).schema ?? 'public', name: (v as QualifiedTable).name };
+  return undefined;
+};
+
+function relationshipTarget(table: QualifiedTable, relationship: Relationship, foreignKeys: ForeignKey[]): QualifiedTable | undefined {
+  const { foreign_key_constraint_on: fk, manual_configuration: manual } = relationship.using;
+  if (manual) return asTable((manual as { remote_table?: unknown }).remote_table);
+  // An array relationship, or an object one through the other table's key: `{table, columns}`.
+  if (typeof fk === 'object' && fk !== null && !Array.isArray(fk)) return asTable((fk as { table?: unknown }).table);
+  const own = typeof fk === 'string' ? [fk] : Array.isArray(fk) ? (fk as string[]) : [];
+  const found = foreignKeys.find((f) => key(f.from) === key(table) && f.columns.length === own.length && f.columns.every((c, i) => c === own[i]));
+  return found?.to;
+}
+
+export const relationshipsOf = (entry: TableEntry | undefined): Relationship[] => [...(entry?.object_relationships ?? []), ...(entry?.array_relationships ?? [])];
+
+/** The source's catalog, read when the tab opens. */
+export const useCatalog = (source: string) => useLoad(() => readCatalog(source), [source]);
