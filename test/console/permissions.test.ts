@@ -23,6 +23,8 @@ beforeAll(async () => {
     const r = await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name } } }, ADMIN);
     expect(r.status).toBe(200);
   }
+  const author = { type: 'pg_create_object_relationship', args: { source: 'default', table: { schema: 'public', name: 'article' }, name: 'author', using: { foreign_key_constraint_on: 'user_id' } } };
+  expect((await s.engine.metadata(author, ADMIN)).status).toBe(200);
 });
 
 afterAll(async () => {
@@ -139,6 +141,65 @@ describe('permissions of a table', () => {
     expect(inserted).toEqual({ data: { insert_article_one: { title: 'a-bob', user_id: 2 } } });
     const refused = await asUser('2', 'mutation { insert_article_one(object: {title: "zz"}) { title } }');
     expect(refused.errors[0].message).toContain('check constraint');
+  });
+
+  it('builds an update permission through a relationship, _or, _not and _exists, with a post-update check and a static preset', async () => {
+    const { page } = s;
+    await page.getByRole('button', { name: 'Edit update permission of user' }).click();
+    const pre = page.getByRole('group', { name: 'Pre-update check' });
+    await pre.getByRole('radio', { name: 'With custom check' }).check();
+    await pre.getByLabel('Add condition', { exact: true }).selectOption('author');
+    await pre.getByLabel('Add condition in author').selectOption('name');
+    await pre.getByLabel('Value of author › name', { exact: true }).fill('ann');
+    await pre.getByLabel('Add condition', { exact: true }).selectOption('_or');
+    await pre.getByLabel('Add condition in _or 1').selectOption('id');
+    await pre.getByLabel('Operator of _or 1 › id').selectOption('_in');
+    await pre.getByLabel('Value of _or 1 › id', { exact: true }).fill('1, 2');
+    await pre.getByRole('button', { name: 'Add expression to _or' }).click();
+    await pre.getByLabel('Add condition in _or 2').selectOption('_not');
+    await pre.getByLabel('Add condition in _or 2 › _not').selectOption('title');
+    await pre.getByLabel('Operator of _or 2 › _not › title').selectOption('_is_null');
+    await pre.getByLabel('Add condition', { exact: true }).selectOption('_exists');
+    await pre.getByLabel('Table of _exists').selectOption('public.users');
+    await pre.getByLabel('Add condition in _exists › _where').selectOption('id');
+    await pre.getByRole('button', { name: 'Use X-Service-User-Id as value of _exists › _where › id' }).click();
+    const post = page.getByRole('group', { name: 'Post-update check' });
+    await post.getByRole('radio', { name: 'With custom check' }).check();
+    await post.getByLabel('Add condition', { exact: true }).selectOption('title');
+    await post.getByLabel('Operator of title').selectOption('_like');
+    await post.getByLabel('Value of title', { exact: true }).fill('a%');
+    await page.getByRole('group', { name: 'Column update permissions' }).getByLabel('title', { exact: true }).check();
+    await page.getByRole('button', { name: 'Add preset' }).click();
+    await page.getByLabel('Preset column 1').selectOption('secret');
+    await page.getByLabel('Preset value 1').fill('edited');
+    await s.browser.shot('update-built');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the update permission of user.');
+    await s.browser.shot('update-saved');
+    expect((await articleEntry()).update_permissions).toEqual([
+      {
+        role: 'user',
+        permission: {
+          columns: ['title'],
+          filter: {
+            author: { name: { _eq: 'ann' } },
+            _or: [{ id: { _in: [1, 2] } }, { _not: { title: { _is_null: true } } }],
+            _exists: { _table: { schema: 'public', name: 'users' }, _where: { id: { _eq: 'X-Service-User-Id' } } },
+          },
+          check: { title: { _like: 'a%' } },
+          set: { secret: 'edited' },
+        },
+      },
+    ]);
+    const update = (title: string) => `mutation { update_article(where: {}, _set: {title: "${title}"}) { affected_rows } }`;
+    expect(await asUser('1', update('a-new'))).toEqual({ data: { update_article: { affected_rows: 2 } } });
+    // No user 3: the _exists condition holds for no row.
+    expect(await asUser('3', update('a-new'))).toEqual({ data: { update_article: { affected_rows: 0 } } });
+    expect((await asUser('1', update('zz'))).errors[0].message).toContain('check constraint');
+    expect((await s.db.sql("SELECT title, secret FROM article WHERE user_id = 1 ORDER BY id")).rows).toEqual([
+      { title: 'a-new', secret: 'edited' },
+      { title: 'a-new', secret: 'edited' },
+    ]);
   });
 
   it('makes a delete permission with the same check as select, then deletes it', async () => {
