@@ -91,7 +91,7 @@ describe('permissions of a table', () => {
     expect(await rows.getByLabel('Value of _and 2 › title', { exact: true }).inputValue()).toBe('a%');
     await s.browser.shot('json-in-builder');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await expect.poll(async () => (await articleEntry()).select_permissions[0].permission.filter).toEqual({
+    await expect.poll(async () => (await articleEntry()).select_permissions.find((p: { role: string }) => p.role === 'user').permission.filter).toEqual({
       _and: [{ user_id: { _eq: 'X-Service-User-Id' } }, { title: { _like: 'a%' } }],
     });
     expect(await titles('1')).toEqual(['a1', 'a2']);
@@ -141,6 +141,30 @@ describe('permissions of a table', () => {
     expect(inserted).toEqual({ data: { insert_article_one: { title: 'a-bob', user_id: 2 } } });
     const refused = await asUser('2', 'mutation { insert_article_one(object: {title: "zz"}) { title } }');
     expect(refused.errors[0].message).toContain('check constraint');
+  });
+
+  it('gives a role every row and column, aggregations and only some root fields', async () => {
+    const { page } = s;
+    await page.getByLabel('New role').fill('guest');
+    await page.getByRole('button', { name: 'Edit select permission of guest' }).click();
+    await page.getByRole('group', { name: 'Column select permissions' }).getByRole('button', { name: /Toggle all/ }).click();
+    await page.getByLabel('Allow aggregation queries').check();
+    await page.getByRole('group', { name: 'Query root fields' }).getByLabel('select_by_pk', { exact: true }).uncheck();
+    const subscriptions = page.getByRole('group', { name: 'Subscription root fields' });
+    for (const f of ['select', 'select_by_pk', 'select_aggregate', 'select_stream']) await subscriptions.getByLabel(f, { exact: true }).uncheck();
+    await s.browser.shot('select-guest');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of guest.');
+    expect((await articleEntry()).select_permissions.find((p: { role: string }) => p.role === 'guest')).toEqual({
+      role: 'guest',
+      permission: { columns: ['id', 'title', 'user_id', 'secret'], filter: {}, allow_aggregations: true, query_root_fields: ['select', 'select_aggregate'], subscription_root_fields: [] },
+    });
+    expect(await page.getByRole('button', { name: 'Edit select permission of guest' }).textContent()).toContain('full');
+    await s.browser.shot('select-guest-saved');
+    // Every row: the three articles and the one user 2 inserted.
+    const guest = async (query: string) => (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, 'x-service-role': 'guest' })).body;
+    expect(await guest('{ article_aggregate { aggregate { count } } }')).toEqual({ data: { article_aggregate: { aggregate: { count: 4 } } } });
+    expect((await guest('{ article_by_pk(id: 1) { id } }')).errors[0].message).toContain('article_by_pk');
   });
 
   it('builds an update permission through a relationship, _or, _not and _exists, with a post-update check and a static preset', async () => {
@@ -221,7 +245,7 @@ describe('permissions of a table', () => {
 });
 
 describe('inherited roles', () => {
-  it('adds and removes an inherited role', async () => {
+  it('adds, edits and removes an inherited role', async () => {
     const { page } = s;
     const editor = { type: 'pg_create_select_permission', args: { source: 'default', table: { schema: 'public', name: 'users' }, role: 'editor', permission: { columns: ['id'], filter: {} } } };
     expect((await s.engine.metadata(editor, ADMIN)).status).toBe(200);
@@ -237,6 +261,15 @@ describe('inherited roles', () => {
     await s.browser.shot('inherited-added');
     const exported = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
     expect(exported.body.metadata.inherited_roles).toEqual([{ role_name: 'user_editor', role_set: ['user', 'editor'] }]);
+    await page.getByRole('button', { name: 'Edit inherited role user_editor' }).click();
+    const form = page.getByRole('form', { name: 'Edit inherited role user_editor' });
+    await form.getByLabel('editor', { exact: true }).uncheck();
+    await form.getByLabel('guest', { exact: true }).check();
+    await s.browser.shot('inherited-editing');
+    await form.getByRole('button', { name: 'Save inherited role' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Inherited roles' }).getByRole('row', { name: /user_editor/ }).textContent()).toContain('user, guest');
+    const edited = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
+    expect(edited.body.metadata.inherited_roles).toEqual([{ role_name: 'user_editor', role_set: ['user', 'guest'] }]);
     await page.getByRole('button', { name: 'Remove inherited role user_editor' }).click();
     await expect.poll(() => page.getByText('No inherited roles.').isVisible()).toBe(true);
     await s.browser.shot('inherited-removed');

@@ -1,7 +1,8 @@
 /**
  * Inherited roles (`inherited_roles` in the metadata): the list, a form to add one
- * (`add_inherited_role`: a name and the roles it inherits from; a role of the same name is
- * replaced, as the engine does) and a button to remove each (`drop_inherited_role`).
+ * (`add_inherited_role`: a name and the roles it inherits from) or edit one (the same call: a
+ * role of the same name is replaced, as the engine does), and a button to remove each
+ * (`drop_inherited_role`).
  */
 import { useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../../api/client';
@@ -27,23 +28,31 @@ function RemoveButton({ name }: { name: string }) {
   );
 }
 
-function AddForm({ roles }: { roles: string[] }) {
+interface InheritedRole {
+  role_name: string;
+  role_set: string[];
+}
+
+/** `editing`: the role whose name and roles the form starts from (adding it again replaces it). */
+function RoleForm({ roles, editing, onDone }: { roles: string[]; editing: InheritedRole | null; onDone(): void }) {
   const { refresh } = useMetadata();
-  const [name, setName] = useState('');
-  const [parents, setParents] = useState<string[]>([]);
+  const [name, setName] = useState(editing?.role_name ?? '');
+  const [parents, setParents] = useState<string[]>(editing?.role_set ?? []);
   const add = useAction(async () => {
     await callMetadata('add_inherited_role', { role_name: name.trim(), role_set: parents });
     await refresh();
     setName('');
     setParents([]);
+    onDone();
   });
+  const title = editing ? `Edit inherited role ${editing.role_name}` : 'Add an inherited role';
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void add.run();
   };
   return (
-    <form onSubmit={submit} aria-label="Add an inherited role">
-      <h2>Add an inherited role</h2>
+    <form onSubmit={submit} aria-label={title}>
+      <h2>{title}</h2>
       <TextField label="Inherited role name" value={name} onChange={(e) => setName(e.target.value)} />
       <fieldset className="permission-part">
         <legend>Roles to inherit from</legend>
@@ -54,9 +63,16 @@ function AddForm({ roles }: { roles: string[] }) {
           ))}
         </div>
       </fieldset>
-      <button type="submit" disabled={add.busy || name.trim() === ''}>
-        Add inherited role
-      </button>
+      <div className="row">
+        <button type="submit" disabled={add.busy || name.trim() === ''}>
+          {editing ? 'Save inherited role' : 'Add inherited role'}
+        </button>
+        {editing && (
+          <button type="button" className="secondary" onClick={onDone}>
+            Cancel
+          </button>
+        )}
+      </div>
       <ErrorNote error={add.error} />
     </form>
   );
@@ -64,6 +80,7 @@ function AddForm({ roles }: { roles: string[] }) {
 
 export function InheritedRolesPage() {
   const { metadata } = useMetadata();
+  const [editing, setEditing] = useState<InheritedRole | null>(null);
   if (!metadata) return <p className="loading">Loading…</p>;
   const inherited = metadata.inherited_roles ?? [];
   return (
@@ -88,14 +105,19 @@ export function InheritedRolesPage() {
                 <th scope="row">{r.role_name}</th>
                 <td>{r.role_set.join(', ')}</td>
                 <td>
-                  <RemoveButton name={r.role_name} />
+                  <div className="row">
+                    <button type="button" className="secondary" aria-label={`Edit inherited role ${r.role_name}`} onClick={() => setEditing(r)}>
+                      Edit
+                    </button>
+                    <RemoveButton name={r.role_name} />
+                  </div>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <AddForm roles={allRoles(metadata)} />
+      <RoleForm key={editing?.role_name ?? ''} roles={allRoles(metadata).filter((r) => r !== editing?.role_name)} editing={editing} onDone={() => setEditing(null)} />
     </Page>
   );
 }
