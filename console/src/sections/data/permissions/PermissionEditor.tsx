@@ -3,7 +3,8 @@
  * its row checks, columns, presets, select options and backend-only flag, then "Save
  * permissions" (`pg_create_<action>_permission`; a permission that exists is dropped and
  * created again in one `bulk`, which the engine applies all or nothing) or "Delete permissions"
- * (`pg_drop_<action>_permission`). A refused call is shown with the engine's message and the
+ * (`pg_drop_<action>_permission`); "Clone permissions" gives the same permission to other roles
+ * in the same call. A refused call is shown with the engine's message and the
  * JSON path it names, and changes nothing.
  */
 import { useState } from 'react';
@@ -19,6 +20,7 @@ import { RowCheckSection, type OtherCheck } from './RowCheckSection';
 import { ColumnsSection } from './ColumnsSection';
 import { PresetsSection } from './PresetsSection';
 import { SelectOptions } from './SelectOptions';
+import { CloneSection } from './CloneSection';
 import type { BuilderScope } from './boolexp/scope';
 
 export interface EditorProps {
@@ -27,6 +29,8 @@ export interface EditorProps {
   entry: TableEntry | undefined;
   role: string;
   action: Action;
+  /** The roles the permission may be cloned to (the grid's). */
+  roles: string[];
   catalog: Catalog;
   scope: BuilderScope;
   onClose(): void;
@@ -41,17 +45,18 @@ const ROW_TITLES: Record<Action, string> = {
   delete: 'Row delete permissions',
 };
 
-export function PermissionEditor({ source, table, entry, role, action, catalog, scope, onClose, onDeleted }: EditorProps) {
+export function PermissionEditor({ source, table, entry, role, action, roles, catalog, scope, onClose, onDeleted }: EditorProps) {
   const { refresh } = useMetadata();
   const existing = permissionOf(entry, action, role);
   const columns = catalog.columnsOf(table).map((c) => c.name);
   const computed = (entry?.computed_fields ?? []).map((c) => c.name);
   const [draft, setDraft] = useState<Draft>(() => draftOf(existing, columns, computed));
   const [invalid, setInvalid] = useState<Record<string, boolean>>({});
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [cloneTo, setCloneTo] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const change = (p: Partial<Draft>) => {
-    setSaved(false);
+    setSaved(null);
     setDraft((d) => ({ ...d, ...p }));
   };
   const validity = (part: string) => (valid: boolean) => setInvalid((v) => ({ ...v, [part]: !valid }));
@@ -60,16 +65,22 @@ export function PermissionEditor({ source, table, entry, role, action, catalog, 
     return exp && Object.keys(exp).length > 0 ? [{ action: a, exp }] : [];
   });
 
-  const args = { source, table, role };
   const save = useAction(async () => {
-    const create = { type: `pg_create_${action}_permission`, args: { ...args, permission: bodyOf(draft, action), ...(existing?.comment !== undefined ? { comment: existing.comment } : {}) } };
-    if (existing) await metadata('bulk', [{ type: `pg_drop_${action}_permission`, args }, create]);
-    else await metadata(create.type, create.args);
+    const permission = bodyOf(draft, action);
+    const calls = [role, ...cloneTo].flatMap((r) => {
+      const target = { source, table, role: r };
+      const had = permissionOf(entry, action, r);
+      const create = { type: `pg_create_${action}_permission`, args: { ...target, permission, ...(had?.comment !== undefined ? { comment: had.comment } : {}) } };
+      return had ? [{ type: `pg_drop_${action}_permission`, args: target }, create] : [create];
+    });
+    if (calls.length === 1) await metadata(calls[0]!.type, calls[0]!.args);
+    else await metadata('bulk', calls);
     await refresh();
-    setSaved(true);
+    setSaved(cloneTo.length ? `Saved the ${action} permission of ${role} and of ${cloneTo.join(', ')}.` : `Saved the ${action} permission of ${role}.`);
+    setCloneTo([]);
   });
   const drop = useAction(async () => {
-    await metadata(`pg_drop_${action}_permission`, args);
+    await metadata(`pg_drop_${action}_permission`, { source, table, role });
     await refresh();
     onDeleted();
   });
@@ -107,6 +118,7 @@ export function PermissionEditor({ source, table, entry, role, action, catalog, 
           <Checkbox label="Allow from backends only" checked={draft.backendOnly} onChange={(e) => change({ backendOnly: e.target.checked })} />
         </fieldset>
       )}
+      <CloneSection action={action} roles={roles.filter((r) => r !== role)} chosen={cloneTo} onChange={setCloneTo} />
       <div className="row">
         <button type="button" disabled={save.busy || Object.values(invalid).some(Boolean)} onClick={() => void save.run()}>
           Save permissions
@@ -130,7 +142,7 @@ export function PermissionEditor({ source, table, entry, role, action, catalog, 
           </>
         )}
       </div>
-      {saved && <p className="notice">Saved the {action} permission of {role}.</p>}
+      {saved && <p className="notice">{saved}</p>}
       <ErrorNote error={save.error} />
       <ErrorNote error={drop.error} />
     </section>

@@ -35,6 +35,7 @@ export function PermissionsTab({ source, table }: { source: string; table: Quali
           entry={entry}
           role={selected.role}
           action={selected.action}
+          roles={roles}
           catalog={catalog.data}
           scope={scope}
           onClose={() => setSelected(null)}

@@ -1,15 +1,23 @@
 /** A column's comparisons: each an operator from the column type's list and a value. */
 import type { BoolExp, Json } from '../model';
 import type { Column } from '../catalog';
-import { operatorsFor } from './operators';
+import { isSessionVariable, LIST_OPERATORS, operatorsFor } from './operators';
 import { ValueInput } from './ValueInput';
+
+/** The value kept when the operator changes, reshaped: a list for `_in`, a flag for `_is_null`. */
+function carried(v: Json, from: string, to: string): Json {
+  if (to === '_is_null') return true;
+  if (from === '_is_null') return LIST_OPERATORS.has(to) ? [] : '';
+  if (LIST_OPERATORS.has(to) && !LIST_OPERATORS.has(from)) return v === '' || v === null ? [] : isSessionVariable(v) ? v : [v];
+  if (!LIST_OPERATORS.has(to) && LIST_OPERATORS.has(from) && Array.isArray(v)) return v[0] ?? '';
+  return v;
+}
 
 /** `value`: `{op: value, …}`, or a bare value, which the engine reads as `_eq`. */
 export function ColumnCondition({ column, value, onChange, name }: { column: Column; value: Json; onChange(v: Json): void; name: string }) {
   const comparisons: BoolExp = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { _eq: value };
   const operators = operatorsFor(column);
-  const rename = (from: string, to: string) =>
-    onChange(Object.fromEntries(Object.entries(comparisons).map(([op, v]) => (op === from ? [to, to === '_is_null' ? true : from === '_is_null' ? '' : v] : [op, v]))));
+  const rename = (from: string, to: string) => onChange(Object.fromEntries(Object.entries(comparisons).map(([op, v]) => (op === from ? [to, carried(v, from, to)] : [op, v]))));
   const entries = Object.entries(comparisons);
   return (
     <>
