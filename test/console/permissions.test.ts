@@ -123,6 +123,9 @@ describe('permissions of a table', () => {
     await check.getByLabel('Add condition').selectOption('title');
     await check.getByLabel('Operator of title').selectOption('_like');
     await check.getByLabel('Value of title', { exact: true }).fill('a%');
+    await check.getByLabel('Add condition').selectOption('id');
+    await check.getByLabel('Operator of id').selectOption('_cgt');
+    expect(await check.getByLabel('Column compared with id').inputValue()).toBe('user_id');
     const columns = page.getByRole('group', { name: 'Column insert permissions' });
     await columns.getByRole('button', { name: /Toggle all/ }).click();
     for (const c of ['id', 'user_id', 'secret']) await columns.getByLabel(c, { exact: true }).uncheck();
@@ -135,7 +138,7 @@ describe('permissions of a table', () => {
     await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the insert permission of user.');
     await s.browser.shot('insert-saved');
     expect((await articleEntry()).insert_permissions).toEqual([
-      { role: 'user', permission: { check: { title: { _like: 'a%' } }, columns: ['title'], set: { user_id: 'X-Service-User-Id' } } },
+      { role: 'user', permission: { check: { title: { _like: 'a%' }, id: { _cgt: 'user_id' } }, columns: ['title'], set: { user_id: 'X-Service-User-Id' } } },
     ]);
     const inserted = await asUser('2', 'mutation { insert_article_one(object: {title: "a-bob"}) { title user_id } }');
     expect(inserted).toEqual({ data: { insert_article_one: { title: 'a-bob', user_id: 2 } } });

@@ -85,8 +85,9 @@ function Condition({ name, value, onChange, table, where, scope }: ConditionProp
   if (name === '_and' || name === '_or') return <ExpressionList name={name} items={Array.isArray(value) ? value : []} onChange={onChange} table={table} where={where} scope={scope} />;
   if (name === '_not') return <BoolExpBuilder exp={asExp(value)} onChange={onChange} table={table} where={inner} scope={scope} />;
   if (name === '_exists') return <Exists value={asExp(value)} onChange={onChange} where={inner} scope={scope} />;
-  const column = scope.catalog.columnsOf(table).find((c) => c.name === name);
-  if (column) return <ColumnCondition column={column} value={value} onChange={onChange} name={inner.join(' › ')} />;
+  const columns = scope.catalog.columnsOf(table);
+  const column = columns.find((c) => c.name === name);
+  if (column) return <ColumnCondition column={column} columns={columns} value={value} onChange={onChange} name={inner.join(' › ')} />;
   const relationship = relationshipsOf(entryIn(scope, table)).find((r) => r.name === name);
   const target = relationship && scope.catalog.targetOf(table, relationship);
   if (target) return <BoolExpBuilder exp={asExp(value)} onChange={onChange} table={target} where={inner} scope={scope} />;

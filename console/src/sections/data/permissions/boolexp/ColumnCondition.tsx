@@ -1,11 +1,13 @@
 /** A column's comparisons: each an operator from the column type's list and a value. */
 import type { BoolExp, Json } from '../model';
 import type { Column } from '../catalog';
-import { isSessionVariable, LIST_OPERATORS, operatorsFor } from './operators';
+import { COLUMN_OPERATORS, isSessionVariable, LIST_OPERATORS, operatorsFor } from './operators';
 import { ValueInput } from './ValueInput';
 
 /** The value kept when the operator changes, reshaped: a list for `_in`, a flag for `_is_null`. */
-function carried(v: Json, from: string, to: string): Json {
+function carried(v: Json, from: string, to: string, sameType: Column[]): Json {
+  if (COLUMN_OPERATORS.includes(to)) return COLUMN_OPERATORS.includes(from) ? v : (sameType[0]?.name ?? '');
+  if (COLUMN_OPERATORS.includes(from)) return LIST_OPERATORS.has(to) ? [] : '';
   if (to === '_is_null') return true;
   if (from === '_is_null') return LIST_OPERATORS.has(to) ? [] : '';
   if (LIST_OPERATORS.has(to) && !LIST_OPERATORS.has(from)) return v === '' || v === null ? [] : isSessionVariable(v) ? v : [v];
@@ -14,10 +16,13 @@ function carried(v: Json, from: string, to: string): Json {
 }
 
 /** `value`: `{op: value, …}`, or a bare value, which the engine reads as `_eq`. */
-export function ColumnCondition({ column, value, onChange, name }: { column: Column; value: Json; onChange(v: Json): void; name: string }) {
+export function ColumnCondition({ column, columns, value, onChange, name }: { column: Column; columns: Column[]; value: Json; onChange(v: Json): void; name: string }) {
   const comparisons: BoolExp = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { _eq: value };
   const operators = operatorsFor(column);
-  const rename = (from: string, to: string) => onChange(Object.fromEntries(Object.entries(comparisons).map(([op, v]) => (op === from ? [to, carried(v, from, to)] : [op, v]))));
+  // The engine compares only columns of the same type.
+  const sameType = columns.filter((c) => c.type === column.type && c.name !== column.name);
+  const rename = (from: string, to: string) =>
+    onChange(Object.fromEntries(Object.entries(comparisons).map(([op, v]) => (op === from ? [to, carried(v, from, to, sameType)] : [op, v]))));
   const entries = Object.entries(comparisons);
   return (
     <>
@@ -32,7 +37,17 @@ export function ColumnCondition({ column, value, onChange, name }: { column: Col
                 </option>
               ))}
             </select>
-            <ValueInput value={v} operator={op} column={column} name={label} onChange={(nv) => onChange({ ...comparisons, [op]: nv })} />
+            {COLUMN_OPERATORS.includes(op) && typeof v === 'string' ? (
+              <select aria-label={`Column compared with ${label}`} value={v} onChange={(e) => onChange({ ...comparisons, [op]: e.target.value })}>
+                {(sameType.some((c) => c.name === v) ? sameType.map((c) => c.name) : [v, ...sameType.map((c) => c.name)]).map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <ValueInput value={v} operator={op} column={column} name={label} onChange={(nv) => onChange({ ...comparisons, [op]: nv })} />
+            )}
           </div>
         );
       })}

@@ -1,6 +1,7 @@
 /**
  * The comparison operators the builder offers for a column, by its type (as the engine accepts
- * them: text operators on strings, JSON ones on jsonb, containment on arrays), and how a value
+ * them: text operators on strings, JSON ones on jsonb, containment on arrays, comparisons with
+ * another column everywhere), and how a value
  * typed in a field becomes JSON: a session variable (`X-Service-…`) stays a string, numbers and
  * booleans of such columns become JSON numbers and booleans, lists split on commas.
  */
@@ -12,13 +13,18 @@ const TEXT = ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '
 const CONTAINMENT = ['_contains', '_contained_in'];
 const JSONB = [...CONTAINMENT, '_has_key', '_has_keys_any', '_has_keys_all'];
 
-export function operatorsFor(column: Column | undefined): string[] {
+/** Comparisons with another column of the same table (of the same type), named as the value. */
+export const COLUMN_OPERATORS = ['_ceq', '_cne', '_cgt', '_clt', '_cgte', '_clte'];
+
+function ownOperators(column: Column | undefined): string[] {
   if (!column) return COMPARISON;
   if (column.category === 'S') return [...COMPARISON, ...TEXT];
   if (column.category === 'A') return [...COMPARISON, ...CONTAINMENT];
   if (column.typeName === 'jsonb') return [...COMPARISON, ...JSONB];
   return COMPARISON;
 }
+
+export const operatorsFor = (column: Column | undefined): string[] => [...ownOperators(column), ...COLUMN_OPERATORS];
 
 /** Operators whose value is a list. */
 export const LIST_OPERATORS = new Set(['_in', '_nin', '_has_keys_any', '_has_keys_all']);
