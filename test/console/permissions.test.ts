@@ -23,6 +23,13 @@ beforeAll(async () => {
     const r = await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name } } }, ADMIN);
     expect(r.status).toBe(200);
   }
+  await s.db.sql(`
+    CREATE FUNCTION name_upper(u users) RETURNS text LANGUAGE sql STABLE AS 'SELECT upper(u.name)';
+    CREATE FUNCTION user_articles(u users) RETURNS SETOF article LANGUAGE sql STABLE AS 'SELECT * FROM article WHERE user_id = u.id';`);
+  for (const [name, fn] of [['name_upper', 'name_upper'], ['articles', 'user_articles']]) {
+    const computed = { type: 'pg_add_computed_field', args: { source: 'default', table: { schema: 'public', name: 'users' }, name, definition: { function: { schema: 'public', name: fn }, table_argument: 'u' } } };
+    expect((await s.engine.metadata(computed, ADMIN)).status).toBe(200);
+  }
   const author = { type: 'pg_create_object_relationship', args: { source: 'default', table: { schema: 'public', name: 'article' }, name: 'author', using: { foreign_key_constraint_on: 'user_id' } } };
   expect((await s.engine.metadata(author, ADMIN)).status).toBe(200);
 });
@@ -168,6 +175,32 @@ describe('permissions of a table', () => {
     const guest = async (query: string) => (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, 'x-service-role': 'guest' })).body;
     expect(await guest('{ article_aggregate { aggregate { count } } }')).toEqual({ data: { article_aggregate: { aggregate: { count: 4 } } } });
     expect((await guest('{ article_by_pk(id: 1) { id } }')).errors[0].message).toContain('article_by_pk');
+  });
+
+  it('grants a scalar computed field and filters on it', async () => {
+    const { page } = s;
+    await page.goto(`${s.engine.url}/console/data/default/schema/public/tables/users/permissions`);
+    await page.getByLabel('New role').fill('reader');
+    await page.getByRole('button', { name: 'Edit select permission of reader' }).click();
+    const computed = page.getByRole('group', { name: 'Computed fields' });
+    // `articles` returns rows: its permissions come from article's, so it is not offered.
+    expect(await computed.getByRole('checkbox').count()).toBe(1);
+    await computed.getByLabel('name_upper', { exact: true }).check();
+    await page.getByRole('group', { name: 'Column select permissions' }).getByLabel('id', { exact: true }).check();
+    const rows = page.getByRole('group', { name: 'Row select permissions' });
+    await rows.getByRole('radio', { name: 'With custom check' }).check();
+    await rows.getByLabel('Add condition').selectOption('name_upper');
+    await rows.getByLabel('Value of name_upper', { exact: true }).fill('ANN');
+    await s.browser.shot('computed-field');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of reader.');
+    const exported = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
+    const users = exported.body.metadata.sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'users');
+    expect(users.select_permissions).toEqual([{ role: 'reader', permission: { columns: ['id'], computed_fields: ['name_upper'], filter: { name_upper: { _eq: 'ANN' } } } }]);
+    const r = await s.engine.post('/v1/graphql', { query: '{ users { id name_upper } }' }, { ...ADMIN, 'x-service-role': 'reader' });
+    expect(r.body).toEqual({ data: { users: [{ id: 1, name_upper: 'ANN' }] } });
+    await page.goto(s.engine.url + TAB);
+    await expect.poll(() => page.getByRole('table', { name: 'Permissions' }).isVisible()).toBe(true);
   });
 
   it('builds an update permission through a relationship, _or, _not and _exists, with a post-update check and a static preset', async () => {

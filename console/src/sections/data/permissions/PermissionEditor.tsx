@@ -49,7 +49,8 @@ export function PermissionEditor({ source, table, entry, role, action, roles, ca
   const { refresh } = useMetadata();
   const existing = permissionOf(entry, action, role);
   const columns = catalog.columnsOf(table).map((c) => c.name);
-  const computed = (entry?.computed_fields ?? []).map((c) => c.name);
+  // Only scalar computed fields are granted by hand: the engine derives those returning rows from their table's permissions.
+  const computed = catalog.scalarComputedFields(entry).map((c) => c.name);
   const [draft, setDraft] = useState<Draft>(() => draftOf(existing, columns, computed));
   const [invalid, setInvalid] = useState<Record<string, boolean>>({});
   const [saved, setSaved] = useState<string | null>(null);

@@ -1,7 +1,8 @@
 /**
  * The database's side of what the permission editor offers: each table's columns with their
- * types, and the foreign keys that tell where an object relationship leads. Read with one
- * read-only `run_sql` on the source, as the well-known engine's console reads its tables.
+ * types, the foreign keys that tell where an object relationship leads, and what the functions
+ * of computed fields return. Read with read-only `run_sql` calls on the source, as the
+ * well-known engine's console reads its tables.
  */
 import { runSql } from '../../../api/client';
 import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
@@ -24,6 +25,8 @@ interface ForeignKey {
 
 export interface Catalog {
   columnsOf(table: QualifiedTable): Column[];
+  /** The scalar computed fields of a tracked table, typed as their function returns (those returning rows are left out). */
+  scalarComputedFields(entry: TableEntry | undefined): Column[];
   /** The table a relationship of `table` leads to, when it can be told. */
   targetOf(table: QualifiedTable, relationship: Relationship): QualifiedTable | undefined;
 }
@@ -40,11 +43,17 @@ FROM pg_constraint f JOIN pg_class sc ON sc.oid = f.conrelid JOIN pg_namespace s
   JOIN pg_class tc ON tc.oid = f.confrelid JOIN pg_namespace tn ON tn.oid = tc.relnamespace
 WHERE f.contype = 'f'`;
 
+/** Functions' return types: a composite type or a set means rows of a table. */
+const FUNCTIONS_SQL = `SELECT n.nspname, p.proname, format_type(p.prorettype, NULL), t.typcategory, t.typname, (p.proretset OR t.typtype = 'c')::text
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_type t ON t.oid = p.prorettype
+WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`;
+
 const key = (t: QualifiedTable) => `${t.schema}.${t.name}`;
 const rows = (r: { result: (string | null)[][] | null }) => (r.result ?? []).slice(1).map((row) => row.map((v) => v ?? ''));
 
 async function readCatalog(source: string): Promise<Catalog> {
-  const [columnRows, keyRows] = await Promise.all([runSql(COLUMNS_SQL, { source, read_only: true }), runSql(FOREIGN_KEYS_SQL, { source, read_only: true })]);
+  const read = (sql: string) => runSql(sql, { source, read_only: true });
+  const [columnRows, keyRows, functionRows] = await Promise.all([read(COLUMNS_SQL), read(FOREIGN_KEYS_SQL), read(FUNCTIONS_SQL)]);
   const columns = new Map<string, Column[]>();
   for (const [schema, table, name, type, category, typeName] of rows(columnRows)) {
     const k = key({ schema: schema!, name: table! });
@@ -55,8 +64,20 @@ async function readCatalog(source: string): Promise<Catalog> {
     to: { schema: ts!, name: tn! },
     columns: JSON.parse(cols!) as string[],
   }));
+  // Overloaded functions share a name: the first one read stands for them all.
+  const functions = new Map<string, Column & { returnsRows: boolean }>();
+  for (const [schema, name, type, category, typeName, returnsRows] of rows(functionRows)) {
+    const k = key({ schema: schema!, name: name! });
+    if (!functions.has(k)) functions.set(k, { name: name!, type: type!, category: category!, typeName: typeName!, returnsRows: returnsRows === 'true' });
+  }
   return {
     columnsOf: (table) => columns.get(key(table)) ?? [],
+    scalarComputedFields: (entry) =>
+      (entry?.computed_fields ?? []).flatMap((cf) => {
+        const fn = asTable((cf.definition as { function?: unknown } | null)?.function);
+        const returned = fn && functions.get(key(fn));
+        return returned && !returned.returnsRows ? [{ name: cf.name, type: returned.type, category: returned.category, typeName: returned.typeName }] : [];
+      }),
     targetOf: (table, relationship) => relationshipTarget(table, relationship, foreignKeys),
   };
 }

@@ -1,9 +1,9 @@
 /**
  * The boolean-expression builder, as the well-known engine's console draws it: an expression is
- * a list of conditions (all must hold); each is a column compared with a value, a relationship
- * with an expression on its table, `_and` / `_or` of expressions, `_not`, or `_exists` (another
- * table and an expression on it). A condition the builder cannot show (a computed field, a
- * column it does not know) is shown as JSON, to edit in the JSON mode.
+ * a list of conditions (all must hold); each is a column (or a computed field returning a
+ * scalar) compared with a value, a relationship with an expression on its table, `_and` / `_or`
+ * of expressions, `_not`, or `_exists` (another table and an expression on it). A condition
+ * the builder cannot show (a name it does not know) is shown as JSON, to edit in the JSON mode.
  */
 import type { QualifiedTable } from '../../../../api/metadata';
 import type { BoolExp, Json } from '../model';
@@ -24,6 +24,7 @@ const asExp = (v: Json): BoolExp => (isExp(v) ? v : {});
 
 export function BoolExpBuilder({ exp, onChange, table, where, scope }: BuilderProps) {
   const columns = scope.catalog.columnsOf(table);
+  const computed = scope.catalog.scalarComputedFields(entryIn(scope, table));
   const relationships = relationshipsOf(entryIn(scope, table));
   const used = new Set(Object.keys(exp));
   const first = scope.tables[0]?.table ?? table;
@@ -41,6 +42,7 @@ export function BoolExpBuilder({ exp, onChange, table, where, scope }: BuilderPr
   const remove = (key: string) => onChange(Object.fromEntries(Object.entries(exp).filter(([k]) => k !== key)));
   const choices = [
     ...columns.filter((c) => !used.has(c.name)).map((c) => ({ value: c.name, label: `${c.name} (${c.type})` })),
+    ...computed.filter((c) => !used.has(c.name)).map((c) => ({ value: c.name, label: `${c.name} (computed field, ${c.type})` })),
     ...relationships.filter((r) => !used.has(r.name)).map((r) => ({ value: r.name, label: `${r.name} (relationship)` })),
     ...Object.keys(starts).filter((k) => !used.has(k)).map((k) => ({ value: k, label: k })),
   ];
@@ -86,7 +88,7 @@ function Condition({ name, value, onChange, table, where, scope }: ConditionProp
   if (name === '_not') return <BoolExpBuilder exp={asExp(value)} onChange={onChange} table={table} where={inner} scope={scope} />;
   if (name === '_exists') return <Exists value={asExp(value)} onChange={onChange} where={inner} scope={scope} />;
   const columns = scope.catalog.columnsOf(table);
-  const column = columns.find((c) => c.name === name);
+  const column = [...columns, ...scope.catalog.scalarComputedFields(entryIn(scope, table))].find((c) => c.name === name);
   if (column) return <ColumnCondition column={column} columns={columns} value={value} onChange={onChange} name={inner.join(' › ')} />;
   const relationship = relationshipsOf(entryIn(scope, table)).find((r) => r.name === name);
   const target = relationship && scope.catalog.targetOf(table, relationship);
