@@ -43,10 +43,14 @@ FROM pg_constraint f JOIN pg_class sc ON sc.oid = f.conrelid JOIN pg_namespace s
   JOIN pg_class tc ON tc.oid = f.confrelid JOIN pg_namespace tn ON tn.oid = tc.relnamespace
 WHERE f.contype = 'f'`;
 
-/** Functions' return types: a composite type or a set means rows of a table. */
+/**
+ * The return types of the functions that may be computed fields (one argument is a table's row),
+ * which leaves out extensions' thousands: a composite type or a set means rows of a table.
+ */
 const FUNCTIONS_SQL = `SELECT n.nspname, p.proname, format_type(p.prorettype, NULL), t.typcategory, t.typname, (p.proretset OR t.typtype = 'c')::text
 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_type t ON t.oid = p.prorettype
-WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`;
+WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+  AND EXISTS (SELECT 1 FROM unnest(p.proargtypes) AS a(type) JOIN pg_class c ON c.reltype = a.type)`;
 
 const key = (t: QualifiedTable) => `${t.schema}.${t.name}`;
 const rows = (r: { result: (string | null)[][] | null }) => (r.result ?? []).slice(1).map((row) => row.map((v) => v ?? ''));
