@@ -303,6 +303,12 @@ describe('inherited roles', () => {
     await s.browser.shot('inherited-added');
     const exported = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
     expect(exported.body.metadata.inherited_roles).toEqual([{ role_name: 'user_editor', role_set: ['user', 'editor'] }]);
+    // The table's grid lists it, with what it inherits until it has a permission of its own.
+    await page.goto(s.engine.url + TAB);
+    await poll(() => page.getByRole('button', { name: 'Edit select permission of user_editor' }).textContent()).toContain('inherited');
+    expect(await page.getByRole('row', { name: /^user_editor/ }).getByRole('rowheader').textContent()).toBe('user_editorinherits from user, editor');
+    await s.browser.shot('inherited-in-grid');
+    await page.goto(`${s.engine.url}/console/data/inherited-roles`);
     await page.getByRole('button', { name: 'Edit inherited role user_editor' }).click();
     const form = page.getByRole('form', { name: 'Edit inherited role user_editor' });
     await form.getByLabel('editor', { exact: true }).uncheck();

@@ -22,11 +22,11 @@ export function PermissionsTab({ source, table }: { source: string; table: Quali
   if (!metadata || !catalog.data) return <p className="loading">Loading…</p>;
   if (!entry) return <p className="notice">{`${table.schema}.${table.name} is not tracked in ${source}.`}</p>;
   const scope: BuilderScope = { catalog: catalog.data, tables: sourceOf(metadata, source)?.tables ?? [] };
-  const roles = tableRoles(metadata);
-  if (selected && !roles.includes(selected.role)) roles.push(selected.role);
+  const inherited = new Map((metadata.inherited_roles ?? []).map((r) => [r.role_name, r.role_set]));
+  const roles = [...new Set([...tableRoles(metadata), ...inherited.keys(), ...(selected ? [selected.role] : [])])].sort();
   return (
     <div className="permissions">
-      <PermissionsGrid entry={entry} roles={roles} columns={catalog.data.columnsOf(table).map((c) => c.name)} selected={selected} onSelect={setSelected} />
+      <PermissionsGrid entry={entry} roles={roles} inherited={inherited} columns={catalog.data.columnsOf(table).map((c) => c.name)} selected={selected} onSelect={setSelected} />
       {selected && (
         <PermissionEditor
           key={`${selected.role}/${selected.action}/${generation}`}
