@@ -264,24 +264,27 @@ describe('permissions of a table', () => {
     ]);
   });
 
-  it('makes a delete permission with the same check as select, cloned to another role, then deletes it', async () => {
+  it('makes a backend-only delete permission with the same check as select, cloned to another role, then deletes it', async () => {
     const { page } = s;
-    await page.getByRole('button', { name: 'Edit delete permission of user' }).click();
+    // From the keyboard: a cell is a real button.
+    await page.getByRole('button', { name: 'Edit delete permission of user' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Allow from backends only').check();
     await page.getByRole('group', { name: 'Row delete permissions' }).getByRole('radio', { name: 'With same custom check as select' }).check();
     await page.getByRole('group', { name: 'Clone permissions' }).getByLabel('guest', { exact: true }).check();
     await page.getByRole('button', { name: 'Save permissions' }).click();
     await poll(() => page.locator('.notice').textContent()).toBe('Saved the delete permission of user and of guest.');
     const filter = { _and: [{ user_id: { _eq: 'X-Service-User-Id' } }, { title: { _like: 'a%' } }] };
     expect((await articleEntry()).delete_permissions).toEqual([
-      { role: 'guest', permission: { filter } },
-      { role: 'user', permission: { filter } },
+      { role: 'guest', permission: { filter, backend_only: true } },
+      { role: 'user', permission: { filter, backend_only: true } },
     ]);
     await s.browser.shot('delete-saved');
     await page.getByRole('button', { name: 'Delete permissions' }).click();
     await s.browser.shot('delete-confirm');
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await poll(() => page.getByRole('button', { name: 'Edit delete permission of user' }).textContent()).toContain('none');
-    expect((await articleEntry()).delete_permissions).toEqual([{ role: 'guest', permission: { filter } }]);
+    expect((await articleEntry()).delete_permissions).toEqual([{ role: 'guest', permission: { filter, backend_only: true } }]);
     await s.browser.shot('delete-deleted');
   });
 });
