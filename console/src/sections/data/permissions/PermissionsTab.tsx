@@ -20,7 +20,7 @@ export function PermissionsTab({ source, table }: { source: string; table: Quali
   const entry = tableOf(metadata, source, table);
   if (catalog.error) return <ErrorNote error={catalog.error} />;
   if (!metadata || !catalog.data) return <p className="loading">Loading…</p>;
-  if (!entry) return <p className="notice">{`${table.schema}.${table.name} is not tracked in ${source}.`}</p>;
+  if (!entry) return <p className="hint">{`${table.schema}.${table.name} is not tracked in ${source}.`}</p>;
   const scope: BuilderScope = { catalog: catalog.data, tables: sourceOf(metadata, source)?.tables ?? [] };
   const inherited = new Map((metadata.inherited_roles ?? []).map((r) => [r.role_name, r.role_set]));
   const roles = [...new Set([...tableRoles(metadata), ...inherited.keys(), ...(selected ? [selected.role] : [])])].sort();
@@ -29,7 +29,8 @@ export function PermissionsTab({ source, table }: { source: string; table: Quali
       <PermissionsGrid entry={entry} roles={roles} inherited={inherited} columns={catalog.data.columnsOf(table).map((c) => c.name)} selected={selected} onSelect={setSelected} />
       {selected && (
         <PermissionEditor
-          key={`${selected.role}/${selected.action}/${generation}`}
+          // Another table (the tab stays mounted when the path changes) or a delete starts a fresh editor.
+          key={`${source}/${table.schema}/${table.name}/${selected.role}/${selected.action}/${generation}`}
           source={source}
           table={table}
           entry={entry}
