@@ -1,0 +1,62 @@
+/** Actions and custom types as the metadata holds them (the well-known engine's export form). */
+import type { ConfiguredHeader } from '../../ui/HeaderListEditor';
+
+export interface ActionArgument {
+  name: string;
+  type: string;
+  description?: string;
+}
+
+export interface ActionDefinition {
+  kind?: 'synchronous' | 'asynchronous';
+  type?: 'query' | 'mutation';
+  arguments?: ActionArgument[];
+  output_type: string;
+  handler: string;
+  timeout?: number;
+  headers?: ConfiguredHeader[];
+  forward_client_headers?: boolean;
+  request_transform?: RequestTransform;
+  response_transform?: ResponseTransform;
+}
+
+export interface ActionEntry {
+  name: string;
+  definition: ActionDefinition;
+  comment?: string;
+  permissions?: { role: string; comment?: string }[];
+}
+
+export interface BodyTransform {
+  action: 'transform' | 'remove' | 'x_www_form_urlencoded';
+  template?: string;
+}
+
+export interface RequestTransform {
+  version?: 1 | 2;
+  template_engine?: string;
+  method?: string;
+  url?: string;
+  body?: BodyTransform | string;
+  query_params?: unknown;
+  request_headers?: unknown;
+}
+
+export interface ResponseTransform {
+  version?: 1 | 2;
+  template_engine?: string;
+  body?: BodyTransform | string;
+}
+
+export interface CustomField {
+  name: string;
+  type: string;
+  description?: string;
+}
+
+export interface CustomTypes {
+  input_objects?: { name: string; description?: string; fields: CustomField[] }[];
+  objects?: { name: string; description?: string; fields: CustomField[]; relationships?: unknown[] }[];
+  scalars?: { name: string; description?: string }[];
+  enums?: { name: string; description?: string; values: { value: string; description?: string; is_deprecated?: boolean }[] }[];
+}

@@ -1,0 +1,129 @@
+/**
+ * The Actions section (docs/console.md): an action created from SDL (the action definition and
+ * its type configuration) with a real handler and called through /v1/graphql, SDL that does not
+ * parse and a definition the engine refuses shown where they happen, a request transform
+ * previewed (test_webhook_transform) and saved, a permission for a role, and deleting.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ActionHandler } from '../support/action-handler.js';
+
+let s: ConsoleSetting;
+let handler: ActionHandler;
+
+const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
+const login = async (username: string, role?: string) =>
+  (await s.engine.post('/v1/graphql', { query: `mutation { login(username: "${username}", password: "pw") { accessToken } }` }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}) })).body;
+
+beforeAll(async () => {
+  // Answers the action's payload, or the transformed body `{user}`.
+  handler = await new ActionHandler({ '/login': (body: { input?: { username: string }; user?: string }) => ({ body: { accessToken: `token-${body.input?.username ?? body.user}` } }) }).start();
+  s = await openConsole('actions');
+});
+
+afterAll(async () => {
+  await s?.close();
+  await handler?.stop();
+});
+
+describe('actions', () => {
+  it('creates an action from SDL and calls it', async () => {
+    const { page } = s;
+    await signIn(s, '/console/actions');
+    // Opened before signing in, the console's check of the (absent) secret logged a 401.
+    s.browser.errors.splice(0);
+    await expect.poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
+    await s.browser.shot('empty');
+    await page.getByRole('link', { name: 'Create action' }).click();
+    await page.getByLabel('Action definition').fill('type Mutation {\n  """Logs a user in"""\n  login(username: String!, password: String!): LoginResponse\n}\n');
+    await page.getByLabel('Type configuration').fill('type LoginResponse {\n  accessToken: String!\n}\n');
+    await page.getByLabel('Webhook (HTTP/S) handler').fill(handler.url('/login'));
+    await s.browser.shot('create-form');
+    await page.getByRole('button', { name: 'Create action' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'login' }).isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/console/actions/login/modify');
+    await s.browser.shot('created');
+    const m = await exported();
+    expect(m.actions).toEqual([
+      {
+        name: 'login',
+        comment: 'Logs a user in',
+        definition: expect.objectContaining({
+          kind: 'synchronous',
+          type: 'mutation',
+          arguments: [
+            { name: 'username', type: 'String!' },
+            { name: 'password', type: 'String!' },
+          ],
+          output_type: 'LoginResponse',
+          handler: handler.url('/login'),
+        }),
+      },
+    ]);
+    expect(m.custom_types.objects).toEqual([{ name: 'LoginResponse', fields: [{ name: 'accessToken', type: 'String!' }] }]);
+    expect(await login('ann')).toEqual({ data: { login: { accessToken: 'token-ann' } } });
+    expect(handler.callsTo('/login').at(-1)!.body.input).toEqual({ username: 'ann', password: 'pw' });
+    // Printed back for modifying: the definition and the types it uses.
+    expect(await page.getByLabel('Action definition').inputValue()).toBe('type Mutation {\n  "Logs a user in"\n  login(username: String!, password: String!): LoginResponse\n}\n');
+    expect(await page.getByLabel('Type configuration').inputValue()).toBe('type LoginResponse {\n  accessToken: String!\n}\n');
+  });
+
+  it('shows SDL that does not parse, and a definition the engine refuses, where they happen', async () => {
+    const { page } = s;
+    const types = page.getByLabel('Type configuration');
+    await types.fill('type LoginResponse {\n');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Type configuration: Syntax Error');
+    await s.browser.shot('sdl-error');
+    await types.fill('type LoginResponse {\n  accessToken: Nope!\n}\n');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Nope.*at \$\.args\[0\]/);
+    // The refused save logged its HTTP 400 in the browser: the engine's answer, shown above.
+    s.browser.errors.splice(0);
+    await s.browser.shot('engine-error');
+    expect((await exported()).custom_types.objects[0].fields[0].type).toBe('String!');
+    await types.fill('type LoginResponse {\n  accessToken: String!\n}\n');
+  });
+
+  it('previews a request transform and saves it', async () => {
+    const { page } = s;
+    await page.getByLabel('Transform the request').check();
+    await page.getByLabel('Request body template').fill('{"user": {{$body.input.username}}}');
+    await page.getByRole('button', { name: 'Sample from the definition' }).click();
+    expect(JSON.parse(await page.getByLabel('Sample input').inputValue()).input).toEqual({ username: 'username', password: 'password' });
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByLabel('Transformed request');
+    await expect.poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}`);
+    expect(await preview.textContent()).toContain('"user": "username"');
+    await s.browser.shot('transform-preview');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    await s.browser.shot('transform-saved');
+    expect((await exported()).actions[0].definition.request_transform).toEqual({ version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{"user": {{$body.input.username}}}' } });
+    expect(await login('bob')).toEqual({ data: { login: { accessToken: 'token-bob' } } });
+    expect(handler.callsTo('/login').at(-1)!.body).toEqual({ user: 'bob' });
+  });
+
+  it('lets role user run the action once it has a permission', async () => {
+    const { page } = s;
+    expect((await login('cy', 'user')).errors).toBeDefined();
+    await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Permissions' }).click();
+    await page.getByLabel('Role', { exact: true }).fill('user');
+    await page.getByRole('button', { name: 'Add permission' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Remove user' }).isVisible()).toBe(true);
+    await s.browser.shot('permission-added');
+    expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }]);
+    expect(await login('cy', 'user')).toEqual({ data: { login: { accessToken: 'token-cy' } } });
+  });
+
+  it('deletes the action', async () => {
+    const { page } = s;
+    await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Modify' }).click();
+    await page.getByRole('button', { name: 'Delete action' }).click();
+    await s.browser.shot('delete-confirm');
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
+    await s.browser.shot('deleted');
+    expect((await exported()).actions ?? []).toEqual([]);
+  });
+});
