@@ -32,7 +32,7 @@ beforeAll(async () => {
     secret: () => 'the secret',
     person: ({ id }: { id: number }) => ({ id, name: 'Ann' }),
   }).start();
-  s = await openConsole('remote-schemas', { SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: 'true' });
+  s = await openConsole('remote-schemas', { SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: 'true', PEOPLE_URL: remote.url, PEOPLE_KEY: 'from-env' });
 });
 
 afterAll(async () => {
@@ -128,6 +128,39 @@ describe('remote schemas', () => {
     s.browser.errors.splice(0);
     await s.browser.shot('unreachable-refused');
     expect((await exported()).remote_schemas.map((r: { name: string }) => r.name)).toEqual(['people']);
+  });
+
+  it('adds one whose URL and header come from the environment', async () => {
+    const { page } = s;
+    await page.getByRole('link', { name: 'Add remote schema' }).click();
+    await page.getByLabel('Remote schema name').fill('people_env');
+    await page.getByLabel('GraphQL server URL from').selectOption('env');
+    await page.getByLabel('GraphQL server URL env var').fill('PEOPLE_URL');
+    await page.getByRole('button', { name: 'Add header' }).click();
+    await page.getByLabel('Header 1 name').fill('X-Api-Key');
+    await page.getByLabel('Header 1 kind').selectOption('env');
+    await page.getByLabel('Header 1 env var').fill('PEOPLE_KEY');
+    await page.getByLabel('Root fields namespace').fill('env_people');
+    // The same server's types again: renamed so as not to clash with the first remote schema's.
+    await page.getByLabel('Type names prefix').fill('Env');
+    await s.browser.shot('add-from-env');
+    await page.getByRole('button', { name: 'Add remote schema' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'people_env' }).isVisible()).toBe(true);
+    const rs = (await exported()).remote_schemas.find((r: { name: string }) => r.name === 'people_env');
+    expect(rs.definition).toEqual({ url_from_env: 'PEOPLE_URL', headers: [{ name: 'X-Api-Key', value_from_env: 'PEOPLE_KEY' }], customization: { root_fields_namespace: 'env_people', type_names: { prefix: 'Env' } } });
+    expect(remote.calls.at(-1)!.headers['x-api-key']).toBe('from-env');
+    expect(await gql('{ env_people { hello } }')).toEqual({ data: { env_people: { hello: 'Hello world' } } });
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Remote schemas' }).getByRole('link', { name: 'people_env' }).count()).toBe(0);
+  });
+
+  it('answers introspect_remote_schema for a known remote schema only', async () => {
+    const known = await s.engine.metadata({ type: 'introspect_remote_schema', args: { name: 'people' } }, ADMIN);
+    expect(known.status).toBe(200);
+    expect(known.body.data.__schema.queryType).toMatchObject({ name: 'Query' });
+    const unknown = await s.engine.metadata({ type: 'introspect_remote_schema', args: { name: 'nobody' } }, ADMIN);
+    expect(unknown).toMatchObject({ status: 400, body: { code: 'not-exists', path: '$.args.name' } });
   });
 
   it('modifies, reloads and removes a remote schema', async () => {
