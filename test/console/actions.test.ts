@@ -11,6 +11,8 @@ import { ActionHandler } from '../support/action-handler.js';
 let s: ConsoleSetting;
 let handler: ActionHandler;
 
+/** Waits for what the page shows for up to 10 s: the engine's answers are slow on a busy machine. */
+const poll = <T>(f: () => T | Promise<T>) => expect.poll(f, { timeout: 10_000 });
 const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 const login = async (username: string, role?: string) =>
   (await s.engine.post('/v1/graphql', { query: `mutation { login(username: "${username}", password: "pw") { accessToken } }` }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}) })).body;
@@ -19,6 +21,10 @@ beforeAll(async () => {
   // Answers the action's payload, or the transformed body `{user}`.
   handler = await new ActionHandler({ '/login': (body: { input?: { username: string }; user?: string }) => ({ body: { accessToken: `token-${body.input?.username ?? body.user}` } }) }).start();
   s = await openConsole('actions');
+  // A role the metadata knows from a table's permission, offered in the action's permissions.
+  await s.engine.post('/v2/query', { type: 'run_sql', args: { sql: 'CREATE TABLE note (id int PRIMARY KEY)' } }, ADMIN);
+  await s.engine.metadata({ type: 'pg_track_table', args: { table: 'note' } }, ADMIN);
+  await s.engine.metadata({ type: 'pg_create_select_permission', args: { table: 'note', role: 'viewer', permission: { columns: ['id'], filter: {} } } }, ADMIN);
 });
 
 afterAll(async () => {
@@ -32,7 +38,7 @@ describe('actions', () => {
     await signIn(s, '/console/actions');
     // Opened before signing in, the console's check of the (absent) secret logged a 401.
     s.browser.errors.splice(0);
-    await expect.poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
+    await poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
     await s.browser.shot('empty');
     await page.getByRole('link', { name: 'Create action' }).click();
     await page.getByLabel('Action definition').fill('type Mutation {\n  """Logs a user in"""\n  login(username: String!, password: String!): LoginResponse\n}\n');
@@ -40,7 +46,7 @@ describe('actions', () => {
     await page.getByLabel('Webhook (HTTP/S) handler').fill(handler.url('/login'));
     await s.browser.shot('create-form');
     await page.getByRole('button', { name: 'Create action' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'login' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { name: 'login' }).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/console/actions/login/modify');
     await s.browser.shot('created');
     const m = await exported();
@@ -73,11 +79,11 @@ describe('actions', () => {
     const types = page.getByLabel('Type configuration');
     await types.fill('type LoginResponse {\n');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Type configuration: Syntax Error');
+    await poll(() => page.getByRole('alert').textContent()).toContain('Type configuration: Syntax Error');
     await s.browser.shot('sdl-error');
     await types.fill('type LoginResponse {\n  accessToken: Nope!\n}\n');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Nope.*at \$\.args\[0\]/);
+    await poll(() => page.getByRole('alert').textContent()).toMatch(/Nope.*at \$\.args\[0\]/);
     // The refused save logged its HTTP 400 in the browser: the engine's answer, shown above.
     s.browser.errors.splice(0);
     await s.browser.shot('engine-error');
@@ -93,27 +99,38 @@ describe('actions', () => {
     expect(JSON.parse(await page.getByLabel('Sample input').inputValue()).input).toEqual({ username: 'username', password: 'password' });
     await page.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByLabel('Transformed request');
-    await expect.poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}`);
+    await poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}`);
     expect(await preview.textContent()).toContain('"user": "username"');
     await s.browser.shot('transform-preview');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await s.browser.shot('transform-saved');
     expect((await exported()).actions[0].definition.request_transform).toEqual({ version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{"user": {{$body.input.username}}}' } });
     expect(await login('bob')).toEqual({ data: { login: { accessToken: 'token-bob' } } });
     expect(handler.callsTo('/login').at(-1)!.body).toEqual({ user: 'bob' });
   });
 
-  it('lets role user run the action once it has a permission', async () => {
+  it('lets roles run the action once they have a permission', async () => {
     const { page } = s;
     expect((await login('cy', 'user')).errors).toBeDefined();
     await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Permissions' }).click();
-    await page.getByLabel('Role', { exact: true }).fill('user');
+    const roles = page.getByRole('table', { name: 'Roles' });
+    await poll(() => roles.getByRole('row', { name: /viewer/ }).textContent()).toContain('not allowed');
+    await s.browser.shot('permissions');
+    await page.getByLabel('New role', { exact: true }).fill('user');
     await page.getByRole('button', { name: 'Add permission' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Remove user' }).isVisible()).toBe(true);
-    await s.browser.shot('permission-added');
-    expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }]);
+    await poll(() => page.getByRole('button', { name: 'Remove user' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Allow viewer' }).click();
+    await poll(() => page.getByRole('button', { name: 'Remove viewer' }).isVisible()).toBe(true);
+    await s.browser.shot('permissions-added');
+    expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }, { role: 'viewer' }]);
     expect(await login('cy', 'user')).toEqual({ data: { login: { accessToken: 'token-cy' } } });
+    expect(await login('di', 'viewer')).toEqual({ data: { login: { accessToken: 'token-di' } } });
+    await page.getByRole('button', { name: 'Remove viewer' }).click();
+    await poll(() => page.getByRole('button', { name: 'Allow viewer' }).isVisible()).toBe(true);
+    await s.browser.shot('permission-removed');
+    expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }]);
+    expect((await login('di', 'viewer')).errors).toBeDefined();
   });
 
   it('deletes the action', async () => {
@@ -122,7 +139,7 @@ describe('actions', () => {
     await page.getByRole('button', { name: 'Delete action' }).click();
     await s.browser.shot('delete-confirm');
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await expect.poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
+    await poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
     await s.browser.shot('deleted');
     expect((await exported()).actions ?? []).toEqual([]);
   });

@@ -23,6 +23,8 @@ type Person {
 let s: ConsoleSetting;
 let remote: RemoteGraphQL;
 
+/** Waits for what the page shows for up to 10 s: the engine's answers are slow on a busy machine. */
+const poll = <T>(f: () => T | Promise<T>) => expect.poll(f, { timeout: 10_000 });
 const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 const gql = async (query: string, role?: string) => (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}) })).body;
 
@@ -46,7 +48,7 @@ describe('remote schemas', () => {
     await signIn(s, '/console/remote-schemas');
     // Opened before signing in, the console's check of the (absent) secret logged a 401.
     s.browser.errors.splice(0);
-    await expect.poll(() => page.getByText('No remote schemas yet').isVisible()).toBe(true);
+    await poll(() => page.getByText('No remote schemas yet').isVisible()).toBe(true);
     await s.browser.shot('empty');
     await page.getByRole('link', { name: 'Add remote schema' }).click();
     await page.getByLabel('Remote schema name').fill('people');
@@ -57,7 +59,7 @@ describe('remote schemas', () => {
     await page.getByLabel('GraphQL server timeout (seconds)').fill('10');
     await s.browser.shot('add-form');
     await page.getByRole('button', { name: 'Add remote schema' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'people' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { name: 'people' }).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/console/remote-schemas/people/details');
     await s.browser.shot('details');
     const [rs] = (await exported()).remote_schemas;
@@ -69,11 +71,11 @@ describe('remote schemas', () => {
     const { page } = s;
     await page.getByRole('link', { name: 'Browse types' }).click();
     const types = page.getByRole('list', { name: 'Types' });
-    await expect.poll(() => types.textContent()).toContain('hello(name: String): String');
+    await poll(() => types.textContent()).toContain('hello(name: String): String');
     expect(await types.textContent()).toContain('person(id: Int!): Person');
     await s.browser.shot('browse-types');
     await page.getByLabel('Filter types').fill('pers');
-    await expect.poll(() => types.locator(':scope > li').count()).toBe(1);
+    await poll(() => types.locator(':scope > li').count()).toBe(1);
     expect(await types.textContent()).toContain('name: String!');
     await page.getByText('The schema as SDL').click();
     expect(await page.getByLabel('Schema SDL').textContent()).toContain('type Person {');
@@ -86,12 +88,12 @@ describe('remote schemas', () => {
     await page.getByLabel('New role', { exact: true }).fill('user');
     await page.getByRole('button', { name: 'Add permission' }).click();
     const editor = page.getByLabel('Schema for role user');
-    await expect.poll(() => editor.inputValue()).toContain('secret: String');
+    await poll(() => editor.inputValue()).toContain('secret: String');
     await s.browser.shot('permission-prefilled');
     await editor.fill('type Query {\n  hello(name: String): String\n}\n');
     await s.browser.shot('permission-cut-down');
     await page.getByRole('button', { name: 'Save permission' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Edit user' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('button', { name: 'Edit user' }).isVisible()).toBe(true);
     await s.browser.shot('permission-saved');
     expect((await exported()).remote_schemas[0].permissions).toEqual([{ role: 'user', definition: { schema: 'type Query {\n  hello(name: String): String\n}\n' } }]);
 
@@ -107,7 +109,7 @@ describe('remote schemas', () => {
     await page.getByLabel('Schema for role user').fill('type Query {\n  goodbye: String\n}\n');
     await page.getByRole('button', { name: 'Save permission' }).click();
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toContain('field "goodbye" does not exist in type "Query" of the remote schema (validation-failed at $.args[1]');
+    await poll(() => alert.textContent()).toContain('field "goodbye" does not exist in type "Query" of the remote schema (validation-failed at $.args[1]');
     // The refused save logged its HTTP 400 in the browser: the engine's answer, shown above.
     s.browser.errors.splice(0);
     await s.browser.shot('permission-refused');
@@ -122,7 +124,7 @@ describe('remote schemas', () => {
     await page.getByLabel('GraphQL server URL', { exact: true }).fill(`http://127.0.0.1:${await freePort()}/graphql`);
     await page.getByRole('button', { name: 'Add remote schema' }).click();
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.isVisible()).toBe(true);
+    await poll(() => alert.isVisible()).toBe(true);
     expect(await alert.textContent()).toMatch(/remote schema "gone" could not be introspected: .*ECONNREFUSED.*at \$\.args\)/);
     // The refused add logged its HTTP 400 in the browser: the engine's answer, shown above.
     s.browser.errors.splice(0);
@@ -145,14 +147,14 @@ describe('remote schemas', () => {
     await page.getByLabel('Type names prefix').fill('Env');
     await s.browser.shot('add-from-env');
     await page.getByRole('button', { name: 'Add remote schema' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'people_env' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { name: 'people_env' }).isVisible()).toBe(true);
     const rs = (await exported()).remote_schemas.find((r: { name: string }) => r.name === 'people_env');
     expect(rs.definition).toEqual({ url_from_env: 'PEOPLE_URL', headers: [{ name: 'X-Api-Key', value_from_env: 'PEOPLE_KEY' }], customization: { root_fields_namespace: 'env_people', type_names: { prefix: 'Env' } } });
     expect(remote.calls.at(-1)!.headers['x-api-key']).toBe('from-env');
     expect(await gql('{ env_people { hello } }')).toEqual({ data: { env_people: { hello: 'Hello world' } } });
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, remove' }).click();
-    await expect.poll(() => page.getByRole('navigation', { name: 'Remote schemas' }).getByRole('link', { name: 'people_env' }).count()).toBe(0);
+    await poll(() => page.getByRole('navigation', { name: 'Remote schemas' }).getByRole('link', { name: 'people_env' }).count()).toBe(0);
   });
 
   it('answers introspect_remote_schema for a known remote schema only', async () => {
@@ -169,7 +171,7 @@ describe('remote schemas', () => {
     await page.getByLabel('Type names prefix').fill('ppl_');
     await page.getByLabel('Forward all headers from client').check();
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await s.browser.shot('modified');
     const [rs] = (await exported()).remote_schemas;
     expect(rs.definition.customization).toEqual({ type_names: { prefix: 'ppl_' } });
@@ -179,13 +181,13 @@ describe('remote schemas', () => {
 
     const before = remote.calls.length;
     await page.getByRole('button', { name: 'Reload' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Reloaded');
+    await poll(() => page.getByRole('status').textContent()).toContain('Reloaded');
     expect(remote.calls.length).toBeGreaterThan(before);
 
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     await s.browser.shot('remove-confirm');
     await page.getByRole('button', { name: 'Yes, remove' }).click();
-    await expect.poll(() => page.getByText('No remote schemas yet').isVisible()).toBe(true);
+    await poll(() => page.getByText('No remote schemas yet').isVisible()).toBe(true);
     await s.browser.shot('removed');
     expect((await exported()).remote_schemas ?? []).toEqual([]);
   });

@@ -1,18 +1,20 @@
 /**
  * The roles that may run an action (`create_action_permission`, `drop_action_permission`);
- * admin always may. An action permission has no settings beside its role, as in the well-known
- * engine.
+ * admin always may. As in the well-known console, every role the metadata knows is listed, to
+ * allow or not, and a new role can be named. An action permission has no settings beside its role.
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../api/client';
-import { useMetadata } from '../../api/metadata';
+import { rolesIn, useMetadata } from '../../api/metadata';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
 import type { ActionEntry } from './types';
 
 export function PermissionsTab({ entry }: { entry: ActionEntry }) {
-  const { refresh } = useMetadata();
+  const { metadata, refresh } = useMetadata();
+  const allowed = new Set((entry.permissions ?? []).map((p) => p.role));
+  const roles = rolesIn(metadata);
   const [role, setRole] = useState('');
   const add = useAction(
     useCallback(
@@ -51,26 +53,39 @@ export function PermissionsTab({ entry }: { entry: ActionEntry }) {
             <td>admin</td>
             <td>always</td>
           </tr>
-          {(entry.permissions ?? []).map((p) => (
-            <tr key={p.role}>
-              <td>{p.role}</td>
+          {roles.map((r) => (
+            <tr key={r}>
+              <td>{r}</td>
               <td>
-                <button type="button" className="danger" aria-label={`Remove ${p.role}`} disabled={remove.busy} onClick={() => void remove.run(p.role)}>
-                  Remove
-                </button>
+                <div className="row">
+                  {allowed.has(r) ? (
+                    <>
+                      <span>allowed</span>
+                      <button type="button" className="danger" aria-label={`Remove ${r}`} disabled={remove.busy} onClick={() => void remove.run(r)}>
+                        Remove
+                      </button>
+                    </>
+                  ) : (
+                    <>
+                      <span className="muted">not allowed</span>
+                      <button type="button" className="secondary" aria-label={`Allow ${r}`} disabled={add.busy} onClick={() => void add.run(r)}>
+                        Allow
+                      </button>
+                    </>
+                  )}
+                </div>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <ErrorNote error={remove.error} />
-      <form className="row" onSubmit={submit} aria-label="Allow a role">
-        <TextField label="Role" value={role} onChange={(e) => setRole(e.target.value)} />
+      <ErrorNote error={remove.error ?? add.error} />
+      <form className="row spaced" onSubmit={submit} aria-label="Allow a new role">
+        <TextField label="New role" value={role} onChange={(e) => setRole(e.target.value)} />
         <button type="submit" disabled={add.busy}>
           Add permission
         </button>
       </form>
-      <ErrorNote error={add.error} />
     </>
   );
 }

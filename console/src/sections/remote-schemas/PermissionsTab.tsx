@@ -7,7 +7,7 @@
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../api/client';
-import { useMetadata } from '../../api/metadata';
+import { rolesIn, useMetadata } from '../../api/metadata';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { TextArea, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
@@ -22,11 +22,13 @@ interface Editing {
 }
 
 export function PermissionsTab({ entry }: { entry: RemoteSchemaEntry }) {
-  const { refresh } = useMetadata();
+  const { metadata, refresh } = useMetadata();
   const remote = useLoad(async () => sdlOf(await remoteSchemaOf(entry.name)), [entry.name]);
   const [newRole, setNewRole] = useState('');
   const [editing, setEditing] = useState<Editing | null>(null);
   const permissions = entry.permissions ?? [];
+  // As in the well-known console, every role the metadata knows is listed, with or without a permission here.
+  const others = rolesIn(metadata).filter((r) => !permissions.some((p) => p.role === r));
   const save = useAction(
     useCallback(
       async (e: Editing) => {
@@ -76,20 +78,35 @@ export function PermissionsTab({ entry }: { entry: RemoteSchemaEntry }) {
           {permissions.map((p) => (
             <tr key={p.role}>
               <td>{p.role}</td>
-              <td className="row">
-                <button type="button" className="secondary" aria-label={`Edit ${p.role}`} onClick={() => setEditing({ role: p.role, schema: p.definition.schema, exists: true })}>
-                  Edit
-                </button>
-                <button type="button" className="danger" aria-label={`Remove ${p.role}`} disabled={remove.busy} onClick={() => void remove.run(p.role)}>
-                  Remove
-                </button>
+              <td>
+                <div className="row">
+                  <button type="button" className="secondary" aria-label={`Edit ${p.role}`} onClick={() => setEditing({ role: p.role, schema: p.definition.schema, exists: true })}>
+                    Edit
+                  </button>
+                  <button type="button" className="danger" aria-label={`Remove ${p.role}`} disabled={remove.busy} onClick={() => void remove.run(p.role)}>
+                    Remove
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+          {others.map((r) => (
+            <tr key={r}>
+              <td>{r}</td>
+              <td>
+                <div className="row">
+                  <span className="muted">none</span>
+                  <button type="button" className="secondary" aria-label={`Add ${r}`} disabled={!remote.data} onClick={() => setEditing({ role: r, schema: remote.data ?? '', exists: false })}>
+                    Add
+                  </button>
+                </div>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
       <ErrorNote error={remove.error} />
-      <form className="row" onSubmit={startNew} aria-label="A new role's permission">
+      <form className="row spaced" onSubmit={startNew} aria-label="A new role's permission">
         <TextField label="New role" value={newRole} onChange={(e) => setNewRole(e.target.value)} />
         <button type="submit" disabled={!remote.data}>
           Add permission
