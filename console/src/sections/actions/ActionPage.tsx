@@ -30,7 +30,7 @@ export function ActionPage({ name, tab }: { name: string; tab: string }) {
           </Link>
         ))}
       </nav>
-      {tab === 'permissions' ? <PermissionsTab entry={entry} /> : <ModifyTab key={name} entry={entry} types={(metadata.custom_types ?? {}) as CustomTypes} />}
+      {tab === 'permissions' ? <PermissionsTab key={name} entry={entry} /> : <ModifyTab key={name} entry={entry} types={(metadata.custom_types ?? {}) as CustomTypes} />}
     </Page>
   );
 }

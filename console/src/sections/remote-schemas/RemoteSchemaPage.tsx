@@ -32,7 +32,7 @@ export function RemoteSchemaPage({ name, tab }: { name: string; tab: string }) {
           </Link>
         ))}
       </nav>
-      {tab === 'types' ? <BrowseTypesTab name={name} /> : tab === 'permissions' ? <PermissionsTab entry={entry} /> : <DetailsTab key={name} entry={entry} />}
+      {tab === 'types' ? <BrowseTypesTab name={name} /> : tab === 'permissions' ? <PermissionsTab key={name} entry={entry} /> : <DetailsTab key={name} entry={entry} />}
     </Page>
   );
 }
