@@ -102,6 +102,14 @@ describe('actions', () => {
     await poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}`);
     expect(await preview.textContent()).toContain('"user": "username"');
     await s.browser.shot('transform-preview');
+    // A handler read from the environment is previewed with sample variables, not the engine's.
+    const handlerField = page.getByLabel('Webhook (HTTP/S) handler');
+    await handlerField.fill('{{LOGIN_BASE}}/login');
+    await page.getByLabel('Sample env variables').fill('LOGIN_BASE=http://login.example');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await poll(() => preview.textContent()).toContain('POST http://login.example/login');
+    await s.browser.shot('transform-preview-env');
+    await handlerField.fill(handler.url('/login'));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await s.browser.shot('transform-saved');

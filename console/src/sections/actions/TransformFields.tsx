@@ -19,10 +19,20 @@ interface TransformedRequest {
 
 const METHODS = [{ value: '', label: 'Unchanged (POST)' }, ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))];
 
+/**
+ * `NAME=value` lines: the environment the preview fills a `{{NAME}}` handler from (the engine
+ * reads only these, never its own environment, as the well-known engine does).
+ */
+function envOf(text: string): Record<string, string> {
+  const pairs = text.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()] as const);
+  return Object.fromEntries(pairs.filter(([name]) => name !== ''));
+}
+
 export function TransformFields({ form, onChange }: { form: ActionForm; onChange: (t: TransformForm) => void }) {
   const t = form.transform;
   const set = (patch: Partial<TransformForm>) => onChange({ ...t, ...patch });
   const [sample, setSample] = useState(() => samplePayload(form));
+  const [sampleEnv, setSampleEnv] = useState('');
   const [result, setResult] = useState<TransformedRequest | null>(null);
   const preview = useAction(
     useCallback(async () => {
@@ -34,8 +44,15 @@ export function TransformFields({ form, onChange }: { form: ActionForm; onChange
       } catch (e) {
         throw new Error(`Sample input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
       }
-      setResult(await callMetadata<TransformedRequest>('test_webhook_transform', { webhook_url: form.handler.trim(), body, request_transform: requestTransformOf({ ...t, enabled: true, method: t.method || 'POST' }) }));
-    }, [sample, form.handler, t]),
+      setResult(
+        await callMetadata<TransformedRequest>('test_webhook_transform', {
+          webhook_url: form.handler.trim(),
+          body,
+          env: envOf(sampleEnv),
+          request_transform: requestTransformOf({ ...t, enabled: true, method: t.method || 'POST' }),
+        }),
+      );
+    }, [sample, sampleEnv, form.handler, t]),
   );
   return (
     <fieldset>
@@ -50,6 +67,7 @@ export function TransformFields({ form, onChange }: { form: ActionForm; onChange
           <TextArea label="Request body template" rows={5} value={t.body} placeholder={'{"username": {{$body.input.username}}}'} onChange={(e) => set({ body: e.target.value })} />
           <TextArea label="Response body template" rows={3} value={t.responseBody} placeholder={'{"accessToken": {{$body.token}}}'} onChange={(e) => set({ responseBody: e.target.value })} />
           <TextArea label="Sample input" rows={8} value={sample} onChange={(e) => setSample(e.target.value)} />
+          <TextArea label="Sample env variables" rows={2} value={sampleEnv} placeholder="ACTION_BASE_URL=http://localhost:3000" onChange={(e) => setSampleEnv(e.target.value)} />
           <div className="row">
             <button type="button" className="secondary" disabled={preview.busy} onClick={() => void preview.run()}>
               Preview
