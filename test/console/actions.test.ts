@@ -2,7 +2,8 @@
  * The Actions section (docs/console.md): an action created from SDL (the action definition and
  * its type configuration) with a real handler and called through /v1/graphql, SDL that does not
  * parse and a definition the engine refuses shown where they happen, a request transform
- * previewed (test_webhook_transform) and saved, a permission for a role, and deleting.
+ * previewed (test_webhook_transform) and saved, permissions for roles, deleting, and an
+ * asynchronous action whose types join those already there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
@@ -19,7 +20,10 @@ const login = async (username: string, role?: string) =>
 
 beforeAll(async () => {
   // Answers the action's payload, or the transformed body `{user}`.
-  handler = await new ActionHandler({ '/login': (body: { input?: { username: string }; user?: string }) => ({ body: { accessToken: `token-${body.input?.username ?? body.user}` } }) }).start();
+  handler = await new ActionHandler({
+    '/login': (body: { input?: { username: string }; user?: string }) => ({ body: { accessToken: `token-${body.input?.username ?? body.user}` } }),
+    '/send': () => ({ body: { ok: true } }),
+  }).start();
   s = await openConsole('actions');
   // A role the metadata knows from a table's permission, offered in the action's permissions.
   await s.engine.post('/v2/query', { type: 'run_sql', args: { sql: 'CREATE TABLE note (id int PRIMARY KEY)' } }, ADMIN);
@@ -150,5 +154,22 @@ describe('actions', () => {
     await poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
     await s.browser.shot('deleted');
     expect((await exported()).actions ?? []).toEqual([]);
+  });
+
+  it('creates an asynchronous action, keeping the custom types already there', async () => {
+    const { page } = s;
+    await page.getByRole('link', { name: 'Create action' }).click();
+    await page.getByLabel('Action definition').fill('type Mutation {\n  sendEmail(to: String!): SendResult\n}\n');
+    await page.getByLabel('Type configuration').fill('type SendResult {\n  ok: Boolean!\n}\n');
+    await page.getByLabel('Webhook (HTTP/S) handler').fill(handler.url('/send'));
+    await page.getByLabel('Kind').selectOption('asynchronous');
+    await s.browser.shot('create-async');
+    await page.getByRole('button', { name: 'Create action' }).click();
+    await poll(() => page.getByRole('heading', { name: 'sendEmail' }).isVisible()).toBe(true);
+    const m = await exported();
+    expect(m.actions[0].definition.kind).toBe('asynchronous');
+    expect(m.custom_types.objects.map((o: { name: string }) => o.name)).toEqual(['LoginResponse', 'SendResult']);
+    const sent = (await s.engine.post('/v1/graphql', { query: 'mutation { sendEmail(to: "a@b.c") }' }, ADMIN)).body;
+    expect(sent.data.sendEmail).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
