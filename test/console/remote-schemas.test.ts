@@ -165,7 +165,7 @@ describe('remote schemas', () => {
     expect(unknown).toMatchObject({ status: 400, body: { code: 'not-exists', path: '$.args.name' } });
   });
 
-  it('modifies, reloads and removes a remote schema', async () => {
+  it('modifies, drops a permission, reloads and removes a remote schema', async () => {
     const { page } = s;
     await page.getByRole('navigation', { name: 'Remote schemas' }).getByRole('link', { name: 'people' }).click();
     await page.getByLabel('Type names prefix').fill('ppl_');
@@ -178,6 +178,14 @@ describe('remote schemas', () => {
     expect(rs.definition.forward_client_headers).toBe(true);
     expect(rs.permissions).toHaveLength(1);
     expect(await gql('{ person(id: 3) { __typename name } }')).toEqual({ data: { person: { __typename: 'ppl_Person', name: 'Ann' } } });
+
+    await page.getByRole('link', { name: 'Permissions' }).click();
+    await page.getByRole('button', { name: 'Remove user' }).click();
+    await poll(() => page.getByRole('button', { name: 'Edit user' }).count()).toBe(0);
+    await s.browser.shot('permission-removed');
+    expect((await exported()).remote_schemas[0].permissions).toBeUndefined();
+    expect((await gql('{ hello }', 'user')).errors).toBeDefined();
+    await page.getByRole('link', { name: 'Details' }).click();
 
     const before = remote.calls.length;
     await page.getByRole('button', { name: 'Reload' }).click();

@@ -51,9 +51,15 @@ export function PermissionsTab({ entry }: { entry: RemoteSchemaEntry }) {
       [entry.name, refresh],
     ),
   );
+  const edit = (e: Editing | null) => {
+    save.setError(null);
+    setEditing(e);
+  };
   const startNew = (e: FormEvent) => {
     e.preventDefault();
-    if (newRole.trim()) setEditing({ role: newRole.trim(), schema: remote.data ?? '', exists: permissions.some((p) => p.role === newRole.trim()) });
+    const role = newRole.trim();
+    const existing = permissions.find((p) => p.role === role);
+    if (role) edit({ role, schema: existing?.definition.schema ?? remote.data ?? '', exists: existing !== undefined });
     setNewRole('');
   };
   const submit = (e: FormEvent) => {
@@ -80,7 +86,7 @@ export function PermissionsTab({ entry }: { entry: RemoteSchemaEntry }) {
               <td>{p.role}</td>
               <td>
                 <div className="row">
-                  <button type="button" className="secondary" aria-label={`Edit ${p.role}`} onClick={() => setEditing({ role: p.role, schema: p.definition.schema, exists: true })}>
+                  <button type="button" className="secondary" aria-label={`Edit ${p.role}`} onClick={() => edit({ role: p.role, schema: p.definition.schema, exists: true })}>
                     Edit
                   </button>
                   <button type="button" className="danger" aria-label={`Remove ${p.role}`} disabled={remove.busy} onClick={() => void remove.run(p.role)}>
@@ -96,7 +102,7 @@ export function PermissionsTab({ entry }: { entry: RemoteSchemaEntry }) {
               <td>
                 <div className="row">
                   <span className="muted">none</span>
-                  <button type="button" className="secondary" aria-label={`Add ${r}`} disabled={!remote.data} onClick={() => setEditing({ role: r, schema: remote.data ?? '', exists: false })}>
+                  <button type="button" className="secondary" aria-label={`Add ${r}`} disabled={!remote.data} onClick={() => edit({ role: r, schema: remote.data ?? '', exists: false })}>
                     Add
                   </button>
                 </div>
@@ -122,7 +128,7 @@ export function PermissionsTab({ entry }: { entry: RemoteSchemaEntry }) {
             <button type="submit" disabled={save.busy}>
               {save.busy ? 'Saving…' : 'Save permission'}
             </button>
-            <button type="button" className="secondary" onClick={() => (setEditing(null), save.setError(null))}>
+            <button type="button" className="secondary" onClick={() => edit(null)}>
               Cancel
             </button>
           </div>
