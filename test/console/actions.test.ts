@@ -2,7 +2,8 @@
  * The Actions section (docs/console.md): an action created from SDL (the action definition and
  * its type configuration) with a real handler and called through /v1/graphql, SDL that does not
  * parse and a definition the engine refuses shown where they happen, a request transform
- * previewed (test_webhook_transform) and saved, permissions for roles, deleting, and an
+ * previewed (test_webhook_transform) and saved, permissions for roles, a relationship of the
+ * output type to a table, deleting, and an
  * asynchronous action whose types join those already there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,12 +22,17 @@ const login = async (username: string, role?: string) =>
 beforeAll(async () => {
   // Answers the action's payload, or the transformed body `{user}`.
   handler = await new ActionHandler({
-    '/login': (body: { input?: { username: string }; user?: string }) => ({ body: { accessToken: `token-${body.input?.username ?? body.user}` } }),
+    // eve's answer has the field the output type gets for its relationship (an unknown field is refused).
+    '/login': (body: { input?: { username: string }; user?: string }) => {
+      const user = body.input?.username ?? body.user;
+      return { body: { accessToken: `token-${user}`, ...(user === 'eve' ? { noteId: 1 } : {}) } };
+    },
     '/send': () => ({ body: { ok: true } }),
   }).start();
   s = await openConsole('actions');
-  // A role the metadata knows from a table's permission, offered in the action's permissions.
-  await s.engine.post('/v2/query', { type: 'run_sql', args: { sql: 'CREATE TABLE note (id int PRIMARY KEY)' } }, ADMIN);
+  // A table for the output type's relationship, and a role the metadata knows from its
+  // permission, offered in the action's permissions.
+  await s.engine.post('/v2/query', { type: 'run_sql', args: { sql: "CREATE TABLE note (id int PRIMARY KEY, title text); INSERT INTO note VALUES (1, 'hello')" } }, ADMIN);
   await s.engine.metadata({ type: 'pg_track_table', args: { table: 'note' } }, ADMIN);
   await s.engine.metadata({ type: 'pg_create_select_permission', args: { table: 'note', role: 'viewer', permission: { columns: ['id'], filter: {} } } }, ADMIN);
 });
@@ -143,6 +149,30 @@ describe('actions', () => {
     await s.browser.shot('permission-removed');
     expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }]);
     expect((await login('di', 'viewer')).errors).toBeDefined();
+  });
+
+  it('relates the output type to a table', async () => {
+    const { page } = s;
+    await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Modify' }).click();
+    await page.getByLabel('Type configuration').fill('type LoginResponse {\n  accessToken: String!\n  noteId: Int\n}\n');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Relationships' }).click();
+    await page.getByLabel('Relationship name').fill('note');
+    await page.getByLabel('Reference table').selectOption('default/public/note');
+    await page.getByLabel('From field').selectOption('noteId');
+    await page.getByLabel('To column').fill('id');
+    await s.browser.shot('relationship-form');
+    await page.getByRole('button', { name: 'Add relationship' }).click();
+    await poll(() => page.getByRole('button', { name: 'Remove note' }).isVisible()).toBe(true);
+    await s.browser.shot('relationship-added');
+    const [output] = (await exported()).custom_types.objects;
+    expect(output.relationships).toEqual([expect.objectContaining({ name: 'note', type: 'object', remote_table: { schema: 'public', name: 'note' }, field_mapping: { noteId: 'id' } })]);
+    const related = await s.engine.post('/v1/graphql', { query: 'mutation { login(username: "eve", password: "pw") { accessToken note { title } } }' }, ADMIN);
+    expect(related.body).toEqual({ data: { login: { accessToken: 'token-eve', note: { title: 'hello' } } } });
+    await page.getByRole('button', { name: 'Remove note' }).click();
+    await poll(() => page.getByRole('button', { name: 'Remove note' }).count()).toBe(0);
+    expect((await exported()).custom_types.objects[0].relationships).toBeUndefined();
   });
 
   it('deletes the action', async () => {

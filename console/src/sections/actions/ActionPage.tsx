@@ -4,10 +4,12 @@ import { useMetadata } from '../../api/metadata';
 import { Page } from '../../ui/forms';
 import { ModifyTab } from './ModifyTab';
 import { PermissionsTab } from './PermissionsTab';
+import { RelationshipsTab } from './RelationshipsTab';
 import type { ActionEntry, CustomTypes } from './types';
 
 const TABS = [
   { path: 'modify', title: 'Modify' },
+  { path: 'relationships', title: 'Relationships' },
   { path: 'permissions', title: 'Permissions' },
 ] as const;
 
@@ -15,6 +17,7 @@ export function ActionPage({ name, tab }: { name: string; tab: string }) {
   const { metadata } = useMetadata();
   if (!metadata) return <p className="loading">Loading…</p>;
   const entry = metadata.actions?.find((a) => a.name === name) as ActionEntry | undefined;
+  const types = (metadata.custom_types ?? {}) as CustomTypes;
   if (!entry)
     return (
       <Page title={name}>
@@ -30,7 +33,13 @@ export function ActionPage({ name, tab }: { name: string; tab: string }) {
           </Link>
         ))}
       </nav>
-      {tab === 'permissions' ? <PermissionsTab key={name} entry={entry} /> : <ModifyTab key={name} entry={entry} types={(metadata.custom_types ?? {}) as CustomTypes} />}
+      {tab === 'permissions' ? (
+        <PermissionsTab key={name} entry={entry} />
+      ) : tab === 'relationships' ? (
+        <RelationshipsTab key={name} entry={entry} types={types} />
+      ) : (
+        <ModifyTab key={name} entry={entry} types={types} />
+      )}
     </Page>
   );
 }

@@ -92,7 +92,8 @@ export function printActionDefinition(name: string, d: ActionDefinition, comment
   return `type ${d.type === 'query' ? 'Query' : 'Mutation'} {\n${describe(comment, '  ')}  ${name}${args(d.arguments)}: ${d.output_type}\n}\n`;
 }
 
-const namedType = (t: string) => t.replace(/[[\]!\s]/g, '');
+/** `[Name!]!` → `Name`. */
+export const namedType = (t: string) => t.replace(/[[\]!\s]/g, '');
 
 /** The custom types an action uses, following their fields, as SDL. */
 export function printUsedTypes(d: ActionDefinition, types: CustomTypes): string {

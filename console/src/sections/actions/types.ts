@@ -56,7 +56,16 @@ export interface CustomField {
 
 export interface CustomTypes {
   input_objects?: { name: string; description?: string; fields: CustomField[] }[];
-  objects?: { name: string; description?: string; fields: CustomField[]; relationships?: unknown[] }[];
+  objects?: { name: string; description?: string; fields: CustomField[]; relationships?: CustomRelationship[] }[];
   scalars?: { name: string; description?: string }[];
   enums?: { name: string; description?: string; values: { value: string; description?: string; is_deprecated?: boolean }[] }[];
+}
+
+/** A custom object type's relationship to a tracked table: its fields mapped to the table's columns. */
+export interface CustomRelationship {
+  name: string;
+  type: 'object' | 'array';
+  remote_table: { schema: string; name: string };
+  source?: string;
+  field_mapping: Record<string, string>;
 }
