@@ -3,8 +3,8 @@
  * its type configuration) with a real handler and called through /v1/graphql, SDL that does not
  * parse and a definition the engine refuses shown where they happen, a request transform
  * previewed (test_webhook_transform) and saved, permissions for roles, a relationship of the
- * output type to a table, deleting, and an
- * asynchronous action whose types join those already there.
+ * output type to a table, deleting, and an asynchronous action whose types join those already
+ * there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
