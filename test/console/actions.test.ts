@@ -105,11 +105,14 @@ describe('actions', () => {
     const { page } = s;
     await page.getByLabel('Transform the request').check();
     await page.getByLabel('Request body template').fill('{"user": {{$body.input.username}}}');
+    await page.getByLabel('Query params').fill('who={{$body.input.username}}');
+    await page.getByLabel('Add headers').fill('x-from=console');
     await page.getByRole('button', { name: 'Sample from the definition' }).click();
     expect(JSON.parse(await page.getByLabel('Sample input').inputValue()).input).toEqual({ username: 'username', password: 'password' });
     await page.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByLabel('Transformed request');
-    await poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}`);
+    await poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}?who=username`);
+    expect(await preview.textContent()).toContain('x-from: console');
     expect(await preview.textContent()).toContain('"user": "username"');
     await s.browser.shot('transform-preview');
     // A handler read from the environment is previewed with sample variables, not the engine's.
@@ -117,15 +120,23 @@ describe('actions', () => {
     await handlerField.fill('{{LOGIN_BASE}}/login');
     await page.getByLabel('Sample env variables').fill('LOGIN_BASE=http://login.example');
     await page.getByRole('button', { name: 'Preview' }).click();
-    await poll(() => preview.textContent()).toContain('POST http://login.example/login');
+    await poll(() => preview.textContent()).toContain('POST http://login.example/login?who=username');
     await s.browser.shot('transform-preview-env');
     await handlerField.fill(handler.url('/login'));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await s.browser.shot('transform-saved');
-    expect((await exported()).actions[0].definition.request_transform).toEqual({ version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{"user": {{$body.input.username}}}' } });
+    expect((await exported()).actions[0].definition.request_transform).toEqual({
+      version: 2,
+      template_engine: 'Kriti',
+      query_params: { who: '{{$body.input.username}}' },
+      request_headers: { add_headers: { 'x-from': 'console' }, remove_headers: [] },
+      body: { action: 'transform', template: '{"user": {{$body.input.username}}}' },
+    });
     expect(await login('bob')).toEqual({ data: { login: { accessToken: 'token-bob' } } });
-    expect(handler.callsTo('/login').at(-1)!.body).toEqual({ user: 'bob' });
+    const call = handler.calls.at(-1)!;
+    expect(call.body).toEqual({ user: 'bob' });
+    expect(call.headers['x-from']).toBe('console');
   });
 
   it('lets roles run the action once they have a permission', async () => {

@@ -8,6 +8,7 @@ import { metadata as callMetadata } from '../../api/client';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { Checkbox, Select, TextArea, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
+import { pairsOf } from './pairs';
 import { requestTransformOf, samplePayload, type ActionForm, type TransformForm } from './form';
 
 interface TransformedRequest {
@@ -18,15 +19,6 @@ interface TransformedRequest {
 }
 
 const METHODS = [{ value: '', label: 'Unchanged (POST)' }, ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))];
-
-/**
- * `NAME=value` lines: the environment the preview fills a `{{NAME}}` handler from (the engine
- * reads only these, never its own environment, as the well-known engine does).
- */
-function envOf(text: string): Record<string, string> {
-  const pairs = text.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()] as const);
-  return Object.fromEntries(pairs.filter(([name]) => name !== ''));
-}
 
 export function TransformFields({ form, onChange }: { form: ActionForm; onChange: (t: TransformForm) => void }) {
   const t = form.transform;
@@ -48,7 +40,8 @@ export function TransformFields({ form, onChange }: { form: ActionForm; onChange
         await callMetadata<TransformedRequest>('test_webhook_transform', {
           webhook_url: form.handler.trim(),
           body,
-          env: envOf(sampleEnv),
+          // The engine reads only these, never its own environment, as the well-known engine does.
+          env: pairsOf(sampleEnv),
           request_transform: requestTransformOf({ ...t, enabled: true, method: t.method || 'POST' }),
         }),
       );
@@ -63,6 +56,11 @@ export function TransformFields({ form, onChange }: { form: ActionForm; onChange
           <div className="row">
             <Select label="Request method" value={t.method} options={METHODS} onChange={(e) => set({ method: e.target.value })} />
             <TextField label="Request URL template" value={t.url} placeholder="{{$base_url}}/login" onChange={(e) => set({ url: e.target.value })} />
+          </div>
+          <div className="row">
+            <TextArea label="Query params" rows={2} value={t.queryParams} placeholder="id={{$body.input.id}}" onChange={(e) => set({ queryParams: e.target.value })} />
+            <TextArea label="Add headers" rows={2} value={t.addHeaders} placeholder="x-user-id={{$session_variables['x-service-user-id']}}" onChange={(e) => set({ addHeaders: e.target.value })} />
+            <TextField label="Remove headers" value={t.removeHeaders} placeholder="x-unwanted, cookie" onChange={(e) => set({ removeHeaders: e.target.value })} />
           </div>
           <TextArea label="Request body template" rows={5} value={t.body} placeholder={'{"username": {{$body.input.username}}}'} onChange={(e) => set({ body: e.target.value })} />
           <TextArea label="Response body template" rows={3} value={t.responseBody} placeholder={'{"accessToken": {{$body.token}}}'} onChange={(e) => set({ responseBody: e.target.value })} />

@@ -5,6 +5,7 @@
  * or neither does.
  */
 import { metadata as callMetadata } from '../../api/client';
+import { linesOf, pairsOf } from './pairs';
 import { configuredHeaders, headerRows, type HeaderRow } from '../../ui/HeaderListEditor';
 import { mergeCustomTypes, parseActionDefinition, parseCustomTypes, printActionDefinition, printUsedTypes, SdlError, type ParsedAction } from './sdl';
 import type { ActionDefinition, ActionEntry, BodyTransform, CustomTypes, RequestTransform, ResponseTransform } from './types';
@@ -14,6 +15,12 @@ export interface TransformForm {
   /** '' keeps the method (POST). */
   method: string;
   url: string;
+  /** `name=template` lines. */
+  queryParams: string;
+  /** `name=template` lines. */
+  addHeaders: string;
+  /** Names, comma-separated. */
+  removeHeaders: string;
   body: string;
   responseBody: string;
 }
@@ -38,7 +45,7 @@ export const NEW_ACTION: ActionForm = {
   headers: [],
   forwardClientHeaders: false,
   timeout: '',
-  transform: { enabled: false, method: '', url: '', body: '', responseBody: '' },
+  transform: { enabled: false, method: '', url: '', queryParams: '', addHeaders: '', removeHeaders: '', body: '', responseBody: '' },
 };
 
 const template = (b: BodyTransform | string | undefined) => (typeof b === 'string' ? b : (b?.template ?? ''));
@@ -54,18 +61,31 @@ export function formOf(entry: ActionEntry, types: CustomTypes): ActionForm {
     headers: headerRows(d.headers),
     forwardClientHeaders: d.forward_client_headers ?? false,
     timeout: d.timeout !== undefined ? String(d.timeout) : '',
-    transform: { enabled: rt !== undefined, method: rt?.method ?? '', url: rt?.url ?? '', body: template(rt?.body), responseBody: template(d.response_transform?.body) },
+    transform: {
+      enabled: rt !== undefined,
+      method: rt?.method ?? '',
+      url: rt?.url ?? '',
+      // A query string template (rather than a map) is shown as its one line.
+      queryParams: typeof rt?.query_params === 'string' ? rt.query_params : linesOf(rt?.query_params),
+      addHeaders: linesOf(rt?.request_headers?.add_headers),
+      removeHeaders: (rt?.request_headers?.remove_headers ?? []).join(', '),
+      body: template(rt?.body),
+      responseBody: template(d.response_transform?.body),
+    },
   };
 }
 
 /** The request transform the form describes (version 2, Kriti templates), or undefined. */
 export function requestTransformOf(t: TransformForm): RequestTransform | undefined {
   if (!t.enabled) return undefined;
+  const remove = t.removeHeaders.split(',').map((h) => h.trim()).filter(Boolean);
   return {
     version: 2,
     template_engine: 'Kriti',
     ...(t.method ? { method: t.method } : {}),
     ...(t.url.trim() ? { url: t.url.trim() } : {}),
+    ...(t.queryParams.trim() ? { query_params: t.queryParams.includes('=') ? pairsOf(t.queryParams) : t.queryParams.trim() } : {}),
+    ...(t.addHeaders.trim() || remove.length ? { request_headers: { add_headers: pairsOf(t.addHeaders), remove_headers: remove } } : {}),
     ...(t.body.trim() ? { body: { action: 'transform', template: t.body } } : {}),
   };
 }

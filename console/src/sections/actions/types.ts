@@ -38,8 +38,8 @@ export interface RequestTransform {
   method?: string;
   url?: string;
   body?: BodyTransform | string;
-  query_params?: unknown;
-  request_headers?: unknown;
+  query_params?: Record<string, string | null> | string;
+  request_headers?: { add_headers?: Record<string, string>; remove_headers?: string[] };
 }
 
 export interface ResponseTransform {
