@@ -12,6 +12,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...live],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
+    // A condition polled for (a page showing what a click did) gets 10 s on a busy two-core machine, not 1.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     // e2e files each start engines and databases; two cores are the limit here.
     maxWorkers: 2,

@@ -5,8 +5,27 @@
  * well-known engine's does when its console is on. The console itself calls only the public
  * APIs (`/v1/metadata`, `/v2/query`, `/v1/graphql`), with the admin secret its user gives it.
  */
+import { gzipSync } from 'node:zlib';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { ConsoleAsset } from './console-assets.js';
+
+/**
+ * What the console must know before its first call, written into its page (as the well-known
+ * engine's console gets `isAdminSecretSet` from its server): with no admin secret to ask for, it
+ * goes straight in; with one, it asks first instead of probing with a call that would be refused.
+ */
+export interface ConsolePageSettings {
+  adminSecretSet: boolean;
+}
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** `index.html` with the settings in a `<meta name="service-console-settings">` of its head. */
+function pageWithSettings(index: ConsoleAsset, settings: ConsolePageSettings): ConsoleAsset {
+  const meta = `<meta name="service-console-settings" content="${escapeAttribute(JSON.stringify(settings))}" />`;
+  const body = Buffer.from(index.body.toString('utf8').replace('</head>', `${meta}</head>`));
+  return { ...index, body, gzipped: index.gzipped && gzipSync(body, { level: 9 }) };
+}
 
 const PREFIX = '/console/';
 
@@ -29,12 +48,12 @@ function decodedPath(path: string): string {
   }
 }
 
-export function registerConsoleRoutes(app: TemplatedApp, assets: Map<string, ConsoleAsset>): void {
-  const index = assets.get('index.html')!;
+export function registerConsoleRoutes(app: TemplatedApp, assets: Map<string, ConsoleAsset>, settings: ConsolePageSettings): void {
+  const index = pageWithSettings(assets.get('index.html')!, settings);
   const serve = (res: HttpResponse, req: HttpRequest) => {
     const url = req.getUrl();
     const path = url.startsWith(PREFIX) ? decodedPath(url.slice(PREFIX.length)) : '';
-    const asset = assets.get(path);
+    const asset = path === 'index.html' ? index : assets.get(path);
     // A missing hashed file is a 404 (a stale page asking for an old build), not the page.
     if (!asset && path.startsWith('assets/')) {
       res.cork(() => res.writeStatus('404 Not Found').writeHeader('Content-Type', 'text/plain; charset=utf-8').end('not found'));

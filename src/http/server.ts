@@ -229,7 +229,7 @@ export function startHttp(backend: Backend, opts: HttpOptions): Promise<Front> {
     unmetered(res, req, GET_METHODS).reply({ status: 200, body: JSON.stringify({ version: opts.version }) });
   });
 
-  if (opts.consoleAssets) registerConsoleRoutes(app, opts.consoleAssets);
+  if (opts.consoleAssets) registerConsoleRoutes(app, opts.consoleAssets, { adminSecretSet: secured });
 
   app.any('/*', (res, req) => {
     const method = req.getMethod();

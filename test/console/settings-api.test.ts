@@ -10,9 +10,6 @@ import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/cons
 
 let s: ConsoleSetting;
 
-/** `expect.poll` with room for a loaded machine (its default waits 1 s). */
-const until = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
-
 /** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
 const expectedFailure = (status: number) => {
   const failed = (e: string) => e.includes(`status of ${status}`);
@@ -23,7 +20,7 @@ const expectedFailure = (status: number) => {
 const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 const goTo = async (name: string) => {
   await s.page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name, exact: true }).click();
-  await until(() => s.page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
+  await expect.poll(() => s.page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
 };
 
 beforeAll(async () => {
@@ -40,22 +37,20 @@ describe('query collections and the allow-list', () => {
   it('creates a collection and adds a query to it', async () => {
     const { page } = s;
     await signIn(s, '/console/settings/query-collections');
-    // Before sign-in the console checks for an engine without a secret: its 401 is expected.
-    expectedFailure(401);
-    await until(() => page.getByText('No query collections.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No query collections.').isVisible()).toBe(true);
     await s.browser.shot('no-collections');
     await page.getByLabel('Collection name').fill('my-queries');
     await page.getByRole('button', { name: 'Create collection' }).click();
     const card = page.getByRole('region', { name: 'Collection my-queries' });
-    await until(() => card.getByText('No queries yet.').isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('No queries yet.').isVisible()).toBe(true);
     await card.getByLabel('Query name').fill('authors');
     await card.getByLabel('GraphQL query').fill('query authors { author { id name }');
     await card.getByRole('button', { name: 'Add query' }).click();
-    await until(() => card.getByRole('alert').textContent()).toContain('The query is not valid GraphQL: Syntax Error');
+    await expect.poll(() => card.getByRole('alert').textContent()).toContain('The query is not valid GraphQL: Syntax Error');
     await s.browser.shot('query-not-graphql');
     await card.getByLabel('GraphQL query').fill('query authors { author { id name } }');
     await card.getByRole('button', { name: 'Add query' }).click();
-    await until(() => card.getByRole('table', { name: 'Queries of my-queries' }).getByRole('row').count()).toBe(2);
+    await expect.poll(() => card.getByRole('table', { name: 'Queries of my-queries' }).getByRole('row').count()).toBe(2);
     await s.browser.shot('collection-with-query');
     expect((await exported()).query_collections).toEqual([{ name: 'my-queries', definition: { queries: [{ name: 'authors', query: 'query authors { author { id name } }' }] } }]);
   });
@@ -63,25 +58,25 @@ describe('query collections and the allow-list', () => {
   it('puts the collection on the allow-list for roles, then globally, then removes it', async () => {
     const { page } = s;
     await goTo('Allow-list');
-    await until(() => page.getByText('No collection is on the allow-list.').isVisible()).toBe(true);
-    await until(() => page.getByText('The engine does not enforce the allow-list').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No collection is on the allow-list.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('The engine does not enforce the allow-list').isVisible()).toBe(true);
     const form = page.getByRole('form', { name: 'Add a collection to the allow-list' });
     await form.getByLabel('Scope of the new entry').selectOption('roles');
     await form.getByLabel('Roles of the new entry (comma-separated)').fill('user, editor');
     await s.browser.shot('allow-list-add');
     await form.getByRole('button', { name: 'Add to allow-list' }).click();
     const row = page.getByRole('table', { name: 'Allow-list' }).getByRole('row', { name: /my-queries/ });
-    await until(() => row.getByRole('cell').nth(1).textContent()).toBe('roles: user, editor');
+    await expect.poll(() => row.getByRole('cell').nth(1).textContent()).toBe('roles: user, editor');
     expect((await exported()).allowlist).toEqual([{ collection: 'my-queries', scope: { global: false, roles: ['user', 'editor'] } }]);
     await s.browser.shot('allow-listed-for-roles');
     await row.getByLabel('Scope of my-queries').selectOption('global');
     await row.getByRole('button', { name: 'Update scope' }).click();
-    await until(() => row.getByRole('cell').nth(1).textContent()).toBe('global');
+    await expect.poll(() => row.getByRole('cell').nth(1).textContent()).toBe('global');
     expect((await exported()).allowlist).toEqual([{ collection: 'my-queries', scope: { global: true } }]);
     await s.browser.shot('allow-listed-globally');
     await row.getByRole('button', { name: 'Remove from allow-list' }).click();
     await row.getByRole('group', { name: 'Confirm: Remove from allow-list' }).getByRole('button', { name: 'Remove from allow-list' }).click();
-    await until(() => page.getByText('No collection is on the allow-list.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No collection is on the allow-list.').isVisible()).toBe(true);
     expect((await exported()).allowlist).toBeUndefined();
     await s.browser.shot('allow-list-emptied');
   });
@@ -94,17 +89,17 @@ describe('query collections and the allow-list', () => {
     await s.browser.shot('rename-collection');
     await page.getByRole('button', { name: 'Save name' }).click();
     const card = page.getByRole('region', { name: 'Collection team-queries' });
-    await until(() => card.isVisible()).toBe(true);
+    await expect.poll(() => card.isVisible()).toBe(true);
     expect((await exported()).query_collections.map((c: { name: string }) => c.name)).toEqual(['team-queries']);
     const row = card.getByRole('row', { name: /authors/ });
     await row.getByRole('button', { name: 'Drop query' }).click();
     await row.getByRole('group', { name: 'Confirm: Drop query' }).getByRole('button', { name: 'Drop query' }).click();
-    await until(() => card.getByText('No queries yet.').isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('No queries yet.').isVisible()).toBe(true);
     expect((await exported()).query_collections).toEqual([{ name: 'team-queries', definition: { queries: [] } }]);
     await card.getByRole('button', { name: 'Drop collection' }).click();
     await s.browser.shot('drop-collection-confirm');
     await card.getByRole('group', { name: 'Confirm: Drop collection' }).getByRole('button', { name: 'Drop collection' }).click();
-    await until(() => page.getByText('No query collections.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No query collections.').isVisible()).toBe(true);
     expect((await exported()).query_collections).toBeUndefined();
     await s.browser.shot('collections-dropped');
   });
@@ -114,7 +109,7 @@ describe('REST endpoints', () => {
   it('creates an endpoint from a query, tries it and deletes it', async () => {
     const { page } = s;
     await goTo('REST endpoints');
-    await until(() => page.getByText('No REST endpoints.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No REST endpoints.').isVisible()).toBe(true);
     const form = page.getByRole('form', { name: 'Create a REST endpoint' });
     await form.getByLabel('Endpoint name').fill('author_by_id');
     await form.getByLabel(/^URL template/).fill('authors/:id');
@@ -125,23 +120,23 @@ describe('REST endpoints', () => {
     await s.browser.shot('rest-create');
     await form.getByRole('button', { name: 'Create endpoint' }).click();
     const row = page.getByRole('table', { name: 'REST endpoints' }).getByRole('row', { name: /author_by_id/ });
-    await until(() => row.textContent()).toContain('/api/rest/authors/:id');
+    await expect.poll(() => row.textContent()).toContain('/api/rest/authors/:id');
     await s.browser.shot('rest-endpoints');
     const m = await exported();
     expect(m.rest_endpoints).toEqual([{ name: 'author_by_id', url: 'authors/:id', methods: ['GET', 'POST'], definition: { query: { collection_name: 'allowed-queries', query_name: 'author_by_id' } } }]);
     expect(m.query_collections).toContainEqual({ name: 'allowed-queries', definition: { queries: [{ name: 'author_by_id', query }] } });
 
     await row.getByRole('link', { name: 'Try it' }).click();
-    await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('REST endpoint author_by_id');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('REST endpoint author_by_id');
     await page.getByLabel('URL variable id').fill('2');
     await page.getByRole('button', { name: 'Send request' }).click();
-    await until(() => page.getByRole('status').textContent()).toBe('GET /api/rest/authors/2: HTTP 200');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('GET /api/rest/authors/2: HTTP 200');
     expect(JSON.parse((await page.getByLabel('Response').textContent()) ?? '')).toEqual({ author_by_pk: { id: 2, name: 'Bob' } });
     await s.browser.shot('rest-tried-get');
     await page.getByLabel('Method').selectOption('POST');
     await page.getByLabel('URL variable id').fill('1');
     await page.getByRole('button', { name: 'Send request' }).click();
-    await until(() => page.getByRole('status').textContent()).toBe('POST /api/rest/authors/1: HTTP 200');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('POST /api/rest/authors/1: HTTP 200');
     expect(JSON.parse((await page.getByLabel('Response').textContent()) ?? '')).toEqual({ author_by_pk: { id: 1, name: 'Ann' } });
     await s.browser.shot('rest-tried-post');
     // As the role user, which has no permission on author: the engine's error, as it answered.
@@ -149,7 +144,7 @@ describe('REST endpoints', () => {
     await page.getByLabel('Request header: name 1').fill('x-service-role');
     await page.getByLabel('Request header: value 1').fill('user');
     await page.getByRole('button', { name: 'Send request' }).click();
-    await until(() => page.getByRole('status').textContent()).toBe('POST /api/rest/authors/1: HTTP 400');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('POST /api/rest/authors/1: HTTP 400');
     expect(JSON.parse((await page.getByLabel('Response').textContent()) ?? '')).toMatchObject({ code: 'validation-failed' });
     await s.browser.shot('rest-tried-as-user');
     // The endpoint's 400 is logged by the browser: the answer this test asked for.
@@ -158,7 +153,7 @@ describe('REST endpoints', () => {
     await page.getByRole('link', { name: 'All endpoints' }).click();
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('group', { name: 'Confirm: Delete' }).getByRole('button', { name: 'Delete' }).click();
-    await until(() => page.getByText('No REST endpoints.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No REST endpoints.').isVisible()).toBe(true);
     await s.browser.shot('rest-deleted');
     const after = await exported();
     expect(after.rest_endpoints).toBeUndefined();
@@ -170,13 +165,13 @@ describe('security', () => {
   it('sets API limits with global and per-role values, then removes them', async () => {
     const { page } = s;
     await goTo('API limits');
-    await until(() => page.getByText('No limits are set').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No limits are set').isVisible()).toBe(true);
     // A role's value without a global one: the engine refuses it, naming the path, and stores nothing.
     await page.getByRole('button', { name: 'Add a role to batch limit' }).click();
     await page.getByLabel('Batch limit: role 1').fill('user');
     await page.getByLabel('Batch limit: value of role 1').fill('2');
     await page.getByRole('button', { name: 'Save limits' }).click();
-    await until(() => page.getByRole('alert').textContent()).toContain('$.args.batch_limit');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('$.args.batch_limit');
     await s.browser.shot('api-limits-refused');
     expect((await exported()).api_limits).toBeUndefined();
     // The refused call's 400 is logged by the browser: the failure this test asked for.
@@ -196,7 +191,7 @@ describe('security', () => {
     await page.getByLabel('Rate limit: unique parameters of role 1').fill('x-service-user-id');
     await s.browser.shot('api-limits-filled');
     await page.getByRole('button', { name: 'Save limits' }).click();
-    await until(() => page.getByText('Limits are set.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Limits are set.').isVisible()).toBe(true);
     expect((await exported()).api_limits).toEqual({
       disabled: false,
       depth_limit: { global: 5, per_role: { user: 3 } },
@@ -208,7 +203,7 @@ describe('security', () => {
     await s.browser.shot('api-limits-set');
     await page.getByRole('button', { name: 'Remove all limits' }).click();
     await page.getByRole('group', { name: 'Confirm: Remove all limits' }).getByRole('button', { name: 'Remove all limits' }).click();
-    await until(() => page.getByText('No limits are set').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No limits are set').isVisible()).toBe(true);
     expect((await exported()).api_limits).toBeUndefined();
     expect(await page.getByLabel('Depth limit: global value').inputValue()).toBe('');
     await s.browser.shot('api-limits-removed');
@@ -217,17 +212,17 @@ describe('security', () => {
   it('adds a host to the TLS allow-list and removes it', async () => {
     const { page } = s;
     await goTo('TLS allow-list');
-    await until(() => page.getByText('No host is on the TLS allow-list.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No host is on the TLS allow-list.').isVisible()).toBe(true);
     await page.getByLabel('Host', { exact: true }).fill('hooks.internal');
     await page.getByLabel('Suffix (optional: a port)').fill('8443');
     await page.getByRole('button', { name: 'Add host' }).click();
     const row = page.getByRole('table', { name: 'TLS allow-list' }).getByRole('row', { name: /hooks\.internal/ });
-    await until(() => row.textContent()).toBe('hooks.internal8443self-signedRemove');
+    await expect.poll(() => row.textContent()).toBe('hooks.internal8443self-signedRemove');
     expect((await exported()).network).toEqual({ tls_allowlist: [{ host: 'hooks.internal', suffix: '8443', permissions: ['self-signed'] }] });
     await s.browser.shot('tls-allowlist-added');
     await row.getByRole('button', { name: 'Remove' }).click();
     await row.getByRole('group', { name: 'Confirm: Remove' }).getByRole('button', { name: 'Remove' }).click();
-    await until(() => page.getByText('No host is on the TLS allow-list.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No host is on the TLS allow-list.').isVisible()).toBe(true);
     expect((await exported()).network).toBeUndefined();
     await s.browser.shot('tls-allowlist-removed');
   });
@@ -250,7 +245,7 @@ describe('security', () => {
     await s.browser.shot('opentelemetry-filled');
     // A header read from an environment variable the engine was not given: refused, nothing stored.
     await otel.getByRole('button', { name: 'Save OpenTelemetry setting' }).click();
-    await until(() => otel.getByRole('alert').textContent()).toContain('OTEL_TOKEN_FOR_TEST');
+    await expect.poll(() => otel.getByRole('alert').textContent()).toContain('OTEL_TOKEN_FOR_TEST');
     await s.browser.shot('opentelemetry-refused');
     expect((await exported()).opentelemetry).toBeUndefined();
     // The refused call's 400 is logged by the browser: the failure this test asked for.
@@ -258,7 +253,7 @@ describe('security', () => {
     await otel.getByLabel('Header: value 1 names an environment variable').uncheck();
     await otel.getByLabel('Header: value 1', { exact: true }).fill('token-value');
     await otel.getByRole('button', { name: 'Save OpenTelemetry setting' }).click();
-    await until(async () => (await exported()).opentelemetry).toEqual({
+    await expect.poll(async () => (await exported()).opentelemetry).toEqual({
       status: 'disabled',
       data_types: ['traces'],
       exporter_otlp: {
@@ -272,11 +267,11 @@ describe('security', () => {
     });
     await s.browser.shot('opentelemetry-saved');
     await otel.getByRole('button', { name: 'Enable OpenTelemetry' }).click();
-    await until(() => otel.getByText('Export is enabled.').isVisible()).toBe(true);
+    await expect.poll(() => otel.getByText('Export is enabled.').isVisible()).toBe(true);
     expect((await exported()).opentelemetry.status).toBe('enabled');
     await s.browser.shot('opentelemetry-enabled');
     await otel.getByRole('button', { name: 'Disable OpenTelemetry' }).click();
-    await until(() => otel.getByText('Export is disabled.').isVisible()).toBe(true);
+    await expect.poll(() => otel.getByText('Export is disabled.').isVisible()).toBe(true);
     expect((await exported()).opentelemetry.status).toBe('disabled');
     await s.browser.shot('opentelemetry-disabled');
   });
@@ -285,11 +280,11 @@ describe('security', () => {
     const { page } = s;
     await page.getByLabel('Analyze query variables').check();
     await page.getByRole('button', { name: 'Save metrics setting' }).click();
-    await until(() => page.getByRole('button', { name: 'Remove metrics setting' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove metrics setting' }).isVisible()).toBe(true);
     expect((await exported()).metrics_config).toEqual({ analyze_query_variables: true, analyze_response_body: false });
     await s.browser.shot('metrics-set');
     await page.getByRole('button', { name: 'Remove metrics setting' }).click();
-    await until(() => page.getByRole('button', { name: 'Remove metrics setting' }).isVisible()).toBe(false);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove metrics setting' }).isVisible()).toBe(false);
     expect((await exported()).metrics_config).toBeUndefined();
     await s.browser.shot('metrics-removed');
   });

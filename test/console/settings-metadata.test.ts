@@ -10,9 +10,6 @@ import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/cons
 
 let s: ConsoleSetting;
 
-/** `expect.poll` with room for a loaded machine (its default waits 1 s). */
-const until = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
-
 /** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
 const expectedFailure = (status: number) => {
   const failed = (e: string) => e.includes(`status of ${status}`);
@@ -39,11 +36,9 @@ describe('metadata actions', () => {
   it('shows the resource version and exports the metadata as metadata.json', async () => {
     const { page } = s;
     await signIn(s, '/console/settings');
-    // Before sign-in the console checks for an engine without a secret: its 401 is expected.
-    expectedFailure(401);
     const { resource_version } = (await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN)).body;
-    await until(() => page.getByRole('heading', { name: 'Metadata actions' }).isVisible()).toBe(true);
-    await until(() => page.getByText('Resource version:').textContent()).toBe(`Resource version: ${resource_version}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Metadata actions' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Resource version:').textContent()).toBe(`Resource version: ${resource_version}`);
     await s.browser.shot('metadata-actions');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export metadata' }).click()]);
     expect(download.suggestedFilename()).toBe('metadata.json');
@@ -57,7 +52,7 @@ describe('metadata actions', () => {
     expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'article' } }, ADMIN)).status).toBe(200);
     expect(tablesOf(await exported())).toEqual(['article', 'author']);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'metadata.json', mimeType: 'application/json', buffer: readFileSync(file) });
-    await until(() => page.getByRole('status').first().textContent()).toBe('Metadata imported from metadata.json.');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata imported from metadata.json.');
     await s.browser.shot('imported');
     expect(await exported()).toEqual(before);
   });
@@ -68,7 +63,7 @@ describe('metadata actions', () => {
     const broken = { ...before, sources: [{ ...before.sources[0], tables: [{ table: { schema: 'public', name: 'author' }, select_permissions: [{ role: 'user', permission: { columns: ['nope'], filter: {} } }] }] }] };
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(broken)) });
     const alert = page.getByRole('alert');
-    await until(() => alert.textContent()).toBe('cannot continue due to inconsistent metadata (unexpected at $.args)');
+    await expect.poll(() => alert.textContent()).toBe('cannot continue due to inconsistent metadata (unexpected at $.args)');
     const objects = page.getByRole('table', { name: 'Objects the imported metadata makes inconsistent' });
     expect(await objects.getByRole('row').nth(1).textContent()).toMatch(/nope/);
     await s.browser.shot('import-refused');
@@ -76,7 +71,7 @@ describe('metadata actions', () => {
     // The refused import's 400 is logged by the browser: the failure this test asked for.
     expectedFailure(400);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'text.json', mimeType: 'application/json', buffer: Buffer.from('not json') });
-    await until(() => alert.textContent()).toContain('text.json cannot be read as JSON');
+    await expect.poll(() => alert.textContent()).toContain('text.json cannot be read as JSON');
     await s.browser.shot('import-not-json');
     expect(await exported()).toEqual(before);
   });
@@ -89,24 +84,24 @@ describe('inconsistent metadata', () => {
     await page.getByLabel('Reload all sources').check();
     await page.getByLabel('Reload all remote schemas').check();
     await page.getByRole('button', { name: 'Reload metadata' }).click();
-    await until(() => page.getByRole('status').first().textContent()).toContain('Metadata reloaded, with inconsistent objects');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Metadata reloaded, with inconsistent objects');
     const navLink = page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: /^Inconsistent metadata/ });
-    await until(() => navLink.textContent()).toBe('Inconsistent metadata (1)');
+    await expect.poll(() => navLink.textContent()).toBe('Inconsistent metadata (1)');
     await s.browser.shot('reloaded-inconsistent');
     await page.getByRole('status').getByRole('link', { name: 'Inconsistent metadata' }).click();
     const table = page.getByRole('table', { name: 'Inconsistent objects' });
-    await until(() => table.getByRole('row').count()).toBe(2);
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
     const row = table.getByRole('row').nth(1);
     expect(await row.getByRole('cell').first().textContent()).toBe('table');
     expect(await row.textContent()).toContain('author');
     await row.getByText('Definition').click();
-    await until(() => row.locator('pre').isVisible()).toBe(true);
+    await expect.poll(() => row.locator('pre').isVisible()).toBe(true);
     await s.browser.shot('inconsistent-objects');
     await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
     await s.browser.shot('drop-confirm');
     await page.getByRole('group', { name: 'Confirm: Drop inconsistent objects' }).getByRole('button', { name: 'Drop inconsistent objects' }).click();
-    await until(() => page.getByRole('status').first().textContent()).toBe('The metadata is consistent.');
-    await until(() => navLink.textContent()).toBe('Inconsistent metadata');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('The metadata is consistent.');
+    await expect.poll(() => navLink.textContent()).toBe('Inconsistent metadata');
     await s.browser.shot('consistent');
     const status = (await s.engine.metadata({ type: 'get_inconsistent_metadata', args: {} }, ADMIN)).body;
     expect(status.is_consistent).toBe(true);
@@ -119,9 +114,9 @@ describe('about and clear', () => {
     const { page } = s;
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'About' }).click();
     const { version } = (await (await fetch(`${s.engine.url}/v1/version`)).json()) as { version: string };
-    await until(() => page.getByText('Engine version:').textContent()).toBe(`Engine version: ${version}`);
+    await expect.poll(() => page.getByText('Engine version:').textContent()).toBe(`Engine version: ${version}`);
     const config = page.getByRole('table', { name: 'Configuration' });
-    await until(() => config.getByRole('row', { name: /is_admin_secret_set/ }).textContent()).toBe('is_admin_secret_settrue');
+    await expect.poll(() => config.getByRole('row', { name: /is_admin_secret_set/ }).textContent()).toBe('is_admin_secret_settrue');
     await s.browser.shot('about');
   });
 
@@ -136,11 +131,12 @@ describe('about and clear', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(tablesOf(await exported())).toEqual(['tag']);
     // By keyboard: cancelling gave the focus back to the button, and the question takes it.
-    await until(() => page.getByRole('button', { name: 'Clear metadata' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    const focused = () => page.evaluate('[document.activeElement?.closest("[role=group]")?.getAttribute("aria-label") ?? "", document.activeElement?.textContent]');
+    await expect.poll(focused).toEqual(['', 'Clear metadata']);
     await page.keyboard.press('Enter');
-    await until(() => confirm.getByRole('button', { name: 'Clear metadata' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    await expect.poll(focused).toEqual(['Confirm: Clear metadata', 'Clear metadata']);
     await page.keyboard.press('Enter');
-    await until(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
     await s.browser.shot('cleared');
     expect(tablesOf(await exported())).toEqual([]);
   });

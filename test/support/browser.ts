@@ -5,7 +5,7 @@
  * or an uncaught exception fails the test at `close()`; `shot()` saves a screenshot of the page
  * under `test-artifacts/console/<test>/`.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -37,6 +37,8 @@ export async function openConsoleBrowser(test: string): Promise<ConsoleBrowser> 
   });
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   const dir = `${ARTIFACTS}${test.replace(/[^a-z0-9-]+/gi, '-')}/`;
+  // Only this run's screenshots.
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let n = 0;
   return {

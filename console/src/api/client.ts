@@ -120,9 +120,18 @@ export function graphqlData<T>(result: GraphQLResult<T>): T {
   return result.data as T;
 }
 
-/** `/v1/graphql/explain`: the SQL a query runs, with PostgreSQL's plan. */
+export interface Explained {
+  field?: string;
+  sql: string;
+  plan: string[];
+}
+
+/**
+ * `/v1/graphql/explain`: the SQL a query runs, with PostgreSQL's plan: one entry per root field
+ * of a query, one object (the multiplexed statement) for a subscription.
+ */
 export const explain = (body: { query: { query: string; variables?: Record<string, unknown>; operationName?: string }; user?: Record<string, string> }) =>
-  post<{ field: string; sql: string; plan: string[] }[]>('/v1/graphql/explain', body);
+  post<Explained[] | Explained>('/v1/graphql/explain', body);
 
 /** Whether `secret` opens the admin API (the sign-in check). */
 export async function checkSecret(secret: string): Promise<boolean> {

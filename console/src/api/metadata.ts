@@ -45,6 +45,10 @@ export interface EventTrigger {
   webhook_from_env?: string;
   retry_conf?: Record<string, unknown>;
   headers?: unknown[];
+  request_transform?: unknown;
+  response_transform?: unknown;
+  cleanup_config?: unknown;
+  trigger_on_replication?: boolean;
 }
 
 export interface Source {
@@ -111,3 +115,19 @@ export const sourceOf = (m: Metadata | null, name: string): Source | undefined =
 /** A tracked table's entry, or undefined. */
 export const tableOf = (m: Metadata | null, source: string, table: QualifiedTable): TableEntry | undefined =>
   sourceOf(m, source)?.tables.find((t) => t.table.schema === table.schema && t.table.name === table.name);
+
+/**
+ * Every role the metadata names (table, remote schema and action permissions, inherited roles),
+ * sorted; admin is not among them. The well-known console offers these in its permission tables.
+ */
+export function rolesIn(m: Metadata | null): string[] {
+  if (!m) return [];
+  const kinds = ['select_permissions', 'insert_permissions', 'update_permissions', 'delete_permissions'] as const;
+  const roles = [
+    ...m.sources.flatMap((s) => s.tables.flatMap((t) => kinds.flatMap((k) => (t[k] ?? []).map((p) => p.role)))),
+    ...(m.remote_schemas ?? []).flatMap((r) => (r.permissions ?? []).map((p) => p.role)),
+    ...(m.actions ?? []).flatMap((a) => (a.permissions ?? []).map((p) => p.role)),
+    ...(m.inherited_roles ?? []).map((r) => r.role_name),
+  ];
+  return [...new Set(roles)].sort();
+}

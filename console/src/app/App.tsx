@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { checkSecret } from '../api/client';
 import { MetadataProvider, useMetadata } from '../api/metadata';
 import { forgetSecret, storedSecret } from '../api/session';
+import { pageSettings } from '../api/page-settings';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Link, navigate, segments, usePath } from './router';
 import { SECTIONS } from './sections';
@@ -14,8 +15,11 @@ export function App() {
   const [access, setAccess] = useState<Access>('checking');
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
+    const stored = storedSecret();
+    // Nothing to check yet: ask for the secret rather than make a call the engine refuses.
+    if (stored === null && pageSettings().adminSecretSet) return setAccess('signed-out');
     // An engine without an admin secret lets the console in with none.
-    checkSecret(storedSecret() ?? '').then(
+    checkSecret(stored ?? '').then(
       (ok) => setAccess(ok ? 'signed-in' : 'signed-out'),
       (e: unknown) => (setError(e), setAccess('signed-out')),
     );

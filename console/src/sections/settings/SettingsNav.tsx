@@ -44,13 +44,13 @@ export function SettingsNav({ current }: { current: string }) {
     <nav className="side-nav" aria-label="Settings">
       {GROUPS.map((g) => (
         <div key={g.title}>
-          <strong>{g.title}</strong>
+          <h2>{g.title}</h2>
           <ul>
             {g.pages.map((p) => (
               <li key={p.path}>
                 <Link to={pathOf('settings', p.path)} aria-current={p.path === current ? 'page' : undefined}>
                   {p.title}
-                  {p.path === 'metadata-status' && inconsistent > 0 && <span className="count"> ({inconsistent})</span>}
+                  {p.path === 'metadata-status' && inconsistent > 0 && <span className="inconsistent-count"> ({inconsistent})</span>}
                 </Link>
               </li>
             ))}

@@ -17,7 +17,7 @@ import {
   replaceMetadata,
   type EnvelopeVersion,
 } from './manage.js';
-import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
+import { addRemoteSchema, introspectRemoteSchema, reloadRemoteSchema, removeRemoteSchema, updateRemoteSchema } from './remote-schemas.js';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './remote-schema-permissions.js';
 import { DML_COMMANDS } from './dml.js';
 import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypesCommand, updateAction } from './actions.js';
@@ -66,6 +66,7 @@ export const READ_ONLY = new Set([
   'get_scheduled_events',
   'get_scheduled_event_invocations',
   'get_catalog_state',
+  'introspect_remote_schema',
 ]);
 
 /** Operations whose envelope may carry `version`. */
@@ -161,6 +162,7 @@ function shared(version: EnvelopeVersion): Record<string, Command> {
     update_remote_schema: updateRemoteSchema,
     remove_remote_schema: removeRemoteSchema,
     reload_remote_schema: reloadRemoteSchema,
+    introspect_remote_schema: introspectRemoteSchema,
     add_remote_schema_permissions: addRemoteSchemaPermissions,
     drop_remote_schema_permissions: dropRemoteSchemaPermissions,
     create_action: createAction,

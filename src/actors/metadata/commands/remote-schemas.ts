@@ -1,12 +1,14 @@
 /**
  * add_remote_schema, update_remote_schema, remove_remote_schema, reload_remote_schema (spec
- * "Remote schemas"). The unit of work introspects a new or changed definition
+ * "Remote schemas"), and introspect_remote_schema (the well-known engine's read of a remote's
+ * schema, which its console's "Browse types" and permissions editor show). The unit of work introspects a new or changed definition
  * (actors/metadata/remotes.ts); a server that does not answer, or names that clash, leave the
  * remote schema inconsistent and so fail the command, with nothing stored.
  */
-import { nonEmptyStr, ObjectReader } from '../../../util/decode.js';
+import { nonEmptyStr, ObjectReader, type Json } from '../../../util/decode.js';
 import { assertNewRemoteSchema, findRemoteSchema, remoteSchemaArgs, remoteSchemas, setRemoteSchemas } from '../../../metadata/remote-schemas.js';
 import { SUCCESS, type Command } from './context.js';
+import { badRequest } from '../../../errors/admin.js';
 import { cannotDrop } from '../../../metadata/dependencies.js';
 import { showTable } from '../../../metadata/names.js';
 import { storedToRemoteSchema } from '../../../metadata/remote-relationships.js';
@@ -52,4 +54,17 @@ export const reloadRemoteSchema: Command = async (ctx, args, path) => {
   findRemoteSchema(ctx.metadata, name, `${path}.name`);
   await ctx.reloadRemoteSchemas([name]);
   return { metadata: null, response: SUCCESS, consistency: 'allow' };
+};
+
+/**
+ * The remote's introspection as last fetched, in its own names (before customization): the
+ * well-known engine answers the stored introspection response, `{data: {__schema}}`. One that
+ * could not be fetched is 400 `remote-schema-error` with the reason the inconsistency gives.
+ */
+export const introspectRemoteSchema: Command = (ctx, args, path) => {
+  const name = nameArg(args, path);
+  findRemoteSchema(ctx.metadata, name, `${path}.name`);
+  const introspection = ctx.remoteIntrospection(name);
+  if (!introspection) throw badRequest('remote-schema-error', `remote schema ${JSON.stringify(name)} could not be introspected: it is inconsistent`, `${path}.name`);
+  return { metadata: null, response: { data: introspection } as unknown as Json };
 };

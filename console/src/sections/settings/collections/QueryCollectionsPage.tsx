@@ -71,7 +71,7 @@ function CollectionCard({ collection }: { collection: Collection }) {
   });
   const queries = collection.definition.queries;
   return (
-    <section className="card" aria-label={`Collection ${collection.name}`}>
+    <section className="collection-card" aria-label={`Collection ${collection.name}`}>
       <header className="row">
         <h2>{collection.name}</h2>
         <div className="row">

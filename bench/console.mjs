@@ -1,0 +1,77 @@
+// The console's weight and first load (docs/console.md): the size of its build (raw and gzipped,
+// as the engine serves it), what a first visit of /console/api transfers, and how long that
+// visit takes in a headless Chromium (Debian's, or SERVICE_BENCH_CHROMIUM) until the page is
+// usable: cold (nothing cached) and warm (hashed assets cached), 10 visits each. Goal: under 1 s on localhost.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { benchServer, freshDatabase, percentiles, startEngine } from './_support.mjs';
+
+const CHROMIUM = process.env.SERVICE_BENCH_CHROMIUM ?? '/usr/bin/chromium';
+const SECRET = 'bench-console-secret';
+const VISITS = 10;
+const dir = new URL('../dist/console/', import.meta.url).pathname;
+if (!existsSync(`${dir}index.html`)) throw new Error('dist/console is not built: run npm run build');
+if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium or set SERVICE_BENCH_CHROMIUM`);
+
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const files = readdirSync(`${dir}assets`).map((f) => {
+  const body = readFileSync(`${dir}assets/${f}`);
+  return { name: f, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+});
+const total = files.reduce((s, f) => ({ raw: s.raw + f.raw, gzip: s.gzip + f.gzip }), { raw: statSync(`${dir}index.html`).size, gzip: 0 });
+console.log(`console build: ${files.length} assets, ${kib(total.raw)} raw, ${kib(total.gzip)} gzipped`);
+for (const f of files.sort((a, b) => b.raw - a.raw).slice(0, 5)) console.log(`  ${f.name}: ${kib(f.raw)} raw, ${kib(f.gzip)} gzipped`);
+
+const server = await benchServer();
+const db = await freshDatabase(server.url);
+await db.sql('CREATE TABLE author (id serial PRIMARY KEY, name text)');
+const engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true' });
+const admin = { 'content-type': 'application/json', 'x-service-admin-secret': SECRET };
+await fetch(`${engine.url}/v1/metadata`, { method: 'POST', headers: admin, body: JSON.stringify({ type: 'pg_track_table', args: { table: 'author' } }) });
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+try {
+  // A signed-in visit: the admin secret is in the session already, as after the sign-in.
+  const visit = async (context) => {
+    const page = await context.newPage();
+    let bytes = 0;
+    page.on('response', async (r) => {
+      if (r.url().includes('/console/')) bytes += Number((await r.allHeaders())['content-length'] ?? (await r.body()).length);
+    });
+    const t = performance.now();
+    await page.goto(`${engine.url}/console/api`);
+    // Usable: the sections' navigation is there and the API section has rendered its editor.
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await page.locator('main.content .page, main.content .graphiql-container').first().waitFor();
+    const ms = performance.now() - t;
+    await page.close();
+    return { ms, bytes };
+  };
+  const newContext = async () => {
+    const context = await browser.newContext();
+    await context.addInitScript((secret) => sessionStorage.setItem('service-console-admin-secret', secret), SECRET);
+    return context;
+  };
+  const cold = [];
+  let transferred = 0;
+  for (let i = 0; i < VISITS; i++) {
+    const context = await newContext();
+    const v = await visit(context);
+    cold.push(v.ms);
+    transferred = v.bytes;
+    await context.close();
+  }
+  const context = await newContext();
+  await visit(context);
+  const warm = [];
+  for (let i = 0; i < VISITS; i++) warm.push((await visit(context)).ms);
+  await context.close();
+  const p = (s) => percentiles(s);
+  console.log(`first visit of /console/api transfers ${kib(transferred)} (gzipped as served)`);
+  console.log(`first load until usable, cold: p50 ${p(cold).p50.toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; warm: p50 ${p(warm).p50.toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms (goal < 1000 ms)`);
+} finally {
+  await browser.close();
+  await engine.stop();
+  await db.drop();
+  await server.stop();
+}

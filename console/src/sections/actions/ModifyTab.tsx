@@ -1,0 +1,73 @@
+/**
+ * An action's definition printed back as SDL (with the custom types it uses) to modify
+ * (`update_action` after `set_custom_types`), or to delete (`drop_action`, after a confirmation).
+ */
+import { useCallback, useState, type FormEvent } from 'react';
+import { metadata as callMetadata } from '../../api/client';
+import { useMetadata } from '../../api/metadata';
+import { navigate } from '../../app/router';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useAction } from '../../ui/useAction';
+import { ActionFields } from './ActionFields';
+import { formOf, saveAction } from './form';
+import type { ActionEntry, CustomTypes } from './types';
+
+export function ModifyTab({ entry, types }: { entry: ActionEntry; types: CustomTypes }) {
+  const { refresh } = useMetadata();
+  const [form, setForm] = useState(() => formOf(entry, types));
+  const [saved, setSaved] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const save = useAction(
+    useCallback(async () => {
+      await saveAction(form, types, entry.name);
+      await refresh();
+      setSaved(true);
+    }, [form, types, entry.name, refresh]),
+  );
+  const remove = useAction(
+    useCallback(async () => {
+      await callMetadata('drop_action', { name: entry.name });
+      await refresh();
+      navigate('/actions');
+    }, [entry.name, refresh]),
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    void save.run();
+  };
+  return (
+    <>
+      <form onSubmit={submit} aria-label="Modify the action">
+        <ActionFields form={form} onChange={setForm} />
+        <ErrorNote error={save.error} />
+        <button type="submit" disabled={save.busy}>
+          {save.busy ? 'Saving…' : 'Save'}
+        </button>
+      </form>
+      {saved && (
+        <p className="notice" role="status">
+          Saved.
+        </p>
+      )}
+      <div className="row actions-row">
+        {confirming ? (
+          <>
+            <span>Delete the action {entry.name}?</span>
+            <button type="button" className="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+              Yes, delete
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Delete action
+          </button>
+        )}
+      </div>
+      <ErrorNote error={remove.error} />
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * A remote schema's definition, to modify (`update_remote_schema`: the engine introspects the
+ * server again and refuses a definition it cannot use), reload (`reload_remote_schema`: the
+ * server's schema fetched again) or remove (`remove_remote_schema`, after a confirmation).
+ */
+import { useCallback, useState, type FormEvent } from 'react';
+import { metadata as callMetadata } from '../../api/client';
+import { useMetadata } from '../../api/metadata';
+import { navigate } from '../../app/router';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useAction } from '../../ui/useAction';
+import { formOf, remoteSchemaArgs, type RemoteSchemaEntry } from './definition';
+import { RemoteSchemaFields } from './RemoteSchemaFields';
+
+export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
+  const { refresh } = useMetadata();
+  const [form, setForm] = useState(() => formOf(entry));
+  const [notice, setNotice] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const done = useCallback(
+    async (message: string) => {
+      await refresh();
+      setNotice(message);
+    },
+    [refresh],
+  );
+  const save = useAction(useCallback(async () => (await callMetadata('update_remote_schema', remoteSchemaArgs(form, entry.definition)), await done('Saved.')), [form, entry.definition, done]));
+  const reload = useAction(useCallback(async () => (await callMetadata('reload_remote_schema', { name: entry.name }), await done('Reloaded: the server was introspected again.')), [entry.name, done]));
+  const remove = useAction(
+    useCallback(async () => {
+      await callMetadata('remove_remote_schema', { name: entry.name });
+      await refresh();
+      navigate('/remote-schemas');
+    }, [entry.name, refresh]),
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setNotice('');
+    void save.run();
+  };
+  return (
+    <>
+      <form onSubmit={submit} aria-label="Remote schema definition">
+        <RemoteSchemaFields form={form} onChange={setForm} nameFixed />
+        <ErrorNote error={save.error} />
+        <button type="submit" disabled={save.busy}>
+          {save.busy ? 'Saving…' : 'Save'}
+        </button>
+      </form>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <div className="row actions-row">
+        <button type="button" className="secondary" disabled={reload.busy} onClick={() => (setNotice(''), void reload.run())}>
+          Reload
+        </button>
+        {confirming ? (
+          <>
+            <span>Remove {entry.name} and its permissions?</span>
+            <button type="button" className="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+              Yes, remove
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Remove
+          </button>
+        )}
+      </div>
+      <ErrorNote error={reload.error ?? remove.error} />
+    </>
+  );
+}
