@@ -2,7 +2,6 @@
  * A console test's setting: a fresh database, an engine serving the console with an admin
  * secret, and a headless Chromium signed in to it (`signIn`).
  */
-import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freshDatabase, type TestDatabase } from './db.js';
 import { startEngine, type Engine } from './engine.js';
@@ -46,5 +45,6 @@ export async function signIn(s: ConsoleSetting, path = '/console'): Promise<void
   await s.page.goto(s.engine.url + path);
   await s.page.getByLabel('Admin secret').fill(CONSOLE_SECRET);
   await s.page.getByRole('button', { name: 'Enter console' }).click();
-  await expect.poll(() => s.page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(true);
+  // Playwright's wait, not expect.poll: a file may sign in from beforeAll.
+  await s.page.getByRole('navigation', { name: 'Sections' }).waitFor({ timeout: 10_000 });
 }
