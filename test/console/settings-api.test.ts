@@ -27,6 +27,7 @@ beforeAll(async () => {
   s = await openConsole('settings-api');
   await s.db.sql("CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL); INSERT INTO author (name) VALUES ('Ann'), ('Bob')");
   expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'author' } }, ADMIN)).status).toBe(200);
+  await signIn(s, '/console/settings/query-collections');
 });
 
 afterAll(async () => {
@@ -36,7 +37,6 @@ afterAll(async () => {
 describe('query collections and the allow-list', () => {
   it('creates a collection and adds a query to it', async () => {
     const { page } = s;
-    await signIn(s, '/console/settings/query-collections');
     await expect.poll(() => page.getByText('No query collections.').isVisible()).toBe(true);
     await s.browser.shot('no-collections');
     await page.getByLabel('Collection name').fill('my-queries');

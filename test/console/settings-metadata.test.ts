@@ -24,6 +24,7 @@ beforeAll(async () => {
   s = await openConsole('settings-metadata');
   await s.db.sql('CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL); CREATE TABLE article (id serial PRIMARY KEY, title text NOT NULL)');
   expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'author' } }, ADMIN)).status).toBe(200);
+  await signIn(s, '/console/settings');
 });
 
 afterAll(async () => {
@@ -35,7 +36,6 @@ describe('metadata actions', () => {
 
   it('shows the resource version and exports the metadata as metadata.json', async () => {
     const { page } = s;
-    await signIn(s, '/console/settings');
     const { resource_version } = (await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN)).body;
     await expect.poll(() => page.getByRole('heading', { name: 'Metadata actions' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText('Resource version:').textContent()).toBe(`Resource version: ${resource_version}`);
