@@ -16,13 +16,21 @@ const withoutGraphiQLFonts: Plugin = {
   },
 };
 
-export default defineConfig({
+/**
+ * `--mode development` builds into dist/console-dev the same console with React's development
+ * build: the console's tests run that one, so that a React warning (a missing key, a bad hook)
+ * reaches the browser's log, where it fails the test. Users get the production build.
+ */
+export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
   logLevel: 'warn',
   plugins: [withoutGraphiQLFonts],
+  // Vite builds with NODE_ENV=production whatever the mode; React picks its build by it.
+  ...(mode === 'development' && { define: { 'process.env.NODE_ENV': JSON.stringify('development') } }),
   build: {
-    outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
+    outDir: fileURLToPath(new URL(mode === 'development' ? '../dist/console-dev' : '../dist/console', import.meta.url)),
+    minify: mode !== 'development',
     emptyOutDir: true,
     assetsDir: 'assets',
     // GraphiQL and its editor are most of the bundle; the engine gzips it once at start.
@@ -35,4 +43,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -14,7 +14,8 @@ import { startEngine } from '../support/engine.js';
 let s: ConsoleSetting;
 
 beforeAll(async () => {
-  s = await openConsole('shell');
+  // The production build, as users get it.
+  s = await openConsole('shell', { SERVICE_GRAPHQL_CONSOLE_ASSETS_DIR: '' });
 });
 
 afterAll(async () => {

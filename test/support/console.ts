@@ -6,6 +6,14 @@ import type { Page } from 'playwright-core';
 import { freshDatabase, type TestDatabase } from './db.js';
 import { startEngine, type Engine } from './engine.js';
 import { openConsoleBrowser, type ConsoleBrowser } from './browser.js';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The console built with React's development build (`npm test` builds it first): its warnings
+ * (a missing key, a bad hook) reach the browser's log and fail the test. The production build is
+ * what users get; `shell.test.ts` serves that one.
+ */
+const DEVELOPMENT_BUILD = fileURLToPath(new URL('../../dist/console-dev/', import.meta.url));
 
 export const CONSOLE_SECRET = 'console-test-secret';
 export const ADMIN = { 'x-service-admin-secret': CONSOLE_SECRET };
@@ -19,10 +27,10 @@ export interface ConsoleSetting {
   close(): Promise<void>;
 }
 
-/** `env`: more of the engine's settings. */
+/** `env`: more of the engine's settings (`SERVICE_GRAPHQL_CONSOLE_ASSETS_DIR: ''` serves the production build). */
 export async function openConsole(test: string, env: Record<string, string> = {}): Promise<ConsoleSetting> {
   const db = await freshDatabase();
-  const engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: CONSOLE_SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', ...env });
+  const engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: db.url, SERVICE_GRAPHQL_ADMIN_SECRET: CONSOLE_SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', SERVICE_GRAPHQL_CONSOLE_ASSETS_DIR: DEVELOPMENT_BUILD, ...env });
   const browser = await openConsoleBrowser(test);
   return {
     db,
