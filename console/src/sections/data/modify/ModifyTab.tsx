@@ -1,0 +1,89 @@
+/**
+ * "Modify", as the well-known console's: the columns with their types, the GraphQL names
+ * (`Customization`), "Set as enum" (`pg_set_table_is_enum`), the computed fields, "Untrack table"
+ * (`pg_untrack_table`, cascading on request) and "Delete table" (`DROP` through `run_sql`, with
+ * the metadata that depends on it: `cascade`).
+ */
+import { useState } from 'react';
+import { navigate, pathOf } from '../../../app/router';
+import { metadata as callMetadata, runSql } from '../../../api/client';
+import { tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Checkbox } from '../../../ui/forms';
+import { useAction } from '../../../ui/useAction';
+import { readRelations, sqlTable } from '../catalog';
+import { useColumns } from '../useColumns';
+import { ComputedFields } from './ComputedFields';
+import { Customization } from './Customization';
+
+export function ModifyTab({ source, table }: { source: string; table: QualifiedTable }) {
+  const { metadata, refresh } = useMetadata();
+  const entry = tableOf(metadata, source, table);
+  const columns = useColumns(source, table);
+  const [cascade, setCascade] = useState(false);
+  const schemaPath = pathOf('data', source, 'schema', table.schema);
+  const setEnum = useAction(async (isEnum: boolean) => {
+    await callMetadata('pg_set_table_is_enum', { source, table, is_enum: isEnum });
+    await refresh();
+  });
+  const untrack = useAction(async () => {
+    await callMetadata('pg_untrack_table', { source, table, cascade });
+    await refresh();
+    navigate(schemaPath);
+  });
+  const drop = useAction(async () => {
+    const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
+    await runSql(`DROP ${kind === 'foreign table' ? 'FOREIGN TABLE' : kind.toUpperCase()} ${sqlTable(table)}`, { source, cascade: true });
+    await refresh();
+    navigate(schemaPath);
+  });
+  if (!columns.data) return <ErrorNote error={columns.error} />;
+  return (
+    <>
+      <h3>Columns</h3>
+      <table aria-label="Columns">
+        <thead>
+          <tr>
+            <th>Column</th>
+            <th>Type</th>
+            <th>Nullable</th>
+            <th>Default</th>
+            <th>Primary key</th>
+          </tr>
+        </thead>
+        <tbody>
+          {columns.data.map((c) => (
+            <tr key={c.name}>
+              <td>{c.name}</td>
+              <td>{c.type}</td>
+              <td>{c.nullable ? 'yes' : 'no'}</td>
+              <td>{c.default ?? ''}</td>
+              <td>{c.primary ? 'yes' : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {entry ? (
+        <>
+          <Customization source={source} table={table} entry={entry} columns={columns.data} />
+          <h3>Enum</h3>
+          <Checkbox label="Set as enum" checked={entry.is_enum === true} disabled={setEnum.busy} onChange={(e) => void setEnum.run(e.target.checked)} />
+          <ErrorNote error={setEnum.error} />
+          <ComputedFields source={source} table={table} entry={entry} />
+          <h3>Untrack or delete</h3>
+          <div className="row">
+            <ConfirmButton label="Untrack table" question={`Untrack ${table.name}?`} busy={untrack.busy} onConfirm={() => untrack.run()}>
+              <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
+            </ConfirmButton>
+            <ConfirmButton label="Delete table" question={`Delete ${table.name} and its rows for good?`} busy={drop.busy} onConfirm={() => drop.run()} />
+          </div>
+          <ErrorNote error={untrack.error} />
+          <ErrorNote error={drop.error} />
+        </>
+      ) : (
+        <p>This table is not tracked.</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * `/data/<source>/schema/<schema>`, as the well-known console's schema page: the tracked tables
+ * and views (each to untrack), the untracked ones and the untracked functions (each to track, or
+ * all at once in one `bulk`), and the relationships the foreign keys between tracked tables
+ * suggest (each to add, or all).
+ */
+import { useState } from 'react';
+import { Link, pathOf } from '../../../app/router';
+import { metadata as callMetadata } from '../../../api/client';
+import { sourceOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Checkbox, Page } from '../../../ui/forms';
+import { useAction } from '../../../ui/useAction';
+import { useLoad } from '../../../ui/useLoad';
+import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../catalog';
+import { addSuggestion, suggestRelationships } from '../relationships/suggestions';
+
+interface Call {
+  type: string;
+  args: unknown;
+}
+
+const bulk = (calls: Call[]) => (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
+
+function TrackedRow({ source, table }: { source: string; table: QualifiedTable }) {
+  const { refresh } = useMetadata();
+  const [cascade, setCascade] = useState(false);
+  const untrack = useAction(async () => {
+    await callMetadata('pg_untrack_table', { source, table, cascade });
+    await refresh();
+  });
+  return (
+    <tr>
+      <td>
+        <Link to={pathOf('data', source, 'schema', table.schema, 'tables', table.name, 'browse')}>{table.name}</Link>
+      </td>
+      <td>
+        <ConfirmButton label="Untrack" question={`Untrack ${table.name}?`} busy={untrack.busy} onConfirm={() => untrack.run()}>
+          <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
+        </ConfirmButton>
+        <ErrorNote error={untrack.error} />
+      </td>
+    </tr>
+  );
+}
+
+export function SchemaPage({ source, schema }: { source: string; schema: string }) {
+  const { metadata, refresh } = useMetadata();
+  const catalog = useLoad(async () => {
+    const [relations, functions, fks, columns] = await Promise.all([readRelations(source, schema), readFunctions(source, schema), readForeignKeys(source), readColumnNames(source)]);
+    return { relations, functions, fks, columns };
+  }, [source, schema]);
+  const entry = sourceOf(metadata, source);
+  const tracked = (entry?.tables ?? []).filter((t) => t.table.schema === schema).map((t) => t.table);
+  const trackedFunctions = (entry?.functions ?? []).filter((f) => f.function.schema === schema).map((f) => f.function.name);
+  const untracked = (catalog.data?.relations ?? []).filter((r) => !tracked.some((t) => t.name === r.name));
+  const untrackedFunctions = (catalog.data?.functions ?? []).filter((f) => f.trackable && !trackedFunctions.includes(f.name));
+  const inSchema = (t: QualifiedTable) => t.schema === schema;
+  const suggestions = catalog.data ? suggestRelationships(metadata, source, catalog.data.fks, catalog.data.columns).filter((s) => inSchema(s.table) || inSchema(s.to)) : [];
+  const act = useAction(async (calls: Call[]) => {
+    await bulk(calls);
+    await refresh();
+  });
+  const trackTable = (name: string): Call => ({ type: 'pg_track_table', args: { source, table: { schema, name } } });
+  const trackFunction = (name: string): Call => ({ type: 'pg_track_function', args: { source, function: { schema, name } } });
+  return (
+    <Page title={`Schema ${schema}`} actions={<Link to={pathOf('data', source)}>{source}</Link>}>
+      <ErrorNote error={catalog.error} />
+      <ErrorNote error={act.error} />
+      <h2>Tracked tables and views</h2>
+      {tracked.length === 0 ? (
+        <p>No tracked tables or views.</p>
+      ) : (
+        <table aria-label="Tracked tables">
+          <tbody>
+            {tracked.map((t) => (
+              <TrackedRow key={t.name} source={source} table={t} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <section aria-label="Untracked tables or views">
+        <div className="row">
+          <h2>Untracked tables or views</h2>
+          {untracked.length > 0 && (
+            <button type="button" className="secondary" disabled={act.busy} onClick={() => void act.run(untracked.map((r) => trackTable(r.name)))}>
+              Track all tables
+            </button>
+          )}
+        </div>
+        {untracked.length === 0 ? <p>There are no untracked tables or views.</p> : (
+          <table>
+            <tbody>
+              {untracked.map((r) => (
+                <tr key={r.name}>
+                  <td>{r.name}</td>
+                  <td>{r.kind}</td>
+                  <td>
+                    <button type="button" disabled={act.busy} aria-label={`Track ${r.name}`} onClick={() => void act.run([trackTable(r.name)])}>
+                      Track
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-label="Untracked foreign-key relationships">
+        <div className="row">
+          <h2>Untracked foreign-key relationships</h2>
+          {suggestions.length > 0 && (
+            <button type="button" className="secondary" disabled={act.busy} onClick={() => void act.run(suggestions.map((s) => addSuggestion(source, s)))}>
+              Track all relationships
+            </button>
+          )}
+        </div>
+        {suggestions.length === 0 ? <p>There are no untracked relationships.</p> : (
+          <table>
+            <tbody>
+              {suggestions.map((s) => (
+                <tr key={`${s.table.schema}.${s.table.name}.${s.name}`}>
+                  <td>
+                    {s.table.name} → {s.kind} → {s.to.name}
+                  </td>
+                  <td>{s.name}</td>
+                  <td>
+                    <button type="button" disabled={act.busy} aria-label={`Track ${s.table.name}.${s.name}`} onClick={() => void act.run([addSuggestion(source, s)])}>
+                      Track
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-label="Untracked custom functions">
+        <div className="row">
+          <h2>Untracked custom functions</h2>
+          {untrackedFunctions.length > 0 && (
+            <button type="button" className="secondary" disabled={act.busy} onClick={() => void act.run(untrackedFunctions.map((f) => trackFunction(f.name)))}>
+              Track all functions
+            </button>
+          )}
+        </div>
+        {untrackedFunctions.length === 0 ? <p>There are no untracked functions.</p> : (
+          <table>
+            <tbody>
+              {untrackedFunctions.map((f) => (
+                <tr key={f.name}>
+                  <td>{f.name}</td>
+                  <td>
+                    <button type="button" disabled={act.busy} aria-label={`Track ${f.name}`} onClick={() => void act.run([trackFunction(f.name)])}>
+                      Track
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </Page>
+  );
+}

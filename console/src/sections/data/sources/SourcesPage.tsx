@@ -1,0 +1,100 @@
+/**
+ * `/data`: the sources, as the well-known console's "Data Manager": each with its kind, a link,
+ * and its connection settings to edit (`pg_update_source`), reload (`reload_metadata` of that
+ * source) or remove (`pg_drop_source`, cascading on request); and a form to connect another
+ * PostgreSQL database (`pg_add_source`).
+ */
+import { useState } from 'react';
+import { Link, pathOf } from '../../../app/router';
+import { metadata as callMetadata } from '../../../api/client';
+import { useMetadata, type Source } from '../../../api/metadata';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Checkbox, Page } from '../../../ui/forms';
+import { useAction } from '../../../ui/useAction';
+import { SourceForm, type SourceSettings } from './SourceForm';
+
+function SourceRow({ source }: { source: Source }) {
+  const { refresh } = useMetadata();
+  const [editing, setEditing] = useState(false);
+  const [cascade, setCascade] = useState(false);
+  const [notice, setNotice] = useState('');
+  const call = useAction(async (type: string, args: unknown, done: string) => {
+    setNotice('');
+    await callMetadata(type, args);
+    await refresh();
+    setNotice(done);
+    return true;
+  });
+  return (
+    <>
+      <tr>
+        <td>
+          <Link to={pathOf('data', source.name)}>{source.name}</Link>
+        </td>
+        <td>{source.kind}</td>
+        <td>
+          <div className="row">
+            <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+              Edit
+            </button>
+            <button type="button" className="secondary" disabled={call.busy} onClick={() => void call.run('reload_metadata', { reload_sources: [source.name] }, `Reloaded ${source.name}.`)}>
+              Reload
+            </button>
+            <ConfirmButton label="Remove" question={`Remove the source ${source.name}?`} busy={call.busy} onConfirm={() => call.run('pg_drop_source', { name: source.name, cascade }, '')}>
+              <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
+            </ConfirmButton>
+          </div>
+          {notice && <p className="notice">{notice}</p>}
+          <ErrorNote error={call.error} />
+        </td>
+      </tr>
+      {editing && (
+        <tr>
+          <td colSpan={3}>
+            <SourceForm
+              initial={{ name: source.name, configuration: source.configuration }}
+              submitLabel="Update connection"
+              busy={call.busy}
+              onSubmit={async (s: SourceSettings) => {
+                if (await call.run('pg_update_source', { name: s.name, configuration: s.configuration }, `Updated ${source.name}.`)) setEditing(false);
+              }}
+            />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+export function SourcesPage() {
+  const { metadata, refresh } = useMetadata();
+  const add = useAction(async (s: SourceSettings) => {
+    await callMetadata('pg_add_source', { name: s.name, configuration: s.configuration });
+    await refresh();
+    return true;
+  });
+  const [formKey, setFormKey] = useState(0);
+  return (
+    <Page title="Data Manager">
+      <h2>Sources</h2>
+      <table aria-label="Sources">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Kind</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {metadata?.sources.map((s) => (
+            <SourceRow key={s.name} source={s} />
+          ))}
+        </tbody>
+      </table>
+      <h2>Connect a PostgreSQL database</h2>
+      <SourceForm key={formKey} submitLabel="Connect Database" busy={add.busy} onSubmit={async (s: SourceSettings) => (await add.run(s)) && setFormKey((k) => k + 1)} />
+      <ErrorNote error={add.error} />
+    </Page>
+  );
+}
