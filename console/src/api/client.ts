@@ -13,6 +13,8 @@ export class ApiFailure extends Error {
     readonly code: string,
     /** The JSON path the engine names (`$.args.table`), or '' */
     readonly path: string,
+    /** The engine's `internal` details (for a `postgres-error`: the database's own error), if any. */
+    readonly internal?: unknown,
   ) {
     super(message);
   }
@@ -31,6 +33,7 @@ interface AdminError {
   code?: unknown;
   path?: unknown;
   message?: unknown;
+  internal?: unknown;
 }
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = adminHeaders()): Promise<T> {
@@ -50,7 +53,7 @@ async function post<T>(path: string, body: unknown, headers: Record<string, stri
   if (!res.ok) {
     const e = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as AdminError;
     const message = typeof e.error === 'string' ? e.error : typeof e.message === 'string' ? e.message : `${res.status} ${text.slice(0, 200)}`;
-    throw new ApiFailure(message, res.status, typeof e.code === 'string' ? e.code : String(res.status), typeof e.path === 'string' ? e.path : '');
+    throw new ApiFailure(message, res.status, typeof e.code === 'string' ? e.code : String(res.status), typeof e.path === 'string' ? e.path : '', e.internal);
   }
   return parsed as T;
 }
