@@ -235,3 +235,91 @@ describe('sources', () => {
     await s.browser.shot('source-removed');
   });
 });
+
+describe('more of a table', () => {
+  it('tracks a function the SQL editor creates', async () => {
+    const { page } = s;
+    await dataNav().getByRole('link', { name: 'SQL', exact: true }).click();
+    await page.getByLabel('SQL', { exact: true }).fill("CREATE OR REPLACE FUNCTION search_authors(q text) RETURNS SETOF author AS $$ SELECT * FROM author WHERE name ILIKE q $$ LANGUAGE sql STABLE;");
+    expect(await page.getByLabel('Track this').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Run!' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Tracked: public.search_authors.');
+    expect((await exported()).sources[0].functions).toEqual([{ function: { schema: 'public', name: 'search_authors' } }]);
+    await s.browser.shot('sql-function-tracked');
+  });
+
+  it('adds a relationship by hand and a remote relationship to a source, then removes them', async () => {
+    const { page } = s;
+    await dataNav().getByRole('link', { name: 'article', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Relationships' }).click();
+    const manual = page.getByRole('form', { name: 'Add a relationship manually' });
+    await manual.getByLabel('Relationship name').fill('writer');
+    await manual.getByLabel('Remote table').selectOption('public.author');
+    await manual.getByLabel('From column 1').selectOption('author_id');
+    await expect.poll(() => manual.getByLabel('To column 1').locator('option').allTextContents()).toContain('id');
+    await manual.getByLabel('To column 1').selectOption('id');
+    await manual.getByRole('button', { name: 'Create relationship' }).click();
+    await expect.poll(async () => (await tableEntry('article')).object_relationships[1]).toEqual({
+      name: 'writer',
+      using: { manual_configuration: { remote_table: { schema: 'public', name: 'author' }, column_mapping: { author_id: 'id' } } },
+    });
+
+    const remote = page.getByRole('form', { name: 'Add a remote relationship' });
+    await remote.getByLabel('Remote relationship name').fill('remote_author');
+    await remote.getByLabel('Target table').selectOption('public.author');
+    await remote.getByLabel('From column 1').selectOption('author_id');
+    await expect.poll(() => remote.getByLabel('To column 1').locator('option').allTextContents()).toContain('id');
+    await remote.getByLabel('To column 1').selectOption('id');
+    await remote.getByRole('button', { name: 'Add remote relationship' }).click();
+    await expect.poll(async () => (await tableEntry('article')).remote_relationships).toEqual([
+      { name: 'remote_author', definition: { to_source: { source: 'default', table: { schema: 'public', name: 'author' }, relationship_type: 'object', field_mapping: { author_id: 'id' } } } },
+    ]);
+    await s.browser.shot('relationships-manual-and-remote');
+
+    await page.getByRole('button', { name: 'Remove writer' }).click();
+    await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await page.getByRole('button', { name: 'Remove remote_author' }).click();
+    await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect.poll(async () => (await tableEntry('article')).remote_relationships).toBeUndefined();
+    expect((await tableEntry('article')).object_relationships.map((r: any) => r.name)).toEqual(['author']);
+  });
+
+  it('adds and removes a computed field', async () => {
+    const { page } = s;
+    await s.db.sql('CREATE FUNCTION author_upper_name(a author) RETURNS text AS $$ SELECT upper(a.name) $$ LANGUAGE sql STABLE');
+    await dataNav().getByRole('link', { name: 'author', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Modify' }).click();
+    await page.getByLabel('Computed field name').fill('upper_name');
+    await page.getByLabel('Function name').fill('author_upper_name');
+    await page.getByRole('button', { name: 'Add computed field' }).click();
+    await expect.poll(async () => (await tableEntry('author')).computed_fields).toEqual([{ name: 'upper_name', definition: { function: { schema: 'public', name: 'author_upper_name' } } }]);
+    await s.browser.shot('modify-computed-field');
+    await page.getByRole('button', { name: 'Remove upper_name' }).click();
+    await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect.poll(async () => (await tableEntry('author')).computed_fields).toBeUndefined();
+  });
+
+  it('untracks a table, tracks it again with "Track all", and deletes it', async () => {
+    const { page } = s;
+    await dataNav().getByRole('link', { name: 'article_status', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Modify' }).click();
+    await page.getByRole('button', { name: 'Untrack table' }).click();
+    await page.getByRole('button', { name: 'Yes, untrack table' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Schema public');
+    expect(await tableEntry('article_status')).toBeUndefined();
+    const untracked = page.getByRole('region', { name: 'Untracked tables or views' });
+    await expect.poll(() => untracked.getByRole('button', { name: 'Track article_status' }).isVisible()).toBe(true);
+    await s.browser.shot('schema-untracked');
+    await untracked.getByRole('button', { name: 'Track all tables' }).click();
+    await expect.poll(() => dataNav().getByRole('link', { name: 'article_status', exact: true }).isVisible()).toBe(true);
+
+    await dataNav().getByRole('link', { name: 'article_status', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Modify' }).click();
+    await page.getByRole('button', { name: 'Delete table' }).click();
+    await page.getByRole('button', { name: 'Yes, delete table' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Schema public');
+    expect(await tableEntry('article_status')).toBeUndefined();
+    expect((await s.db.sql("SELECT to_regclass('public.article_status') AS t")).rows).toEqual([{ t: null }]);
+    await s.browser.shot('table-deleted');
+  });
+});
