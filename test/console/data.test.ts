@@ -299,6 +299,26 @@ describe('more of a table', () => {
     await expect.poll(async () => (await tableEntry('author')).computed_fields).toBeUndefined();
   });
 
+  it('names a suggestion whose name is taken after its columns, and tracks them all from the schema page', async () => {
+    const { page } = s;
+    await s.db.sql('ALTER TABLE article ADD COLUMN editor_id int REFERENCES author (id)');
+    await dataNav().getByRole('link', { name: 'public', exact: true }).click();
+    const suggested = page.getByRole('region', { name: 'Untracked foreign-key relationships' });
+    // `author` is taken on article: the well-known console falls back to <name>By<Columns>;
+    // `articles` is free on author (that one was renamed `writings`).
+    await expect.poll(() => suggested.getByRole('button').allTextContents()).toEqual(['Track all relationships', 'Track', 'Track']);
+    expect(await suggested.getByRole('button', { name: 'Track article.authorByEditorId' }).isVisible()).toBe(true);
+    expect(await suggested.getByRole('button', { name: 'Track author.articles' }).isVisible()).toBe(true);
+    await s.browser.shot('schema-suggested-relationships');
+    await suggested.getByRole('button', { name: 'Track all relationships' }).click();
+    await expect.poll(() => suggested.textContent()).toContain('There are no untracked relationships.');
+    expect((await tableEntry('article')).object_relationships.map((r: any) => r.name)).toEqual(['author', 'authorByEditorId']);
+    expect((await tableEntry('author')).array_relationships).toEqual(expect.arrayContaining([
+      { name: 'writings', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'author_id' } } },
+      { name: 'articles', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'editor_id' } } },
+    ]));
+  });
+
   it('untracks a table, tracks it again with "Track all", and deletes it', async () => {
     const { page } = s;
     await dataNav().getByRole('link', { name: 'article_status', exact: true }).click();
