@@ -10,7 +10,7 @@ import type { QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select } from '../../../ui/forms';
 import { useLoad } from '../../../ui/useLoad';
-import { useColumns } from '../useColumns';
+import { WithColumns } from '../useColumns';
 import type { Column } from '../catalog';
 import { QueryControls } from './QueryControls';
 import { RowsTable, type Row } from './RowsTable';
@@ -53,8 +53,8 @@ function Rows({ source, table, columns }: { source: string; table: QualifiedTabl
   );
 }
 
-export function BrowseTab({ source, table }: { source: string; table: QualifiedTable }) {
-  const columns = useColumns(source, table);
-  if (!columns.data) return <ErrorNote error={columns.error} />;
-  return <Rows source={source} table={table} columns={columns.data} />;
-}
+export const BrowseTab = ({ source, table }: { source: string; table: QualifiedTable }) => (
+  <WithColumns source={source} table={table}>
+    {(columns) => <Rows source={source} table={table} columns={columns} />}
+  </WithColumns>
+);

@@ -8,22 +8,21 @@ import { query } from '../../../api/client';
 import type { QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
-import { valueText, useColumns } from '../useColumns';
+import type { Column } from '../catalog';
+import { valueText, WithColumns } from '../useColumns';
 import { RowForm } from './RowForm';
 
-export function InsertTab({ source, table }: { source: string; table: QualifiedTable }) {
-  const columns = useColumns(source, table);
+function InsertForm({ source, table, columns }: { source: string; table: QualifiedTable; columns: Column[] }) {
   const [inserted, setInserted] = useState<Record<string, unknown> | null>(null);
   const [formKey, setFormKey] = useState(0);
   const insert = useAction(async (values: Record<string, string>) => {
     const row = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
-    const r = await query<{ returning: Record<string, unknown>[] }>('insert', { source, table, objects: [row], returning: (columns.data ?? []).map((c) => c.name) });
+    const r = await query<{ returning: Record<string, unknown>[] }>('insert', { source, table, objects: [row], returning: columns.map((c) => c.name) });
     setInserted(r.returning[0] ?? null);
   });
-  if (!columns.data) return <ErrorNote error={columns.error} />;
   return (
     <>
-      <RowForm key={formKey} columns={columns.data} submitLabel={inserted ? 'Insert again' : 'Save'} busy={insert.busy} onSubmit={insert.run}>
+      <RowForm key={formKey} columns={columns} submitLabel={inserted ? 'Insert again' : 'Save'} busy={insert.busy} onSubmit={insert.run}>
         <button type="button" className="secondary" onClick={() => (setFormKey((k) => k + 1), setInserted(null))}>
           Clear
         </button>
@@ -55,3 +54,9 @@ export function InsertTab({ source, table }: { source: string; table: QualifiedT
     </>
   );
 }
+
+export const InsertTab = ({ source, table }: { source: string; table: QualifiedTable }) => (
+  <WithColumns source={source} table={table}>
+    {(columns) => <InsertForm source={source} table={table} columns={columns} />}
+  </WithColumns>
+);

@@ -4,12 +4,11 @@
  * console's "Computed fields" section does.
  */
 import { useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../../api/client';
-import { useMetadata, type QualifiedTable, type TableEntry } from '../../../api/metadata';
+import type { QualifiedTable, TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../useMetadataChange';
 
 interface Definition {
   function?: QualifiedTable | string;
@@ -22,17 +21,12 @@ const functionName = (d: unknown): string => {
 };
 
 export function ComputedFields({ source, table, entry }: { source: string; table: QualifiedTable; entry: TableEntry }) {
-  const { refresh } = useMetadata();
   const [name, setName] = useState('');
   const [fn, setFn] = useState('');
   const [schema, setSchema] = useState(table.schema);
   const [tableArgument, setTableArgument] = useState('');
   const [comment, setComment] = useState('');
-  const call = useAction(async (type: string, args: Record<string, unknown>) => {
-    await callMetadata(type, { source, table, ...args });
-    await refresh();
-    return true;
-  });
+  const call = useMetadataChange({ source, table });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const definition: Definition = { function: { schema: schema.trim(), name: fn.trim() } };

@@ -5,12 +5,11 @@
  * keeps the default name).
  */
 import { useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../../api/client';
-import { useMetadata, type QualifiedTable, type TableEntry } from '../../../api/metadata';
+import type { QualifiedTable, TableEntry } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
+import { useMetadataChange } from '../useMetadataChange';
 
 const ROOT_FIELDS = ['select', 'select_by_pk', 'select_aggregate', 'select_stream', 'insert', 'insert_one', 'update', 'update_by_pk', 'update_many', 'delete', 'delete_by_pk'];
 
@@ -20,29 +19,24 @@ const rootName = (v: unknown): string => (typeof v === 'string' ? v : v && typeo
 const nonBlank = (entries: [string, string][]) => Object.fromEntries(entries.filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
 
 export function Customization({ source, table, entry, columns }: { source: string; table: QualifiedTable; entry: TableEntry; columns: Column[] }) {
-  const { refresh } = useMetadata();
   const config = entry.configuration ?? {};
   const [customName, setCustomName] = useState(config.custom_name ?? '');
   const [roots, setRoots] = useState<Record<string, string>>(() => Object.fromEntries(ROOT_FIELDS.map((f) => [f, rootName(config.custom_root_fields?.[f])])));
   const [names, setNames] = useState<Record<string, string>>(() => Object.fromEntries(columns.map((c) => [c.name, config.column_config?.[c.name]?.custom_name ?? ''])));
   const [saved, setSaved] = useState(false);
-  const save = useAction(async () => {
+  const save = useMetadataChange({ source, table });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
     setSaved(false);
     const configuration: Record<string, unknown> = {
       custom_root_fields: nonBlank(Object.entries(roots)),
       column_config: Object.fromEntries(Object.entries(nonBlank(Object.entries(names))).map(([c, n]) => [c, { custom_name: n }])),
     };
     if (customName.trim()) configuration.custom_name = customName.trim();
-    await callMetadata('pg_set_table_customization', { source, table, configuration });
-    await refresh();
-    setSaved(true);
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
+    if (await save.run('pg_set_table_customization', { configuration })) setSaved(true);
   };
   return (
-    <form onSubmit={submit} aria-label="GraphQL customization">
+    <form onSubmit={(e) => void submit(e)} aria-label="GraphQL customization">
       <h3>GraphQL names</h3>
       <TextField label="Custom table name" value={customName} onChange={(e) => setCustomName(e.target.value)} placeholder={table.name} />
       <fieldset>

@@ -6,39 +6,31 @@
  */
 import { useState } from 'react';
 import { navigate, pathOf } from '../../../app/router';
-import { metadata as callMetadata, runSql } from '../../../api/client';
+import { runSql } from '../../../api/client';
 import { tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { readRelations, sqlTable } from '../catalog';
-import { useColumns } from '../useColumns';
+import { readRelations, sqlTable, type Column } from '../catalog';
+import { WithColumns } from '../useColumns';
+import { useMetadataChange } from '../useMetadataChange';
 import { ComputedFields } from './ComputedFields';
 import { Customization } from './Customization';
 
-export function ModifyTab({ source, table }: { source: string; table: QualifiedTable }) {
+function Modify({ source, table, columns }: { source: string; table: QualifiedTable; columns: Column[] }) {
   const { metadata, refresh } = useMetadata();
   const entry = tableOf(metadata, source, table);
-  const columns = useColumns(source, table);
   const [cascade, setCascade] = useState(false);
   const schemaPath = pathOf('data', source, 'schema', table.schema);
-  const setEnum = useAction(async (isEnum: boolean) => {
-    await callMetadata('pg_set_table_is_enum', { source, table, is_enum: isEnum });
-    await refresh();
-  });
-  const untrack = useAction(async () => {
-    await callMetadata('pg_untrack_table', { source, table, cascade });
-    await refresh();
-    navigate(schemaPath);
-  });
+  const setEnum = useMetadataChange({ source, table });
+  const untrack = useMetadataChange({ source, table });
   const drop = useAction(async () => {
     const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
     await runSql(`DROP ${kind === 'foreign table' ? 'FOREIGN TABLE' : kind.toUpperCase()} ${sqlTable(table)}`, { source, cascade: true });
     await refresh();
     navigate(schemaPath);
   });
-  if (!columns.data) return <ErrorNote error={columns.error} />;
   return (
     <>
       <h3>Columns</h3>
@@ -53,7 +45,7 @@ export function ModifyTab({ source, table }: { source: string; table: QualifiedT
           </tr>
         </thead>
         <tbody>
-          {columns.data.map((c) => (
+          {columns.map((c) => (
             <tr key={c.name}>
               <td>{c.name}</td>
               <td>{c.type}</td>
@@ -66,14 +58,14 @@ export function ModifyTab({ source, table }: { source: string; table: QualifiedT
       </table>
       {entry ? (
         <>
-          <Customization source={source} table={table} entry={entry} columns={columns.data} />
+          <Customization source={source} table={table} entry={entry} columns={columns} />
           <h3>Enum</h3>
-          <Checkbox label="Set as enum" checked={entry.is_enum === true} disabled={setEnum.busy} onChange={(e) => void setEnum.run(e.target.checked)} />
+          <Checkbox label="Set as enum" checked={entry.is_enum === true} disabled={setEnum.busy} onChange={(e) => void setEnum.run('pg_set_table_is_enum', { is_enum: e.target.checked })} />
           <ErrorNote error={setEnum.error} />
           <ComputedFields source={source} table={table} entry={entry} />
           <h3>Untrack or delete</h3>
           <div className="row">
-            <ConfirmButton label="Untrack table" question={`Untrack ${table.name}?`} busy={untrack.busy} onConfirm={() => untrack.run()}>
+            <ConfirmButton label="Untrack table" question={`Untrack ${table.name}?`} busy={untrack.busy} onConfirm={async () => (await untrack.run('pg_untrack_table', { cascade })) && navigate(schemaPath)}>
               <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
             </ConfirmButton>
             <ConfirmButton label="Delete table" question={`Delete ${table.name} and its rows for good?`} busy={drop.busy} onConfirm={() => drop.run()} />
@@ -87,3 +79,9 @@ export function ModifyTab({ source, table }: { source: string; table: QualifiedT
     </>
   );
 }
+
+export const ModifyTab = ({ source, table }: { source: string; table: QualifiedTable }) => (
+  <WithColumns source={source} table={table}>
+    {(columns) => <Modify source={source} table={table} columns={columns} />}
+  </WithColumns>
+);

@@ -1,12 +1,11 @@
 /** The table's object and array relationships, each to rename (`pg_rename_relationship`) or remove (`pg_drop_relationship`). */
 import { useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../../api/client';
-import { useMetadata, type QualifiedTable, type Relationship, type TableEntry } from '../../../api/metadata';
+import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
 import { shownTable } from '../catalog';
+import { useMetadataChange } from '../useMetadataChange';
 
 const tableText = (t: unknown): string => (typeof t === 'string' ? t : t && typeof t === 'object' ? shownTable(t as QualifiedTable) : '');
 const columnsText = (o: { column?: string; columns?: string[] }): string => (o.columns ?? [o.column]).join(', ');
@@ -22,14 +21,9 @@ export function describeUsing(using: Relationship['using']): string {
 }
 
 function RelationshipRow({ source, table, kind, relationship }: { source: string; table: QualifiedTable; kind: 'object' | 'array'; relationship: Relationship }) {
-  const { refresh } = useMetadata();
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(relationship.name);
-  const call = useAction(async (type: string, args: Record<string, unknown>) => {
-    await callMetadata(type, { source, table, ...args });
-    await refresh();
-    return true;
-  });
+  const call = useMetadataChange({ source, table });
   const rename = async (e: FormEvent) => {
     e.preventDefault();
     if (await call.run('pg_rename_relationship', { name: relationship.name, new_name: newName.trim() })) setRenaming(false);

@@ -3,18 +3,17 @@
  * points to and the column pairs (`manual_configuration`).
  */
 import { useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../../api/client';
 import { useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select, TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
 import { readColumns } from '../catalog';
+import { useMetadataChange } from '../useMetadataChange';
 import { ColumnMapping, type Pair } from './ColumnMapping';
 import { tableByKey, tableOptions, trackedTables } from './tableChoice';
 
 export function ManualRelationshipForm({ source, table, columns }: { source: string; table: QualifiedTable; columns: string[] }) {
-  const { metadata, refresh } = useMetadata();
+  const { metadata } = useMetadata();
   const tables = trackedTables(metadata, source);
   const [kind, setKind] = useState<'object' | 'array'>('object');
   const [name, setName] = useState('');
@@ -22,20 +21,15 @@ export function ManualRelationshipForm({ source, table, columns }: { source: str
   const [pairs, setPairs] = useState<Pair[]>([['', '']]);
   const remoteTable = tableByKey(tables, remote);
   const remoteColumns = useLoad(async () => (remoteTable ? (await readColumns(source, remoteTable)).map((c) => c.name) : []), [source, remote]);
-  const add = useAction(async () => {
+  const add = useMetadataChange({ source, table });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
     if (!remoteTable) return;
     const column_mapping = Object.fromEntries(pairs.filter(([a, b]) => a && b));
-    await callMetadata(`pg_create_${kind}_relationship`, { source, table, name: name.trim(), using: { manual_configuration: { remote_table: remoteTable, column_mapping } } });
-    await refresh();
-    setName('');
-    setPairs([['', '']]);
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void add.run();
+    if (await add.run(`pg_create_${kind}_relationship`, { name: name.trim(), using: { manual_configuration: { remote_table: remoteTable, column_mapping } } })) (setName(''), setPairs([['', '']]));
   };
   return (
-    <form onSubmit={submit} aria-label="Add a relationship manually">
+    <form onSubmit={(e) => void submit(e)} aria-label="Add a relationship manually">
       <h3>Add a relationship manually</h3>
       <div className="row">
         <Select label="Relationship type" value={kind} onChange={(e) => setKind(e.target.value as 'object' | 'array')} options={[{ value: 'object', label: 'Object relationship' }, { value: 'array', label: 'Array relationship' }]} />

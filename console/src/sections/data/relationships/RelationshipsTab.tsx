@@ -3,29 +3,24 @@
  * keys suggest (both ways, each to "Add" with `foreign_key_constraint_on`), a manual form, and
  * the remote relationships.
  */
-import { metadata as callMetadata } from '../../../api/client';
 import { tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
-import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
 import { readColumnNames, readForeignKeys, sameTable, shownTable } from '../catalog';
 import { ExistingRelationships } from './ExistingRelationships';
 import { ManualRelationshipForm } from './ManualRelationshipForm';
 import { RemoteRelationships } from './RemoteRelationships';
-import { addSuggestion, suggestRelationships, type Suggestion } from './suggestions';
+import { useMetadataChange } from '../useMetadataChange';
+import { addSuggestion, suggestRelationships } from './suggestions';
 
 export function RelationshipsTab({ source, table }: { source: string; table: QualifiedTable }) {
-  const { metadata, refresh } = useMetadata();
+  const { metadata } = useMetadata();
   const entry = tableOf(metadata, source, table);
   const catalog = useLoad(async () => {
     const [fks, columns] = await Promise.all([readForeignKeys(source), readColumnNames(source)]);
     return { fks, columns };
   }, [source]);
-  const add = useAction(async (s: Suggestion) => {
-    const call = addSuggestion(source, s);
-    await callMetadata(call.type, call.args);
-    await refresh();
-  });
+  const add = useMetadataChange({});
   if (!entry) return <p>This table is not tracked.</p>;
   const suggestions = catalog.data ? suggestRelationships(metadata, source, catalog.data.fks, catalog.data.columns, table) : [];
   const columns = catalog.data?.columns.find((c) => sameTable(c.table, table))?.columns ?? [];
@@ -47,7 +42,10 @@ export function RelationshipsTab({ source, table }: { source: string; table: Qua
                     {shownTable(s.table)} → {shownTable(s.to)} ({s.mapping.map(([a, b]) => `${a} → ${b}`).join(', ')})
                   </td>
                   <td>
-                    <button type="button" disabled={add.busy} aria-label={`Add ${s.name}`} onClick={() => void add.run(s)}>
+                    <button type="button" disabled={add.busy} aria-label={`Add ${s.name}`} onClick={() => {
+                        const call = addSuggestion(source, s);
+                        void add.run(call.type, call.args);
+                      }}>
                       Add
                     </button>
                   </td>

@@ -5,14 +5,13 @@
  * passes and the field with its arguments, `$column` naming a column, as JSON).
  */
 import { useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../../api/client';
 import { useMetadata, type QualifiedTable, type TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select, TextArea, TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
 import { readColumns, shownTable } from '../catalog';
+import { useMetadataChange } from '../useMetadataChange';
 import { ColumnMapping, type Pair } from './ColumnMapping';
 import { tableByKey, tableOptions, trackedTables } from './tableChoice';
 
@@ -81,16 +80,11 @@ function ToRemoteSchemaFields({ onChange }: { onChange: (d: Definition | null) =
 }
 
 export function RemoteRelationships({ source, table, entry, columns }: { source: string; table: QualifiedTable; entry: TableEntry; columns: string[] }) {
-  const { refresh } = useMetadata();
   const [to, setTo] = useState<'source' | 'remote-schema'>('source');
   const [name, setName] = useState('');
   const [definition, setDefinition] = useState<Definition | null>(null);
   const [formKey, setFormKey] = useState(0);
-  const call = useAction(async (type: string, args: Record<string, unknown>) => {
-    await callMetadata(type, { source, table, ...args });
-    await refresh();
-    return true;
-  });
+  const call = useMetadataChange({ source, table });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!definition) {

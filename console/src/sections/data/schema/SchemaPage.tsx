@@ -15,6 +15,7 @@ import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
 import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../catalog';
 import { addSuggestion, suggestRelationships } from '../relationships/suggestions';
+import { useMetadataChange } from '../useMetadataChange';
 
 interface Call {
   type: string;
@@ -24,19 +25,15 @@ interface Call {
 const bulk = (calls: Call[]) => (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
 
 function TrackedRow({ source, table }: { source: string; table: QualifiedTable }) {
-  const { refresh } = useMetadata();
   const [cascade, setCascade] = useState(false);
-  const untrack = useAction(async () => {
-    await callMetadata('pg_untrack_table', { source, table, cascade });
-    await refresh();
-  });
+  const untrack = useMetadataChange({ source, table });
   return (
     <tr>
       <td>
         <Link to={pathOf('data', source, 'schema', table.schema, 'tables', table.name, 'browse')}>{table.name}</Link>
       </td>
       <td>
-        <ConfirmButton label="Untrack" question={`Untrack ${table.name}?`} busy={untrack.busy} onConfirm={() => untrack.run()}>
+        <ConfirmButton label="Untrack" question={`Untrack ${table.name}?`} busy={untrack.busy} onConfirm={() => untrack.run('pg_untrack_table', { cascade })}>
           <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
         </ConfirmButton>
         <ErrorNote error={untrack.error} />

@@ -6,26 +6,24 @@
  */
 import { useState } from 'react';
 import { Link, pathOf } from '../../../app/router';
-import { metadata as callMetadata } from '../../../api/client';
 import { useMetadata, type Source } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../useMetadataChange';
 import { SourceForm, type SourceSettings } from './SourceForm';
 
 function SourceRow({ source }: { source: Source }) {
-  const { refresh } = useMetadata();
   const [editing, setEditing] = useState(false);
   const [cascade, setCascade] = useState(false);
   const [notice, setNotice] = useState('');
-  const call = useAction(async (type: string, args: unknown, done: string) => {
+  const call = useMetadataChange({});
+  const run = async (type: string, args: Record<string, unknown>, done: string) => {
     setNotice('');
-    await callMetadata(type, args);
-    await refresh();
-    setNotice(done);
-    return true;
-  });
+    const ok = await call.run(type, args);
+    if (ok) setNotice(done);
+    return ok;
+  };
   return (
     <>
       <tr>
@@ -38,10 +36,10 @@ function SourceRow({ source }: { source: Source }) {
             <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
               Edit
             </button>
-            <button type="button" className="secondary" disabled={call.busy} onClick={() => void call.run('reload_metadata', { reload_sources: [source.name] }, `Reloaded ${source.name}.`)}>
+            <button type="button" className="secondary" disabled={call.busy} onClick={() => void run('reload_metadata', { reload_sources: [source.name] }, `Reloaded ${source.name}.`)}>
               Reload
             </button>
-            <ConfirmButton label="Remove" question={`Remove the source ${source.name}?`} busy={call.busy} onConfirm={() => call.run('pg_drop_source', { name: source.name, cascade }, '')}>
+            <ConfirmButton label="Remove" question={`Remove the source ${source.name}?`} busy={call.busy} onConfirm={() => run('pg_drop_source', { name: source.name, cascade }, '')}>
               <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
             </ConfirmButton>
           </div>
@@ -57,7 +55,7 @@ function SourceRow({ source }: { source: Source }) {
               submitLabel="Update connection"
               busy={call.busy}
               onSubmit={async (s: SourceSettings) => {
-                if (await call.run('pg_update_source', { name: s.name, configuration: s.configuration }, `Updated ${source.name}.`)) setEditing(false);
+                if (await run('pg_update_source', { name: source.name, configuration: s.configuration }, `Updated ${source.name}.`)) setEditing(false);
               }}
             />
           </td>
@@ -68,12 +66,8 @@ function SourceRow({ source }: { source: Source }) {
 }
 
 export function SourcesPage() {
-  const { metadata, refresh } = useMetadata();
-  const add = useAction(async (s: SourceSettings) => {
-    await callMetadata('pg_add_source', { name: s.name, configuration: s.configuration });
-    await refresh();
-    return true;
-  });
+  const { metadata } = useMetadata();
+  const add = useMetadataChange({});
   const [formKey, setFormKey] = useState(0);
   return (
     <Page title="Data Manager">
@@ -93,7 +87,7 @@ export function SourcesPage() {
         </tbody>
       </table>
       <h2>Connect a PostgreSQL database</h2>
-      <SourceForm key={formKey} submitLabel="Connect Database" busy={add.busy} onSubmit={async (s: SourceSettings) => (await add.run(s)) && setFormKey((k) => k + 1)} />
+      <SourceForm key={formKey} submitLabel="Connect Database" busy={add.busy} onSubmit={async (s: SourceSettings) => (await add.run('pg_add_source', { name: s.name, configuration: s.configuration })) && setFormKey((k) => k + 1)} />
       <ErrorNote error={add.error} />
     </Page>
   );
