@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { RemoteGraphQL } from '../support/remote-graphql.js';
 
 let s: ConsoleSetting;
 
@@ -282,6 +283,34 @@ describe('more of a table', () => {
     await page.getByRole('button', { name: 'Yes, remove' }).click();
     await expect.poll(async () => (await tableEntry('article')).remote_relationships).toBeUndefined();
     expect((await tableEntry('article')).object_relationships.map((r: any) => r.name)).toEqual(['author']);
+  });
+
+  it('adds a remote relationship to a remote schema', async () => {
+    const { page } = s;
+    const remote = await new RemoteGraphQL('type Query { writer(id: Int!): Writer } type Writer { id: Int! bio: String }', { writer: ({ id }: { id: number }) => ({ id, bio: `bio ${id}` }) }).start();
+    try {
+      expect((await s.engine.metadata({ type: 'add_remote_schema', args: { name: 'profiles', definition: { url: remote.url } } }, ADMIN)).status).toBe(200);
+      // The console reads the metadata again when it opens.
+      await page.reload();
+      const form = page.getByRole('form', { name: 'Add a remote relationship' });
+      await form.getByLabel('Remote relationship to').selectOption('remote-schema');
+      await form.getByLabel('Remote relationship name').fill('profile');
+      await form.getByLabel('Remote schema').selectOption('profiles');
+      await form.getByLabel('Columns passed (comma-separated)').fill('author_id');
+      await form.getByLabel('Remote field (JSON)').fill('{"writer": {"arguments": {"id": "$author_id"}}}');
+      await form.getByRole('button', { name: 'Add remote relationship' }).click();
+      await expect.poll(async () => (await tableEntry('article')).remote_relationships).toEqual([
+        { name: 'profile', definition: { to_remote_schema: { remote_schema: 'profiles', lhs_fields: ['author_id'], remote_field: { writer: { arguments: { id: '$author_id' } } } } } },
+      ]);
+      await expect.poll(() => page.getByRole('region', { name: 'Remote relationships' }).textContent()).toContain('remote schema profiles');
+      await s.browser.shot('relationships-remote-schema');
+      await page.getByRole('button', { name: 'Remove profile' }).click();
+      await page.getByRole('button', { name: 'Yes, remove' }).click();
+      await expect.poll(async () => (await tableEntry('article')).remote_relationships).toBeUndefined();
+      expect((await s.engine.metadata({ type: 'remove_remote_schema', args: { name: 'profiles' } }, ADMIN)).status).toBe(200);
+    } finally {
+      await remote.stop();
+    }
   });
 
   it('adds and removes a computed field', async () => {
