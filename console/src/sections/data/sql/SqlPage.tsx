@@ -10,8 +10,19 @@ import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page, Select, TextArea } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { createdObjects } from './createdObjects';
+import { readFunctions } from '../catalog';
+import { createdObjects, type Created } from './createdObjects';
 import { ResultTable } from './ResultTable';
+
+/**
+ * What of `created` can be tracked: a function only when it returns rows (a trigger function or
+ * one returning a scalar is no root field, and would make the whole `bulk` fail).
+ */
+async function trackable(source: string, created: Created[]): Promise<Created[]> {
+  const schemas = [...new Set(created.filter((c) => c.kind === 'function').map((c) => c.name.schema))];
+  const functions = new Map(await Promise.all(schemas.map(async (schema) => [schema, await readFunctions(source, schema)] as const)));
+  return created.filter((c) => c.kind === 'table' || functions.get(c.name.schema)?.some((f) => f.name === c.name.name && f.trackable));
+}
 
 export function SqlPage() {
   const { metadata, refresh } = useMetadata();
@@ -24,7 +35,7 @@ export function SqlPage() {
   const run = useAction(async () => {
     setResult(null);
     const answer = await runSql(sql, { source, cascade, read_only: readOnly });
-    const created = track ? createdObjects(sql) : [];
+    const created = track ? await trackable(source, createdObjects(sql)) : [];
     if (created.length > 0) {
       const calls = created.map((c) => (c.kind === 'table' ? { type: 'pg_track_table', args: { source, table: c.name } } : { type: 'pg_track_function', args: { source, function: c.name } }));
       await callMetadata('bulk', calls);
