@@ -112,6 +112,19 @@ describe('rows', () => {
     ]);
   });
 
+  it('inserts JSON into a jsonb column as JSON, and leaves blank fields to their defaults', async () => {
+    const { page } = s;
+    await s.db.sql('CREATE TABLE note (id serial PRIMARY KEY, body jsonb, done boolean NOT NULL DEFAULT false)');
+    expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'note' } }, ADMIN)).status).toBe(200);
+    await page.goto(`${s.engine.url}/console/data/default/schema/public/tables/note/insert`);
+    await page.getByLabel('body', { exact: true }).fill('{"tags": ["a", "b"]}');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Inserted row' }).getByRole('cell').allTextContents()).toEqual(['1', '{"tags":["a","b"]}', 'false']);
+    await s.browser.shot('row-inserted-json');
+    expect((await s.db.sql("SELECT body -> 'tags' AS tags, done FROM note")).rows).toEqual([{ tags: ['a', 'b'], done: false }]);
+    await dataNav().getByRole('link', { name: 'author', exact: true }).click();
+  });
+
   it('browses the rows a page at a time, filtered and sorted', async () => {
     const { page } = s;
     await s.db.sql("INSERT INTO author (name) SELECT 'writer ' || g FROM generate_series(1, 12) g");

@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
-import { RowForm } from '../insert/RowForm';
+import { fieldValue, RowForm } from '../insert/RowForm';
 import { valueText } from '../useColumns';
 
 export type Row = Record<string, unknown>;
@@ -24,7 +24,7 @@ function RowView({ source, table, columns, row, onChanged }: { source: string; t
     // Only what changed is set; a cleared field of a nullable column becomes NULL.
     const changed = columns.filter((c) => values[c.name] !== (initial[c.name] ?? ''));
     if (changed.length > 0) {
-      const $set = Object.fromEntries(changed.map((c) => [c.name, values[c.name] === '' && c.nullable ? null : values[c.name]]));
+      const $set = Object.fromEntries(changed.map((c) => [c.name, values[c.name] === '' && c.nullable ? null : fieldValue(c, values[c.name] ?? '')]));
       await query('update', { source, table, where: identity(columns, row), $set });
     }
     setEditing(false);

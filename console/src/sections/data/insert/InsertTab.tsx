@@ -10,13 +10,13 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
 import { valueText, WithColumns } from '../useColumns';
-import { RowForm } from './RowForm';
+import { fieldValue, RowForm } from './RowForm';
 
 function InsertForm({ source, table, columns }: { source: string; table: QualifiedTable; columns: Column[] }) {
   const [inserted, setInserted] = useState<Record<string, unknown> | null>(null);
   const [formKey, setFormKey] = useState(0);
   const insert = useAction(async (values: Record<string, string>) => {
-    const row = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+    const row = Object.fromEntries(columns.filter((c) => values[c.name]).map((c) => [c.name, fieldValue(c, values[c.name]!)]));
     const r = await query<{ returning: Record<string, unknown>[] }>('insert', { source, table, objects: [row], returning: columns.map((c) => c.name) });
     setInserted(r.returning[0] ?? null);
   });

@@ -1,10 +1,23 @@
 /**
  * One labelled input per column (the label is the column's name; its type and whether it has a
- * default or takes NULL are said beside it), for inserting a row or editing one. Values go to the
- * engine as text: PostgreSQL parses them as the column's type. A blank field is left out.
+ * default or takes NULL are said beside it), for inserting a row or editing one (`fieldValue`
+ * says what each field sends).
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { Column } from '../catalog';
+
+/**
+ * A field's text as the value sent: text for PostgreSQL to parse, but a `json`/`jsonb` column
+ * takes a JSON value (text would be stored as a JSON string), so valid JSON is sent parsed.
+ */
+export function fieldValue(column: Column, text: string): unknown {
+  if (column.type !== 'json' && column.type !== 'jsonb') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
 function ColumnField({ column, value, onChange }: { column: Column; value: string; onChange: (v: string) => void }) {
   const id = useId();

@@ -55,7 +55,7 @@ export function SqlPage() {
   return (
     <Page title="Raw SQL">
       <form onSubmit={submit} aria-label="Run SQL">
-        <TextArea label="SQL" className="sql" rows={10} value={sql} onChange={(e) => change(e.target.value)} />
+        <TextArea label="SQL" rows={10} value={sql} onChange={(e) => change(e.target.value)} />
         <Select label="Source" value={source} onChange={(e) => setSource(e.target.value)} options={(metadata?.sources ?? []).map((s) => s.name)} />
         <div className="row">
           <Checkbox label="Track this" checked={track} onChange={(e) => setTrack(e.target.checked)} />
