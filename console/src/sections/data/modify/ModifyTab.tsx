@@ -27,7 +27,7 @@ function Modify({ source, table, columns }: { source: string; table: QualifiedTa
   const untrack = useMetadataChange({ source, table });
   const drop = useAction(async () => {
     const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
-    await runSql(`DROP ${kind === 'foreign table' ? 'FOREIGN TABLE' : kind.toUpperCase()} ${sqlTable(table)}`, { source, cascade: true });
+    await runSql(`DROP ${kind.toUpperCase()} ${sqlTable(table)}`, { source, cascade: true });
     await refresh();
     navigate(schemaPath);
   });
