@@ -263,6 +263,15 @@ describe('more of a table', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Tracked: public.search_authors.');
     expect((await exported()).sources[0].functions).toEqual([{ function: { schema: 'public', name: 'search_authors' } }]);
     await s.browser.shot('sql-function-tracked');
+    await dataNav().getByRole('link', { name: 'public', exact: true }).click();
+    await page.getByRole('button', { name: 'Untrack search_authors' }).click();
+    await page.getByRole('button', { name: 'Yes, untrack' }).click();
+    const untracked = page.getByRole('region', { name: 'Untracked custom functions' });
+    await expect.poll(() => untracked.getByRole('button', { name: 'Track search_authors' }).isVisible()).toBe(true);
+    expect((await exported()).sources[0].functions).toBeUndefined();
+    await s.browser.shot('schema-function-untracked');
+    await untracked.getByRole('button', { name: 'Track search_authors' }).click();
+    await expect.poll(async () => (await exported()).sources[0].functions).toEqual([{ function: { schema: 'public', name: 'search_authors' } }]);
   });
 
   it('adds a relationship by hand and a remote relationship to a source, then removes them', async () => {

@@ -1,6 +1,6 @@
 /**
- * `/data/<source>/schema/<schema>`, as the well-known console's schema page: the tracked tables
- * and views (each to untrack), the untracked ones and the untracked functions (each to track, or
+ * `/data/<source>/schema/<schema>`, as the well-known console's schema page: the tracked tables,
+ * views and functions (each to untrack), the untracked ones and the untracked functions (each to track, or
  * all at once in one `bulk`), and the relationships the foreign keys between tracked tables
  * suggest (each to add, or all).
  */
@@ -42,6 +42,19 @@ function TrackedRow({ source, table }: { source: string; table: QualifiedTable }
   );
 }
 
+function TrackedFunctionRow({ source, fn }: { source: string; fn: QualifiedTable }) {
+  const untrack = useMetadataChange({ source, function: fn });
+  return (
+    <tr>
+      <td>{fn.name}</td>
+      <td>
+        <ConfirmButton label={`Untrack ${fn.name}`} question={`Untrack the function ${fn.name}?`} confirmLabel="Yes, untrack" busy={untrack.busy} onConfirm={() => untrack.run('pg_untrack_function')} />
+        <ErrorNote error={untrack.error} />
+      </td>
+    </tr>
+  );
+}
+
 export function SchemaPage({ source, schema }: { source: string; schema: string }) {
   const { metadata, refresh } = useMetadata();
   const catalog = useLoad(async () => {
@@ -76,6 +89,18 @@ export function SchemaPage({ source, schema }: { source: string; schema: string 
             ))}
           </tbody>
         </table>
+      )}
+      {trackedFunctions.length > 0 && (
+        <>
+          <h2>Tracked functions</h2>
+          <table aria-label="Tracked functions">
+            <tbody>
+              {trackedFunctions.map((name) => (
+                <TrackedFunctionRow key={name} source={source} fn={{ schema, name }} />
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
       <section aria-label="Untracked tables or views">
         <div className="row">
