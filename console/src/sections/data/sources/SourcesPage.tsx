@@ -2,7 +2,8 @@
  * `/data`: the sources, as the well-known console's "Data Manager": each with its kind, a link,
  * and its connection settings to edit (`pg_update_source`), reload (`reload_metadata` of that
  * source) or remove (`pg_drop_source`, cascading on request); and a form to connect another
- * PostgreSQL database (`pg_add_source`).
+ * PostgreSQL database (`pg_add_source`). Another kind's source is removed with its own command
+ * (`mssql_drop_source`…); its connection settings are not edited here.
  */
 import { useState } from 'react';
 import { Link, pathOf } from '../../../app/router';
@@ -13,7 +14,11 @@ import { Checkbox, Page } from '../../../ui/forms';
 import { useMetadataChange } from '../useMetadataChange';
 import { SourceForm, type SourceSettings } from './SourceForm';
 
+/** The prefix of a source kind's commands (`pg_drop_source`, `mssql_drop_source`). */
+const PREFIX: Record<string, string> = { postgres: 'pg', citus: 'citus', mssql: 'mssql', bigquery: 'bigquery' };
+
 function SourceRow({ source }: { source: Source }) {
+  const prefix = PREFIX[source.kind] ?? source.kind;
   const [editing, setEditing] = useState(false);
   const [cascade, setCascade] = useState(false);
   const [notice, setNotice] = useState('');
@@ -33,13 +38,15 @@ function SourceRow({ source }: { source: Source }) {
         <td>{source.kind}</td>
         <td>
           <div className="row">
-            <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
-              Edit
-            </button>
+            {source.kind === 'postgres' && (
+              <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+                Edit
+              </button>
+            )}
             <button type="button" className="secondary" disabled={call.busy} onClick={() => void run('reload_metadata', { reload_sources: [source.name] }, `Reloaded ${source.name}.`)}>
               Reload
             </button>
-            <ConfirmButton label="Remove" question={`Remove the source ${source.name}?`} busy={call.busy} onConfirm={() => run('pg_drop_source', { name: source.name, cascade }, '')}>
+            <ConfirmButton label="Remove" question={`Remove the source ${source.name}?`} busy={call.busy} onConfirm={() => run(`${prefix}_drop_source`, { name: source.name, cascade }, '')}>
               <Checkbox label="Cascade" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
             </ConfirmButton>
           </div>
