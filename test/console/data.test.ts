@@ -248,6 +248,19 @@ describe('sources', () => {
     expect((await exported()).sources.map((x: any) => x.name)).toEqual(['default']);
     await s.browser.shot('source-removed');
   });
+
+  it("refuses a source whose environment variable is not set, saying so", async () => {
+    const { page } = s;
+    await page.getByLabel('Database name').fill('third');
+    await page.getByLabel('Connect database via').selectOption('env');
+    await page.getByLabel('Environment variable', { exact: true }).fill('NO_SUCH_DATABASE_URL');
+    await page.getByRole('button', { name: 'Connect Database' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('NO_SUCH_DATABASE_URL');
+    await s.browser.shot('source-refused');
+    expect((await exported()).sources.map((x: any) => x.name)).toEqual(['default']);
+    // The refused pg_add_source logged its HTTP 400 in the browser: the refusal is what this test wants.
+    s.browser.errors.splice(0);
+  });
 });
 
 describe('more of a table', () => {
