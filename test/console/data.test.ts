@@ -386,6 +386,26 @@ describe('more of a table', () => {
     ]));
   });
 
+  it('adds a column and removes it', async () => {
+    const { page } = s;
+    await dataNav().getByRole('link', { name: 'article', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Modify' }).click();
+    const form = page.getByRole('form', { name: 'Add a new column' });
+    await form.getByLabel('Column name').fill('published_on');
+    await form.getByLabel('Column type').fill('date');
+    await form.getByLabel('Default value (SQL)').fill('current_date');
+    await form.getByLabel('Nullable').uncheck();
+    await form.getByRole('button', { name: 'Add column' }).click();
+    const columns = page.getByRole('table', { name: 'Columns' });
+    await expect.poll(() => columns.getByRole('row').filter({ hasText: 'published_on' }).textContent()).toContain('dateno');
+    expect((await s.db.sql("SELECT is_nullable, column_default FROM information_schema.columns WHERE table_name = 'article' AND column_name = 'published_on'")).rows).toEqual([{ is_nullable: 'NO', column_default: 'CURRENT_DATE' }]);
+    await s.browser.shot('modify-column-added');
+    await page.getByRole('button', { name: 'Remove column published_on' }).click();
+    await page.getByRole('button', { name: 'Yes, remove column' }).click();
+    await expect.poll(() => columns.getByRole('row').filter({ hasText: 'published_on' }).count()).toBe(0);
+    expect((await s.db.sql("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'article' AND column_name = 'published_on'")).rows).toEqual([{ n: 0 }]);
+  });
+
   it('untracks a table, tracks it again with "Track all", and deletes it', async () => {
     const { page } = s;
     await dataNav().getByRole('link', { name: 'article_status', exact: true }).click();

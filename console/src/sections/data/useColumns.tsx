@@ -7,10 +7,10 @@ import { readColumns, type Column } from './catalog';
 
 export const useColumns = (source: string, table: QualifiedTable) => useLoad(() => readColumns(source, table), [source, table.schema, table.name]);
 
-/** Renders `children` with the table's columns once read (the failure, or "Loading…", until then). */
-export function WithColumns({ source, table, children }: { source: string; table: QualifiedTable; children: (columns: Column[]) => ReactNode }) {
+/** Renders `children` with the table's columns once read (the failure, or "Loading…", until then), and a way to read them again. */
+export function WithColumns({ source, table, children }: { source: string; table: QualifiedTable; children: (columns: Column[], reload: () => Promise<void>) => ReactNode }) {
   const columns = useColumns(source, table);
-  if (columns.data) return children(columns.data);
+  if (columns.data) return children(columns.data, columns.reload);
   return columns.error ? <ErrorNote error={columns.error} /> : <p className="loading">Loading…</p>;
 }
 

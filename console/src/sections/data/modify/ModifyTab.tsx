@@ -1,5 +1,5 @@
 /**
- * "Modify", as the well-known console's: the columns with their types, the GraphQL names
+ * "Modify", as the well-known console's: the columns (`ColumnsEditor`), the GraphQL names
  * (`Customization`), "Set as enum" (`pg_set_table_is_enum`), the computed fields, "Untrack table"
  * (`pg_untrack_table`, cascading on request) and "Delete table" (`DROP` through `run_sql`, with
  * the metadata that depends on it: `cascade`).
@@ -15,10 +15,11 @@ import { useAction } from '../../../ui/useAction';
 import { readRelations, sqlTable, type Column } from '../catalog';
 import { WithColumns } from '../useColumns';
 import { useMetadataChange } from '../useMetadataChange';
+import { ColumnsEditor } from './ColumnsEditor';
 import { ComputedFields } from './ComputedFields';
 import { Customization } from './Customization';
 
-function Modify({ source, table, columns }: { source: string; table: QualifiedTable; columns: Column[] }) {
+function Modify({ source, table, columns, onColumnsChanged }: { source: string; table: QualifiedTable; columns: Column[]; onColumnsChanged: () => Promise<void> }) {
   const { metadata, refresh } = useMetadata();
   const entry = tableOf(metadata, source, table);
   const [cascade, setCascade] = useState(false);
@@ -33,29 +34,7 @@ function Modify({ source, table, columns }: { source: string; table: QualifiedTa
   });
   return (
     <>
-      <h3>Columns</h3>
-      <table aria-label="Columns">
-        <thead>
-          <tr>
-            <th>Column</th>
-            <th>Type</th>
-            <th>Nullable</th>
-            <th>Default</th>
-            <th>Primary key</th>
-          </tr>
-        </thead>
-        <tbody>
-          {columns.map((c) => (
-            <tr key={c.name}>
-              <td>{c.name}</td>
-              <td>{c.type}</td>
-              <td>{c.nullable ? 'yes' : 'no'}</td>
-              <td>{c.default ?? ''}</td>
-              <td>{c.primary ? 'yes' : ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ColumnsEditor source={source} table={table} columns={columns} onChanged={onColumnsChanged} />
       {entry ? (
         <>
           <Customization source={source} table={table} entry={entry} columns={columns} />
@@ -82,6 +61,6 @@ function Modify({ source, table, columns }: { source: string; table: QualifiedTa
 
 export const ModifyTab = ({ source, table }: { source: string; table: QualifiedTable }) => (
   <WithColumns source={source} table={table}>
-    {(columns) => <Modify source={source} table={table} columns={columns} />}
+    {(columns, reload) => <Modify source={source} table={table} columns={columns} onColumnsChanged={reload} />}
   </WithColumns>
 );
