@@ -171,6 +171,12 @@ describe('rows', () => {
     await expect.poll(() => rows.getByRole('row').filter({ hasText: 'Edited' }).count()).toBe(1);
     expect((await s.db.sql('SELECT name FROM author WHERE id = 5')).rows).toEqual([{ name: 'Edited' }]);
 
+    await rows.getByRole('row').filter({ hasText: 'writer 5' }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('radiogroup', { name: 'What name is' }).getByLabel('NULL').check();
+    await page.getByRole('button', { name: 'Save row' }).click();
+    await expect.poll(() => rows.getByRole('row').filter({ hasText: 'writer 5' }).count()).toBe(0);
+    expect((await s.db.sql('SELECT name FROM author WHERE id = 7')).rows).toEqual([{ name: null }]);
+
     const doomed = rows.getByRole('row').filter({ hasText: 'writer 4' });
     await doomed.getByRole('button', { name: 'Delete' }).click();
     await s.browser.shot('row-delete-confirm');
@@ -317,6 +323,7 @@ describe('more of a table', () => {
 
     await page.getByRole('button', { name: 'Remove writer' }).click();
     await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Relationships' }).getByRole('row').filter({ hasText: 'writer' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Remove remote_author' }).click();
     await page.getByRole('button', { name: 'Yes, remove' }).click();
     await expect.poll(async () => (await tableEntry('article')).remote_relationships).toBeUndefined();

@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
-import { fieldValue, RowForm } from '../insert/RowForm';
+import { RowForm, rowOf, type Field } from '../insert/RowForm';
 import { valueText } from '../useColumns';
 
 export type Row = Record<string, unknown>;
@@ -20,13 +20,13 @@ function identity(columns: Column[], row: Row): Record<string, unknown> {
 function RowView({ source, table, columns, row, onChanged }: { source: string; table: QualifiedTable; columns: Column[]; row: Row; onChanged: () => unknown }) {
   const [editing, setEditing] = useState(false);
   const initial = Object.fromEntries(columns.map((c) => [c.name, valueText(row[c.name])]));
-  const save = useAction(async (values: Record<string, string>) => {
-    // Only what changed is set; a cleared field of a nullable column becomes NULL.
-    const changed = columns.filter((c) => values[c.name] !== (initial[c.name] ?? ''));
-    if (changed.length > 0) {
-      const $set = Object.fromEntries(changed.map((c) => [c.name, values[c.name] === '' && c.nullable ? null : fieldValue(c, values[c.name] ?? '')]));
-      await query('update', { source, table, where: identity(columns, row), $set });
-    }
+  const save = useAction(async (fields: Record<string, Field>) => {
+    // Only what changed is set.
+    const changed = columns.filter((c) => {
+      const f = fields[c.name];
+      return f !== undefined && (f.mode === 'null' ? initial[c.name] !== null : f.text !== initial[c.name]);
+    });
+    if (changed.length > 0) await query('update', { source, table, where: identity(columns, row), $set: rowOf(changed, fields) });
     setEditing(false);
     await onChanged();
   });

@@ -1,7 +1,7 @@
 /**
  * "Insert row", as the well-known console's: one field per column, "Save" inserts the row
  * (`insert` on `/v2/query`, returning it) and shows it; the button then reads "Insert again" and
- * inserts the same values once more. Blank fields are left to their default (or NULL).
+ * inserts the same values once more. A field is a value, NULL or the column's default (`RowForm`).
  */
 import { useState } from 'react';
 import { query } from '../../../api/client';
@@ -10,13 +10,13 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
 import { valueText, WithColumns } from '../useColumns';
-import { fieldValue, RowForm } from './RowForm';
+import { RowForm, rowOf, type Field } from './RowForm';
 
 function InsertForm({ source, table, columns }: { source: string; table: QualifiedTable; columns: Column[] }) {
   const [inserted, setInserted] = useState<Record<string, unknown> | null>(null);
   const [formKey, setFormKey] = useState(0);
-  const insert = useAction(async (values: Record<string, string>) => {
-    const row = Object.fromEntries(columns.filter((c) => values[c.name]).map((c) => [c.name, fieldValue(c, values[c.name]!)]));
+  const insert = useAction(async (fields: Record<string, Field>) => {
+    const row = rowOf(columns, fields);
     const r = await query<{ returning: Record<string, unknown>[] }>('insert', { source, table, objects: [row], returning: columns.map((c) => c.name) });
     setInserted(r.returning[0] ?? null);
   });
