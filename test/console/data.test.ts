@@ -407,13 +407,17 @@ describe('more of a table', () => {
     await expect.poll(() => columns.getByRole('row').filter({ hasText: 'published_on' }).textContent()).toContain('dateno');
     expect((await s.db.sql("SELECT is_nullable, column_default FROM information_schema.columns WHERE table_name = 'article' AND column_name = 'published_on'")).rows).toEqual([{ is_nullable: 'NO', column_default: 'CURRENT_DATE' }]);
     await s.browser.shot('modify-column-added');
-    await page.getByRole('button', { name: 'Remove column published_on' }).click();
+    await page.getByRole('button', { name: 'Rename column published_on' }).click();
+    await page.getByLabel('New name of column published_on').fill('released_on');
+    await page.getByRole('button', { name: 'Save column name' }).click();
+    await expect.poll(() => columns.getByRole('row').filter({ hasText: 'released_on' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Remove column released_on' }).click();
     await page.getByRole('button', { name: 'Yes, remove column' }).click();
-    await expect.poll(() => columns.getByRole('row').filter({ hasText: 'published_on' }).count()).toBe(0);
-    expect((await s.db.sql("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'article' AND column_name = 'published_on'")).rows).toEqual([{ n: 0 }]);
+    await expect.poll(() => columns.getByRole('row').filter({ hasText: 'released_on' }).count()).toBe(0);
+    expect((await s.db.sql("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'article' AND column_name IN ('published_on', 'released_on')")).rows).toEqual([{ n: 0 }]);
   });
 
-  it('untracks a table, tracks it again with "Track all", and deletes it', async () => {
+  it('untracks a table, tracks it again with "Track all", renames it and deletes it', async () => {
     const { page } = s;
     await dataNav().getByRole('link', { name: 'article_status', exact: true }).click();
     await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Modify' }).click();
@@ -429,11 +433,17 @@ describe('more of a table', () => {
 
     await dataNav().getByRole('link', { name: 'article_status', exact: true }).click();
     await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Modify' }).click();
+    await page.getByLabel('Table name', { exact: true }).fill('status_kind');
+    await page.getByRole('button', { name: 'Rename table' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('public.status_kind');
+    expect(await tableEntry('status_kind')).toEqual({ table: { schema: 'public', name: 'status_kind' } });
+    expect(await dataNav().getByRole('link', { name: 'status_kind', exact: true }).isVisible()).toBe(true);
+    await s.browser.shot('modify-table-renamed');
     await page.getByRole('button', { name: 'Delete table' }).click();
     await page.getByRole('button', { name: 'Yes, delete table' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Schema public');
-    expect(await tableEntry('article_status')).toBeUndefined();
-    expect((await s.db.sql("SELECT to_regclass('public.article_status') AS t")).rows).toEqual([{ t: null }]);
+    expect(await tableEntry('status_kind')).toBeUndefined();
+    expect((await s.db.sql("SELECT to_regclass('public.status_kind') AS t")).rows).toEqual([{ t: null }]);
     await s.browser.shot('table-deleted');
   });
 });

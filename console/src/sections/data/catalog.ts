@@ -118,3 +118,9 @@ export const readColumnNames = (source: string): Promise<TableColumns[]> =>
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
      WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ${USER_SCHEMA} GROUP BY n.nspname, c.relname`,
   );
+
+/** The word DDL names the relation with (`TABLE`, `VIEW`, `MATERIALIZED VIEW`, `FOREIGN TABLE`). */
+export async function relationKeyword(source: string, table: QualifiedTable): Promise<string> {
+  const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
+  return kind.toUpperCase();
+}

@@ -1,5 +1,6 @@
 /**
- * The table's columns, as the well-known console's "Modify" lists them, each to remove
+ * The table's columns, as the well-known console's "Modify" lists them, each to rename
+ * (`ALTER TABLE … RENAME COLUMN`: the engine carries the new name into the metadata) or remove
  * (`ALTER TABLE … DROP COLUMN`, what the metadata holds on it cascaded on request), and a form
  * to add one (`ALTER TABLE … ADD COLUMN`): its name, type, nullability, uniqueness and default.
  * The type and the default are SQL as typed (`timestamptz`, `now()`), as that console takes them.
@@ -18,6 +19,16 @@ const COMMON_TYPES = ['integer', 'bigint', 'serial', 'bigserial', 'numeric', 'do
 function ColumnRow({ source, table, column, onChanged }: { source: string; table: QualifiedTable; column: Column; onChanged: () => Promise<void> }) {
   const { refresh } = useMetadata();
   const [cascade, setCascade] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+  const [newName, setNewName] = useState(column.name);
+  const rename = useAction(async () => {
+    await runSql(`ALTER TABLE ${sqlTable(table)} RENAME COLUMN ${sqlIdent(column.name)} TO ${sqlIdent(newName.trim())}`, { source });
+    await Promise.all([onChanged(), refresh()]);
+  });
+  const submitName = (e: FormEvent) => {
+    e.preventDefault();
+    void rename.run();
+  };
   const drop = useAction(async () => {
     await runSql(`ALTER TABLE ${sqlTable(table)} DROP COLUMN ${sqlIdent(column.name)}`, { source, cascade });
     await Promise.all([onChanged(), refresh()]);
@@ -30,9 +41,23 @@ function ColumnRow({ source, table, column, onChanged }: { source: string; table
       <td>{column.default ?? ''}</td>
       <td>{column.primary ? 'yes' : ''}</td>
       <td>
-        <ConfirmButton label={`Remove column ${column.name}`} question={`Remove the column ${column.name} and its values?`} confirmLabel="Yes, remove column" busy={drop.busy} onConfirm={() => drop.run()}>
-          <Checkbox label="Cascade metadata" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
-        </ConfirmButton>
+        <div className="row">
+          <button type="button" className="secondary" aria-expanded={renaming} aria-label={`Rename column ${column.name}`} onClick={() => setRenaming(!renaming)}>
+            Rename
+          </button>
+          <ConfirmButton label={`Remove column ${column.name}`} question={`Remove the column ${column.name} and its values?`} confirmLabel="Yes, remove column" busy={drop.busy} onConfirm={() => drop.run()}>
+            <Checkbox label="Cascade metadata" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
+          </ConfirmButton>
+        </div>
+        {renaming && (
+          <form className="row" onSubmit={submitName} aria-label={`Rename column ${column.name}`}>
+            <TextField label={`New name of column ${column.name}`} value={newName} onChange={(e) => setNewName(e.target.value)} required />
+            <button type="submit" disabled={rename.busy}>
+              Save column name
+            </button>
+          </form>
+        )}
+        <ErrorNote error={rename.error} />
         <ErrorNote error={drop.error} />
       </td>
     </tr>

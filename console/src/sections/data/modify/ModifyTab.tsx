@@ -1,8 +1,8 @@
 /**
- * "Modify", as the well-known console's: the columns (`ColumnsEditor`), the GraphQL names
- * (`Customization`), "Set as enum" (`pg_set_table_is_enum`), the computed fields, "Untrack table"
- * (`pg_untrack_table`, cascading on request) and "Delete table" (`DROP` through `run_sql`, with
- * the metadata that depends on it: `cascade`).
+ * "Modify", as the well-known console's: the table's name (`TableName`), the columns
+ * (`ColumnsEditor`), the GraphQL names (`Customization`), "Set as enum" (`pg_set_table_is_enum`),
+ * the computed fields, "Untrack table" (`pg_untrack_table`, cascading on request) and "Delete
+ * table" (`DROP` through `run_sql`, with the metadata that depends on it: `cascade`).
  */
 import { useState } from 'react';
 import { navigate, pathOf } from '../../../app/router';
@@ -12,12 +12,13 @@ import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { readRelations, sqlTable, type Column } from '../catalog';
+import { relationKeyword, sqlTable, type Column } from '../catalog';
 import { WithColumns } from '../useColumns';
 import { useMetadataChange } from '../useMetadataChange';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ComputedFields } from './ComputedFields';
 import { Customization } from './Customization';
+import { TableName } from './TableName';
 
 function Modify({ source, table, columns, onColumnsChanged }: { source: string; table: QualifiedTable; columns: Column[]; onColumnsChanged: () => Promise<void> }) {
   const { metadata, refresh } = useMetadata();
@@ -27,13 +28,13 @@ function Modify({ source, table, columns, onColumnsChanged }: { source: string; 
   const setEnum = useMetadataChange({ source, table });
   const untrack = useMetadataChange({ source, table });
   const drop = useAction(async () => {
-    const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
-    await runSql(`DROP ${kind.toUpperCase()} ${sqlTable(table)}`, { source, cascade: true });
+    await runSql(`DROP ${await relationKeyword(source, table)} ${sqlTable(table)}`, { source, cascade: true });
     await refresh();
     navigate(schemaPath);
   });
   return (
     <>
+      <TableName source={source} table={table} />
       <ColumnsEditor source={source} table={table} columns={columns} onChanged={onColumnsChanged} />
       {entry ? (
         <>
