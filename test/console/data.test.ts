@@ -122,13 +122,12 @@ describe('rows', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Inserted row' }).getByRole('cell').allTextContents()).toEqual(['1', '{"tags":["a","b"]}', 'false']);
     await s.browser.shot('row-inserted-json');
     expect((await s.db.sql("SELECT body -> 'tags' AS tags, done FROM note")).rows).toEqual([{ tags: ['a', 'b'], done: false }]);
-    await dataNav().getByRole('link', { name: 'author', exact: true }).click();
   });
 
   it('browses the rows a page at a time, filtered and sorted', async () => {
     const { page } = s;
     await s.db.sql("INSERT INTO author (name) SELECT 'writer ' || g FROM generate_series(1, 12) g");
-    await page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name: 'Browse rows' }).click();
+    await dataNav().getByRole('link', { name: 'author', exact: true }).click();
     const rows = page.getByRole('table', { name: 'Rows' });
     await expect.poll(() => page.getByRole('navigation', { name: 'Pages' }).getByRole('status').textContent()).toBe('Page 1 of 2 (14 rows)');
     expect(await rows.getByRole('columnheader').allTextContents()).toEqual(['Actions', 'id', 'name']);
@@ -415,6 +414,27 @@ describe('more of a table', () => {
     await page.getByRole('button', { name: 'Yes, remove column' }).click();
     await expect.poll(() => columns.getByRole('row').filter({ hasText: 'released_on' }).count()).toBe(0);
     expect((await s.db.sql("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'article' AND column_name IN ('published_on', 'released_on')")).rows).toEqual([{ n: 0 }]);
+  });
+
+  it('creates a table with the "Add a new table" form, tracked', async () => {
+    const { page } = s;
+    await dataNav().getByRole('link', { name: 'public', exact: true }).click();
+    await page.getByRole('link', { name: 'Create Table' }).click();
+    await page.getByLabel('Table name', { exact: true }).fill('tag');
+    const second = page.getByRole('group', { name: 'Column 2' });
+    await second.getByLabel('Name').fill('label');
+    await second.getByLabel('Type').fill('text');
+    await second.getByLabel('Nullable').uncheck();
+    await second.getByLabel('Unique').check();
+    await page.getByLabel('Comment').fill("a post's tag");
+    await s.browser.shot('create-table');
+    await page.getByRole('button', { name: 'Add Table' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('public.tag');
+    expect(await tableEntry('tag')).toEqual({ table: { schema: 'public', name: 'tag' } });
+    expect((await s.db.sql("SELECT obj_description('public.tag'::regclass) AS comment, (SELECT array_agg(contype::text ORDER BY contype) FROM pg_constraint WHERE conrelid = 'public.tag'::regclass) AS kinds")).rows).toEqual([
+      { comment: "a post's tag", kinds: ['p', 'u'] },
+    ]);
+    await s.browser.shot('create-table-done');
   });
 
   it('untracks a table, tracks it again with "Track all", renames it and deletes it', async () => {

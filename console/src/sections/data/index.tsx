@@ -4,6 +4,7 @@
  * - `/data/sql`: the SQL editor (`sql/SqlPage`);
  * - `/data/<source>`: a source's schemas (`sources/SourcePage`);
  * - `/data/<source>/schema/<schema>`: its tables (tracked, and untracked ones to track) (`schema/SchemaPage`);
+ * - `/data/<source>/schema/<schema>/table/add`: a new table (`create/CreateTablePage`);
  * - `/data/<source>/schema/<schema>/tables/<table>/<tab>`: a table's page (`TablePage`);
  * - `/data/inherited-roles`: the inherited roles (`permissions/InheritedRolesPage`).
  */
@@ -15,6 +16,7 @@ import { SourcesPage } from './sources/SourcesPage';
 import { SourcePage } from './sources/SourcePage';
 import { SchemaPage } from './schema/SchemaPage';
 import { SqlPage } from './sql/SqlPage';
+import { CreateTablePage } from './create/CreateTablePage';
 
 function DataPage({ rest }: { rest: string[] }) {
   const [source, kind, schema, tables, table, tab] = rest;
@@ -22,6 +24,7 @@ function DataPage({ rest }: { rest: string[] }) {
   if (source === 'inherited-roles' && !kind) return <InheritedRolesPage />;
   if (source === 'sql' && !kind) return <SqlPage />;
   if (source && kind === 'schema' && schema && tables === 'tables' && table) return <TablePage source={source} table={{ schema, name: table }} tab={tab ?? 'browse'} />;
+  if (kind === 'schema' && schema && tables === 'table' && table === 'add') return <CreateTablePage key={`${source}/${schema}`} source={source} schema={schema} />;
   if (kind === 'schema' && schema) return <SchemaPage key={`${source}/${schema}`} source={source} schema={schema} />;
   return <SourcePage key={source} source={source} />;
 }

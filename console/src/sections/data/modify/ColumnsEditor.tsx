@@ -13,8 +13,8 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { sqlIdent, sqlTable, type Column } from '../catalog';
+import { columnDefinition, COMMON_TYPES } from './columnSql';
 
-const COMMON_TYPES = ['integer', 'bigint', 'serial', 'bigserial', 'numeric', 'double precision', 'text', 'varchar', 'boolean', 'date', 'time', 'timestamptz', 'timestamp', 'uuid', 'json', 'jsonb'];
 
 function ColumnRow({ source, table, column, onChanged }: { source: string; table: QualifiedTable; column: Column; onChanged: () => Promise<void> }) {
   const { refresh } = useMetadata();
@@ -73,8 +73,7 @@ export function ColumnsEditor({ source, table, columns, onChanged }: { source: s
   const [unique, setUnique] = useState(false);
   const [fallback, setFallback] = useState('');
   const add = useAction(async () => {
-    const parts = [`ALTER TABLE ${sqlTable(table)} ADD COLUMN ${sqlIdent(name.trim())} ${type.trim()}`, nullable ? '' : 'NOT NULL', unique ? 'UNIQUE' : '', fallback.trim() ? `DEFAULT ${fallback.trim()}` : ''];
-    await runSql(parts.filter(Boolean).join(' '), { source });
+    await runSql(`ALTER TABLE ${sqlTable(table)} ADD COLUMN ${columnDefinition({ name, type, nullable, unique, default: fallback })}`, { source });
     await Promise.all([onChanged(), refresh()]);
     setName('');
     setType('');

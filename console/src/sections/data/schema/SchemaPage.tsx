@@ -75,7 +75,15 @@ export function SchemaPage({ source, schema }: { source: string; schema: string 
   const trackTable = (name: string): Call => ({ type: 'pg_track_table', args: { source, table: { schema, name } } });
   const trackFunction = (name: string): Call => ({ type: 'pg_track_function', args: { source, function: { schema, name } } });
   return (
-    <Page title={`Schema ${schema}`} actions={<Link to={pathOf('data', source)}>{source}</Link>}>
+    <Page
+      title={`Schema ${schema}`}
+      actions={
+        <div className="row">
+          <Link to={pathOf('data', source)}>{source}</Link>
+          <Link to={pathOf('data', source, 'schema', schema, 'table', 'add')}>Create Table</Link>
+        </div>
+      }
+    >
       <ErrorNote error={catalog.error} />
       <ErrorNote error={act.error} />
       <h2>Tracked tables and views</h2>
