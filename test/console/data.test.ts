@@ -426,6 +426,10 @@ describe('more of a table', () => {
     await second.getByLabel('Type').fill('text');
     await second.getByLabel('Nullable').uncheck();
     await second.getByLabel('Unique').check();
+    await page.getByRole('button', { name: 'Add a column' }).click();
+    const third = page.getByRole('group', { name: 'Column 3' });
+    await third.getByLabel('Name').fill('article_id');
+    await third.getByLabel('Type').fill('integer');
     await page.getByLabel('Comment').fill("a post's tag");
     await s.browser.shot('create-table');
     await page.getByRole('button', { name: 'Add Table' }).click();
@@ -435,6 +439,25 @@ describe('more of a table', () => {
       { comment: "a post's tag", kinds: ['p', 'u'] },
     ]);
     await s.browser.shot('create-table-done');
+  });
+
+  it('adds a foreign key and removes it', async () => {
+    const { page } = s;
+    const form = page.getByRole('form', { name: 'Add a foreign key' });
+    await form.getByLabel('Reference table').selectOption('public.article');
+    await form.getByLabel('From column 1').selectOption('article_id');
+    await expect.poll(() => form.getByLabel('To column 1').locator('option').allTextContents()).toContain('id');
+    await form.getByLabel('To column 1').selectOption('id');
+    await form.getByLabel('On delete').selectOption('cascade');
+    await form.getByRole('button', { name: 'Add foreign key' }).click();
+    const keys = page.getByRole('region', { name: 'Foreign keys' });
+    await expect.poll(() => keys.getByRole('listitem').textContent()).toContain('tag_article_id_fkey: (article_id) → article (id)');
+    expect((await s.db.sql("SELECT confdeltype FROM pg_constraint WHERE conname = 'tag_article_id_fkey'")).rows).toEqual([{ confdeltype: 'c' }]);
+    await s.browser.shot('modify-foreign-key');
+    await keys.getByRole('button', { name: 'Remove tag_article_id_fkey' }).click();
+    await keys.getByRole('button', { name: 'Yes, remove foreign key' }).click();
+    await expect.poll(() => keys.getByRole('listitem').count()).toBe(0);
+    expect((await s.db.sql("SELECT count(*)::int AS n FROM pg_constraint WHERE conname = 'tag_article_id_fkey'")).rows).toEqual([{ n: 0 }]);
   });
 
   it('untracks a table, tracks it again with "Track all", renames it and deletes it', async () => {

@@ -1,8 +1,9 @@
 /**
  * "Modify", as the well-known console's: the table's name (`TableName`), the columns
- * (`ColumnsEditor`), the GraphQL names (`Customization`), "Set as enum" (`pg_set_table_is_enum`),
- * the computed fields, "Untrack table" (`pg_untrack_table`, cascading on request) and "Delete
- * table" (`DROP` through `run_sql`, with the metadata that depends on it: `cascade`).
+ * (`ColumnsEditor`), the foreign keys (`ForeignKeys`), the GraphQL names (`Customization`),
+ * "Set as enum" (`pg_set_table_is_enum`), the computed fields, "Untrack table"
+ * (`pg_untrack_table`, cascading on request) and "Delete table" (`DROP` through `run_sql`, with
+ * the metadata that depends on it: `cascade`).
  */
 import { useState } from 'react';
 import { navigate, pathOf } from '../../../app/router';
@@ -18,6 +19,7 @@ import { useMetadataChange } from '../useMetadataChange';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ComputedFields } from './ComputedFields';
 import { Customization } from './Customization';
+import { ForeignKeys } from './ForeignKeys';
 import { TableName } from './TableName';
 
 function Modify({ source, table, columns, onColumnsChanged }: { source: string; table: QualifiedTable; columns: Column[]; onColumnsChanged: () => Promise<void> }) {
@@ -36,6 +38,7 @@ function Modify({ source, table, columns, onColumnsChanged }: { source: string; 
     <>
       <TableName source={source} table={table} />
       <ColumnsEditor source={source} table={table} columns={columns} onChanged={onColumnsChanged} />
+      <ForeignKeys source={source} table={table} columns={columns.map((c) => c.name)} />
       {entry ? (
         <>
           <Customization source={source} table={table} entry={entry} columns={columns} />
