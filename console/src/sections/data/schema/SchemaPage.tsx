@@ -1,8 +1,8 @@
 /**
  * `/data/<source>/schema/<schema>`, as the well-known console's schema page: the tracked tables,
- * views and functions (each to untrack), the untracked ones and the untracked functions (each to track, or
- * all at once in one `bulk`), and the relationships the foreign keys between tracked tables
- * suggest (each to add, or all).
+ * views and functions (each to untrack), the untracked ones (each to track, or all at once in
+ * one `bulk`), and the relationships the foreign keys between tracked tables suggest (each to
+ * add, or all); "Create Table" opens the new table's form.
  */
 import { useState } from 'react';
 import { Link, pathOf } from '../../../app/router';
