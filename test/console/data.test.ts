@@ -37,6 +37,10 @@ describe('the SQL editor', () => {
     await expect.poll(() => dataNav().getByRole('link', { name: 'article', exact: true }).isVisible()).toBe(true);
     expect(await dataNav().getByRole('link', { name: 'author', exact: true }).isVisible()).toBe(true);
     await s.browser.shot('sql-tracked');
+    await dataNav().getByLabel('Search tables').fill('auth');
+    await expect.poll(() => dataNav().getByRole('link', { name: 'article', exact: true }).count()).toBe(0);
+    expect(await dataNav().getByRole('link', { name: 'author', exact: true }).isVisible()).toBe(true);
+    await dataNav().getByLabel('Search tables').fill('');
     expect((await exported()).sources[0].tables.map((t: any) => t.table)).toEqual([
       { schema: 'public', name: 'author' },
       { schema: 'public', name: 'article' },

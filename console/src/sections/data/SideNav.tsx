@@ -1,9 +1,12 @@
 /**
  * The Data section's side navigation, as the well-known console's: the SQL editor, the inherited
- * roles, then each source with the schemas of its tracked tables and those tables.
+ * roles, then each source with the schemas of its tracked tables and those tables, which a search
+ * field narrows down (by a part of their names).
  */
+import { useState } from 'react';
 import { Link, pathOf, usePath } from '../../app/router';
 import { useMetadata, type TableEntry } from '../../api/metadata';
+import { TextField } from '../../ui/forms';
 
 function bySchema(tables: TableEntry[]): [string, TableEntry[]][] {
   const groups = new Map<string, TableEntry[]>();
@@ -16,8 +19,11 @@ export function SideNav() {
   const path = usePath();
   const current = (to: string) => (path === to || path.startsWith(`${to}/`) ? 'page' : undefined);
   const exact = (to: string) => (path === to ? 'page' : undefined);
+  const [search, setSearch] = useState('');
+  const matching = (tables: TableEntry[]) => tables.filter((t) => t.table.name.toLowerCase().includes(search.trim().toLowerCase()));
   return (
     <nav className="side-nav" aria-label="Data">
+      <TextField label="Search tables" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
       <ul>
         <li>
           <Link to="/data/sql" aria-current={exact('/data/sql')}>
@@ -40,7 +46,7 @@ export function SideNav() {
                   {s.name}
                 </Link>
                 <ul>
-                  {bySchema(s.tables).map(([schema, tables]) => (
+                  {bySchema(matching(s.tables)).map(([schema, tables]) => (
                     <li key={schema}>
                       <Link to={pathOf('data', s.name, 'schema', schema)} aria-current={exact(pathOf('data', s.name, 'schema', schema))}>
                         {schema}
