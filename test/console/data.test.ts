@@ -294,6 +294,17 @@ describe('more of a table', () => {
     await s.browser.shot('schema-function-untracked');
     await untracked.getByRole('button', { name: 'Track search_authors' }).click();
     await expect.poll(async () => (await exported()).sources[0].functions).toEqual([{ function: { schema: 'public', name: 'search_authors' } }]);
+
+    await dataNav().getByRole('link', { name: 'search_authors', exact: true }).click();
+    await expect.poll(() => page.locator('pre.code').textContent()).toContain('SELECT * FROM author WHERE name ILIKE q');
+    await page.getByLabel('Custom name').fill('findAuthors');
+    await page.getByLabel('Root field: function', { exact: true }).fill('authorsNamed');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Configuration saved.');
+    expect((await exported()).sources[0].functions).toEqual([
+      { function: { schema: 'public', name: 'search_authors' }, configuration: { custom_name: 'findAuthors', custom_root_fields: { function: 'authorsNamed' } } },
+    ]);
+    await s.browser.shot('function-page');
   });
 
   it('adds a relationship by hand and a remote relationship to a source, then removes them', async () => {

@@ -124,3 +124,13 @@ export async function relationKeyword(source: string, table: QualifiedTable): Pr
   const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
   return kind.toUpperCase();
 }
+
+/** The definitions (`CREATE OR REPLACE FUNCTION …`) of the functions of that name, overloads included. */
+export async function readFunctionDefinitions(source: string, fn: QualifiedTable): Promise<string[]> {
+  const rows = await readJson<{ definition: string }>(
+    source,
+    `SELECT pg_get_functiondef(p.oid) AS definition FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = ${sqlLiteral(fn.schema)} AND p.proname = ${sqlLiteral(fn.name)} ORDER BY p.oid`,
+  );
+  return rows.map((r) => r.definition);
+}

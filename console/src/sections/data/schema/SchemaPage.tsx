@@ -46,7 +46,9 @@ function TrackedFunctionRow({ source, fn }: { source: string; fn: QualifiedTable
   const untrack = useMetadataChange({ source, function: fn });
   return (
     <tr>
-      <td>{fn.name}</td>
+      <td>
+        <Link to={pathOf('data', source, 'schema', fn.schema, 'functions', fn.name)}>{fn.name}</Link>
+      </td>
       <td>
         <ConfirmButton label={`Untrack ${fn.name}`} question={`Untrack the function ${fn.name}?`} confirmLabel="Yes, untrack" busy={untrack.busy} onConfirm={() => untrack.run('pg_untrack_function')} />
         <ErrorNote error={untrack.error} />
