@@ -3,7 +3,8 @@
  * console's function page shows it: its definition; its configuration (custom name and root
  * fields, session argument, exposed as query or mutation), saved by tracking it again with the
  * new configuration in one `bulk` (`pg_untrack_function` then `pg_track_function`: the engine
- * has no command that changes it in place); "Untrack function"; "Delete function" (`DROP
+ * has no command that changes it in place, and none that sets a function's permissions, so a
+ * function that has some is not re-tracked); "Untrack function"; "Delete function" (`DROP
  * FUNCTION` through `run_sql`, its metadata cascaded).
  */
 import { useState, type FormEvent } from 'react';
@@ -28,6 +29,7 @@ interface Entry {
   function: QualifiedTable;
   configuration?: Configuration;
   comment?: string;
+  permissions?: unknown[];
 }
 
 function ConfigurationForm({ source, fn, entry }: { source: string; fn: QualifiedTable; entry: Entry }) {
@@ -41,6 +43,7 @@ function ConfigurationForm({ source, fn, entry }: { source: string; fn: Qualifie
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
+    if (entry.permissions?.length) throw new Error('This function has permissions, which tracking it again would drop: change its configuration in the metadata document (Settings).');
     const configuration: Configuration = {};
     if (customName.trim()) configuration.custom_name = customName.trim();
     const roots = { ...(rootField.trim() ? { function: rootField.trim() } : {}), ...(aggregateField.trim() ? { function_aggregate: aggregateField.trim() } : {}) };
