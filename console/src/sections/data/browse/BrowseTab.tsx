@@ -10,7 +10,7 @@ import type { QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select } from '../../../ui/forms';
 import { useLoad } from '../../../ui/useLoad';
-import { WithColumns } from '../useColumns';
+import { WithColumns } from '../columns';
 import type { Column } from '../catalog';
 import { QueryControls } from './QueryControls';
 import { RowsTable, type Row } from './RowsTable';

@@ -7,7 +7,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
 import { RowForm, rowOf, type Field } from '../insert/RowForm';
-import { valueText } from '../useColumns';
+import { valueText } from '../columns';
 
 export type Row = Record<string, unknown>;
 

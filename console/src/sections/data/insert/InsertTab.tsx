@@ -9,7 +9,7 @@ import type { QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
 import type { Column } from '../catalog';
-import { valueText, WithColumns } from '../useColumns';
+import { valueText, WithColumns } from '../columns';
 import { RowForm, rowOf, type Field } from './RowForm';
 
 function InsertForm({ source, table, columns }: { source: string; table: QualifiedTable; columns: Column[] }) {

@@ -18,7 +18,7 @@ export interface Field {
  * A value's text as sent: text for PostgreSQL to parse, but a `json`/`jsonb` column takes a JSON
  * value (text would be stored as a JSON string), so valid JSON is sent parsed.
  */
-export function fieldValue(column: Column, text: string): unknown {
+function fieldValue(column: Column, text: string): unknown {
   if (column.type !== 'json' && column.type !== 'jsonb') return text;
   try {
     return JSON.parse(text) as unknown;

@@ -14,7 +14,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { relationKeyword, sqlTable, type Column } from '../catalog';
-import { WithColumns } from '../useColumns';
+import { WithColumns } from '../columns';
 import { useMetadataChange } from '../useMetadataChange';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ComputedFields } from './ComputedFields';

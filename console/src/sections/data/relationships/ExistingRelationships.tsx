@@ -11,7 +11,7 @@ const tableText = (t: unknown): string => (typeof t === 'string' ? t : t && type
 const columnsText = (o: { column?: string; columns?: string[] }): string => (o.columns ?? [o.column]).join(', ');
 
 /** What a relationship joins on, in words. */
-export function describeUsing(using: Relationship['using']): string {
+function describeUsing(using: Relationship['using']): string {
   const fk = using.foreign_key_constraint_on;
   if (typeof fk === 'string' || Array.isArray(fk)) return `foreign key on ${[fk].flat().join(', ')}`;
   if (fk && typeof fk === 'object') return `foreign key on ${tableText((fk as { table?: unknown }).table)} (${columnsText(fk as { column?: string; columns?: string[] })})`;

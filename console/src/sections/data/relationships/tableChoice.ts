@@ -2,7 +2,7 @@
 import type { Metadata, QualifiedTable } from '../../../api/metadata';
 import { sourceOf } from '../../../api/metadata';
 
-export const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
+const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
 
 export const trackedTables = (m: Metadata | null, source: string): QualifiedTable[] => (sourceOf(m, source)?.tables ?? []).map((t) => t.table);
 
