@@ -95,6 +95,11 @@ describe('relationships', () => {
     await page.getByLabel('New name of articles').fill('writings');
     await page.getByRole('button', { name: 'Save name' }).click();
     await expect.poll(async () => (await tableEntry('author')).array_relationships[0].name).toBe('writings');
+    await page.getByRole('button', { name: 'Comment on writings' }).click();
+    await page.getByLabel('Comment of writings').fill('what they wrote');
+    await page.getByRole('button', { name: 'Save comment' }).click();
+    await expect.poll(async () => (await tableEntry('author')).array_relationships[0].comment).toBe('what they wrote');
+    await expect.poll(() => page.getByRole('table', { name: 'Relationships' }).textContent()).toContain('what they wrote');
     await s.browser.shot('relationship-renamed');
   });
 });
@@ -402,7 +407,7 @@ describe('more of a table', () => {
     await expect.poll(() => suggested.textContent()).toContain('There are no untracked relationships.');
     expect((await tableEntry('article')).object_relationships.map((r: any) => r.name)).toEqual(['author', 'authorByEditorId']);
     expect((await tableEntry('author')).array_relationships).toEqual(expect.arrayContaining([
-      { name: 'writings', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'author_id' } } },
+      { name: 'writings', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'author_id' } }, comment: 'what they wrote' },
       { name: 'articles', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'editor_id' } } },
     ]));
   });

@@ -1,4 +1,7 @@
-/** The table's object and array relationships, each to rename (`pg_rename_relationship`) or remove (`pg_drop_relationship`). */
+/**
+ * The table's object and array relationships, each to rename (`pg_rename_relationship`), comment
+ * on (`pg_set_relationship_comment`: a blank comment removes it) or remove (`pg_drop_relationship`).
+ */
 import { useState, type FormEvent } from 'react';
 import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
@@ -23,20 +26,32 @@ function describeUsing(using: Relationship['using']): string {
 function RelationshipRow({ source, table, kind, relationship }: { source: string; table: QualifiedTable; kind: 'object' | 'array'; relationship: Relationship }) {
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(relationship.name);
+  const [commenting, setCommenting] = useState(false);
+  const [comment, setComment] = useState(relationship.comment ?? '');
   const call = useMetadataChange({ source, table });
   const rename = async (e: FormEvent) => {
     e.preventDefault();
     if (await call.run('pg_rename_relationship', { name: relationship.name, new_name: newName.trim() })) setRenaming(false);
   };
+  const saveComment = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await call.run('pg_set_relationship_comment', { relationship: relationship.name, ...(comment.trim() ? { comment: comment.trim() } : {}) })) setCommenting(false);
+  };
   return (
     <tr>
-      <td>{relationship.name}</td>
+      <td>
+        {relationship.name}
+        {relationship.comment && <div className="hint">{relationship.comment}</div>}
+      </td>
       <td>{kind}</td>
       <td>{describeUsing(relationship.using)}</td>
       <td>
         <div className="row">
           <button type="button" className="secondary" aria-expanded={renaming} aria-label={`Rename ${relationship.name}`} onClick={() => setRenaming(!renaming)}>
             Rename
+          </button>
+          <button type="button" className="secondary" aria-expanded={commenting} aria-label={`Comment on ${relationship.name}`} onClick={() => setCommenting(!commenting)}>
+            Comment
           </button>
           <ConfirmButton label={`Remove ${relationship.name}`} question={`Remove the relationship ${relationship.name}?`} confirmLabel="Yes, remove" busy={call.busy} onConfirm={() => call.run('pg_drop_relationship', { relationship: relationship.name })} />
         </div>
@@ -45,6 +60,14 @@ function RelationshipRow({ source, table, kind, relationship }: { source: string
             <TextField label={`New name of ${relationship.name}`} value={newName} onChange={(e) => setNewName(e.target.value)} required />
             <button type="submit" disabled={call.busy}>
               Save name
+            </button>
+          </form>
+        )}
+        {commenting && (
+          <form className="row" onSubmit={(e) => void saveComment(e)} aria-label={`Comment on ${relationship.name}`}>
+            <TextField label={`Comment of ${relationship.name}`} value={comment} onChange={(e) => setComment(e.target.value)} />
+            <button type="submit" disabled={call.busy}>
+              Save comment
             </button>
           </form>
         )}
