@@ -245,6 +245,9 @@ describe('sources', () => {
     await expect.poll(() => sources.getByRole('link', { name: 'second' }).isVisible()).toBe(true);
     expect(await dataNav().getByRole('link', { name: 'second', exact: true }).isVisible()).toBe(true);
     expect((await exported()).sources[1]).toEqual({ name: 'second', kind: 'postgres', tables: [], configuration: { connection_info: expect.objectContaining({ database_url: s.db.url, pool_settings: { max_connections: 3 } }) } });
+    const hidden = new URL(s.db.url);
+    hidden.password = '*****';
+    expect(await sources.getByRole('row').filter({ hasText: 'second' }).getByRole('cell').nth(2).textContent()).toBe(hidden.toString());
     await s.browser.shot('source-added');
 
     const row = sources.getByRole('row').filter({ hasText: 'second' });

@@ -14,6 +14,20 @@ import { Checkbox, Page } from '../../../ui/forms';
 import { useMetadataChange } from '../useMetadataChange';
 import { SourceForm, type SourceSettings } from './SourceForm';
 
+/** Where a PostgreSQL source connects: the environment variable's name, or its URL with the password hidden. */
+function connectionText(configuration: Record<string, unknown>): string {
+  const url = (configuration.connection_info as { database_url?: unknown } | undefined)?.database_url;
+  if (url && typeof url === 'object' && typeof (url as { from_env?: unknown }).from_env === 'string') return `from ${(url as { from_env: string }).from_env}`;
+  if (typeof url !== 'string') return '';
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '*****';
+    return parsed.toString();
+  } catch {
+    return '';
+  }
+}
+
 /** The prefix of a source kind's commands (`pg_drop_source`, `mssql_drop_source`). */
 const PREFIX: Record<string, string> = { postgres: 'pg', citus: 'citus', mssql: 'mssql', bigquery: 'bigquery' };
 
@@ -36,6 +50,7 @@ function SourceRow({ source }: { source: Source }) {
           <Link to={pathOf('data', source.name)}>{source.name}</Link>
         </td>
         <td>{source.kind}</td>
+        <td>{connectionText(source.configuration)}</td>
         <td>
           <div className="row">
             {source.kind === 'postgres' && (
@@ -56,7 +71,7 @@ function SourceRow({ source }: { source: Source }) {
       </tr>
       {editing && (
         <tr>
-          <td colSpan={3}>
+          <td colSpan={4}>
             <SourceForm
               initial={{ name: source.name, configuration: source.configuration }}
               submitLabel="Update connection"
@@ -84,6 +99,7 @@ export function SourcesPage() {
           <tr>
             <th>Name</th>
             <th>Kind</th>
+            <th>Connection</th>
             <th>Actions</th>
           </tr>
         </thead>
