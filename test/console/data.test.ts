@@ -2,8 +2,10 @@
  * The console's Data section (docs/console.md), as a new user goes through it: tables created in
  * the SQL editor with "Track this", the relationships their foreign key suggests, rows inserted,
  * browsed (filters, sort, pages), edited and deleted, a table's GraphQL names and enum setting,
- * a refused SQL, and a second source added and removed. Each step checks what the engine now
- * holds through its own API.
+ * a refused SQL, and a second source added and removed; then more of it: functions, manual and
+ * remote relationships, computed fields, columns, foreign keys, a new table's form, untracking,
+ * renaming and deleting. Each step checks what the engine now holds through its own API (or the
+ * database, for DDL). The steps share one engine and run in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
@@ -89,7 +91,7 @@ describe('relationships', () => {
     expect((await tableEntry('author')).array_relationships).toEqual([{ name: 'articles', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'author_id' } } }]);
   });
 
-  it('renames a relationship', async () => {
+  it('renames a relationship and comments on it', async () => {
     const { page } = s;
     await page.getByRole('button', { name: 'Rename articles' }).click();
     await page.getByLabel('New name of articles').fill('writings');
@@ -121,7 +123,7 @@ describe('rows', () => {
     ]);
   });
 
-  it('inserts JSON into a jsonb column as JSON, and leaves blank fields to their defaults', async () => {
+  it('inserts JSON into a jsonb column as JSON, and leaves other fields to their defaults', async () => {
     const { page } = s;
     await s.db.sql('CREATE TABLE note (id serial PRIMARY KEY, body jsonb, done boolean NOT NULL DEFAULT false)');
     expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'note' } }, ADMIN)).status).toBe(200);
@@ -266,7 +268,7 @@ describe('sources', () => {
     await s.browser.shot('source-removed');
   });
 
-  it("refuses a source whose environment variable is not set, saying so", async () => {
+  it('refuses a source whose environment variable is not set, saying so', async () => {
     const { page } = s;
     await page.getByLabel('Database name').fill('third');
     await page.getByLabel('Connect database via').selectOption('env');
