@@ -27,7 +27,10 @@ async function trackable(source: string, created: Created[]): Promise<Created[]>
 export function SqlPage() {
   const { metadata, refresh } = useMetadata();
   const [sql, setSql] = useState('');
-  const [source, setSource] = useState('default');
+  const [picked, setPicked] = useState<string | null>(null);
+  // `default` when there is one (the well-known console's choice), else the first source.
+  const names = (metadata?.sources ?? []).map((s) => s.name);
+  const source = picked ?? (names.includes('default') ? 'default' : (names[0] ?? 'default'));
   const [track, setTrack] = useState(false);
   const [cascade, setCascade] = useState(false);
   const [readOnly, setReadOnly] = useState(false);
@@ -56,7 +59,7 @@ export function SqlPage() {
     <Page title="Raw SQL">
       <form onSubmit={submit} aria-label="Run SQL">
         <TextArea label="SQL" rows={10} value={sql} onChange={(e) => change(e.target.value)} />
-        <Select label="Source" value={source} onChange={(e) => setSource(e.target.value)} options={(metadata?.sources ?? []).map((s) => s.name)} />
+        <Select label="Source" value={source} onChange={(e) => setPicked(e.target.value)} options={names} />
         <div className="row">
           <Checkbox label="Track this" checked={track} onChange={(e) => setTrack(e.target.checked)} />
           <Checkbox label="Cascade metadata" checked={cascade} onChange={(e) => setCascade(e.target.checked)} />
