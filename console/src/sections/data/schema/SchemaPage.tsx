@@ -16,11 +16,7 @@ import { useLoad } from '../../../ui/useLoad';
 import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../catalog';
 import { addSuggestion, suggestRelationships } from '../relationships/suggestions';
 import { useMetadataChange } from '../useMetadataChange';
-
-interface Call {
-  type: string;
-  args: unknown;
-}
+import { TrackList, type Call } from './TrackList';
 
 const bulk = (calls: Call[]) => (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
 
@@ -112,88 +108,35 @@ export function SchemaPage({ source, schema }: { source: string; schema: string 
           </table>
         </>
       )}
-      <section aria-label="Untracked tables or views">
-        <div className="row">
-          <h2>Untracked tables or views</h2>
-          {untracked.length > 0 && (
-            <button type="button" className="secondary" disabled={act.busy} onClick={() => void act.run(untracked.map((r) => trackTable(r.name)))}>
-              Track all tables
-            </button>
-          )}
-        </div>
-        {untracked.length === 0 ? <p>There are no untracked tables or views.</p> : (
-          <table>
-            <tbody>
-              {untracked.map((r) => (
-                <tr key={r.name}>
-                  <td>{r.name}</td>
-                  <td>{r.kind}</td>
-                  <td>
-                    <button type="button" disabled={act.busy} aria-label={`Track ${r.name}`} onClick={() => void act.run([trackTable(r.name)])}>
-                      Track
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-      <section aria-label="Untracked foreign-key relationships">
-        <div className="row">
-          <h2>Untracked foreign-key relationships</h2>
-          {suggestions.length > 0 && (
-            <button type="button" className="secondary" disabled={act.busy} onClick={() => void act.run(suggestions.map((s) => addSuggestion(source, s)))}>
-              Track all relationships
-            </button>
-          )}
-        </div>
-        {suggestions.length === 0 ? <p>There are no untracked relationships.</p> : (
-          <table>
-            <tbody>
-              {suggestions.map((s) => (
-                <tr key={`${s.table.schema}.${s.table.name}.${s.name}`}>
-                  <td>
-                    {s.table.name} → {s.kind} → {s.to.name}
-                  </td>
-                  <td>{s.name}</td>
-                  <td>
-                    <button type="button" disabled={act.busy} aria-label={`Track ${s.table.name}.${s.name}`} onClick={() => void act.run([addSuggestion(source, s)])}>
-                      Track
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-      <section aria-label="Untracked custom functions">
-        <div className="row">
-          <h2>Untracked custom functions</h2>
-          {untrackedFunctions.length > 0 && (
-            <button type="button" className="secondary" disabled={act.busy} onClick={() => void act.run(untrackedFunctions.map((f) => trackFunction(f.name)))}>
-              Track all functions
-            </button>
-          )}
-        </div>
-        {untrackedFunctions.length === 0 ? <p>There are no untracked functions.</p> : (
-          <table>
-            <tbody>
-              {untrackedFunctions.map((f) => (
-                <tr key={f.name}>
-                  <td>{f.name}</td>
-                  <td>
-                    <button type="button" disabled={act.busy} aria-label={`Track ${f.name}`} onClick={() => void act.run([trackFunction(f.name)])}>
-                      Track
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <TrackList
+        title="Untracked tables or views"
+        allLabel="Track all tables"
+        empty="There are no untracked tables or views."
+        busy={act.busy}
+        onTrack={act.run}
+        items={untracked.map((r) => ({ key: r.name, cells: [r.name, r.kind], label: `Track ${r.name}`, call: trackTable(r.name) }))}
+      />
+      <TrackList
+        title="Untracked foreign-key relationships"
+        allLabel="Track all relationships"
+        empty="There are no untracked relationships."
+        busy={act.busy}
+        onTrack={act.run}
+        items={suggestions.map((s) => ({
+          key: `${s.table.schema}.${s.table.name}.${s.name}`,
+          cells: [`${s.table.name} → ${s.kind} → ${s.to.name}`, s.name],
+          label: `Track ${s.table.name}.${s.name}`,
+          call: addSuggestion(source, s),
+        }))}
+      />
+      <TrackList
+        title="Untracked custom functions"
+        allLabel="Track all functions"
+        empty="There are no untracked functions."
+        busy={act.busy}
+        onTrack={act.run}
+        items={untrackedFunctions.map((f) => ({ key: f.name, cells: [f.name], label: `Track ${f.name}`, call: trackFunction(f.name) }))}
+      />
     </Page>
   );
 }
