@@ -75,7 +75,7 @@ describe('query collections and the allow-list', () => {
     expect((await exported()).allowlist).toEqual([{ collection: 'my-queries', scope: { global: true } }]);
     await s.browser.shot('allow-listed-globally');
     await row.getByRole('button', { name: 'Remove from allow-list' }).click();
-    await row.getByRole('group', { name: 'Confirm: Remove from allow-list' }).getByRole('button', { name: 'Remove from allow-list' }).click();
+    await row.getByRole('group', { name: 'Confirm: Remove from allow-list' }).getByRole('button', { name: 'Yes, remove from allow-list' }).click();
     await expect.poll(() => page.getByText('No collection is on the allow-list.').isVisible()).toBe(true);
     expect((await exported()).allowlist).toBeUndefined();
     await s.browser.shot('allow-list-emptied');
@@ -93,12 +93,12 @@ describe('query collections and the allow-list', () => {
     expect((await exported()).query_collections.map((c: { name: string }) => c.name)).toEqual(['team-queries']);
     const row = card.getByRole('row', { name: /authors/ });
     await row.getByRole('button', { name: 'Drop query' }).click();
-    await row.getByRole('group', { name: 'Confirm: Drop query' }).getByRole('button', { name: 'Drop query' }).click();
+    await row.getByRole('group', { name: 'Confirm: Drop query' }).getByRole('button', { name: 'Yes, drop query' }).click();
     await expect.poll(() => card.getByText('No queries yet.').isVisible()).toBe(true);
     expect((await exported()).query_collections).toEqual([{ name: 'team-queries', definition: { queries: [] } }]);
     await card.getByRole('button', { name: 'Drop collection' }).click();
     await s.browser.shot('drop-collection-confirm');
-    await card.getByRole('group', { name: 'Confirm: Drop collection' }).getByRole('button', { name: 'Drop collection' }).click();
+    await card.getByRole('group', { name: 'Confirm: Drop collection' }).getByRole('button', { name: 'Yes, drop collection' }).click();
     await expect.poll(() => page.getByText('No query collections.').isVisible()).toBe(true);
     expect((await exported()).query_collections).toBeUndefined();
     await s.browser.shot('collections-dropped');
@@ -152,7 +152,7 @@ describe('REST endpoints', () => {
 
     await page.getByRole('link', { name: 'All endpoints' }).click();
     await row.getByRole('button', { name: 'Delete' }).click();
-    await row.getByRole('group', { name: 'Confirm: Delete' }).getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('group', { name: 'Confirm: Delete' }).getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.getByText('No REST endpoints.').isVisible()).toBe(true);
     await s.browser.shot('rest-deleted');
     const after = await exported();
@@ -202,7 +202,7 @@ describe('security', () => {
     expect(await page.getByLabel('Depth limit: value of role 1').inputValue()).toBe('3');
     await s.browser.shot('api-limits-set');
     await page.getByRole('button', { name: 'Remove all limits' }).click();
-    await page.getByRole('group', { name: 'Confirm: Remove all limits' }).getByRole('button', { name: 'Remove all limits' }).click();
+    await page.getByRole('group', { name: 'Confirm: Remove all limits' }).getByRole('button', { name: 'Yes, remove all limits' }).click();
     await expect.poll(() => page.getByText('No limits are set').isVisible()).toBe(true);
     expect((await exported()).api_limits).toBeUndefined();
     expect(await page.getByLabel('Depth limit: global value').inputValue()).toBe('');
@@ -221,7 +221,7 @@ describe('security', () => {
     expect((await exported()).network).toEqual({ tls_allowlist: [{ host: 'hooks.internal', suffix: '8443', permissions: ['self-signed'] }] });
     await s.browser.shot('tls-allowlist-added');
     await row.getByRole('button', { name: 'Remove' }).click();
-    await row.getByRole('group', { name: 'Confirm: Remove' }).getByRole('button', { name: 'Remove' }).click();
+    await row.getByRole('group', { name: 'Confirm: Remove' }).getByRole('button', { name: 'Yes, remove' }).click();
     await expect.poll(() => page.getByText('No host is on the TLS allow-list.').isVisible()).toBe(true);
     expect((await exported()).network).toBeUndefined();
     await s.browser.shot('tls-allowlist-removed');

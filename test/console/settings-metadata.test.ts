@@ -99,7 +99,7 @@ describe('inconsistent metadata', () => {
     await s.browser.shot('inconsistent-objects');
     await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
     await s.browser.shot('drop-confirm');
-    await page.getByRole('group', { name: 'Confirm: Drop inconsistent objects' }).getByRole('button', { name: 'Drop inconsistent objects' }).click();
+    await page.getByRole('group', { name: 'Confirm: Drop inconsistent objects' }).getByRole('button', { name: 'Yes, drop inconsistent objects' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('The metadata is consistent.');
     await expect.poll(() => navLink.textContent()).toBe('Inconsistent metadata');
     await s.browser.shot('consistent');
@@ -134,7 +134,7 @@ describe('about and clear', () => {
     const focused = () => page.evaluate('[document.activeElement?.closest("[role=group]")?.getAttribute("aria-label") ?? "", document.activeElement?.textContent]');
     await expect.poll(focused).toEqual(['', 'Clear metadata']);
     await page.keyboard.press('Enter');
-    await expect.poll(focused).toEqual(['Confirm: Clear metadata', 'Clear metadata']);
+    await expect.poll(focused).toEqual(['Confirm: Clear metadata', 'Yes, clear metadata']);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
     await s.browser.shot('cleared');

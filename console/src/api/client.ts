@@ -13,7 +13,7 @@ export class ApiFailure extends Error {
     readonly code: string,
     /** The JSON path the engine names (`$.args.table`), or '' */
     readonly path: string,
-    /** The engine's `internal` detail, when it gives one (the inconsistent objects that refused a `replace_metadata`). */
+    /** The engine's `internal` detail, when it gives one (the database's own error; the inconsistent objects that refused a `replace_metadata`). */
     readonly internal?: unknown,
   ) {
     super(message);

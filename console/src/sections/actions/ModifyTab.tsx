@@ -11,12 +11,12 @@ import { useAction } from '../../ui/useAction';
 import { ActionFields } from './ActionFields';
 import { formOf, saveAction } from './form';
 import type { ActionEntry, CustomTypes } from './types';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 
 export function ModifyTab({ entry, types }: { entry: ActionEntry; types: CustomTypes }) {
   const { refresh } = useMetadata();
   const [form, setForm] = useState(() => formOf(entry, types));
   const [saved, setSaved] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const save = useAction(
     useCallback(async () => {
       await saveAction(form, types, entry.name);
@@ -51,21 +51,7 @@ export function ModifyTab({ entry, types }: { entry: ActionEntry; types: CustomT
         </p>
       )}
       <div className="row actions-row">
-        {confirming ? (
-          <>
-            <span>Delete the action {entry.name}?</span>
-            <button type="button" className="danger" disabled={remove.busy} onClick={() => void remove.run()}>
-              Yes, delete
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
-            Delete action
-          </button>
-        )}
+        <ConfirmButton label="Delete action" question={`Delete the action ${entry.name}?`} confirmLabel="Yes, delete" busy={remove.busy} onConfirm={() => remove.run()} />
       </div>
       <ErrorNote error={remove.error} />
     </>

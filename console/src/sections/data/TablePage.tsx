@@ -3,6 +3,10 @@ import { Link, pathOf } from '../../app/router';
 import type { QualifiedTable } from '../../api/metadata';
 import { Page } from '../../ui/forms';
 import { PermissionsTab } from './permissions/PermissionsTab';
+import { BrowseTab } from './browse/BrowseTab';
+import { InsertTab } from './insert/InsertTab';
+import { ModifyTab } from './modify/ModifyTab';
+import { RelationshipsTab } from './relationships/RelationshipsTab';
 
 const TABS = [
   { path: 'browse', title: 'Browse rows' },
@@ -14,6 +18,8 @@ const TABS = [
 
 export function TablePage({ source, table, tab }: { source: string; table: QualifiedTable; tab: string }) {
   const base = ['data', source, 'schema', table.schema, 'tables', table.name];
+  // A tab's state belongs to its table: another table's page starts afresh.
+  const key = base.join('/');
   return (
     <Page title={`${table.schema}.${table.name}`}>
       <nav className="tabs" aria-label="Table">
@@ -23,7 +29,11 @@ export function TablePage({ source, table, tab }: { source: string; table: Quali
           </Link>
         ))}
       </nav>
-      {tab === 'permissions' ? <PermissionsTab source={source} table={table} /> : <p>Not built yet.</p>}
+      {tab === 'browse' && <BrowseTab key={key} source={source} table={table} />}
+      {tab === 'insert' && <InsertTab key={key} source={source} table={table} />}
+      {tab === 'modify' && <ModifyTab key={key} source={source} table={table} />}
+      {tab === 'relationships' && <RelationshipsTab key={key} source={source} table={table} />}
+      {tab === 'permissions' && <PermissionsTab key={key} source={source} table={table} />}
     </Page>
   );
 }

@@ -11,12 +11,12 @@ import { ErrorNote } from '../../ui/ErrorNote';
 import { useAction } from '../../ui/useAction';
 import { formOf, remoteSchemaArgs, type RemoteSchemaEntry } from './definition';
 import { RemoteSchemaFields } from './RemoteSchemaFields';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 
 export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
   const { refresh } = useMetadata();
   const [form, setForm] = useState(() => formOf(entry));
   const [notice, setNotice] = useState('');
-  const [confirming, setConfirming] = useState(false);
   const done = useCallback(
     async (message: string) => {
       await refresh();
@@ -56,21 +56,7 @@ export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
         <button type="button" className="secondary" disabled={reload.busy} onClick={() => (setNotice(''), void reload.run())}>
           Reload
         </button>
-        {confirming ? (
-          <>
-            <span>Remove {entry.name} and its permissions?</span>
-            <button type="button" className="danger" disabled={remove.busy} onClick={() => void remove.run()}>
-              Yes, remove
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
-            Remove
-          </button>
-        )}
+        <ConfirmButton label="Remove" question={`Remove ${entry.name} and its permissions?`} busy={remove.busy} onConfirm={() => remove.run()} />
       </div>
       <ErrorNote error={reload.error ?? remove.error} />
     </>

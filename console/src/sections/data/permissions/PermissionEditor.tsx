@@ -22,6 +22,7 @@ import { PresetsSection } from './PresetsSection';
 import { SelectOptions } from './SelectOptions';
 import { CloneSection } from './CloneSection';
 import type { BuilderScope } from './boolexp/scope';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
 
 export interface EditorProps {
   source: string;
@@ -55,7 +56,6 @@ export function PermissionEditor({ source, table, entry, role, action, roles, ca
   const [invalid, setInvalid] = useState<Record<string, boolean>>({});
   const [saved, setSaved] = useState<string | null>(null);
   const [cloneTo, setCloneTo] = useState<string[]>([]);
-  const [confirming, setConfirming] = useState(false);
   const change = (p: Partial<Draft>) => {
     setSaved(null);
     setDraft((d) => ({ ...d, ...p }));
@@ -124,24 +124,7 @@ export function PermissionEditor({ source, table, entry, role, action, roles, ca
         <button type="button" disabled={save.busy || Object.values(invalid).some(Boolean)} onClick={() => void save.run()}>
           Save permissions
         </button>
-        {existing && !confirming && (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
-            Delete permissions
-          </button>
-        )}
-        {confirming && (
-          <>
-            <span>
-              Delete the {action} permission of {role}?
-            </span>
-            <button type="button" className="danger" disabled={drop.busy} onClick={() => void drop.run()}>
-              Yes, delete
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        )}
+        {existing && <ConfirmButton label="Delete permissions" question={`Delete the ${action} permission of ${role}?`} confirmLabel="Yes, delete" busy={drop.busy} onConfirm={() => drop.run()} />}
       </div>
       {saved && <p className="notice">{saved}</p>}
       <ErrorNote error={save.error} />

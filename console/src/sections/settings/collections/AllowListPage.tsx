@@ -37,7 +37,7 @@ function EntryRow({ entry }: { entry: Entry }) {
           <button type="button" className="secondary" disabled={change.busy} onClick={() => void change.run('update_scope_of_collection_in_allowlist', { collection: entry.collection, scope: scopeOf(scope) })}>
             Update scope
           </button>
-          <ConfirmButton label="Remove from allow-list" question={`Remove ${entry.collection}?`} disabled={change.busy} onConfirm={() => change.run('drop_collection_from_allowlist', { collection: entry.collection })} />
+          <ConfirmButton label="Remove from allow-list" question={`Remove ${entry.collection}?`} busy={change.busy} onConfirm={() => change.run('drop_collection_from_allowlist', { collection: entry.collection })} />
         </div>
         <ErrorNote error={change.error} />
       </td>

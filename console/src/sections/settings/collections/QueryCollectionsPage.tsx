@@ -77,7 +77,7 @@ function CollectionCard({ collection }: { collection: Collection }) {
         <div className="row">
           <RenameCollection name={collection.name} />
           {/* cascade: a collection on the allow-list leaves it too, as the well-known console drops it. */}
-          <ConfirmButton label="Drop collection" question={`Drop ${collection.name} (and its allow-list entry)?`} disabled={change.busy} onConfirm={() => change.run('drop_query_collection', { collection: collection.name, cascade: true })} />
+          <ConfirmButton label="Drop collection" question={`Drop ${collection.name} (and its allow-list entry)?`} busy={change.busy} onConfirm={() => change.run('drop_query_collection', { collection: collection.name, cascade: true })} />
         </div>
       </header>
       {collection.comment && <p>{collection.comment}</p>}
@@ -101,7 +101,7 @@ function CollectionCard({ collection }: { collection: Collection }) {
                   <pre className="code">{q.query}</pre>
                 </td>
                 <td>
-                  <ConfirmButton label="Drop query" question={`Drop ${q.name}?`} disabled={change.busy} onConfirm={() => change.run('drop_query_from_collection', { collection_name: collection.name, query_name: q.name })} />
+                  <ConfirmButton label="Drop query" question={`Drop ${q.name}?`} busy={change.busy} onConfirm={() => change.run('drop_query_from_collection', { collection_name: collection.name, query_name: q.name })} />
                 </td>
               </tr>
             ))}

@@ -19,7 +19,7 @@ export function ClearMetadata() {
     <div>
       <h2>Clear metadata</h2>
       <p>Removes every tracked table, relationship, permission, remote schema, action and trigger. The databases' data is kept.</p>
-      <ConfirmButton label="Clear metadata" question="Clear all of the metadata? This cannot be undone." disabled={clearing.busy} onConfirm={clearing.run} />
+      <ConfirmButton label="Clear metadata" question="Clear all of the metadata? This cannot be undone." busy={clearing.busy} onConfirm={clearing.run} />
       {cleared && (
         <p className="notice" role="status">
           Metadata cleared.

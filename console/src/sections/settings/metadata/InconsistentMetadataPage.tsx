@@ -33,7 +33,7 @@ export function InconsistentMetadataPage() {
           <button type="button" className="secondary" disabled={change.busy} onClick={() => void change.run('reload_metadata')}>
             Reload metadata
           </button>
-          {objects.length > 0 && <ConfirmButton label="Drop inconsistent objects" question="Drop these objects from the metadata?" disabled={change.busy} onConfirm={() => change.run('drop_inconsistent_metadata')} />}
+          {objects.length > 0 && <ConfirmButton label="Drop inconsistent objects" question="Drop these objects from the metadata?" busy={change.busy} onConfirm={() => change.run('drop_inconsistent_metadata')} />}
         </div>
       }
     >

@@ -55,7 +55,7 @@ export function RestEndpointsPage() {
                 </td>
                 <td className="row">
                   <Link to={pathOf('settings', 'rest-endpoints', e.name)}>Try it</Link>
-                  <ConfirmButton label="Delete" question={`Delete ${e.name}?`} disabled={dropping.busy} onConfirm={() => dropping.run(e)} />
+                  <ConfirmButton label="Delete" question={`Delete ${e.name}?`} busy={dropping.busy} onConfirm={() => dropping.run(e)} />
                 </td>
               </tr>
             ))}

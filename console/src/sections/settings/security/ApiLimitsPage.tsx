@@ -34,7 +34,7 @@ function LimitsForm({ stored }: { stored: Record<string, unknown> | undefined })
         <button type="submit" disabled={change.busy}>
           Save limits
         </button>
-        {stored && <ConfirmButton label="Remove all limits" question="Remove every API limit?" disabled={change.busy} onConfirm={() => change.run('remove_api_limits')} />}
+        {stored && <ConfirmButton label="Remove all limits" question="Remove every API limit?" busy={change.busy} onConfirm={() => change.run('remove_api_limits')} />}
       </div>
       <ErrorNote error={change.error} />
     </form>

@@ -61,7 +61,7 @@ export function TlsAllowListPage() {
                 <td>{e.suffix ?? ''}</td>
                 <td>{(e.permissions ?? ['self-signed']).join(', ')}</td>
                 <td>
-                  <ConfirmButton label="Remove" question={`Remove ${e.host}${e.suffix ? ` (${e.suffix})` : ''}?`} disabled={change.busy} onConfirm={() => change.run('drop_host_from_tls_allowlist', { host: e.host, ...(e.suffix ? { suffix: e.suffix } : {}) })} />
+                  <ConfirmButton label="Remove" question={`Remove ${e.host}${e.suffix ? ` (${e.suffix})` : ''}?`} busy={change.busy} onConfirm={() => change.run('drop_host_from_tls_allowlist', { host: e.host, ...(e.suffix ? { suffix: e.suffix } : {}) })} />
                 </td>
               </tr>
             ))}

@@ -1,0 +1,136 @@
+/**
+ * What the Data section reads from a source's own catalog (`information_schema`, `pg_catalog`)
+ * with read-only `run_sql`, as the well-known console does: schemas, tables and views, functions,
+ * columns and foreign keys. Each read is one query whose rows come back as one JSON value.
+ */
+import { runSql } from '../../api/client';
+import type { QualifiedTable } from '../../api/metadata';
+
+/** A SQL string literal. */
+export const sqlLiteral = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+/** A quoted SQL identifier. */
+export const sqlIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+
+/** `"schema"."name"`. */
+export const sqlTable = (t: QualifiedTable): string => `${sqlIdent(t.schema)}.${sqlIdent(t.name)}`;
+
+/** The rows of `select` as JSON objects (run_sql answers text; one json_agg cell keeps the types). */
+async function readJson<T>(source: string, select: string): Promise<T[]> {
+  const r = await runSql(`SELECT coalesce(json_agg(q), '[]'::json) FROM (${select}) q`, { source, read_only: true });
+  const cell = r.result?.[1]?.[0];
+  return cell ? (JSON.parse(cell) as T[]) : [];
+}
+
+/** The engine's own schema and PostgreSQL's are not the user's. */
+const USER_SCHEMA = `n.nspname NOT IN ('information_schema', 'service_catalog', 'hdb_catalog') AND n.nspname NOT LIKE 'pg\\_%'`;
+
+export async function readSchemas(source: string): Promise<string[]> {
+  const rows = await readJson<{ name: string }>(source, `SELECT n.nspname AS name FROM pg_namespace n WHERE ${USER_SCHEMA} ORDER BY 1`);
+  return rows.map((r) => r.name);
+}
+
+export type RelationKind = 'table' | 'view' | 'materialized view' | 'foreign table';
+
+export interface Relation {
+  name: string;
+  kind: RelationKind;
+}
+
+export const readRelations = (source: string, schema: string): Promise<Relation[]> =>
+  readJson<Relation>(
+    source,
+    `SELECT c.relname AS name, CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' WHEN 'f' THEN 'foreign table' ELSE 'table' END AS kind
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = ${sqlLiteral(schema)} AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition ORDER BY 1`,
+  );
+
+export interface FunctionInfo {
+  name: string;
+  /** Returns rows of a table or composite type: what can be tracked as a root field. */
+  trackable: boolean;
+}
+
+export const readFunctions = (source: string, schema: string): Promise<FunctionInfo[]> =>
+  readJson<FunctionInfo>(
+    source,
+    `SELECT p.proname AS name, bool_or(t.typtype = 'c') AS trackable
+     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_type t ON t.oid = p.prorettype
+     WHERE n.nspname = ${sqlLiteral(schema)} AND p.prokind = 'f' GROUP BY p.proname ORDER BY 1`,
+  );
+
+export interface Column {
+  name: string;
+  type: string;
+  nullable: boolean;
+  default: string | null;
+  primary: boolean;
+}
+
+export const readColumns = (source: string, table: QualifiedTable): Promise<Column[]> =>
+  readJson<Column>(
+    source,
+    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, NOT a.attnotnull AS nullable,
+       pg_get_expr(d.adbin, d.adrelid) AS default,
+       EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS primary
+     FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+     WHERE a.attrelid = ${sqlLiteral(sqlTable(table))}::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
+  );
+
+export interface ForeignKey {
+  constraint: string;
+  table: QualifiedTable;
+  columns: string[];
+  ref: QualifiedTable;
+  refColumns: string[];
+}
+
+/** Every foreign key of the source's user schemas. */
+export const readForeignKeys = (source: string): Promise<ForeignKey[]> =>
+  readJson<ForeignKey>(
+    source,
+    `SELECT c.conname AS constraint,
+       json_build_object('schema', n.nspname, 'name', t.relname) AS table,
+       (SELECT json_agg(a.attname ORDER BY k.i) FROM unnest(c.conkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n) AS columns,
+       json_build_object('schema', rn.nspname, 'name', rt.relname) AS ref,
+       (SELECT json_agg(a.attname ORDER BY k.i) FROM unnest(c.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n) AS "refColumns"
+     FROM pg_constraint c
+       JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+       JOIN pg_class rt ON rt.oid = c.confrelid JOIN pg_namespace rn ON rn.oid = rt.relnamespace
+     WHERE c.contype = 'f' AND ${USER_SCHEMA} ORDER BY 1`,
+  );
+
+export const sameTable = (a: QualifiedTable, b: QualifiedTable): boolean => a.schema === b.schema && a.name === b.name;
+
+/** `name` in `public`, `schema.name` elsewhere (as the well-known console lists tables). */
+export const shownTable = (t: QualifiedTable): string => (t.schema === 'public' ? t.name : `${t.schema}.${t.name}`);
+
+export interface TableColumns {
+  table: QualifiedTable;
+  columns: string[];
+}
+
+/** The column names of every table and view of the source's user schemas. */
+export const readColumnNames = (source: string): Promise<TableColumns[]> =>
+  readJson<TableColumns>(
+    source,
+    `SELECT json_build_object('schema', n.nspname, 'name', c.relname) AS table, json_agg(a.attname ORDER BY a.attnum) AS columns
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ${USER_SCHEMA} GROUP BY n.nspname, c.relname`,
+  );
+
+/** The word DDL names the relation with (`TABLE`, `VIEW`, `MATERIALIZED VIEW`, `FOREIGN TABLE`). */
+export async function relationKeyword(source: string, table: QualifiedTable): Promise<string> {
+  const kind = (await readRelations(source, table.schema)).find((r) => r.name === table.name)?.kind ?? 'table';
+  return kind.toUpperCase();
+}
+
+/** The definitions (`CREATE OR REPLACE FUNCTION …`) of the functions of that name, overloads included. */
+export async function readFunctionDefinitions(source: string, fn: QualifiedTable): Promise<string[]> {
+  const rows = await readJson<{ definition: string }>(
+    source,
+    `SELECT pg_get_functiondef(p.oid) AS definition FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = ${sqlLiteral(fn.schema)} AND p.proname = ${sqlLiteral(fn.name)} ORDER BY p.oid`,
+  );
+  return rows.map((r) => r.definition);
+}
