@@ -213,7 +213,7 @@ describe('the API section', () => {
     const { page } = s;
     const nav = page.getByRole('navigation', { name: 'Sections' });
     await nav.getByRole('link', { name: 'Data', exact: true }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Data');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Data Manager');
     expect(await page.locator('.graphiql-container').count()).toBe(0);
     await nav.getByRole('link', { name: 'API', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Hide GraphiQL Explorer' }).isVisible()).toBe(true);
