@@ -11,6 +11,11 @@ export interface QualifiedTable {
   name: string;
 }
 
+/** `schema.name`: a table's key in maps and selects, and how a table is named in lists. */
+export const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
+
+export const sameTable = (a: QualifiedTable, b: QualifiedTable): boolean => a.schema === b.schema && a.name === b.name;
+
 export interface TableEntry {
   table: QualifiedTable;
   configuration?: { custom_name?: string; custom_root_fields?: Record<string, unknown>; column_config?: Record<string, { custom_name?: string }> };

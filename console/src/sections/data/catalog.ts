@@ -100,8 +100,6 @@ export const readForeignKeys = (source: string): Promise<ForeignKey[]> =>
      WHERE c.contype = 'f' AND ${USER_SCHEMA} ORDER BY 1`,
   );
 
-export const sameTable = (a: QualifiedTable, b: QualifiedTable): boolean => a.schema === b.schema && a.name === b.name;
-
 /** `name` in `public`, `schema.name` elsewhere (as the well-known console lists tables). */
 export const shownTable = (t: QualifiedTable): string => (t.schema === 'public' ? t.name : `${t.schema}.${t.name}`);
 

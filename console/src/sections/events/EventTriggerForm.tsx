@@ -7,7 +7,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
-import { useMetadata, type EventTrigger } from '../../api/metadata';
+import { tableKey, useMetadata, type EventTrigger } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { Select, TextField } from '../../ui/forms';
@@ -26,7 +26,6 @@ const RETRY = [
   { key: 'timeout_sec', label: 'Timeout (seconds)' },
 ];
 
-const tableKey = (t: { schema: string; name: string }) => `${t.schema}.${t.name}`;
 
 /** What a stored trigger has that the form does not show, sent again as it is when modifying. */
 const kept = (stored: EventTrigger | undefined): Partial<EventTrigger> =>

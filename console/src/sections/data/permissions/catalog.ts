@@ -5,7 +5,7 @@
  * well-known engine's console reads its tables.
  */
 import { runSql } from '../../../api/client';
-import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
+import { tableKey, type QualifiedTable, type Relationship, type TableEntry } from '../../../api/metadata';
 import { useLoad } from '../../../ui/useLoad';
 
 export interface Column {
@@ -52,7 +52,6 @@ FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_type t ON t
 WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
   AND EXISTS (SELECT 1 FROM unnest(p.proargtypes) AS a(type) JOIN pg_class c ON c.reltype = a.type)`;
 
-const key = (t: QualifiedTable) => `${t.schema}.${t.name}`;
 const rows = (r: { result: (string | null)[][] | null }) => (r.result ?? []).slice(1).map((row) => row.map((v) => v ?? ''));
 
 async function readCatalog(source: string): Promise<Catalog> {
@@ -60,7 +59,7 @@ async function readCatalog(source: string): Promise<Catalog> {
   const [columnRows, keyRows, functionRows] = await Promise.all([read(COLUMNS_SQL), read(FOREIGN_KEYS_SQL), read(FUNCTIONS_SQL)]);
   const columns = new Map<string, Column[]>();
   for (const [schema, table, name, type, category, typeName] of rows(columnRows)) {
-    const k = key({ schema: schema!, name: table! });
+    const k = tableKey({ schema: schema!, name: table! });
     columns.set(k, [...(columns.get(k) ?? []), { name: name!, type: type!, category: category!, typeName: typeName! }]);
   }
   const foreignKeys: ForeignKey[] = rows(keyRows).map(([fs, fn, ts, tn, cols]) => ({
@@ -71,15 +70,15 @@ async function readCatalog(source: string): Promise<Catalog> {
   // Overloaded functions share a name: the first one read stands for them all.
   const functions = new Map<string, Column & { returnsRows: boolean }>();
   for (const [schema, name, type, category, typeName, returnsRows] of rows(functionRows)) {
-    const k = key({ schema: schema!, name: name! });
+    const k = tableKey({ schema: schema!, name: name! });
     if (!functions.has(k)) functions.set(k, { name: name!, type: type!, category: category!, typeName: typeName!, returnsRows: returnsRows === 'true' });
   }
   return {
-    columnsOf: (table) => columns.get(key(table)) ?? [],
+    columnsOf: (table) => columns.get(tableKey(table)) ?? [],
     scalarComputedFields: (entry) =>
       (entry?.computed_fields ?? []).flatMap((cf) => {
         const fn = asTable((cf.definition as { function?: unknown } | null)?.function);
-        const returned = fn && functions.get(key(fn));
+        const returned = fn && functions.get(tableKey(fn));
         return returned && !returned.returnsRows ? [{ name: cf.name, type: returned.type, category: returned.category, typeName: returned.typeName }] : [];
       }),
     targetOf: (table, relationship) => relationshipTarget(table, relationship, foreignKeys),
@@ -98,7 +97,7 @@ function relationshipTarget(table: QualifiedTable, relationship: Relationship, f
   // An array relationship, or an object one through the other table's key: `{table, columns}`.
   if (typeof fk === 'object' && fk !== null && !Array.isArray(fk)) return asTable((fk as { table?: unknown }).table);
   const own = typeof fk === 'string' ? [fk] : Array.isArray(fk) ? (fk as string[]) : [];
-  const found = foreignKeys.find((f) => key(f.from) === key(table) && f.columns.length === own.length && f.columns.every((c, i) => c === own[i]));
+  const found = foreignKeys.find((f) => tableKey(f.from) === tableKey(table) && f.columns.length === own.length && f.columns.every((c, i) => c === own[i]));
   return found?.to;
 }
 

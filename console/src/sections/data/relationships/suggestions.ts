@@ -6,8 +6,8 @@
  * to `<name>By<Columns>` (then a number).
  */
 import type { Metadata, QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
-import { sourceOf } from '../../../api/metadata';
-import { sameTable, type ForeignKey, type TableColumns } from '../catalog';
+import { sameTable, sourceOf, tableKey } from '../../../api/metadata';
+import type { ForeignKey, TableColumns } from '../catalog';
 import { pluralize, singularize } from './inflect';
 
 export interface Suggestion {
@@ -63,7 +63,7 @@ export function suggestRelationships(m: Metadata | null, source: string, fks: Fo
   const entryOf = (t: QualifiedTable) => tables.find((e) => sameTable(e.table, t));
   const taken = new Map<string, Set<string>>();
   const takenOn = (e: TableEntry) => {
-    const key = `${e.table.schema}.${e.table.name}`;
+    const key = tableKey(e.table);
     let set = taken.get(key);
     if (!set) {
       set = new Set([...(columns.find((c) => sameTable(c.table, e.table))?.columns ?? []), ...[...(e.object_relationships ?? []), ...(e.array_relationships ?? [])].map((r) => r.name)]);

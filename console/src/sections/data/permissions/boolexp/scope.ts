@@ -11,7 +11,6 @@ export interface BuilderScope {
 export const entryIn = (scope: BuilderScope, table: QualifiedTable): TableEntry | undefined =>
   scope.tables.find((t) => t.table.schema === table.schema && t.table.name === table.name);
 
-export const tableLabel = (t: QualifiedTable) => `${t.schema}.${t.name}`;
 
 /** Labels name a control by where it is in the expression (`_and 1 › author › id`), so each is unique. */
 export const labelIn = (where: string[]) => (where.length ? ` in ${where.join(' › ')}` : '');
