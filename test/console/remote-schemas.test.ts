@@ -138,7 +138,7 @@ describe('remote schemas', () => {
     await page.getByLabel('GraphQL server URL env var').fill('PEOPLE_URL');
     await page.getByRole('button', { name: 'Add header' }).click();
     await page.getByLabel('Header 1 name').fill('X-Api-Key');
-    await page.getByLabel('Header 1 kind').selectOption('env');
+    await page.getByLabel('Header 1 type').selectOption('env');
     await page.getByLabel('Header 1 env var').fill('PEOPLE_KEY');
     await page.getByLabel('Root fields namespace').fill('env_people');
     // The same server's types again: renamed so as not to clash with the first remote schema's.

@@ -234,9 +234,9 @@ describe('security', () => {
     const otel = page.getByRole('region', { name: 'OpenTelemetry' });
     await otel.getByLabel('OTLP traces endpoint').fill('http://127.0.0.1:9/v1/traces');
     await otel.getByRole('button', { name: 'Add header' }).click();
-    await otel.getByLabel('Header: name 1').fill('x-token');
-    await otel.getByLabel('Header: value 1', { exact: true }).fill('OTEL_TOKEN_FOR_TEST');
-    await otel.getByLabel('Header: value 1 names an environment variable').check();
+    await otel.getByLabel('Header 1 name').fill('x-token');
+    await otel.getByLabel('Header 1 type').selectOption('env');
+    await otel.getByLabel('Header 1 env var').fill('OTEL_TOKEN_FOR_TEST');
     await otel.getByRole('button', { name: 'Add resource attribute' }).click();
     await otel.getByLabel('Resource attribute: name 1').fill('deployment.environment');
     await otel.getByLabel('Resource attribute: value 1').fill('test');
@@ -250,8 +250,8 @@ describe('security', () => {
     expect((await exported()).opentelemetry).toBeUndefined();
     // The refused call's 400 is logged by the browser: the failure this test asked for.
     expectedFailure(400);
-    await otel.getByLabel('Header: value 1 names an environment variable').uncheck();
-    await otel.getByLabel('Header: value 1', { exact: true }).fill('token-value');
+    await otel.getByLabel('Header 1 type').selectOption('value');
+    await otel.getByLabel('Header 1 value').fill('token-value');
     await otel.getByRole('button', { name: 'Save OpenTelemetry setting' }).click();
     await expect.poll(async () => (await exported()).opentelemetry).toEqual({
       status: 'disabled',

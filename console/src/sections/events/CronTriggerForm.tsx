@@ -13,7 +13,7 @@ import { Checkbox, TextArea, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
 import type { CronTrigger } from './api';
 import { CronPreview } from './CronPreview';
-import { HeadersEditor, headerRows, headersArg } from './HeadersEditor';
+import { configuredHeaders, HeaderListEditor, headerRows } from '../../ui/HeaderListEditor';
 import { jsonText, parseJsonText } from './jsonText';
 import { RequestTransformField } from './RequestTransformField';
 import { RetryFields, retryArg, retryText } from './RetryFields';
@@ -52,7 +52,7 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       schedule: schedule.trim(),
       ...(body === undefined ? {} : { payload: body }),
       retry_conf: retryArg(retry),
-      headers: headersArg(headers),
+      headers: configuredHeaders(headers),
       ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
       include_in_metadata: include,
       ...(comment.trim() === '' ? {} : { comment }),
@@ -75,7 +75,7 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       <CronPreview schedule={schedule} />
       <TextArea label="Payload (JSON)" value={payload} onChange={(e) => setPayload(e.target.value)} />
       <RetryFields fields={SCHEDULED_RETRY} value={retry} onChange={setRetry} />
-      <HeadersEditor rows={headers} onChange={setHeaders} />
+      <HeaderListEditor rows={headers} onChange={setHeaders} />
       <RequestTransformField value={transform} onChange={setTransform} />
       <Checkbox label="Include this trigger in the metadata" checked={include} onChange={(e) => setInclude(e.target.checked)} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />

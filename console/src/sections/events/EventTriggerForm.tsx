@@ -13,8 +13,8 @@ import { ErrorNote } from '../../ui/ErrorNote';
 import { Select, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
-import { commandPrefix, tableColumns, type Header, type TriggerAt } from './api';
-import { HeadersEditor, headerRows, headersArg } from './HeadersEditor';
+import { commandPrefix, tableColumns, type TriggerAt } from './api';
+import { configuredHeaders, HeaderListEditor, headerRows, type ConfiguredHeader } from '../../ui/HeaderListEditor';
 import { jsonText, parseJsonText } from './jsonText';
 import { OperationsFields, operationsOf, type Operations } from './OperationsFields';
 import { RequestTransformField } from './RequestTransformField';
@@ -44,7 +44,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
   const [webhookFrom, setWebhookFrom] = useState(stored?.webhook_from_env !== undefined ? 'env' : 'url');
   const [webhook, setWebhook] = useState(stored?.webhook ?? stored?.webhook_from_env ?? '');
   const [retry, setRetry] = useState(retryText(stored?.retry_conf ?? { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, RETRY.map((r) => r.key)));
-  const [headers, setHeaders] = useState(headerRows(stored?.headers as Header[] | undefined));
+  const [headers, setHeaders] = useState(headerRows(stored?.headers as ConfiguredHeader[] | undefined));
   const [transform, setTransform] = useState(jsonText(stored?.request_transform));
   const [saved, setSaved] = useState(false);
   const columns = useLoad(async () => (chosen ? tableColumns(source, chosen) : []), [source, chosen?.schema, chosen?.name]);
@@ -69,7 +69,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       // A blank webhook is sent as none: the engine names what is missing.
       ...(webhook.trim() === '' ? {} : webhookFrom === 'env' ? { webhook_from_env: webhook.trim() } : { webhook: webhook.trim() }),
       retry_conf: retryArg(retry),
-      headers: headersArg(headers),
+      headers: configuredHeaders(headers),
       ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
       ...(existing ? { replace: true } : {}),
     });
@@ -104,7 +104,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
         </div>
       </fieldset>
       <RetryFields fields={RETRY} value={retry} onChange={setRetry} />
-      <HeadersEditor rows={headers} onChange={setHeaders} />
+      <HeaderListEditor rows={headers} onChange={setHeaders} />
       <RequestTransformField value={transform} onChange={setTransform} />
       <ErrorNote error={save.error} />
       {saved && (

@@ -10,7 +10,7 @@ import { ErrorNote } from '../../ui/ErrorNote';
 import { TextArea, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
 import { SCHEDULED_RETRY, SCHEDULED_RETRY_DEFAULTS } from './CronTriggerForm';
-import { HeadersEditor, headersArg, type HeaderRow } from './HeadersEditor';
+import { configuredHeaders, HeaderListEditor, type HeaderRow } from '../../ui/HeaderListEditor';
 import { parseJsonText } from './jsonText';
 import { RequestTransformField } from './RequestTransformField';
 import { RetryFields, retryArg, retryText } from './RetryFields';
@@ -40,7 +40,7 @@ export function OneOffForm() {
       schedule_at: at.toISOString(),
       ...(body === undefined ? {} : { payload: body }),
       retry_conf: retryArg(retry),
-      headers: headersArg(headers),
+      headers: configuredHeaders(headers),
       ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
       ...(comment.trim() === '' ? {} : { comment }),
     });
@@ -57,7 +57,7 @@ export function OneOffForm() {
       <TextField label="Time" type="datetime-local" step={1} value={time} onChange={(e) => setTime(e.target.value)} />
       <TextArea label="Payload (JSON)" value={payload} onChange={(e) => setPayload(e.target.value)} />
       <RetryFields fields={SCHEDULED_RETRY} value={retry} onChange={setRetry} />
-      <HeadersEditor rows={headers} onChange={setHeaders} />
+      <HeaderListEditor rows={headers} onChange={setHeaders} />
       <RequestTransformField value={transform} onChange={setTransform} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       <ErrorNote error={save.error} />

@@ -7,6 +7,7 @@
  */
 import { metadata, runSql } from '../../api/client';
 import type { EventTrigger, Metadata, QualifiedTable } from '../../api/metadata';
+import type { ConfiguredHeader } from '../../ui/HeaderListEditor';
 
 /** An event trigger with where it is. */
 export interface TriggerAt {
@@ -128,18 +129,12 @@ export interface CronTrigger {
   webhook: string;
   schedule: string;
   payload?: unknown;
-  headers?: Header[];
+  headers?: ConfiguredHeader[];
   retry_conf?: ScheduledRetry;
   include_in_metadata: boolean;
   comment?: string;
   request_transform?: unknown;
   response_transform?: unknown;
-}
-
-export interface Header {
-  name: string;
-  value?: string;
-  value_from_env?: string;
 }
 
 export interface ScheduledRetry {

@@ -10,6 +10,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { DATA_TYPES, documentOf, inputOf, PROPAGATORS, type OtelInput } from './openTelemetry';
+import { HeaderListEditor } from '../../../ui/HeaderListEditor';
 import { PairRows } from '../PairRows';
 
 const toggled = (list: string[], item: string, on: boolean): string[] => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
@@ -47,8 +48,8 @@ export function OpenTelemetrySettings({ stored }: { stored: Record<string, unkno
         ))}
         <p className="hint">Protocol: http/protobuf (the only one). Metrics and logs are stored but not pushed: metrics are served at /v1/metrics, logs go to stdout.</p>
         <TextField label="Batch size (spans per export)" inputMode="numeric" value={input.batchSize} onChange={(e) => set({ batchSize: e.target.value })} />
-        <PairRows title="Header" withEnv rows={input.headers} onChange={(headers) => set({ headers })} />
-        <PairRows title="Resource attribute" withEnv={false} rows={input.attributes} onChange={(attributes) => set({ attributes })} />
+        <HeaderListEditor rows={input.headers} onChange={(headers) => set({ headers })} />
+        <PairRows title="Resource attribute" rows={input.attributes} onChange={(attributes) => set({ attributes })} />
         <fieldset className="row">
           <legend>Trace propagators</legend>
           {PROPAGATORS.map((p) => (
