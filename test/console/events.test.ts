@@ -206,8 +206,8 @@ describe('event triggers', () => {
   it('deletes a trigger', async () => {
     const { page } = s;
     await tab('Modify').click();
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete event trigger orders_created' }).click();
+    await page.getByRole('group', { name: 'Confirm: Delete event trigger orders_created' }).getByRole('button', { name: 'Yes, delete event trigger orders_created' }).click();
     await expect.poll(() => page.getByText('No event triggers yet').isVisible()).toBe(true);
     expect((await exported()).sources[0].tables[0].event_triggers).toBeUndefined();
     await s.browser.shot('deleted');
@@ -246,8 +246,9 @@ describe('one-off scheduled events', () => {
     await page.getByRole('button', { name: 'Schedule event' }).click();
     await refreshUntil('Pending events', /2099-01-01/);
     await s.browser.shot('one-off-pending');
-    page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: /^Delete event / }).click();
+    const pending = page.getByRole('table', { name: 'Pending events' });
+    await pending.getByRole('button', { name: 'Delete', exact: true }).click();
+    await pending.getByRole('group', { name: 'Confirm: Delete' }).getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.getByText('No events.').isVisible()).toBe(true);
     const left = await s.engine.metadata({ type: 'get_scheduled_events', args: { type: 'one_off', status: ['scheduled'] } }, ADMIN);
     expect(left.body.events).toEqual([]);
@@ -294,8 +295,8 @@ describe('cron triggers', () => {
 
   it('deletes a cron trigger', async () => {
     const { page } = s;
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete cron trigger nightly' }).click();
+    await page.getByRole('group', { name: 'Confirm: Delete cron trigger nightly' }).getByRole('button', { name: 'Yes, delete cron trigger nightly' }).click();
     await expect.poll(() => sideNav().getByRole('link', { name: 'nightly' }).count()).toBe(0);
     expect((await s.engine.metadata({ type: 'get_cron_triggers', args: {} }, ADMIN)).body.cron_triggers).toEqual([]);
     await s.browser.shot('cron-deleted');

@@ -4,6 +4,7 @@
  * their tolerance), each with its invocations, and their invocation logs.
  */
 import { useCallback, useState } from 'react';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
@@ -17,7 +18,6 @@ export function ScheduledEventsTab({ type, trigger, processed }: { type: Schedul
   const events = useLoad(() => scheduledEvents(type, processed, trigger, page), [type, trigger, processed, page]);
   const invocations = useCallback((id: string) => scheduledInvocations(type, trigger, id), [type, trigger]);
   const remove = useAction(async (id: string) => {
-    if (!window.confirm(`Delete scheduled event ${id}?`)) return;
     await deleteScheduledEvent(type, id);
     await events.reload();
   });
@@ -35,11 +35,7 @@ export function ScheduledEventsTab({ type, trigger, processed }: { type: Schedul
             actions={
               processed
                 ? undefined
-                : (e) => (
-                    <button type="button" className="danger" onClick={() => void remove.run(e.id)} disabled={remove.busy} aria-label={`Delete event ${e.id}`}>
-                      Delete
-                    </button>
-                  )
+                : (e) => <ConfirmButton label="Delete" question={`Delete scheduled event ${e.id}?`} busy={remove.busy} onConfirm={() => remove.run(e.id)} />
             }
           />
           <Pager page={page} setPage={setPage} shown={events.data.length} />
