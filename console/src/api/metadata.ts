@@ -14,6 +14,9 @@ export interface QualifiedTable {
 /** `schema.name`: a table's key in maps and selects, and how a table is named in lists. */
 export const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
 
+/** `name` in `public`, `schema.name` elsewhere (as the well-known console lists tables). */
+export const shownTable = (t: QualifiedTable): string => (t.schema === 'public' ? t.name : tableKey(t));
+
 export const sameTable = (a: QualifiedTable, b: QualifiedTable): boolean => a.schema === b.schema && a.name === b.name;
 
 export interface TableEntry {

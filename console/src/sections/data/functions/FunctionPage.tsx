@@ -16,7 +16,8 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
-import { readFunctionDefinitions, sqlTable } from '../catalog';
+import { readFunctionDefinitions } from '../../../api/catalog';
+import { sqlTable } from '../../../api/sql';
 
 interface Configuration {
   custom_name?: string;

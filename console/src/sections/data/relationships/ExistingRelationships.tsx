@@ -3,11 +3,10 @@
  * on (`pg_set_relationship_comment`: a blank comment removes it) or remove (`pg_drop_relationship`).
  */
 import { useState, type FormEvent } from 'react';
-import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
+import { shownTable, type QualifiedTable, type Relationship, type TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { shownTable } from '../catalog';
 import { useMetadataChange } from '../useMetadataChange';
 
 const tableText = (t: unknown): string => (typeof t === 'string' ? t : t && typeof t === 'object' ? shownTable(t as QualifiedTable) : '');

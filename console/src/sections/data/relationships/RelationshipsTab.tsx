@@ -3,10 +3,10 @@
  * keys suggest (both ways, each to "Add" with `foreign_key_constraint_on`), a manual form, and
  * the remote relationships.
  */
-import { sameTable, tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { sameTable, shownTable, tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumnNames, readForeignKeys, shownTable } from '../catalog';
+import { readColumnNames, readForeignKeys } from '../../../api/catalog';
 import { ExistingRelationships } from './ExistingRelationships';
 import { ManualRelationshipForm } from './ManualRelationshipForm';
 import { RemoteRelationships } from './RemoteRelationships';

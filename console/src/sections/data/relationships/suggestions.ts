@@ -7,7 +7,7 @@
  */
 import type { Metadata, QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
 import { sameTable, sourceOf, tableKey } from '../../../api/metadata';
-import type { ForeignKey, TableColumns } from '../catalog';
+import type { ForeignKey, TableColumns } from '../../../api/catalog';
 import { pluralize, singularize } from './inflect';
 
 export interface Suggestion {

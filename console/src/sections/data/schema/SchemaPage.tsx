@@ -13,7 +13,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../catalog';
+import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../../../api/catalog';
 import { addSuggestion, suggestRelationships } from '../relationships/suggestions';
 import { useMetadataChange } from '../useMetadataChange';
 import { TrackList, type Call } from './TrackList';

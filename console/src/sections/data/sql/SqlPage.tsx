@@ -10,7 +10,7 @@ import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page, Select, TextArea } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { readFunctions } from '../catalog';
+import { readFunctions } from '../../../api/catalog';
 import { createdObjects, type Created } from './createdObjects';
 import { ResultTable } from './ResultTable';
 
