@@ -46,13 +46,20 @@ export interface Permission {
   comment?: string;
 }
 
+/** A header a webhook or remote server is called with: a value, or an environment variable's. */
+export interface ConfiguredHeader {
+  name: string;
+  value?: string;
+  value_from_env?: string;
+}
+
 export interface EventTrigger {
   name: string;
   definition: Record<string, unknown>;
   webhook?: string;
   webhook_from_env?: string;
   retry_conf?: Record<string, unknown>;
-  headers?: unknown[];
+  headers?: ConfiguredHeader[];
   request_transform?: unknown;
   response_transform?: unknown;
   cleanup_config?: unknown;

@@ -4,18 +4,13 @@
  * either a value or the environment variable the engine reads it from (the well-known console's
  * "Headers" editor: `{name, value}` or `{name, value_from_env}`).
  */
+import type { ConfiguredHeader } from '../api/metadata';
 import { TextField, Select } from './forms';
 
 export interface HeaderRow {
   name: string;
   value: string;
   fromEnv: boolean;
-}
-
-export interface ConfiguredHeader {
-  name: string;
-  value?: string;
-  value_from_env?: string;
 }
 
 export const headerRows = (headers: ConfiguredHeader[] | undefined): HeaderRow[] =>

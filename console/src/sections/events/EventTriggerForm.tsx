@@ -9,23 +9,14 @@ import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
 import { tableKey, useMetadata, type EventTrigger } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
-import { ErrorNote } from '../../ui/ErrorNote';
 import { Select, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
 import { commandPrefix, tableColumns, type TriggerAt } from './api';
-import { configuredHeaders, HeaderListEditor, headerRows, type ConfiguredHeader } from '../../ui/HeaderListEditor';
-import { jsonText, parseJsonText } from './jsonText';
+import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
 import { OperationsFields, operationsOf, type Operations } from './OperationsFields';
-import { RequestTransformField } from './RequestTransformField';
-import { RetryFields, retryArg, retryText } from './RetryFields';
-
-const RETRY = [
-  { key: 'num_retries', label: 'Number of retries' },
-  { key: 'interval_sec', label: 'Retry interval (seconds)' },
-  { key: 'timeout_sec', label: 'Timeout (seconds)' },
-];
-
+import { EVENT_TRIGGER_RETRY } from './RetryFields';
+import { SaveRow } from './SaveRow';
 
 /** What a stored trigger has that the form does not show, sent again as it is when modifying. */
 const kept = (stored: EventTrigger | undefined): Partial<EventTrigger> =>
@@ -43,9 +34,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
   const [ops, setOps] = useState<Operations>(operationsOf(stored?.definition));
   const [webhookFrom, setWebhookFrom] = useState(stored?.webhook_from_env !== undefined ? 'env' : 'url');
   const [webhook, setWebhook] = useState(stored?.webhook ?? stored?.webhook_from_env ?? '');
-  const [retry, setRetry] = useState(retryText(stored?.retry_conf ?? { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, RETRY.map((r) => r.key)));
-  const [headers, setHeaders] = useState(headerRows(stored?.headers as ConfiguredHeader[] | undefined));
-  const [transform, setTransform] = useState(jsonText(stored?.request_transform));
+  const [delivery, setDelivery] = useState(deliveryOf(EVENT_TRIGGER_RETRY, stored));
   const [saved, setSaved] = useState(false);
   const columns = useLoad(async () => (chosen ? tableColumns(source, chosen) : []), [source, chosen?.schema, chosen?.name]);
 
@@ -55,7 +44,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
     const definition = stored?.definition ?? {};
     // Each operation keeps its stored `payload` columns.
     const op = (key: string, on: boolean, columns: '*' | string[]) => (on ? { [key]: { ...(definition[key] as object | undefined), columns } } : {});
-    const requestTransform = parseJsonText('Request transform', transform);
+    const delivered = deliveryArgs(delivery);
     setSaved(false);
     await metadata(`${commandPrefix(kind)}_create_event_trigger`, {
       ...kept(stored),
@@ -68,9 +57,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       enable_manual: ops.manual,
       // A blank webhook is sent as none: the engine names what is missing.
       ...(webhook.trim() === '' ? {} : webhookFrom === 'env' ? { webhook_from_env: webhook.trim() } : { webhook: webhook.trim() }),
-      retry_conf: retryArg(retry),
-      headers: configuredHeaders(headers),
-      ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
+      ...delivered,
       ...(existing ? { replace: true } : {}),
     });
     await refresh();
@@ -103,18 +90,8 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
           <TextField label={webhookFrom === 'env' ? 'Webhook env var' : 'Webhook URL'} value={webhook} onChange={(e) => setWebhook(e.target.value)} placeholder={webhookFrom === 'env' ? 'MY_WEBHOOK_URL' : 'https://…'} />
         </div>
       </fieldset>
-      <RetryFields fields={RETRY} value={retry} onChange={setRetry} />
-      <HeaderListEditor rows={headers} onChange={setHeaders} />
-      <RequestTransformField value={transform} onChange={setTransform} />
-      <ErrorNote error={save.error} />
-      {saved && (
-        <p className="notice" role="status">
-          Event trigger saved.
-        </p>
-      )}
-      <button type="submit" disabled={save.busy}>
-        {existing ? 'Save event trigger' : 'Create event trigger'}
-      </button>
+      <DeliveryFields retry={EVENT_TRIGGER_RETRY} value={delivery} onChange={setDelivery} />
+      <SaveRow error={save.error} busy={save.busy} saved={saved ? 'Event trigger saved.' : undefined} label={existing ? 'Save event trigger' : 'Create event trigger'} />
     </form>
   );
 }

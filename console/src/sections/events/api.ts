@@ -7,9 +7,8 @@
  */
 import { readColumns } from '../../api/catalog';
 import { metadata } from '../../api/client';
-import type { EventTrigger, Metadata, QualifiedTable } from '../../api/metadata';
+import type { ConfiguredHeader, EventTrigger, Metadata, QualifiedTable } from '../../api/metadata';
 import { readJson, sqlLiteral, sqlTable } from '../../api/sql';
-import type { ConfiguredHeader } from '../../ui/HeaderListEditor';
 
 /** An event trigger with where it is. */
 export interface TriggerAt {

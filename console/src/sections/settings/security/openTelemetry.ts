@@ -2,7 +2,8 @@
  * The `opentelemetry` setting and the form's fields, both ways (docs/operations.md, "Traces").
  * The status is not a field: it is switched by `set_opentelemetry_status` and sent back as stored.
  */
-import { configuredHeaders, headerRows, type ConfiguredHeader, type HeaderRow } from '../../../ui/HeaderListEditor';
+import type { ConfiguredHeader } from '../../../api/metadata';
+import { configuredHeaders, headerRows, type HeaderRow } from '../../../ui/HeaderListEditor';
 import type { Pair } from '../PairRows';
 
 export const DATA_TYPES = ['traces', 'metrics', 'logs'] as const;
