@@ -3,6 +3,7 @@
  * secret, and a headless Chromium signed in to it (`signIn`).
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { freshDatabase, type TestDatabase } from './db.js';
 import { startEngine, type Engine } from './engine.js';
 import { openConsoleBrowser, type ConsoleBrowser } from './browser.js';
@@ -55,4 +56,14 @@ export async function signIn(s: ConsoleSetting, path = '/console'): Promise<void
   await s.page.getByRole('button', { name: 'Enter console' }).click();
   // Playwright's wait, not expect.poll: a file may sign in from beforeAll.
   await s.page.getByRole('navigation', { name: 'Sections' }).waitFor({ timeout: 10_000 });
+}
+
+/** The engine's metadata as `export_metadata` answers it. */
+export const exported = async (s: ConsoleSetting) => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
+
+/** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
+export function expectedFailure(s: ConsoleSetting, status: number): void {
+  const failed = (e: string) => e.includes(`status of ${status}`);
+  expect(s.browser.errors.some(failed)).toBe(true);
+  s.browser.errors.splice(0, s.browser.errors.length, ...s.browser.errors.filter((e) => !failed(e)));
 }
