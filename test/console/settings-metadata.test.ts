@@ -63,7 +63,7 @@ describe('metadata actions', () => {
     // The refused import's 400 is logged by the browser: the failure this test asked for.
     expectedFailure(s, 400);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'text.json', mimeType: 'application/json', buffer: Buffer.from('not json') });
-    await expect.poll(() => alert.textContent()).toContain('text.json cannot be read as JSON');
+    await expect.poll(() => alert.textContent()).toContain('text.json is not valid JSON');
     await s.browser.shot('import-not-json');
     expect(await exported(s)).toEqual(before);
   });

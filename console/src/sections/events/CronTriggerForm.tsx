@@ -9,11 +9,11 @@ import { metadata } from '../../api/client';
 import { useMetadata } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
 import { Checkbox, TextArea, TextField } from '../../ui/forms';
+import { jsonText, parseOptionalJson } from '../../ui/jsonText';
 import { useAction } from '../../ui/useAction';
 import type { CronTrigger } from './api';
 import { CronPreview } from './CronPreview';
 import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
-import { jsonText, parseJsonText } from './jsonText';
 import { SCHEDULED_RETRY } from './RetryFields';
 import { SaveRow } from './SaveRow';
 
@@ -30,7 +30,7 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
-    const body = parseJsonText('Payload', payload);
+    const body = parseOptionalJson(payload, 'Payload');
     const delivered = deliveryArgs(delivery);
     await metadata('create_cron_trigger', {
       ...(existing?.response_transform !== undefined ? { response_transform: existing.response_transform } : {}),

@@ -5,7 +5,7 @@
  */
 import type { ConfiguredHeader } from '../../api/metadata';
 import { configuredHeaders, HeaderListEditor, headerRows, type HeaderRow } from '../../ui/HeaderListEditor';
-import { jsonText, parseJsonText } from './jsonText';
+import { jsonText, parseOptionalJson } from '../../ui/jsonText';
 import { RequestTransformField } from './RequestTransformField';
 import { RetryFields, retryArg, retryText, type RetryShape, type RetryText } from './RetryFields';
 
@@ -24,7 +24,7 @@ export const deliveryOf = (retry: RetryShape, stored?: { retry_conf?: unknown; h
 
 /** `retry_conf`, `headers` and any `request_transform`; a transform that is not JSON throws, naming the field. */
 export function deliveryArgs(d: Delivery): Record<string, unknown> {
-  const requestTransform = parseJsonText('Request transform', d.transform);
+  const requestTransform = parseOptionalJson(d.transform, 'Request transform');
   return { retry_conf: retryArg(d.retry), headers: configuredHeaders(d.headers), ...(requestTransform === undefined ? {} : { request_transform: requestTransform }) };
 }
 

@@ -7,9 +7,9 @@ import { useState, type FormEvent } from 'react';
 import { metadata } from '../../api/client';
 import { navigate } from '../../app/router';
 import { TextArea, TextField } from '../../ui/forms';
+import { parseOptionalJson } from '../../ui/jsonText';
 import { useAction } from '../../ui/useAction';
 import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
-import { parseJsonText } from './jsonText';
 import { SCHEDULED_RETRY } from './RetryFields';
 import { SaveRow } from './SaveRow';
 
@@ -27,7 +27,7 @@ export function OneOffForm() {
   const [comment, setComment] = useState('');
 
   const save = useAction(async () => {
-    const body = parseJsonText('Payload', payload);
+    const body = parseOptionalJson(payload, 'Payload');
     const delivered = deliveryArgs(delivery);
     const at = new Date(time);
     if (Number.isNaN(at.getTime())) throw new Error('choose the time of the event');

@@ -12,7 +12,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select, TextArea, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { PairRows, type Pair } from '../PairRows';
-import { parseJson } from '../parseJson';
+import { parseJson } from '../../../ui/jsonText';
 import { endpointQuery, fillUrl, urlVariables } from './endpoints';
 
 function readVariables(text: string): Record<string, unknown> {
