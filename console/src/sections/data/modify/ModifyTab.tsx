@@ -16,7 +16,7 @@ import { useAction } from '../../../ui/useAction';
 import { relationKeyword, type Column } from '../../../api/catalog';
 import { sqlTable } from '../../../api/sql';
 import { WithColumns } from '../columns';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ComputedFields } from './ComputedFields';
 import { Customization } from './Customization';

@@ -7,7 +7,7 @@ import { shownTable, type QualifiedTable, type Relationship, type TableEntry } f
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 
 const tableText = (t: unknown): string => (typeof t === 'string' ? t : t && typeof t === 'object' ? shownTable(t as QualifiedTable) : '');
 const columnsText = (o: { column?: string; columns?: string[] }): string => (o.columns ?? [o.column]).join(', ');

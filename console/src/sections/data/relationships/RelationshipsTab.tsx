@@ -10,7 +10,7 @@ import { readColumnNames, readForeignKeys } from '../../../api/catalog';
 import { ExistingRelationships } from './ExistingRelationships';
 import { ManualRelationshipForm } from './ManualRelationshipForm';
 import { RemoteRelationships } from './RemoteRelationships';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { addSuggestion, suggestRelationships } from './suggestions';
 
 export function RelationshipsTab({ source, table }: { source: string; table: QualifiedTable }) {

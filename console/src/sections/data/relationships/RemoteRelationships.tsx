@@ -11,7 +11,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select, TextArea, TextField } from '../../../ui/forms';
 import { useLoad } from '../../../ui/useLoad';
 import { readColumns } from '../../../api/catalog';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { ColumnMapping, type Pair } from './ColumnMapping';
 import { tableByKey, tableOptions, trackedTables } from './tableChoice';
 

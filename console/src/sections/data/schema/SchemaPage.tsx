@@ -15,7 +15,7 @@ import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
 import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../../../api/catalog';
 import { addSuggestion, suggestRelationships } from '../relationships/suggestions';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { TrackList, type Call } from './TrackList';
 
 const bulk = (calls: Call[]) => (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));

@@ -4,11 +4,9 @@
  * types, their OTLP endpoints, headers, resource attributes, propagators and batch size.
  */
 import { useState, type FormEvent } from 'react';
-import { metadata } from '../../../api/client';
-import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { DATA_TYPES, documentOf, inputOf, PROPAGATORS, type OtelInput } from './openTelemetry';
 import { HeaderListEditor } from '../../../ui/HeaderListEditor';
 import { PairRows } from '../PairRows';
@@ -16,13 +14,9 @@ import { PairRows } from '../PairRows';
 const toggled = (list: string[], item: string, on: boolean): string[] => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
 
 export function OpenTelemetrySettings({ stored }: { stored: Record<string, unknown> | undefined }) {
-  const { refresh } = useMetadata();
   const [input, setInput] = useState<OtelInput>(() => inputOf(stored));
   const status = stored?.status === 'enabled' ? 'enabled' : 'disabled';
-  const change = useAction(async (type: 'set_opentelemetry_config' | 'set_opentelemetry_status', args: unknown) => {
-    await metadata(type, args);
-    await refresh();
-  });
+  const change = useMetadataChange();
   const set = (part: Partial<OtelInput>) => setInput((i) => ({ ...i, ...part }));
   const submit = (e: FormEvent) => (e.preventDefault(), void change.run('set_opentelemetry_config', documentOf(input, status)));
   return (
