@@ -129,7 +129,7 @@ export const sourceOf = (m: Metadata | null, name: string): Source | undefined =
 
 /** A tracked table's entry, or undefined. */
 export const tableOf = (m: Metadata | null, source: string, table: QualifiedTable): TableEntry | undefined =>
-  sourceOf(m, source)?.tables.find((t) => t.table.schema === table.schema && t.table.name === table.name);
+  sourceOf(m, source)?.tables.find((t) => sameTable(t.table, table));
 
 /**
  * Every role the metadata names (table, remote schema and action permissions, inherited roles),

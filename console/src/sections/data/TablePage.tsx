@@ -1,5 +1,5 @@
 /** A tracked table's page: its tabs, each in its own folder. */
-import type { QualifiedTable } from '../../api/metadata';
+import { tableKey, type QualifiedTable } from '../../api/metadata';
 import { Page } from '../../ui/forms';
 import { Tabs } from '../../ui/Tabs';
 import { PermissionsTab } from './permissions/PermissionsTab';
@@ -21,7 +21,7 @@ export function TablePage({ source, table, tab }: { source: string; table: Quali
   // A tab's state belongs to its table: another table's page starts afresh.
   const key = base.join('/');
   return (
-    <Page title={`${table.schema}.${table.name}`}>
+    <Page title={tableKey(table)}>
       <Tabs label="Table" base={base} tabs={TABS} current={tab} />
       {tab === 'browse' && <BrowseTab key={key} source={source} table={table} />}
       {tab === 'insert' && <InsertTab key={key} source={source} table={table} />}
