@@ -14,6 +14,13 @@ export interface QualifiedTable {
 /** `schema.name`: a table's key in maps and selects, and how a table is named in lists. */
 export const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
 
+/** A table as the metadata names it (`{schema, name}`, or a bare name, which is in `public`); undefined if it is not one. */
+export function qualifiedTable(v: unknown): QualifiedTable | undefined {
+  if (typeof v === 'string') return { schema: 'public', name: v };
+  if (typeof v === 'object' && v !== null && typeof (v as QualifiedTable).name === 'string') return { schema: (v as QualifiedTable).schema ?? 'public', name: (v as QualifiedTable).name };
+  return undefined;
+}
+
 /** `name` in `public`, `schema.name` elsewhere (as the well-known console lists tables). */
 export const shownTable = (t: QualifiedTable): string => (t.schema === 'public' ? t.name : tableKey(t));
 

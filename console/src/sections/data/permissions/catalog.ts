@@ -4,7 +4,7 @@
  * of computed fields return, read from the source's catalog (`api/catalog`).
  */
 import { readComputedFieldFunctions, readForeignKeys, readTableColumns, type ForeignKey, type TypedColumn } from '../../../api/catalog';
-import { sameTable, tableKey, type QualifiedTable, type Relationship, type TableEntry } from '../../../api/metadata';
+import { qualifiedTable, sameTable, tableKey, type QualifiedTable, type Relationship, type TableEntry } from '../../../api/metadata';
 import { useLoad } from '../../../ui/useLoad';
 
 export interface Catalog {
@@ -25,7 +25,7 @@ async function readCatalog(source: string): Promise<Catalog> {
     columnsOf: (table) => columns.get(tableKey(table)) ?? [],
     scalarComputedFields: (entry) =>
       (entry?.computed_fields ?? []).flatMap((cf) => {
-        const fn = asTable((cf.definition as { function?: unknown } | null)?.function);
+        const fn = qualifiedTable((cf.definition as { function?: unknown } | null)?.function);
         const returned = fn && functions.get(tableKey(fn));
         return returned && !returned.returnsRows ? [{ name: cf.name, type: returned.type, category: returned.category, typeName: returned.typeName }] : [];
       }),
@@ -33,17 +33,11 @@ async function readCatalog(source: string): Promise<Catalog> {
   };
 }
 
-const asTable = (v: unknown): QualifiedTable | undefined => {
-  if (typeof v === 'string') return { schema: 'public', name: v };
-  if (typeof v === 'object' && v !== null && typeof (v as QualifiedTable).name === 'string') return { schema: (v as QualifiedTable).schema ?? 'public', name: (v as QualifiedTable).name };
-  return undefined;
-};
-
 function relationshipTarget(table: QualifiedTable, relationship: Relationship, foreignKeys: ForeignKey[]): QualifiedTable | undefined {
   const { foreign_key_constraint_on: fk, manual_configuration: manual } = relationship.using;
-  if (manual) return asTable((manual as { remote_table?: unknown }).remote_table);
+  if (manual) return qualifiedTable((manual as { remote_table?: unknown }).remote_table);
   // An array relationship, or an object one through the other table's key: `{table, columns}`.
-  if (typeof fk === 'object' && fk !== null && !Array.isArray(fk)) return asTable((fk as { table?: unknown }).table);
+  if (typeof fk === 'object' && fk !== null && !Array.isArray(fk)) return qualifiedTable((fk as { table?: unknown }).table);
   const own = typeof fk === 'string' ? [fk] : Array.isArray(fk) ? (fk as string[]) : [];
   const found = foreignKeys.find((f) => sameTable(f.table, table) && f.columns.length === own.length && f.columns.every((c, i) => c === own[i]));
   return found?.ref;

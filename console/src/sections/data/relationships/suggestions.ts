@@ -6,7 +6,7 @@
  * to `<name>By<Columns>` (then a number).
  */
 import type { Metadata, QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
-import { sameTable, sourceOf, tableKey } from '../../../api/metadata';
+import { qualifiedTable, sameTable, sourceOf, tableKey } from '../../../api/metadata';
 import type { ForeignKey, TableColumns } from '../../../api/catalog';
 import { pluralize, singularize } from './inflect';
 
@@ -39,7 +39,6 @@ function fkColumns(on: unknown): { table?: QualifiedTable | string; columns: str
   return null;
 }
 
-const asTable = (t: QualifiedTable | string | undefined): QualifiedTable | null => (t === undefined ? null : typeof t === 'string' ? { schema: 'public', name: t } : t);
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
 
 function hasObject(entry: TableEntry, fk: ForeignKey): boolean {
@@ -52,8 +51,8 @@ function hasObject(entry: TableEntry, fk: ForeignKey): boolean {
 function hasArray(entry: TableEntry, fk: ForeignKey): boolean {
   return (entry.array_relationships ?? []).some((r) => {
     const on = fkColumns(r.using.foreign_key_constraint_on);
-    const table = asTable(on?.table);
-    return on !== null && table !== null && sameTable(table, fk.table) && sameColumns(on.columns, fk.columns);
+    const table = qualifiedTable(on?.table);
+    return on !== null && table !== undefined && sameTable(table, fk.table) && sameColumns(on.columns, fk.columns);
   });
 }
 
