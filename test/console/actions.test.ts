@@ -7,15 +7,13 @@
  * there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, exported, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { ActionHandler } from '../support/action-handler.js';
 
 let s: ConsoleSetting;
 let handler: ActionHandler;
 
-/** Waits for what the page shows for up to 10 s: the engine's answers are slow on a busy machine. */
-const login = async (username: string, role?: string) =>
-  (await s.engine.post('/v1/graphql', { query: `mutation { login(username: "${username}", password: "pw") { accessToken } }` }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}) })).body;
+const login = (username: string, role?: string) => graphqlAs(s, `mutation { login(username: "${username}", password: "pw") { accessToken } }`, role);
 
 beforeAll(async () => {
   // Answers the action's payload, or the transformed body `{user}`.

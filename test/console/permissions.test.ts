@@ -7,7 +7,7 @@
  * export_metadata, and what the role may do with /v1/graphql.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 
 let s: ConsoleSetting;
 const TAB = '/console/data/default/schema/public/tables/article/permissions';
@@ -43,10 +43,7 @@ async function articleEntry() {
   return r.body.metadata.sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'article');
 }
 
-async function asUser(userId: string, query: string) {
-  const r = await s.engine.post('/v1/graphql', { query }, { ...ADMIN, 'x-service-role': 'user', 'x-service-user-id': userId });
-  return r.body;
-}
+const asUser = (userId: string, query: string) => graphqlAs(s, query, 'user', { 'x-service-user-id': userId });
 
 const titles = async (userId: string) => ((await asUser(userId, '{ article(order_by: {id: asc}) { title user_id } }')).data.article as { title: string }[]).map((a) => a.title);
 
@@ -170,7 +167,7 @@ describe('permissions of a table', () => {
     expect(await page.getByRole('button', { name: 'Edit select permission of guest' }).textContent()).toContain('full');
     await s.browser.shot('select-guest-saved');
     // Every row: the three articles and the one user 2 inserted.
-    const guest = async (query: string) => (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, 'x-service-role': 'guest' })).body;
+    const guest = (query: string) => graphqlAs(s, query, 'guest');
     expect(await guest('{ article_aggregate { aggregate { count } } }')).toEqual({ data: { article_aggregate: { aggregate: { count: 4 } } } });
     expect((await guest('{ article_by_pk(id: 1) { id } }')).errors[0].message).toContain('article_by_pk');
   });

@@ -5,7 +5,7 @@
  * refused with the engine's error and nothing stored, modifying, reloading and removing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, exported, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { freePort, RemoteGraphQL } from '../support/remote-graphql.js';
 
 const SDL = `
@@ -23,8 +23,6 @@ type Person {
 let s: ConsoleSetting;
 let remote: RemoteGraphQL;
 
-/** Waits for what the page shows for up to 10 s: the engine's answers are slow on a busy machine. */
-const gql = async (query: string, role?: string) => (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}) })).body;
 
 beforeAll(async () => {
   remote = await new RemoteGraphQL(SDL, {
@@ -93,9 +91,9 @@ describe('remote schemas', () => {
     await s.browser.shot('permission-saved');
     expect((await exported(s)).remote_schemas[0].permissions).toEqual([{ role: 'user', definition: { schema: 'type Query {\n  hello(name: String): String\n}\n' } }]);
 
-    expect(await gql('{ hello(name: "admin") secret }')).toEqual({ data: { hello: 'Hello admin', secret: 'the secret' } });
-    expect(await gql('{ hello(name: "user") }', 'user')).toEqual({ data: { hello: 'Hello user' } });
-    const refused = await gql('{ secret }', 'user');
+    expect(await graphqlAs(s, '{ hello(name: "admin") secret }')).toEqual({ data: { hello: 'Hello admin', secret: 'the secret' } });
+    expect(await graphqlAs(s, '{ hello(name: "user") }', 'user')).toEqual({ data: { hello: 'Hello user' } });
+    const refused = await graphqlAs(s, '{ secret }', 'user');
     expect(refused.errors[0].message).toContain('secret');
   });
 
@@ -147,7 +145,7 @@ describe('remote schemas', () => {
     const rs = (await exported(s)).remote_schemas.find((r: { name: string }) => r.name === 'people_env');
     expect(rs.definition).toEqual({ url_from_env: 'PEOPLE_URL', headers: [{ name: 'X-Api-Key', value_from_env: 'PEOPLE_KEY' }], customization: { root_fields_namespace: 'env_people', type_names: { prefix: 'Env' } } });
     expect(remote.calls.at(-1)!.headers['x-api-key']).toBe('from-env');
-    expect(await gql('{ env_people { hello } }')).toEqual({ data: { env_people: { hello: 'Hello world' } } });
+    expect(await graphqlAs(s, '{ env_people { hello } }')).toEqual({ data: { env_people: { hello: 'Hello world' } } });
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, remove' }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Remote schemas' }).getByRole('link', { name: 'people_env' }).count()).toBe(0);
@@ -173,14 +171,14 @@ describe('remote schemas', () => {
     expect(rs.definition.customization).toEqual({ type_names: { prefix: 'ppl_' } });
     expect(rs.definition.forward_client_headers).toBe(true);
     expect(rs.permissions).toHaveLength(1);
-    expect(await gql('{ person(id: 3) { __typename name } }')).toEqual({ data: { person: { __typename: 'ppl_Person', name: 'Ann' } } });
+    expect(await graphqlAs(s, '{ person(id: 3) { __typename name } }')).toEqual({ data: { person: { __typename: 'ppl_Person', name: 'Ann' } } });
 
     await page.getByRole('link', { name: 'Permissions' }).click();
     await page.getByRole('button', { name: 'Remove user' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Edit user' }).count()).toBe(0);
     await s.browser.shot('permission-removed');
     expect((await exported(s)).remote_schemas[0].permissions).toBeUndefined();
-    expect((await gql('{ hello }', 'user')).errors).toBeDefined();
+    expect((await graphqlAs(s, '{ hello }', 'user')).errors).toBeDefined();
     await page.getByRole('link', { name: 'Details' }).click();
 
     const before = remote.calls.length;

@@ -67,3 +67,7 @@ export function expectedFailure(s: ConsoleSetting, status: number): void {
   expect(s.browser.errors.some(failed)).toBe(true);
   s.browser.errors.splice(0, s.browser.errors.length, ...s.browser.errors.filter((e) => !failed(e)));
 }
+
+/** A GraphQL request's answer (with the admin secret), as `role` when one is given, with more session variables in `session`. */
+export const graphqlAs = async (s: ConsoleSetting, query: string, role?: string, session: Record<string, string> = {}) =>
+  (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}), ...session })).body;
