@@ -3,11 +3,11 @@
  * (`update_action` after `set_custom_types`), or to delete (`drop_action`, after a confirmation).
  */
 import { useCallback, useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../api/client';
 import { useMetadata } from '../../api/metadata';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useAction } from '../../ui/useAction';
+import { useMetadataChange } from '../../ui/useMetadataChange';
 import { ActionFields } from './ActionFields';
 import { formOf, saveAction } from './form';
 import type { ActionEntry, CustomTypes } from './types';
@@ -24,13 +24,7 @@ export function ModifyTab({ entry, types }: { entry: ActionEntry; types: CustomT
       setSaved(true);
     }, [form, types, entry.name, refresh]),
   );
-  const remove = useAction(
-    useCallback(async () => {
-      await callMetadata('drop_action', { name: entry.name });
-      await refresh();
-      navigate('/actions');
-    }, [entry.name, refresh]),
-  );
+  const remove = useMetadataChange();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
@@ -51,7 +45,7 @@ export function ModifyTab({ entry, types }: { entry: ActionEntry; types: CustomT
         </p>
       )}
       <div className="row actions-row">
-        <ConfirmButton label="Delete action" question={`Delete the action ${entry.name}?`} confirmLabel="Yes, delete" busy={remove.busy} onConfirm={() => remove.run()} />
+        <ConfirmButton label="Delete action" question={`Delete the action ${entry.name}?`} confirmLabel="Yes, delete" busy={remove.busy} onConfirm={async () => (await remove.run('drop_action', { name: entry.name })) && navigate('/actions')} />
       </div>
       <ErrorNote error={remove.error} />
     </>

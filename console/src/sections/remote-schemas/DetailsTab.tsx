@@ -9,6 +9,7 @@ import { useMetadata } from '../../api/metadata';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useAction } from '../../ui/useAction';
+import { useMetadataChange } from '../../ui/useMetadataChange';
 import { formOf, remoteSchemaArgs, type RemoteSchemaEntry } from './definition';
 import { RemoteSchemaFields } from './RemoteSchemaFields';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -26,13 +27,7 @@ export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
   );
   const save = useAction(useCallback(async () => (await callMetadata('update_remote_schema', remoteSchemaArgs(form, entry.definition)), await done('Saved.')), [form, entry.definition, done]));
   const reload = useAction(useCallback(async () => (await callMetadata('reload_remote_schema', { name: entry.name }), await done('Reloaded: the server was introspected again.')), [entry.name, done]));
-  const remove = useAction(
-    useCallback(async () => {
-      await callMetadata('remove_remote_schema', { name: entry.name });
-      await refresh();
-      navigate('/remote-schemas');
-    }, [entry.name, refresh]),
-  );
+  const remove = useMetadataChange();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setNotice('');
@@ -56,7 +51,7 @@ export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
         <button type="button" className="secondary" disabled={reload.busy} onClick={() => (setNotice(''), void reload.run())}>
           Reload
         </button>
-        <ConfirmButton label="Remove" question={`Remove ${entry.name} and its permissions?`} busy={remove.busy} onConfirm={() => remove.run()} />
+        <ConfirmButton label="Remove" question={`Remove ${entry.name} and its permissions?`} busy={remove.busy} onConfirm={async () => (await remove.run('remove_remote_schema', { name: entry.name })) && navigate('/remote-schemas')} />
       </div>
       <ErrorNote error={reload.error ?? remove.error} />
     </>
