@@ -2,10 +2,11 @@
  * An action's definition printed back as SDL (with the custom types it uses) to modify
  * (`update_action` after `set_custom_types`), or to delete (`drop_action`, after a confirmation).
  */
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState } from 'react';
 import { useMetadata } from '../../api/metadata';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import { useMetadataChange } from '../../ui/useMetadataChange';
 import { ActionFields } from './ActionFields';
@@ -19,31 +20,18 @@ export function ModifyTab({ entry, types }: { entry: ActionEntry; types: CustomT
   const [saved, setSaved] = useState(false);
   const save = useAction(
     useCallback(async () => {
+      setSaved(false);
       await saveAction(form, types, entry.name);
       await refresh();
       setSaved(true);
     }, [form, types, entry.name, refresh]),
   );
   const remove = useMetadataChange();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setSaved(false);
-    void save.run();
-  };
   return (
     <>
-      <form onSubmit={submit} aria-label="Modify the action">
+      <SubmitForm label="Modify the action" call={save} submit="Save" busyLabel="Saving…" notice={saved ? 'Saved.' : undefined}>
         <ActionFields form={form} onChange={setForm} />
-        <ErrorNote error={save.error} />
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving…' : 'Save'}
-        </button>
-      </form>
-      {saved && (
-        <p className="notice" role="status">
-          Saved.
-        </p>
-      )}
+      </SubmitForm>
       <div className="row actions-row">
         <ConfirmButton label="Delete action" question={`Delete the action ${entry.name}?`} confirmLabel="Yes, delete" busy={remove.busy} onConfirm={async () => (await remove.run('drop_action', { name: entry.name })) && navigate('/actions')} />
       </div>

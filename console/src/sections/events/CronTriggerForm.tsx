@@ -4,18 +4,18 @@
  * request transform, whether it goes into the exported metadata, and a comment, as the
  * well-known engine's console asks. A response transform (not shown) is kept when modifying.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { metadata } from '../../api/client';
 import { useMetadata } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
 import { Checkbox, TextArea, TextField } from '../../ui/forms';
 import { jsonText, parseOptionalJson } from '../../ui/jsonText';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import type { CronTrigger } from './api';
 import { CronPreview } from './CronPreview';
 import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
 import { SCHEDULED_RETRY } from './RetryFields';
-import { SaveRow } from './SaveRow';
 
 export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger; onSaved: () => Promise<void> }) {
   const { refresh } = useMetadata();
@@ -47,13 +47,8 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
     if (existing) setSaved(true);
     else navigate(pathOf('events', 'cron', name, 'pending'));
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
-  };
-
   return (
-    <form onSubmit={submit} aria-label={existing ? 'Modify cron trigger' : 'Create cron trigger'}>
+    <SubmitForm label={existing ? 'Modify cron trigger' : 'Create cron trigger'} call={save} submit={existing ? 'Save cron trigger' : 'Create cron trigger'} notice={saved ? 'Cron trigger saved.' : undefined}>
       <TextField label="Trigger name" value={name} onChange={(e) => setName(e.target.value)} disabled={!!existing} required />
       <TextField label="Webhook URL" value={webhook} onChange={(e) => setWebhook(e.target.value)} placeholder="https://… or {{ENV_VAR}}/path" />
       <TextField label="Cron schedule" value={schedule} onChange={(e) => setSchedule(e.target.value)} />
@@ -62,7 +57,6 @@ export function CronTriggerForm({ existing, onSaved }: { existing?: CronTrigger;
       <DeliveryFields retry={SCHEDULED_RETRY} value={delivery} onChange={setDelivery} />
       <Checkbox label="Include this trigger in the metadata" checked={include} onChange={(e) => setInclude(e.target.checked)} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
-      <SaveRow error={save.error} busy={save.busy} saved={saved ? 'Cron trigger saved.' : undefined} label={existing ? 'Save cron trigger' : 'Create cron trigger'} />
-    </form>
+    </SubmitForm>
   );
 }

@@ -5,18 +5,18 @@
  * transform. What the form does not show (payload columns, cleanup, response transform,
  * `trigger_on_replication`) is kept when modifying.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { metadata } from '../../api/client';
 import { tableKey, useMetadata, type EventTrigger } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
 import { Select, TextField } from '../../ui/forms';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
 import { commandPrefix, tableColumns, type TriggerAt } from './api';
 import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
 import { OperationsFields, operationsOf, type Operations } from './OperationsFields';
 import { EVENT_TRIGGER_RETRY } from './RetryFields';
-import { SaveRow } from './SaveRow';
 
 /** What a stored trigger has that the form does not show, sent again as it is when modifying. */
 const kept = (stored: EventTrigger | undefined): Partial<EventTrigger> =>
@@ -64,13 +64,8 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
     if (existing) setSaved(true);
     else navigate(pathOf('events', 'data', source, name, 'processed'));
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
-  };
-
   return (
-    <form onSubmit={submit} aria-label={existing ? 'Modify event trigger' : 'Create event trigger'}>
+    <SubmitForm label={existing ? 'Modify event trigger' : 'Create event trigger'} call={save} submit={existing ? 'Save event trigger' : 'Create event trigger'} notice={saved ? 'Event trigger saved.' : undefined}>
       <TextField label="Trigger name" value={name} onChange={(e) => setName(e.target.value)} disabled={!!existing} required />
       <Select label="Source" value={source} options={sources.map((s) => s.name)} onChange={(e) => (setSource(e.target.value), setTable(''))} disabled={!!existing} />
       <Select label="Table" value={chosen ? tableKey(chosen) : ''} options={tables.map(tableKey)} onChange={(e) => setTable(e.target.value)} disabled={!!existing} />
@@ -91,7 +86,6 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
         </div>
       </fieldset>
       <DeliveryFields retry={EVENT_TRIGGER_RETRY} value={delivery} onChange={setDelivery} />
-      <SaveRow error={save.error} busy={save.busy} saved={saved ? 'Event trigger saved.' : undefined} label={existing ? 'Save event trigger' : 'Create event trigger'} />
-    </form>
+    </SubmitForm>
   );
 }

@@ -3,15 +3,15 @@
  * time, now by default), payload, retry configuration, headers, an optional request transform
  * and a comment, as the well-known engine's console asks.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { metadata } from '../../api/client';
 import { navigate } from '../../app/router';
 import { TextArea, TextField } from '../../ui/forms';
 import { parseOptionalJson } from '../../ui/jsonText';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
 import { SCHEDULED_RETRY } from './RetryFields';
-import { SaveRow } from './SaveRow';
 
 /** A `datetime-local` input's value for a time (local, to the second). */
 function localInput(d: Date): string {
@@ -40,19 +40,13 @@ export function OneOffForm() {
     });
     navigate('/events/one-off/pending');
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
-  };
-
   return (
-    <form onSubmit={submit} aria-label="Schedule an event">
+    <SubmitForm label="Schedule an event" call={save} submit="Schedule event">
       <TextField label="Webhook URL" value={webhook} onChange={(e) => setWebhook(e.target.value)} placeholder="https://… or {{ENV_VAR}}/path" />
       <TextField label="Time" type="datetime-local" step={1} value={time} onChange={(e) => setTime(e.target.value)} />
       <TextArea label="Payload (JSON)" value={payload} onChange={(e) => setPayload(e.target.value)} />
       <DeliveryFields retry={SCHEDULED_RETRY} value={delivery} onChange={setDelivery} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
-      <SaveRow error={save.error} busy={save.busy} label="Schedule event" />
-    </form>
+    </SubmitForm>
   );
 }

@@ -3,11 +3,12 @@
  * server again and refuses a definition it cannot use), reload (`reload_remote_schema`: the
  * server's schema fetched again) or remove (`remove_remote_schema`, after a confirmation).
  */
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState } from 'react';
 import { metadata as callMetadata } from '../../api/client';
 import { useMetadata } from '../../api/metadata';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import { useMetadataChange } from '../../ui/useMetadataChange';
 import { formOf, remoteSchemaArgs, type RemoteSchemaEntry } from './definition';
@@ -25,23 +26,14 @@ export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
     },
     [refresh],
   );
-  const save = useAction(useCallback(async () => (await callMetadata('update_remote_schema', remoteSchemaArgs(form, entry.definition)), await done('Saved.')), [form, entry.definition, done]));
+  const save = useAction(useCallback(async () => (setNotice(''), await callMetadata('update_remote_schema', remoteSchemaArgs(form, entry.definition)), await done('Saved.')), [form, entry.definition, done]));
   const reload = useAction(useCallback(async () => (await callMetadata('reload_remote_schema', { name: entry.name }), await done('Reloaded: the server was introspected again.')), [entry.name, done]));
   const remove = useMetadataChange();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setNotice('');
-    void save.run();
-  };
   return (
     <>
-      <form onSubmit={submit} aria-label="Remote schema definition">
+      <SubmitForm label="Remote schema definition" call={save} submit="Save" busyLabel="Saving…">
         <RemoteSchemaFields form={form} onChange={setForm} nameFixed />
-        <ErrorNote error={save.error} />
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving…' : 'Save'}
-        </button>
-      </form>
+      </SubmitForm>
       {notice && (
         <p className="notice" role="status">
           {notice}
