@@ -7,17 +7,13 @@
  * there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { ActionHandler } from '../support/action-handler.js';
 
 let s: ConsoleSetting;
 let handler: ActionHandler;
 
-/** Waits for what the page shows for up to 10 s: the engine's answers are slow on a busy machine. */
-const poll = <T>(f: () => T | Promise<T>) => expect.poll(f, { timeout: 10_000 });
-const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
-const login = async (username: string, role?: string) =>
-  (await s.engine.post('/v1/graphql', { query: `mutation { login(username: "${username}", password: "pw") { accessToken } }` }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}) })).body;
+const login = (username: string, role?: string) => graphqlAs(s, `mutation { login(username: "${username}", password: "pw") { accessToken } }`, role);
 
 beforeAll(async () => {
   // Answers the action's payload, or the transformed body `{user}`.
@@ -46,7 +42,7 @@ describe('actions', () => {
   it('creates an action from SDL and calls it', async () => {
     const { page } = s;
     await signIn(s, '/console/actions');
-    await poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
     await s.browser.shot('empty');
     await page.getByRole('link', { name: 'Create action' }).click();
     await page.getByLabel('Action definition').fill('type Mutation {\n  """Logs a user in"""\n  login(username: String!, password: String!): LoginResponse\n}\n');
@@ -54,10 +50,10 @@ describe('actions', () => {
     await page.getByLabel('Webhook (HTTP/S) handler').fill(handler.url('/login'));
     await s.browser.shot('create-form');
     await page.getByRole('button', { name: 'Create action' }).click();
-    await poll(() => page.getByRole('heading', { name: 'login' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'login' }).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/console/actions/login/modify');
     await s.browser.shot('created');
-    const m = await exported();
+    const m = await exported(s);
     expect(m.actions).toEqual([
       {
         name: 'login',
@@ -87,15 +83,15 @@ describe('actions', () => {
     const types = page.getByLabel('Type configuration');
     await types.fill('type LoginResponse {\n');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await poll(() => page.getByRole('alert').textContent()).toContain('Type configuration: Syntax Error');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Type configuration: Syntax Error');
     await s.browser.shot('sdl-error');
     await types.fill('type LoginResponse {\n  accessToken: Nope!\n}\n');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await poll(() => page.getByRole('alert').textContent()).toMatch(/Nope.*at \$\.args\[0\]/);
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Nope.*at \$\.args\[0\]/);
     // The refused save logged its HTTP 400 in the browser: the engine's answer, shown above.
     s.browser.errors.splice(0);
     await s.browser.shot('engine-error');
-    expect((await exported()).custom_types.objects[0].fields[0].type).toBe('String!');
+    expect((await exported(s)).custom_types.objects[0].fields[0].type).toBe('String!');
     await types.fill('type LoginResponse {\n  accessToken: String!\n}\n');
   });
 
@@ -109,7 +105,7 @@ describe('actions', () => {
     expect(JSON.parse(await page.getByLabel('Sample input').inputValue()).input).toEqual({ username: 'username', password: 'password' });
     await page.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByLabel('Transformed request');
-    await poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}?who=username`);
+    await expect.poll(() => preview.textContent()).toContain(`POST ${handler.url('/login')}?who=username`);
     expect(await preview.textContent()).toContain('x-from: console');
     expect(await preview.textContent()).toContain('"user": "username"');
     await s.browser.shot('transform-preview');
@@ -118,13 +114,13 @@ describe('actions', () => {
     await handlerField.fill('{{LOGIN_BASE}}/login');
     await page.getByLabel('Sample env variables').fill('LOGIN_BASE=http://login.example');
     await page.getByRole('button', { name: 'Preview' }).click();
-    await poll(() => preview.textContent()).toContain('POST http://login.example/login?who=username');
+    await expect.poll(() => preview.textContent()).toContain('POST http://login.example/login?who=username');
     await s.browser.shot('transform-preview-env');
     await handlerField.fill(handler.url('/login'));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await s.browser.shot('transform-saved');
-    expect((await exported()).actions[0].definition.request_transform).toEqual({
+    expect((await exported(s)).actions[0].definition.request_transform).toEqual({
       version: 2,
       template_engine: 'Kriti',
       query_params: { who: '{{$body.input.username}}' },
@@ -142,21 +138,21 @@ describe('actions', () => {
     expect((await login('cy', 'user')).errors).toBeDefined();
     await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Permissions' }).click();
     const roles = page.getByRole('table', { name: 'Roles' });
-    await poll(() => roles.getByRole('row', { name: /viewer/ }).textContent()).toContain('not allowed');
+    await expect.poll(() => roles.getByRole('row', { name: /viewer/ }).textContent()).toContain('not allowed');
     await s.browser.shot('permissions');
     await page.getByLabel('New role', { exact: true }).fill('user');
     await page.getByRole('button', { name: 'Add permission' }).click();
-    await poll(() => page.getByRole('button', { name: 'Remove user' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove user' }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Allow viewer' }).click();
-    await poll(() => page.getByRole('button', { name: 'Remove viewer' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove viewer' }).isVisible()).toBe(true);
     await s.browser.shot('permissions-added');
-    expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }, { role: 'viewer' }]);
+    expect((await exported(s)).actions[0].permissions).toEqual([{ role: 'user' }, { role: 'viewer' }]);
     expect(await login('cy', 'user')).toEqual({ data: { login: { accessToken: 'token-cy' } } });
     expect(await login('di', 'viewer')).toEqual({ data: { login: { accessToken: 'token-di' } } });
     await page.getByRole('button', { name: 'Remove viewer' }).click();
-    await poll(() => page.getByRole('button', { name: 'Allow viewer' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Allow viewer' }).isVisible()).toBe(true);
     await s.browser.shot('permission-removed');
-    expect((await exported()).actions[0].permissions).toEqual([{ role: 'user' }]);
+    expect((await exported(s)).actions[0].permissions).toEqual([{ role: 'user' }]);
     expect((await login('di', 'viewer')).errors).toBeDefined();
   });
 
@@ -165,7 +161,7 @@ describe('actions', () => {
     await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Modify' }).click();
     await page.getByLabel('Type configuration').fill('type LoginResponse {\n  accessToken: String!\n  noteId: Int\n}\n');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await page.getByRole('navigation', { name: 'Action' }).getByRole('link', { name: 'Relationships' }).click();
     await page.getByLabel('Relationship name').fill('note');
     await page.getByLabel('Reference table').selectOption('default/public/note');
@@ -173,15 +169,15 @@ describe('actions', () => {
     await page.getByLabel('To column').fill('id');
     await s.browser.shot('relationship-form');
     await page.getByRole('button', { name: 'Add relationship' }).click();
-    await poll(() => page.getByRole('button', { name: 'Remove note' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove note' }).isVisible()).toBe(true);
     await s.browser.shot('relationship-added');
-    const [output] = (await exported()).custom_types.objects;
+    const [output] = (await exported(s)).custom_types.objects;
     expect(output.relationships).toEqual([expect.objectContaining({ name: 'note', type: 'object', remote_table: { schema: 'public', name: 'note' }, field_mapping: { noteId: 'id' } })]);
     const related = await s.engine.post('/v1/graphql', { query: 'mutation { login(username: "eve", password: "pw") { accessToken note { title } } }' }, ADMIN);
     expect(related.body).toEqual({ data: { login: { accessToken: 'token-eve', note: { title: 'hello' } } } });
     await page.getByRole('button', { name: 'Remove note' }).click();
-    await poll(() => page.getByRole('button', { name: 'Remove note' }).count()).toBe(0);
-    expect((await exported()).custom_types.objects[0].relationships).toBeUndefined();
+    await expect.poll(() => page.getByRole('button', { name: 'Remove note' }).count()).toBe(0);
+    expect((await exported(s)).custom_types.objects[0].relationships).toBeUndefined();
   });
 
   it('deletes the action', async () => {
@@ -190,9 +186,9 @@ describe('actions', () => {
     await page.getByRole('button', { name: 'Delete action' }).click();
     await s.browser.shot('delete-confirm');
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No actions yet').isVisible()).toBe(true);
     await s.browser.shot('deleted');
-    expect((await exported()).actions ?? []).toEqual([]);
+    expect((await exported(s)).actions ?? []).toEqual([]);
   });
 
   it('creates an asynchronous action, keeping the custom types already there', async () => {
@@ -204,8 +200,8 @@ describe('actions', () => {
     await page.getByLabel('Kind').selectOption('asynchronous');
     await s.browser.shot('create-async');
     await page.getByRole('button', { name: 'Create action' }).click();
-    await poll(() => page.getByRole('heading', { name: 'sendEmail' }).isVisible()).toBe(true);
-    const m = await exported();
+    await expect.poll(() => page.getByRole('heading', { name: 'sendEmail' }).isVisible()).toBe(true);
+    const m = await exported(s);
     expect(m.actions[0].definition.kind).toBe('asynchronous');
     expect(m.custom_types.objects.map((o: { name: string }) => o.name)).toEqual(['LoginResponse', 'SendResult']);
     const sent = (await s.engine.post('/v1/graphql', { query: 'mutation { sendEmail(to: "a@b.c") }' }, ADMIN)).body;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionHandler } from '../support/action-handler.js';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, exported, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { eventRows, until } from '../support/events.js';
 
 let s: ConsoleSetting;
@@ -18,22 +18,18 @@ const hook = new ActionHandler({
   '/one-off': () => ({ body: { scheduled: true } }),
 });
 
-const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 const sideNav = () => s.page.getByRole('navigation', { name: 'Events' });
 const tab = (name: string) => s.page.getByRole('navigation', { name: /trigger|scheduled/i }).getByRole('link', { name, exact: true });
 
 /** Clicks "Refresh" until the table `name` shows `text`. */
 async function refreshUntil(table: string, text: string | RegExp): Promise<void> {
   await expect
-    .poll(
-      async () => {
-        await s.page.getByRole('button', { name: 'Refresh' }).click();
-        await s.page.waitForTimeout(150);
-        const t = s.page.getByRole('table', { name: table });
-        return (await t.count()) > 0 ? t.innerText() : '';
-      },
-      { timeout: 10_000 },
-    )
+    .poll(async () => {
+      await s.page.getByRole('button', { name: 'Refresh' }).click();
+      await s.page.waitForTimeout(150);
+      const t = s.page.getByRole('table', { name: table });
+      return (await t.count()) > 0 ? t.innerText() : '';
+    })
     .toMatch(text);
 }
 
@@ -71,7 +67,7 @@ describe('event triggers', () => {
     await s.browser.shot('create-refused-url');
     // The refused calls logged their HTTP 400s in the browser: the errors the test asked for.
     s.browser.errors.splice(0);
-    expect(JSON.stringify(await exported())).not.toContain('orders_created');
+    expect(JSON.stringify(await exported(s))).not.toContain('orders_created');
   });
 
   it('creates a trigger that delivers an inserted row, shown in its logs', async () => {
@@ -87,7 +83,7 @@ describe('event triggers', () => {
     await s.browser.shot('create-filled');
     await page.getByRole('button', { name: 'Create event trigger' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'orders_created' }).isVisible()).toBe(true);
-    const [stored] = (await exported()).sources[0].tables[0].event_triggers;
+    const [stored] = (await exported(s)).sources[0].tables[0].event_triggers;
     expect(stored).toMatchObject({
       name: 'orders_created',
       definition: { enable_manual: false, insert: { columns: '*' }, update: { columns: ['id'] } },
@@ -101,7 +97,7 @@ describe('event triggers', () => {
     // Auto-refresh reads the list again every few seconds, without a click.
     await page.getByLabel('Auto-refresh', { exact: true }).check();
     await s.db.sql("INSERT INTO public.orders (item) VALUES ('tea')");
-    await expect.poll(async () => ((await page.getByRole('table', { name: 'Processed events' }).count()) > 0 ? page.getByRole('table', { name: 'Processed events' }).innerText() : ''), { timeout: 10_000 }).toContain('delivered');
+    await expect.poll(async () => ((await page.getByRole('table', { name: 'Processed events' }).count()) > 0 ? page.getByRole('table', { name: 'Processed events' }).innerText() : '')).toContain('delivered');
     await page.getByRole('table', { name: 'Processed events' }).getByRole('row').nth(1).getByText('Invocations', { exact: true }).click();
     await expect.poll(() => page.getByRole('table', { name: /^Invocations of event / }).innerText()).toContain('200');
     await s.browser.shot('processed-events');
@@ -161,8 +157,8 @@ describe('event triggers', () => {
     await s.browser.shot('modify');
     await page.getByRole('button', { name: 'Save event trigger' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Event trigger saved.');
-    await expect.poll(async () => (await exported()).sources[0].tables[0].event_triggers[0].definition.enable_manual).toBe(true);
-    const [stored] = (await exported()).sources[0].tables[0].event_triggers;
+    await expect.poll(async () => (await exported(s)).sources[0].tables[0].event_triggers[0].definition.enable_manual).toBe(true);
+    const [stored] = (await exported(s)).sources[0].tables[0].event_triggers;
     expect(stored).toMatchObject({
       webhook_from_env: 'EVENTS_TEST_MANUAL_HOOK',
       headers: [{ name: 'x-shop', value_from_env: 'EVENTS_TEST_SHOP' }],
@@ -206,10 +202,10 @@ describe('event triggers', () => {
   it('deletes a trigger', async () => {
     const { page } = s;
     await tab('Modify').click();
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete event trigger orders_created' }).click();
+    await page.getByRole('group', { name: 'Confirm: Delete event trigger orders_created' }).getByRole('button', { name: 'Yes, delete event trigger orders_created' }).click();
     await expect.poll(() => page.getByText('No event triggers yet').isVisible()).toBe(true);
-    expect((await exported()).sources[0].tables[0].event_triggers).toBeUndefined();
+    expect((await exported(s)).sources[0].tables[0].event_triggers).toBeUndefined();
     await s.browser.shot('deleted');
   });
 });
@@ -246,8 +242,9 @@ describe('one-off scheduled events', () => {
     await page.getByRole('button', { name: 'Schedule event' }).click();
     await refreshUntil('Pending events', /2099-01-01/);
     await s.browser.shot('one-off-pending');
-    page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: /^Delete event / }).click();
+    const pending = page.getByRole('table', { name: 'Pending events' });
+    await pending.getByRole('button', { name: 'Delete', exact: true }).click();
+    await pending.getByRole('group', { name: 'Confirm: Delete' }).getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.getByText('No events.').isVisible()).toBe(true);
     const left = await s.engine.metadata({ type: 'get_scheduled_events', args: { type: 'one_off', status: ['scheduled'] } }, ADMIN);
     expect(left.body.events).toEqual([]);
@@ -269,7 +266,7 @@ describe('cron triggers', () => {
     await page.getByRole('button', { name: 'Create cron trigger' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'nightly' }).isVisible()).toBe(true);
     expect(await sideNav().getByRole('link', { name: 'nightly' }).isVisible()).toBe(true);
-    expect((await exported()).cron_triggers).toEqual([
+    expect((await exported(s)).cron_triggers).toEqual([
       expect.objectContaining({ name: 'nightly', webhook: hook.url('/cron'), schedule: '0 3 * * *', payload: { job: 'cleanup' }, include_in_metadata: true, comment: 'every night' }),
     ]);
     await refreshUntil('Pending events', /scheduled/);
@@ -286,7 +283,7 @@ describe('cron triggers', () => {
     await page.getByRole('button', { name: 'Save cron trigger' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Cron trigger saved.');
     // Left out of the export, still listed (get_cron_triggers) and in the side navigation.
-    await expect.poll(async () => (await exported()).cron_triggers).toBeUndefined();
+    await expect.poll(async () => (await exported(s)).cron_triggers).toBeUndefined();
     const listed = await s.engine.metadata({ type: 'get_cron_triggers', args: {} }, ADMIN);
     expect(listed.body.cron_triggers).toEqual([expect.objectContaining({ name: 'nightly', schedule: '30 4 * * 1', include_in_metadata: false, payload: { job: 'cleanup' } })]);
     expect(await sideNav().getByRole('link', { name: 'nightly' }).isVisible()).toBe(true);
@@ -294,8 +291,8 @@ describe('cron triggers', () => {
 
   it('deletes a cron trigger', async () => {
     const { page } = s;
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete cron trigger nightly' }).click();
+    await page.getByRole('group', { name: 'Confirm: Delete cron trigger nightly' }).getByRole('button', { name: 'Yes, delete cron trigger nightly' }).click();
     await expect.poll(() => sideNav().getByRole('link', { name: 'nightly' }).count()).toBe(0);
     expect((await s.engine.metadata({ type: 'get_cron_triggers', args: {} }, ADMIN)).body.cron_triggers).toEqual([]);
     await s.browser.shot('cron-deleted');

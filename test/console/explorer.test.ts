@@ -139,7 +139,7 @@ describe('the API section', () => {
     // The headers ride in connection_init's payload as {headers}, the engine's way to read them.
     expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ type: 'connection_init', payload: { headers: { 'x-service-admin-secret': CONSOLE_SECRET, 'x-service-role': 'user', 'x-service-user-id': '1' } } });
     await s.db.sql(`INSERT INTO notes (owner_id, body) VALUES (1, 'third of one'), (2, 'not for one')`);
-    await expect.poll(answer, { timeout: 10_000 }).toEqual({ data: { notes: [{ id: 1, body: 'first of one' }, { id: 3, body: 'second of one' }, { id: 4, body: 'third of one' }] } });
+    await expect.poll(answer).toEqual({ data: { notes: [{ id: 1, body: 'first of one' }, { id: 3, body: 'second of one' }, { id: 4, body: 'third of one' }] } });
     await s.browser.shot('subscription-updated');
     await page.getByRole('button', { name: 'Stop' }).click();
     // A subscription's explain is its multiplexed statement.

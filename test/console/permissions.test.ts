@@ -7,11 +7,9 @@
  * export_metadata, and what the role may do with /v1/graphql.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 
 let s: ConsoleSetting;
-// The machine is shared: what the page shows after a call to the engine may take more than expect.poll's default second.
-const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000 });
 const TAB = '/console/data/default/schema/public/tables/article/permissions';
 
 beforeAll(async () => {
@@ -45,10 +43,7 @@ async function articleEntry() {
   return r.body.metadata.sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'article');
 }
 
-async function asUser(userId: string, query: string) {
-  const r = await s.engine.post('/v1/graphql', { query }, { ...ADMIN, 'x-service-role': 'user', 'x-service-user-id': userId });
-  return r.body;
-}
+const asUser = (userId: string, query: string) => graphqlAs(s, query, 'user', { 'x-service-user-id': userId });
 
 const titles = async (userId: string) => ((await asUser(userId, '{ article(order_by: {id: asc}) { title user_id } }')).data.article as { title: string }[]).map((a) => a.title);
 
@@ -56,7 +51,7 @@ describe('permissions of a table', () => {
   it('builds a select permission with a row filter on a session variable, chosen columns and a limit', async () => {
     const { page } = s;
     await signIn(s, TAB);
-    await poll(() => page.getByRole('table', { name: 'Permissions' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('table', { name: 'Permissions' }).isVisible()).toBe(true);
     await s.browser.shot('grid-empty');
     await page.getByLabel('New role').fill('user');
     await page.getByRole('button', { name: 'Edit select permission of user' }).click();
@@ -70,7 +65,7 @@ describe('permissions of a table', () => {
     await page.getByLabel('Limit number of rows').fill('10');
     await s.browser.shot('select-built');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of user.');
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of user.');
     await s.browser.shot('select-saved');
 
     expect((await articleEntry()).select_permissions).toEqual([
@@ -89,7 +84,7 @@ describe('permissions of a table', () => {
     const json = rows.getByLabel('Row select permissions (JSON)');
     expect(JSON.parse(await json.inputValue())).toEqual({ user_id: { _eq: 'X-Service-User-Id' } });
     await json.fill('{"_and": [{"user_id": {"_eq": "X-Service-User-Id"}}, {"title": ');
-    await poll(() => rows.getByRole('status').textContent()).toContain('Not a valid boolean expression');
+    await expect.poll(() => rows.getByRole('status').textContent()).toContain('Not a valid boolean expression');
     expect(await page.getByRole('button', { name: 'Save permissions' }).isDisabled()).toBe(true);
     await s.browser.shot('json-invalid');
     await json.fill('{"_and": [{"user_id": {"_eq": "X-Service-User-Id"}}, {"title": {"_like": "a%"}}]}');
@@ -98,7 +93,7 @@ describe('permissions of a table', () => {
     expect(await rows.getByLabel('Value of _and 2 › title', { exact: true }).inputValue()).toBe('a%');
     await s.browser.shot('json-in-builder');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(async () => (await articleEntry()).select_permissions.find((p: { role: string }) => p.role === 'user').permission.filter).toEqual({
+    await expect.poll(async () => (await articleEntry()).select_permissions.find((p: { role: string }) => p.role === 'user').permission.filter).toEqual({
       _and: [{ user_id: { _eq: 'X-Service-User-Id' } }, { title: { _like: 'a%' } }],
     });
     expect(await titles('1')).toEqual(['a1', 'a2']);
@@ -113,7 +108,7 @@ describe('permissions of a table', () => {
     await rows.getByLabel('Row select permissions (JSON)').fill('{"nope": {"_eq": 1}}');
     await page.getByRole('button', { name: 'Save permissions' }).click();
     const alert = page.getByRole('alert');
-    await poll(() => alert.textContent()).toContain('nope');
+    await expect.poll(() => alert.textContent()).toContain('nope');
     expect(await alert.textContent()).toContain('(not-exists at $.args[1].args)');
     await s.browser.shot('refused');
     expect(await articleEntry()).toEqual(before);
@@ -142,7 +137,7 @@ describe('permissions of a table', () => {
     await page.getByLabel('Preset value 1').fill('X-Service-User-Id');
     await s.browser.shot('insert-built');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(() => page.locator('.notice').textContent()).toBe('Saved the insert permission of user.');
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the insert permission of user.');
     await s.browser.shot('insert-saved');
     expect((await articleEntry()).insert_permissions).toEqual([
       { role: 'user', permission: { check: { title: { _like: 'a%' }, id: { _cgt: 'user_id' } }, columns: ['title'], set: { user_id: 'X-Service-User-Id' } } },
@@ -164,7 +159,7 @@ describe('permissions of a table', () => {
     for (const f of ['select', 'select_by_pk', 'select_aggregate', 'select_stream']) await subscriptions.getByLabel(f, { exact: true }).uncheck();
     await s.browser.shot('select-guest');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of guest.');
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of guest.');
     expect((await articleEntry()).select_permissions.find((p: { role: string }) => p.role === 'guest')).toEqual({
       role: 'guest',
       permission: { columns: ['id', 'title', 'user_id', 'secret'], filter: {}, allow_aggregations: true, query_root_fields: ['select', 'select_aggregate'], subscription_root_fields: [] },
@@ -172,7 +167,7 @@ describe('permissions of a table', () => {
     expect(await page.getByRole('button', { name: 'Edit select permission of guest' }).textContent()).toContain('full');
     await s.browser.shot('select-guest-saved');
     // Every row: the three articles and the one user 2 inserted.
-    const guest = async (query: string) => (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, 'x-service-role': 'guest' })).body;
+    const guest = (query: string) => graphqlAs(s, query, 'guest');
     expect(await guest('{ article_aggregate { aggregate { count } } }')).toEqual({ data: { article_aggregate: { aggregate: { count: 4 } } } });
     expect((await guest('{ article_by_pk(id: 1) { id } }')).errors[0].message).toContain('article_by_pk');
   });
@@ -193,14 +188,14 @@ describe('permissions of a table', () => {
     await rows.getByLabel('Value of name_upper', { exact: true }).fill('ANN');
     await s.browser.shot('computed-field');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of reader.');
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the select permission of reader.');
     const exported = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
     const users = exported.body.metadata.sources[0].tables.find((t: { table: { name: string } }) => t.table.name === 'users');
     expect(users.select_permissions).toEqual([{ role: 'reader', permission: { columns: ['id'], computed_fields: ['name_upper'], filter: { name_upper: { _eq: 'ANN' } } } }]);
     const r = await s.engine.post('/v1/graphql', { query: '{ users { id name_upper } }' }, { ...ADMIN, 'x-service-role': 'reader' });
     expect(r.body).toEqual({ data: { users: [{ id: 1, name_upper: 'ANN' }] } });
     await page.goto(s.engine.url + TAB);
-    await poll(() => page.getByRole('table', { name: 'Permissions' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('table', { name: 'Permissions' }).isVisible()).toBe(true);
   });
 
   it('builds an update permission through a relationship, _or, _not and _exists, with a post-update check and a static preset', async () => {
@@ -234,7 +229,7 @@ describe('permissions of a table', () => {
     await page.getByLabel('Preset value 1').fill('edited');
     await s.browser.shot('update-built');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(() => page.locator('.notice').textContent()).toBe('Saved the update permission of user.');
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the update permission of user.');
     await s.browser.shot('update-saved');
     expect((await articleEntry()).update_permissions).toEqual([
       {
@@ -271,7 +266,7 @@ describe('permissions of a table', () => {
     await page.getByRole('group', { name: 'Row delete permissions' }).getByRole('radio', { name: 'With same custom check as select' }).check();
     await page.getByRole('group', { name: 'Clone permissions' }).getByLabel('guest', { exact: true }).check();
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await poll(() => page.locator('.notice').textContent()).toBe('Saved the delete permission of user and of guest.');
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved the delete permission of user and of guest.');
     const filter = { _and: [{ user_id: { _eq: 'X-Service-User-Id' } }, { title: { _like: 'a%' } }] };
     expect((await articleEntry()).delete_permissions).toEqual([
       { role: 'guest', permission: { filter, backend_only: true } },
@@ -281,7 +276,7 @@ describe('permissions of a table', () => {
     await page.getByRole('button', { name: 'Delete permissions' }).click();
     await s.browser.shot('delete-confirm');
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await poll(() => page.getByRole('button', { name: 'Edit delete permission of user' }).textContent()).toContain('none');
+    await expect.poll(() => page.getByRole('button', { name: 'Edit delete permission of user' }).textContent()).toContain('none');
     expect((await articleEntry()).delete_permissions).toEqual([{ role: 'guest', permission: { filter, backend_only: true } }]);
     await s.browser.shot('delete-deleted');
   });
@@ -293,20 +288,20 @@ describe('inherited roles', () => {
     const editor = { type: 'pg_create_select_permission', args: { source: 'default', table: { schema: 'public', name: 'users' }, role: 'editor', permission: { columns: ['id'], filter: {} } } };
     expect((await s.engine.metadata(editor, ADMIN)).status).toBe(200);
     await page.goto(`${s.engine.url}/console/data/inherited-roles`);
-    await poll(() => page.getByText('No inherited roles.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No inherited roles.').isVisible()).toBe(true);
     await s.browser.shot('inherited-none');
     await page.getByLabel('Inherited role name').fill('user_editor');
     const parents = page.getByRole('group', { name: 'Roles to inherit from' });
     await parents.getByLabel('user', { exact: true }).check();
     await parents.getByLabel('editor', { exact: true }).check();
     await page.getByRole('button', { name: 'Add inherited role' }).click();
-    await poll(() => page.getByRole('table', { name: 'Inherited roles' }).getByRole('row', { name: /user_editor/ }).textContent()).toContain('user, editor');
+    await expect.poll(() => page.getByRole('table', { name: 'Inherited roles' }).getByRole('row', { name: /user_editor/ }).textContent()).toContain('user, editor');
     await s.browser.shot('inherited-added');
     const exported = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
     expect(exported.body.metadata.inherited_roles).toEqual([{ role_name: 'user_editor', role_set: ['user', 'editor'] }]);
     // The table's grid lists it, with what it inherits until it has a permission of its own.
     await page.goto(s.engine.url + TAB);
-    await poll(() => page.getByRole('button', { name: 'Edit select permission of user_editor' }).textContent()).toContain('inherited');
+    await expect.poll(() => page.getByRole('button', { name: 'Edit select permission of user_editor' }).textContent()).toContain('inherited');
     expect(await page.getByRole('row', { name: /^user_editor/ }).getByRole('rowheader').textContent()).toBe('user_editorinherits from user, editor');
     await s.browser.shot('inherited-in-grid');
     await page.goto(`${s.engine.url}/console/data/inherited-roles`);
@@ -316,11 +311,11 @@ describe('inherited roles', () => {
     await form.getByLabel('guest', { exact: true }).check();
     await s.browser.shot('inherited-editing');
     await form.getByRole('button', { name: 'Save inherited role' }).click();
-    await poll(() => page.getByRole('table', { name: 'Inherited roles' }).getByRole('row', { name: /user_editor/ }).textContent()).toContain('user, guest');
+    await expect.poll(() => page.getByRole('table', { name: 'Inherited roles' }).getByRole('row', { name: /user_editor/ }).textContent()).toContain('user, guest');
     const edited = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
     expect(edited.body.metadata.inherited_roles).toEqual([{ role_name: 'user_editor', role_set: ['user', 'guest'] }]);
     await page.getByRole('button', { name: 'Remove inherited role user_editor' }).click();
-    await poll(() => page.getByText('No inherited roles.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No inherited roles.').isVisible()).toBe(true);
     await s.browser.shot('inherited-removed');
     const after = await s.engine.metadata({ type: 'export_metadata', version: 2, args: {} }, ADMIN);
     expect(after.body.metadata.inherited_roles).toBeUndefined();

@@ -6,18 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, expectedFailure, exported, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 
 let s: ConsoleSetting;
 
-/** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
-const expectedFailure = (status: number) => {
-  const failed = (e: string) => e.includes(`status of ${status}`);
-  expect(s.browser.errors.some(failed)).toBe(true);
-  s.browser.errors.splice(0, s.browser.errors.length, ...s.browser.errors.filter((e) => !failed(e)));
-};
-
-const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 const tablesOf = (m: { sources: { tables: { table: { name: string } }[] }[] }) => m.sources.flatMap((src) => src.tables.map((t) => t.table.name)).sort();
 
 beforeAll(async () => {
@@ -43,23 +35,23 @@ describe('metadata actions', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export metadata' }).click()]);
     expect(download.suggestedFilename()).toBe('metadata.json');
     file = await download.path();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(await exported());
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(await exported(s));
   });
 
   it('imports the downloaded file back over a changed metadata', async () => {
     const { page } = s;
-    const before = await exported();
+    const before = await exported(s);
     expect((await s.engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'article' } }, ADMIN)).status).toBe(200);
-    expect(tablesOf(await exported())).toEqual(['article', 'author']);
+    expect(tablesOf(await exported(s))).toEqual(['article', 'author']);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'metadata.json', mimeType: 'application/json', buffer: readFileSync(file) });
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata imported from metadata.json.');
     await s.browser.shot('imported');
-    expect(await exported()).toEqual(before);
+    expect(await exported(s)).toEqual(before);
   });
 
   it("shows the engine's error for a file it refuses, and changes nothing", async () => {
     const { page } = s;
-    const before = await exported();
+    const before = await exported(s);
     const broken = { ...before, sources: [{ ...before.sources[0], tables: [{ table: { schema: 'public', name: 'author' }, select_permissions: [{ role: 'user', permission: { columns: ['nope'], filter: {} } }] }] }] };
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(broken)) });
     const alert = page.getByRole('alert');
@@ -67,13 +59,13 @@ describe('metadata actions', () => {
     const objects = page.getByRole('table', { name: 'Objects the imported metadata makes inconsistent' });
     expect(await objects.getByRole('row').nth(1).textContent()).toMatch(/nope/);
     await s.browser.shot('import-refused');
-    expect(await exported()).toEqual(before);
+    expect(await exported(s)).toEqual(before);
     // The refused import's 400 is logged by the browser: the failure this test asked for.
-    expectedFailure(400);
+    expectedFailure(s, 400);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'text.json', mimeType: 'application/json', buffer: Buffer.from('not json') });
-    await expect.poll(() => alert.textContent()).toContain('text.json cannot be read as JSON');
+    await expect.poll(() => alert.textContent()).toContain('text.json is not valid JSON');
     await s.browser.shot('import-not-json');
-    expect(await exported()).toEqual(before);
+    expect(await exported(s)).toEqual(before);
   });
 });
 
@@ -105,7 +97,7 @@ describe('inconsistent metadata', () => {
     await s.browser.shot('consistent');
     const status = (await s.engine.metadata({ type: 'get_inconsistent_metadata', args: {} }, ADMIN)).body;
     expect(status.is_consistent).toBe(true);
-    expect(tablesOf(await exported())).toEqual([]);
+    expect(tablesOf(await exported(s))).toEqual([]);
   });
 });
 
@@ -129,7 +121,7 @@ describe('about and clear', () => {
     const confirm = page.getByRole('group', { name: 'Confirm: Clear metadata' });
     await s.browser.shot('clear-confirm');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    expect(tablesOf(await exported())).toEqual(['tag']);
+    expect(tablesOf(await exported(s))).toEqual(['tag']);
     // By keyboard: cancelling gave the focus back to the button, and the question takes it.
     const focused = () => page.evaluate('[document.activeElement?.closest("[role=group]")?.getAttribute("aria-label") ?? "", document.activeElement?.textContent]');
     await expect.poll(focused).toEqual(['', 'Clear metadata']);
@@ -138,6 +130,6 @@ describe('about and clear', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Metadata cleared.');
     await s.browser.shot('cleared');
-    expect(tablesOf(await exported())).toEqual([]);
+    expect(tablesOf(await exported(s))).toEqual([]);
   });
 });

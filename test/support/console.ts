@@ -3,6 +3,7 @@
  * secret, and a headless Chromium signed in to it (`signIn`).
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { freshDatabase, type TestDatabase } from './db.js';
 import { startEngine, type Engine } from './engine.js';
 import { openConsoleBrowser, type ConsoleBrowser } from './browser.js';
@@ -56,3 +57,17 @@ export async function signIn(s: ConsoleSetting, path = '/console'): Promise<void
   // Playwright's wait, not expect.poll: a file may sign in from beforeAll.
   await s.page.getByRole('navigation', { name: 'Sections' }).waitFor({ timeout: 10_000 });
 }
+
+/** The engine's metadata as `export_metadata` answers it. */
+export const exported = async (s: ConsoleSetting) => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
+
+/** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
+export function expectedFailure(s: ConsoleSetting, status: number): void {
+  const failed = (e: string) => e.includes(`status of ${status}`);
+  expect(s.browser.errors.some(failed)).toBe(true);
+  s.browser.errors.splice(0, s.browser.errors.length, ...s.browser.errors.filter((e) => !failed(e)));
+}
+
+/** A GraphQL request's answer (with the admin secret), as `role` when one is given, with more session variables in `session`. */
+export const graphqlAs = async (s: ConsoleSetting, query: string, role?: string, session: Record<string, string> = {}) =>
+  (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}), ...session })).body;

@@ -11,6 +11,21 @@ export interface QualifiedTable {
   name: string;
 }
 
+/** `schema.name`: a table's key in maps and selects, and how a table is named in lists. */
+export const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
+
+/** A table as the metadata names it (`{schema, name}`, or a bare name, which is in `public`); undefined if it is not one. */
+export function qualifiedTable(v: unknown): QualifiedTable | undefined {
+  if (typeof v === 'string') return { schema: 'public', name: v };
+  if (typeof v === 'object' && v !== null && typeof (v as QualifiedTable).name === 'string') return { schema: (v as QualifiedTable).schema ?? 'public', name: (v as QualifiedTable).name };
+  return undefined;
+}
+
+/** `name` in `public`, `schema.name` elsewhere (as the well-known console lists tables). */
+export const shownTable = (t: QualifiedTable): string => (t.schema === 'public' ? t.name : tableKey(t));
+
+export const sameTable = (a: QualifiedTable, b: QualifiedTable): boolean => a.schema === b.schema && a.name === b.name;
+
 export interface TableEntry {
   table: QualifiedTable;
   configuration?: { custom_name?: string; custom_root_fields?: Record<string, unknown>; column_config?: Record<string, { custom_name?: string }> };
@@ -38,13 +53,20 @@ export interface Permission {
   comment?: string;
 }
 
+/** A header a webhook or remote server is called with: a value, or an environment variable's. */
+export interface ConfiguredHeader {
+  name: string;
+  value?: string;
+  value_from_env?: string;
+}
+
 export interface EventTrigger {
   name: string;
   definition: Record<string, unknown>;
   webhook?: string;
   webhook_from_env?: string;
   retry_conf?: Record<string, unknown>;
-  headers?: unknown[];
+  headers?: ConfiguredHeader[];
   request_transform?: unknown;
   response_transform?: unknown;
   cleanup_config?: unknown;
@@ -114,7 +136,7 @@ export const sourceOf = (m: Metadata | null, name: string): Source | undefined =
 
 /** A tracked table's entry, or undefined. */
 export const tableOf = (m: Metadata | null, source: string, table: QualifiedTable): TableEntry | undefined =>
-  sourceOf(m, source)?.tables.find((t) => t.table.schema === table.schema && t.table.name === table.name);
+  sourceOf(m, source)?.tables.find((t) => sameTable(t.table, table));
 
 /**
  * Every role the metadata names (table, remote schema and action permissions, inherited roles),

@@ -1,20 +1,16 @@
 /**
- * The headers a remote schema or an action handler is called with, edited as rows: a name and
+ * The headers a remote schema, an action handler, a trigger's webhook or the OpenTelemetry
+ * exporter is called with, edited as rows: a name and
  * either a value or the environment variable the engine reads it from (the well-known console's
  * "Headers" editor: `{name, value}` or `{name, value_from_env}`).
  */
+import type { ConfiguredHeader } from '../api/metadata';
 import { TextField, Select } from './forms';
 
 export interface HeaderRow {
   name: string;
   value: string;
   fromEnv: boolean;
-}
-
-export interface ConfiguredHeader {
-  name: string;
-  value?: string;
-  value_from_env?: string;
 }
 
 export const headerRows = (headers: ConfiguredHeader[] | undefined): HeaderRow[] =>
@@ -33,7 +29,7 @@ export function HeaderListEditor({ rows, onChange }: { rows: HeaderRow[]; onChan
         // Rows have no identity of their own but their place: a removed row's successors re-render with their values.
         <div className="row" key={i}>
           <TextField label={`Header ${i + 1} name`} value={r.name} onChange={(e) => set(i, { name: e.target.value })} />
-          <Select label={`Header ${i + 1} kind`} value={r.fromEnv ? 'env' : 'value'} options={[{ value: 'value', label: 'Value' }, { value: 'env', label: 'From env var' }]} onChange={(e) => set(i, { fromEnv: e.target.value === 'env' })} />
+          <Select label={`Header ${i + 1} type`} value={r.fromEnv ? 'env' : 'value'} options={[{ value: 'value', label: 'Value' }, { value: 'env', label: 'From env var' }]} onChange={(e) => set(i, { fromEnv: e.target.value === 'env' })} />
           <TextField label={r.fromEnv ? `Header ${i + 1} env var` : `Header ${i + 1} value`} value={r.value} onChange={(e) => set(i, { value: e.target.value })} />
           <button type="button" className="secondary" aria-label={`Remove header ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
             Remove

@@ -1,7 +1,7 @@
 /** One action's page: its tabs, each in its own file. */
-import { Link, pathOf } from '../../app/router';
 import { useMetadata } from '../../api/metadata';
 import { Page } from '../../ui/forms';
+import { Tabs } from '../../ui/Tabs';
 import { ModifyTab } from './ModifyTab';
 import { PermissionsTab } from './PermissionsTab';
 import { RelationshipsTab } from './RelationshipsTab';
@@ -26,13 +26,7 @@ export function ActionPage({ name, tab }: { name: string; tab: string }) {
     );
   return (
     <Page title={name}>
-      <nav className="tabs" aria-label="Action">
-        {TABS.map((t) => (
-          <Link key={t.path} to={pathOf('actions', name, t.path)} aria-current={t.path === tab ? 'page' : undefined}>
-            {t.title}
-          </Link>
-        ))}
-      </nav>
+      <Tabs label="Action" base={['actions', name]} tabs={TABS} current={tab} />
       {tab === 'permissions' ? (
         <PermissionsTab key={name} entry={entry} />
       ) : tab === 'relationships' ? (

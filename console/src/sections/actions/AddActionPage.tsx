@@ -1,9 +1,9 @@
 /** Creating an action from SDL: `set_custom_types` and `create_action` in one bulk call (form.ts). */
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState } from 'react';
 import { useMetadata } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
-import { ErrorNote } from '../../ui/ErrorNote';
 import { Page } from '../../ui/forms';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import { ActionFields } from './ActionFields';
 import { NEW_ACTION, saveAction } from './form';
@@ -19,19 +19,11 @@ export function AddActionPage() {
       navigate(pathOf('actions', name, 'modify'));
     }, [form, metadata, refresh]),
   );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void create.run();
-  };
   return (
     <Page title="Create an action">
-      <form onSubmit={submit} aria-label="Create an action">
+      <SubmitForm label="Create an action" call={create} submit="Create action" busyLabel="Creating…">
         <ActionFields form={form} onChange={setForm} />
-        <ErrorNote error={create.error} />
-        <button type="submit" disabled={create.busy}>
-          {create.busy ? 'Creating…' : 'Create action'}
-        </button>
-      </form>
+      </SubmitForm>
     </Page>
   );
 }

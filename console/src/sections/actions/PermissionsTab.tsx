@@ -3,41 +3,23 @@
  * admin always may. As in the well-known console, every role the metadata knows is listed, to
  * allow or not, and a new role can be named. An action permission has no settings beside its role.
  */
-import { useCallback, useState, type FormEvent } from 'react';
-import { metadata as callMetadata } from '../../api/client';
+import { useState, type FormEvent } from 'react';
 import { rolesIn, useMetadata } from '../../api/metadata';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { TextField } from '../../ui/forms';
-import { useAction } from '../../ui/useAction';
+import { useMetadataChange } from '../../ui/useMetadataChange';
 import type { ActionEntry } from './types';
 
 export function PermissionsTab({ entry }: { entry: ActionEntry }) {
-  const { metadata, refresh } = useMetadata();
+  const { metadata } = useMetadata();
   const allowed = new Set((entry.permissions ?? []).map((p) => p.role));
   const roles = rolesIn(metadata);
   const [role, setRole] = useState('');
-  const add = useAction(
-    useCallback(
-      async (r: string) => {
-        await callMetadata('create_action_permission', { action: entry.name, role: r });
-        await refresh();
-        setRole('');
-      },
-      [entry.name, refresh],
-    ),
-  );
-  const remove = useAction(
-    useCallback(
-      async (r: string) => {
-        await callMetadata('drop_action_permission', { action: entry.name, role: r });
-        await refresh();
-      },
-      [entry.name, refresh],
-    ),
-  );
+  const change = useMetadataChange({ action: entry.name });
+  const allow = async (r: string) => (await change.run('create_action_permission', { role: r })) && setRole('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (role.trim()) void add.run(role.trim());
+    if (role.trim()) void allow(role.trim());
   };
   return (
     <>
@@ -61,14 +43,14 @@ export function PermissionsTab({ entry }: { entry: ActionEntry }) {
                   {allowed.has(r) ? (
                     <>
                       <span>allowed</span>
-                      <button type="button" className="danger" aria-label={`Remove ${r}`} disabled={remove.busy} onClick={() => void remove.run(r)}>
+                      <button type="button" className="danger" aria-label={`Remove ${r}`} disabled={change.busy} onClick={() => void change.run('drop_action_permission', { role: r })}>
                         Remove
                       </button>
                     </>
                   ) : (
                     <>
                       <span className="muted">not allowed</span>
-                      <button type="button" className="secondary" aria-label={`Allow ${r}`} disabled={add.busy} onClick={() => void add.run(r)}>
+                      <button type="button" className="secondary" aria-label={`Allow ${r}`} disabled={change.busy} onClick={() => void allow(r)}>
                         Allow
                       </button>
                     </>
@@ -79,10 +61,10 @@ export function PermissionsTab({ entry }: { entry: ActionEntry }) {
           ))}
         </tbody>
       </table>
-      <ErrorNote error={remove.error ?? add.error} />
+      <ErrorNote error={change.error} />
       <form className="row spaced" onSubmit={submit} aria-label="Allow a new role">
         <TextField label="New role" value={role} onChange={(e) => setRole(e.target.value)} />
-        <button type="submit" disabled={add.busy}>
+        <button type="submit" disabled={change.busy}>
           Add permission
         </button>
       </form>

@@ -6,7 +6,7 @@
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../api/client';
-import { useMetadata } from '../../api/metadata';
+import { tableKey, useMetadata } from '../../api/metadata';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { Select, TextField } from '../../ui/forms';
 import { useAction } from '../../ui/useAction';
@@ -27,7 +27,7 @@ const EMPTY: Draft = { name: '', type: 'object', table: '', field: '', column: '
 export function RelationshipsTab({ entry, types }: { entry: ActionEntry; types: CustomTypes }) {
   const { metadata, refresh } = useMetadata();
   const output = types.objects?.find((o) => o.name === namedType(entry.definition.output_type));
-  const tables = (metadata?.sources ?? []).flatMap((s) => s.tables.map((t) => ({ value: [s.name, t.table.schema, t.table.name].join('/'), label: `${s.name}: ${t.table.schema}.${t.table.name}` })));
+  const tables = (metadata?.sources ?? []).flatMap((s) => s.tables.map((t) => ({ value: [s.name, t.table.schema, t.table.name].join('/'), label: `${s.name}: ${tableKey(t.table)}` })));
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const save = useAction(
     useCallback(

@@ -7,6 +7,7 @@ import { useCallback, useState } from 'react';
 import { metadata as callMetadata } from '../../api/client';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { Checkbox, Select, TextArea, TextField } from '../../ui/forms';
+import { parseJson } from '../../ui/jsonText';
 import { useAction } from '../../ui/useAction';
 import { pairsOf } from './pairs';
 import { requestTransformOf, samplePayload, type ActionForm, type TransformForm } from './form';
@@ -30,12 +31,7 @@ export function TransformFields({ form, onChange }: { form: ActionForm; onChange
     useCallback(async () => {
       setResult(null);
       // The sample request is a GET until a method is set; the engine calls handlers with POST.
-      let body: unknown;
-      try {
-        body = JSON.parse(sample);
-      } catch (e) {
-        throw new Error(`Sample input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
-      }
+      const body = parseJson(sample, 'Sample input');
       setResult(
         await callMetadata<TransformedRequest>('test_webhook_transform', {
           webhook_url: form.handler.trim(),

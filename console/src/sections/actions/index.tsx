@@ -5,9 +5,9 @@
  * - `/actions/<name>/<modify|permissions>`: one action (`ActionPage`).
  */
 import type { SectionPage } from '../../app/sections';
-import { Link, pathOf } from '../../app/router';
 import { useMetadata } from '../../api/metadata';
 import { Page } from '../../ui/forms';
+import { NamedListNav } from '../../ui/NamedListNav';
 import { ActionPage } from './ActionPage';
 import { AddActionPage } from './AddActionPage';
 
@@ -17,20 +17,7 @@ const ActionsSection: SectionPage = ({ rest }) => {
   const list = metadata?.actions ?? [];
   return (
     <>
-      <nav className="side-nav" aria-label="Actions">
-        <Link to="/actions/add" className="button-link">
-          Create action
-        </Link>
-        <ul>
-          {list.map((a) => (
-            <li key={a.name}>
-              <Link to={pathOf('actions', a.name, 'modify')} aria-current={a.name === name ? 'page' : undefined}>
-                {a.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <NamedListNav label="Actions" section="actions" add="Create action" names={list.map((a) => a.name)} tab="modify" current={name} />
       {name === 'add' ? (
         <AddActionPage />
       ) : name ? (

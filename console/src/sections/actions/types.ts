@@ -1,5 +1,5 @@
 /** Actions and custom types as the metadata holds them (the well-known engine's export form). */
-import type { ConfiguredHeader } from '../../ui/HeaderListEditor';
+import type { ConfiguredHeader } from '../../api/metadata';
 
 export interface ActionArgument {
   name: string;

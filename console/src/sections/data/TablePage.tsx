@@ -1,7 +1,7 @@
 /** A tracked table's page: its tabs, each in its own folder. */
-import { Link, pathOf } from '../../app/router';
-import type { QualifiedTable } from '../../api/metadata';
+import { tableKey, type QualifiedTable } from '../../api/metadata';
 import { Page } from '../../ui/forms';
+import { Tabs } from '../../ui/Tabs';
 import { PermissionsTab } from './permissions/PermissionsTab';
 import { BrowseTab } from './browse/BrowseTab';
 import { InsertTab } from './insert/InsertTab';
@@ -21,14 +21,8 @@ export function TablePage({ source, table, tab }: { source: string; table: Quali
   // A tab's state belongs to its table: another table's page starts afresh.
   const key = base.join('/');
   return (
-    <Page title={`${table.schema}.${table.name}`}>
-      <nav className="tabs" aria-label="Table">
-        {TABS.map((t) => (
-          <Link key={t.path} to={pathOf(...base, t.path)} aria-current={t.path === tab ? 'page' : undefined}>
-            {t.title}
-          </Link>
-        ))}
-      </nav>
+    <Page title={tableKey(table)}>
+      <Tabs label="Table" base={base} tabs={TABS} current={tab} />
       {tab === 'browse' && <BrowseTab key={key} source={source} table={table} />}
       {tab === 'insert' && <InsertTab key={key} source={source} table={table} />}
       {tab === 'modify' && <ModifyTab key={key} source={source} table={table} />}

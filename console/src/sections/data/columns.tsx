@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { QualifiedTable } from '../../api/metadata';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useLoad } from '../../ui/useLoad';
-import { readColumns, type Column } from './catalog';
+import { readColumns, type Column } from '../../api/catalog';
 
 /** Renders `children` with the table's columns once read (the failure, or "Loading…", until then), and a way to read them again. */
 export function WithColumns({ source, table, children }: { source: string; table: QualifiedTable; children: (columns: Column[], reload: () => Promise<void>) => ReactNode }) {

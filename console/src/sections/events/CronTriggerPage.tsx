@@ -5,7 +5,7 @@ import type { CronTrigger } from './api';
 import { CronTriggerForm } from './CronTriggerForm';
 import { DeleteButton } from './DeleteButton';
 import { ScheduledEventsTab, ScheduledInvocationsTab } from './ScheduledLogTabs';
-import { Tabs } from './Tabs';
+import { Tabs } from '../../ui/Tabs';
 
 const TABS = [
   { path: 'pending', title: 'Pending events' },

@@ -5,28 +5,18 @@
  * transform. What the form does not show (payload columns, cleanup, response transform,
  * `trigger_on_replication`) is kept when modifying.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { metadata } from '../../api/client';
-import { useMetadata, type EventTrigger } from '../../api/metadata';
+import { tableKey, useMetadata, type EventTrigger } from '../../api/metadata';
 import { navigate, pathOf } from '../../app/router';
-import { ErrorNote } from '../../ui/ErrorNote';
 import { Select, TextField } from '../../ui/forms';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
 import { useLoad } from '../../ui/useLoad';
-import { commandPrefix, tableColumns, type Header, type TriggerAt } from './api';
-import { HeadersEditor, headerRows, headersArg } from './HeadersEditor';
-import { jsonText, parseJsonText } from './jsonText';
+import { commandPrefix, tableColumns, type TriggerAt } from './api';
+import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
 import { OperationsFields, operationsOf, type Operations } from './OperationsFields';
-import { RequestTransformField } from './RequestTransformField';
-import { RetryFields, retryArg, retryText } from './RetryFields';
-
-const RETRY = [
-  { key: 'num_retries', label: 'Number of retries' },
-  { key: 'interval_sec', label: 'Retry interval (seconds)' },
-  { key: 'timeout_sec', label: 'Timeout (seconds)' },
-];
-
-const tableKey = (t: { schema: string; name: string }) => `${t.schema}.${t.name}`;
+import { EVENT_TRIGGER_RETRY } from './RetryFields';
 
 /** What a stored trigger has that the form does not show, sent again as it is when modifying. */
 const kept = (stored: EventTrigger | undefined): Partial<EventTrigger> =>
@@ -44,9 +34,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
   const [ops, setOps] = useState<Operations>(operationsOf(stored?.definition));
   const [webhookFrom, setWebhookFrom] = useState(stored?.webhook_from_env !== undefined ? 'env' : 'url');
   const [webhook, setWebhook] = useState(stored?.webhook ?? stored?.webhook_from_env ?? '');
-  const [retry, setRetry] = useState(retryText(stored?.retry_conf ?? { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, RETRY.map((r) => r.key)));
-  const [headers, setHeaders] = useState(headerRows(stored?.headers as Header[] | undefined));
-  const [transform, setTransform] = useState(jsonText(stored?.request_transform));
+  const [delivery, setDelivery] = useState(deliveryOf(EVENT_TRIGGER_RETRY, stored));
   const [saved, setSaved] = useState(false);
   const columns = useLoad(async () => (chosen ? tableColumns(source, chosen) : []), [source, chosen?.schema, chosen?.name]);
 
@@ -56,7 +44,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
     const definition = stored?.definition ?? {};
     // Each operation keeps its stored `payload` columns.
     const op = (key: string, on: boolean, columns: '*' | string[]) => (on ? { [key]: { ...(definition[key] as object | undefined), columns } } : {});
-    const requestTransform = parseJsonText('Request transform', transform);
+    const delivered = deliveryArgs(delivery);
     setSaved(false);
     await metadata(`${commandPrefix(kind)}_create_event_trigger`, {
       ...kept(stored),
@@ -69,22 +57,15 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
       enable_manual: ops.manual,
       // A blank webhook is sent as none: the engine names what is missing.
       ...(webhook.trim() === '' ? {} : webhookFrom === 'env' ? { webhook_from_env: webhook.trim() } : { webhook: webhook.trim() }),
-      retry_conf: retryArg(retry),
-      headers: headersArg(headers),
-      ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
+      ...delivered,
       ...(existing ? { replace: true } : {}),
     });
     await refresh();
     if (existing) setSaved(true);
     else navigate(pathOf('events', 'data', source, name, 'processed'));
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
-  };
-
   return (
-    <form onSubmit={submit} aria-label={existing ? 'Modify event trigger' : 'Create event trigger'}>
+    <SubmitForm label={existing ? 'Modify event trigger' : 'Create event trigger'} call={save} submit={existing ? 'Save event trigger' : 'Create event trigger'} notice={saved ? 'Event trigger saved.' : undefined}>
       <TextField label="Trigger name" value={name} onChange={(e) => setName(e.target.value)} disabled={!!existing} required />
       <Select label="Source" value={source} options={sources.map((s) => s.name)} onChange={(e) => (setSource(e.target.value), setTable(''))} disabled={!!existing} />
       <Select label="Table" value={chosen ? tableKey(chosen) : ''} options={tables.map(tableKey)} onChange={(e) => setTable(e.target.value)} disabled={!!existing} />
@@ -104,18 +85,7 @@ export function EventTriggerForm({ existing }: { existing?: TriggerAt }) {
           <TextField label={webhookFrom === 'env' ? 'Webhook env var' : 'Webhook URL'} value={webhook} onChange={(e) => setWebhook(e.target.value)} placeholder={webhookFrom === 'env' ? 'MY_WEBHOOK_URL' : 'https://…'} />
         </div>
       </fieldset>
-      <RetryFields fields={RETRY} value={retry} onChange={setRetry} />
-      <HeadersEditor rows={headers} onChange={setHeaders} />
-      <RequestTransformField value={transform} onChange={setTransform} />
-      <ErrorNote error={save.error} />
-      {saved && (
-        <p className="notice" role="status">
-          Event trigger saved.
-        </p>
-      )}
-      <button type="submit" disabled={save.busy}>
-        {existing ? 'Save event trigger' : 'Create event trigger'}
-      </button>
-    </form>
+      <DeliveryFields retry={EVENT_TRIGGER_RETRY} value={delivery} onChange={setDelivery} />
+    </SubmitForm>
   );
 }

@@ -10,7 +10,7 @@ import { EventTriggerForm } from './EventTriggerForm';
 import { DeleteButton } from './DeleteButton';
 import { InvokeTab } from './InvokeTab';
 import { TriggerEventsTab, TriggerInvocationsTab } from './TriggerLogTabs';
-import { Tabs } from './Tabs';
+import { Tabs } from '../../ui/Tabs';
 import { deleteEventTrigger } from './api';
 
 export function EventTriggerPage({ source, name, tab }: { source: string; name: string; tab: string }) {

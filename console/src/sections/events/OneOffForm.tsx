@@ -3,17 +3,15 @@
  * time, now by default), payload, retry configuration, headers, an optional request transform
  * and a comment, as the well-known engine's console asks.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { metadata } from '../../api/client';
 import { navigate } from '../../app/router';
-import { ErrorNote } from '../../ui/ErrorNote';
 import { TextArea, TextField } from '../../ui/forms';
+import { parseOptionalJson } from '../../ui/jsonText';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
-import { SCHEDULED_RETRY, SCHEDULED_RETRY_DEFAULTS } from './CronTriggerForm';
-import { HeadersEditor, headersArg, type HeaderRow } from './HeadersEditor';
-import { parseJsonText } from './jsonText';
-import { RequestTransformField } from './RequestTransformField';
-import { RetryFields, retryArg, retryText } from './RetryFields';
+import { deliveryArgs, DeliveryFields, deliveryOf } from './Delivery';
+import { SCHEDULED_RETRY } from './RetryFields';
 
 /** A `datetime-local` input's value for a time (local, to the second). */
 function localInput(d: Date): string {
@@ -25,45 +23,30 @@ export function OneOffForm() {
   const [webhook, setWebhook] = useState('');
   const [time, setTime] = useState(() => localInput(new Date()));
   const [payload, setPayload] = useState('');
-  const [retry, setRetry] = useState(retryText(SCHEDULED_RETRY_DEFAULTS, SCHEDULED_RETRY.map((r) => r.key)));
-  const [headers, setHeaders] = useState<HeaderRow[]>([]);
+  const [delivery, setDelivery] = useState(deliveryOf(SCHEDULED_RETRY));
   const [comment, setComment] = useState('');
-  const [transform, setTransform] = useState('');
 
   const save = useAction(async () => {
-    const body = parseJsonText('Payload', payload);
-    const requestTransform = parseJsonText('Request transform', transform);
+    const body = parseOptionalJson(payload, 'Payload');
+    const delivered = deliveryArgs(delivery);
     const at = new Date(time);
     if (Number.isNaN(at.getTime())) throw new Error('choose the time of the event');
     await metadata('create_scheduled_event', {
       webhook: webhook.trim(),
       schedule_at: at.toISOString(),
       ...(body === undefined ? {} : { payload: body }),
-      retry_conf: retryArg(retry),
-      headers: headersArg(headers),
-      ...(requestTransform === undefined ? {} : { request_transform: requestTransform }),
+      ...delivered,
       ...(comment.trim() === '' ? {} : { comment }),
     });
     navigate('/events/one-off/pending');
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
-  };
-
   return (
-    <form onSubmit={submit} aria-label="Schedule an event">
+    <SubmitForm label="Schedule an event" call={save} submit="Schedule event">
       <TextField label="Webhook URL" value={webhook} onChange={(e) => setWebhook(e.target.value)} placeholder="https://… or {{ENV_VAR}}/path" />
       <TextField label="Time" type="datetime-local" step={1} value={time} onChange={(e) => setTime(e.target.value)} />
       <TextArea label="Payload (JSON)" value={payload} onChange={(e) => setPayload(e.target.value)} />
-      <RetryFields fields={SCHEDULED_RETRY} value={retry} onChange={setRetry} />
-      <HeadersEditor rows={headers} onChange={setHeaders} />
-      <RequestTransformField value={transform} onChange={setTransform} />
+      <DeliveryFields retry={SCHEDULED_RETRY} value={delivery} onChange={setDelivery} />
       <TextField label="Comment" value={comment} onChange={(e) => setComment(e.target.value)} />
-      <ErrorNote error={save.error} />
-      <button type="submit" disabled={save.busy}>
-        Schedule event
-      </button>
-    </form>
+    </SubmitForm>
   );
 }

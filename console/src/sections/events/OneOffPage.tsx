@@ -2,7 +2,7 @@
 import { Page } from '../../ui/forms';
 import { OneOffForm } from './OneOffForm';
 import { ScheduledEventsTab, ScheduledInvocationsTab } from './ScheduledLogTabs';
-import { Tabs } from './Tabs';
+import { Tabs } from '../../ui/Tabs';
 
 const TABS = [
   { path: 'pending', title: 'Pending events' },

@@ -3,6 +3,31 @@ import { TextField } from '../../ui/forms';
 
 export type RetryText = Record<string, string>;
 
+/** A kind of trigger's retry fields and the engine's defaults (the well-known engine's), shown filled in. */
+export interface RetryShape {
+  fields: { key: string; label: string }[];
+  defaults: Record<string, number>;
+}
+
+export const EVENT_TRIGGER_RETRY: RetryShape = {
+  fields: [
+    { key: 'num_retries', label: 'Number of retries' },
+    { key: 'interval_sec', label: 'Retry interval (seconds)' },
+    { key: 'timeout_sec', label: 'Timeout (seconds)' },
+  ],
+  defaults: { num_retries: 0, interval_sec: 10, timeout_sec: 60 },
+};
+
+export const SCHEDULED_RETRY: RetryShape = {
+  fields: [
+    { key: 'num_retries', label: 'Number of retries' },
+    { key: 'retry_interval_seconds', label: 'Retry interval (seconds)' },
+    { key: 'timeout_seconds', label: 'Timeout (seconds)' },
+    { key: 'tolerance_seconds', label: 'Tolerance (seconds)' },
+  ],
+  defaults: { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 },
+};
+
 export function RetryFields({ fields, value, onChange }: { fields: { key: string; label: string }[]; value: RetryText; onChange: (v: RetryText) => void }) {
   return (
     <fieldset>

@@ -3,65 +3,35 @@
  * of which can be deleted, those processed (delivered, failed, or dead: due longer ago than
  * their tolerance), each with its invocations, and their invocation logs.
  */
-import { useCallback, useState } from 'react';
-import { ErrorNote } from '../../ui/ErrorNote';
+import { useCallback } from 'react';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { useAction } from '../../ui/useAction';
-import { useLoad } from '../../ui/useLoad';
 import { deleteScheduledEvent, scheduledEvents, scheduledInvocations, type ScheduledKind } from './api';
-import { EventsTable, InvocationsTable } from './LogTables';
-import { Pager } from './Pager';
-import { RefreshBar } from './RefreshBar';
+import { EventsTable } from './LogTables';
+import { InvocationLogsTab, PagedLog, usePagedLog } from './PagedLog';
 
 export function ScheduledEventsTab({ type, trigger, processed }: { type: ScheduledKind; trigger?: string; processed: boolean }) {
-  const [page, setPage] = useState(0);
-  const events = useLoad(() => scheduledEvents(type, processed, trigger, page), [type, trigger, processed, page]);
+  const events = usePagedLog((page) => scheduledEvents(type, processed, trigger, page), [type, trigger, processed]);
   const invocations = useCallback((id: string) => scheduledInvocations(type, trigger, id), [type, trigger]);
   const remove = useAction(async (id: string) => {
-    if (!window.confirm(`Delete scheduled event ${id}?`)) return;
     await deleteScheduledEvent(type, id);
     await events.reload();
   });
   return (
-    <>
-      <RefreshBar reload={events.reload} loading={events.loading} />
-      <ErrorNote error={events.error ?? remove.error} />
-      {events.data && (
-        <>
-          <EventsTable
-            label={processed ? 'Processed events' : 'Pending events'}
-            time="Scheduled at"
-            events={events.data}
-            invocations={invocations}
-            actions={
-              processed
-                ? undefined
-                : (e) => (
-                    <button type="button" className="danger" onClick={() => void remove.run(e.id)} disabled={remove.busy} aria-label={`Delete event ${e.id}`}>
-                      Delete
-                    </button>
-                  )
-            }
-          />
-          <Pager page={page} setPage={setPage} shown={events.data.length} />
-        </>
+    <PagedLog log={events} error={remove.error}>
+      {(rows) => (
+        <EventsTable
+          label={processed ? 'Processed events' : 'Pending events'}
+          time="Scheduled at"
+          events={rows}
+          invocations={invocations}
+          actions={processed ? undefined : (e) => <ConfirmButton label="Delete" question={`Delete scheduled event ${e.id}?`} busy={remove.busy} onConfirm={() => remove.run(e.id)} />}
+        />
       )}
-    </>
+    </PagedLog>
   );
 }
 
-export function ScheduledInvocationsTab({ type, trigger }: { type: ScheduledKind; trigger?: string }) {
-  const [page, setPage] = useState(0);
-  const logs = useLoad(() => scheduledInvocations(type, trigger, undefined, page), [type, trigger, page]);
-  return (
-    <>
-      <RefreshBar reload={logs.reload} loading={logs.loading} />
-      <ErrorNote error={logs.error} />
-      {logs.data && (
-        <>
-          <InvocationsTable invocations={logs.data} />
-          <Pager page={page} setPage={setPage} shown={logs.data.length} />
-        </>
-      )}
-    </>
-  );
-}
+export const ScheduledInvocationsTab = ({ type, trigger }: { type: ScheduledKind; trigger?: string }) => (
+  <InvocationLogsTab load={(page) => scheduledInvocations(type, trigger, undefined, page)} deps={[type, trigger]} />
+);

@@ -1,12 +1,14 @@
 /**
  * The Events section's calls. Triggers are changed with the metadata commands; a trigger's
  * events and invocations are read from its source's event log (`service_catalog.event_log`,
- * `event_invocation_logs`) with a read-only `run_sql`, as the well-known engine's console read
+ * `event_invocation_logs`) with a read-only `run_sql` (`readJson`), as the well-known engine's console read
  * its `hdb_catalog` tables (this engine has no `pg_get_event_logs`); scheduled events come
  * from `get_scheduled_events` and `get_scheduled_event_invocations`.
  */
-import { metadata, runSql } from '../../api/client';
-import type { EventTrigger, Metadata, QualifiedTable } from '../../api/metadata';
+import { readColumns } from '../../api/catalog';
+import { metadata } from '../../api/client';
+import type { ConfiguredHeader, EventTrigger, Metadata, QualifiedTable } from '../../api/metadata';
+import { readJson, sqlLiteral, sqlTable } from '../../api/sql';
 
 /** An event trigger with where it is. */
 export interface TriggerAt {
@@ -25,18 +27,6 @@ export function eventTriggers(m: Metadata | null): TriggerAt[] {
 
 /** The `/v1/metadata` prefix of a source kind's commands (`pg_create_event_trigger`). */
 export const commandPrefix = (kind: string): string => (kind === 'postgres' ? 'pg' : kind);
-
-/** A string as an SQL literal. */
-const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-/** A name as an SQL identifier. */
-const ident = (s: string): string => `"${s.replace(/"/g, '""')}"`;
-
-/** Rows of a read-only `run_sql` as objects (every value as text or null). */
-async function select(sql: string, source: string): Promise<Record<string, string | null>[]> {
-  const r = await runSql(sql, { source, read_only: true });
-  const [header, ...rows] = r.result ?? [];
-  return rows.map((row) => Object.fromEntries((header ?? []).map((h, i) => [h ?? '', row[i] ?? null])));
-}
 
 /** One attempt to deliver an event, as both kinds of logs record it. */
 export interface Invocation {
@@ -59,61 +49,34 @@ export interface TriggerEvent {
   next_retry_at: string | null;
 }
 
-const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
-
 /** Rows a page of events or invocations shows (pages are numbered from 0, the latest first). */
 export const PAGE = 50;
 
 /** A trigger's pending (not yet delivered nor failed) or processed events, newest first: page `page`. */
 export async function triggerEvents(at: TriggerAt, processed: boolean, page = 0): Promise<TriggerEvent[]> {
-  const rows = await select(
-    `SELECT id, to_json(created_at) #>> '{}' AS created_at, delivered, error, tries, payload, to_json(next_retry_at) #>> '{}' AS next_retry_at
-     FROM service_catalog.event_log WHERE trigger_name = ${literal(at.trigger.name)} AND NOT archived AND ${processed ? '' : 'NOT '}(delivered OR error)
-     ORDER BY created_at DESC LIMIT ${PAGE} OFFSET ${page * PAGE}`,
+  return readJson<TriggerEvent>(
     at.source,
+    `SELECT id, created_at, CASE WHEN delivered THEN 'delivered' WHEN error THEN 'error' ELSE 'pending' END AS status, tries, payload, next_retry_at
+     FROM service_catalog.event_log WHERE trigger_name = ${sqlLiteral(at.trigger.name)} AND NOT archived AND ${processed ? '' : 'NOT '}(delivered OR error)
+     ORDER BY created_at DESC LIMIT ${PAGE} OFFSET ${page * PAGE}`,
   );
-  return rows.map((r) => ({
-    id: r.id ?? '',
-    created_at: r.created_at ?? '',
-    status: r.delivered === 't' ? 'delivered' : r.error === 't' ? 'error' : 'pending',
-    tries: Number(r.tries),
-    payload: json(r.payload ?? null),
-    next_retry_at: r.next_retry_at ?? null,
-  }));
 }
 
 /** A trigger's invocation logs (or one event's), newest first: page `page`. */
 export async function triggerInvocations(at: TriggerAt, eventId?: string, page = 0): Promise<Invocation[]> {
-  const event = eventId === undefined ? '' : ` AND event_id = ${literal(eventId)}`;
-  const rows = await select(
-    `SELECT id, event_id, status, request, response, to_json(created_at) #>> '{}' AS created_at
-     FROM service_catalog.event_invocation_logs WHERE trigger_name = ${literal(at.trigger.name)}${event} ORDER BY created_at DESC LIMIT ${PAGE} OFFSET ${page * PAGE}`,
+  const event = eventId === undefined ? '' : ` AND event_id = ${sqlLiteral(eventId)}`;
+  return readJson<Invocation>(
     at.source,
+    `SELECT id, event_id, status, request, response, created_at
+     FROM service_catalog.event_invocation_logs WHERE trigger_name = ${sqlLiteral(at.trigger.name)}${event} ORDER BY created_at DESC LIMIT ${PAGE} OFFSET ${page * PAGE}`,
   );
-  return rows.map((r) => ({
-    id: r.id ?? '',
-    event_id: r.event_id ?? '',
-    status: r.status === null || r.status === undefined ? null : Number(r.status),
-    request: json(r.request ?? null),
-    response: json(r.response ?? null),
-    created_at: r.created_at ?? '',
-  }));
 }
 
 /** A table's first rows as JSON objects (what a manual invocation sends). */
-export async function tableRows(source: string, table: QualifiedTable, limit = 20): Promise<Record<string, unknown>[]> {
-  const rows = await select(`SELECT row_to_json(t)::text AS row FROM ${ident(table.schema)}.${ident(table.name)} t LIMIT ${limit}`, source);
-  return rows.map((r) => json(r.row ?? null) as Record<string, unknown>);
-}
+export const tableRows = (source: string, table: QualifiedTable, limit = 20): Promise<Record<string, unknown>[]> => readJson(source, `SELECT * FROM ${sqlTable(table)} LIMIT ${limit}`);
 
 /** A table's column names, in order. */
-export async function tableColumns(source: string, table: QualifiedTable): Promise<string[]> {
-  const rows = await select(
-    `SELECT column_name FROM information_schema.columns WHERE table_schema = ${literal(table.schema)} AND table_name = ${literal(table.name)} ORDER BY ordinal_position`,
-    source,
-  );
-  return rows.map((r) => r.column_name ?? '');
-}
+export const tableColumns = async (source: string, table: QualifiedTable): Promise<string[]> => (await readColumns(source, table)).map((c) => c.name);
 
 export const redeliverEvent = (at: TriggerAt, eventId: string) => metadata(`${commandPrefix(at.kind)}_redeliver_event`, { event_id: eventId, source: at.source });
 
@@ -128,18 +91,12 @@ export interface CronTrigger {
   webhook: string;
   schedule: string;
   payload?: unknown;
-  headers?: Header[];
+  headers?: ConfiguredHeader[];
   retry_conf?: ScheduledRetry;
   include_in_metadata: boolean;
   comment?: string;
   request_transform?: unknown;
   response_transform?: unknown;
-}
-
-export interface Header {
-  name: string;
-  value?: string;
-  value_from_env?: string;
 }
 
 export interface ScheduledRetry {

@@ -3,12 +3,14 @@
  * server again and refuses a definition it cannot use), reload (`reload_remote_schema`: the
  * server's schema fetched again) or remove (`remove_remote_schema`, after a confirmation).
  */
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState } from 'react';
 import { metadata as callMetadata } from '../../api/client';
 import { useMetadata } from '../../api/metadata';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../ui/ErrorNote';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { useAction } from '../../ui/useAction';
+import { useMetadataChange } from '../../ui/useMetadataChange';
 import { formOf, remoteSchemaArgs, type RemoteSchemaEntry } from './definition';
 import { RemoteSchemaFields } from './RemoteSchemaFields';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -24,29 +26,14 @@ export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
     },
     [refresh],
   );
-  const save = useAction(useCallback(async () => (await callMetadata('update_remote_schema', remoteSchemaArgs(form, entry.definition)), await done('Saved.')), [form, entry.definition, done]));
+  const save = useAction(useCallback(async () => (setNotice(''), await callMetadata('update_remote_schema', remoteSchemaArgs(form, entry.definition)), await done('Saved.')), [form, entry.definition, done]));
   const reload = useAction(useCallback(async () => (await callMetadata('reload_remote_schema', { name: entry.name }), await done('Reloaded: the server was introspected again.')), [entry.name, done]));
-  const remove = useAction(
-    useCallback(async () => {
-      await callMetadata('remove_remote_schema', { name: entry.name });
-      await refresh();
-      navigate('/remote-schemas');
-    }, [entry.name, refresh]),
-  );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setNotice('');
-    void save.run();
-  };
+  const remove = useMetadataChange();
   return (
     <>
-      <form onSubmit={submit} aria-label="Remote schema definition">
+      <SubmitForm label="Remote schema definition" call={save} submit="Save" busyLabel="Saving…">
         <RemoteSchemaFields form={form} onChange={setForm} nameFixed />
-        <ErrorNote error={save.error} />
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving…' : 'Save'}
-        </button>
-      </form>
+      </SubmitForm>
       {notice && (
         <p className="notice" role="status">
           {notice}
@@ -56,7 +43,7 @@ export function DetailsTab({ entry }: { entry: RemoteSchemaEntry }) {
         <button type="button" className="secondary" disabled={reload.busy} onClick={() => (setNotice(''), void reload.run())}>
           Reload
         </button>
-        <ConfirmButton label="Remove" question={`Remove ${entry.name} and its permissions?`} busy={remove.busy} onConfirm={() => remove.run()} />
+        <ConfirmButton label="Remove" question={`Remove ${entry.name} and its permissions?`} busy={remove.busy} onConfirm={async () => (await remove.run('remove_remote_schema', { name: entry.name })) && navigate('/remote-schemas')} />
       </div>
       <ErrorNote error={reload.error ?? remove.error} />
     </>

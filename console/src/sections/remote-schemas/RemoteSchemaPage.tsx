@@ -1,7 +1,7 @@
 /** One remote schema's page: its tabs, each in its own file. */
-import { Link, pathOf } from '../../app/router';
 import { useMetadata } from '../../api/metadata';
 import { Page } from '../../ui/forms';
+import { Tabs } from '../../ui/Tabs';
 import type { RemoteSchemaEntry } from './definition';
 import { DetailsTab } from './DetailsTab';
 import { BrowseTypesTab } from './BrowseTypesTab';
@@ -25,13 +25,7 @@ export function RemoteSchemaPage({ name, tab }: { name: string; tab: string }) {
     );
   return (
     <Page title={name}>
-      <nav className="tabs" aria-label="Remote schema">
-        {TABS.map((t) => (
-          <Link key={t.path} to={pathOf('remote-schemas', name, t.path)} aria-current={t.path === tab ? 'page' : undefined}>
-            {t.title}
-          </Link>
-        ))}
-      </nav>
+      <Tabs label="Remote schema" base={['remote-schemas', name]} tabs={TABS} current={tab} />
       {tab === 'types' ? <BrowseTypesTab name={name} /> : tab === 'permissions' ? <PermissionsTab key={name} entry={entry} /> : <DetailsTab key={name} entry={entry} />}
     </Page>
   );

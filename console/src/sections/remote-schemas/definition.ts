@@ -3,7 +3,8 @@
  * (`url` or `url_from_env`, headers, `forward_client_headers`, `timeout_seconds`,
  * `customization`: root fields namespace, type names prefix/suffix, field names per parent type).
  */
-import { configuredHeaders, headerRows, type ConfiguredHeader, type HeaderRow } from '../../ui/HeaderListEditor';
+import type { ConfiguredHeader } from '../../api/metadata';
+import { configuredHeaders, headerRows, type HeaderRow } from '../../ui/HeaderListEditor';
 
 export interface FieldNamesRow {
   parentType: string;

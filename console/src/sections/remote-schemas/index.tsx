@@ -5,9 +5,9 @@
  * - `/remote-schemas/<name>/<details|types|permissions>`: one remote schema (`RemoteSchemaPage`).
  */
 import type { SectionPage } from '../../app/sections';
-import { Link, pathOf } from '../../app/router';
 import { useMetadata } from '../../api/metadata';
 import { Page } from '../../ui/forms';
+import { NamedListNav } from '../../ui/NamedListNav';
 import { AddRemoteSchemaPage } from './AddRemoteSchemaPage';
 import { RemoteSchemaPage } from './RemoteSchemaPage';
 
@@ -17,20 +17,7 @@ const RemoteSchemasSection: SectionPage = ({ rest }) => {
   const list = metadata?.remote_schemas ?? [];
   return (
     <>
-      <nav className="side-nav" aria-label="Remote schemas">
-        <Link to="/remote-schemas/add" className="button-link">
-          Add remote schema
-        </Link>
-        <ul>
-          {list.map((r) => (
-            <li key={r.name}>
-              <Link to={pathOf('remote-schemas', r.name, 'details')} aria-current={r.name === name ? 'page' : undefined}>
-                {r.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <NamedListNav label="Remote schemas" section="remote-schemas" add="Add remote schema" names={list.map((r) => r.name)} tab="details" current={name} />
       {name === 'add' ? (
         <AddRemoteSchemaPage />
       ) : name ? (

@@ -11,7 +11,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select } from '../../../ui/forms';
 import { useLoad } from '../../../ui/useLoad';
 import { WithColumns } from '../columns';
-import type { Column } from '../catalog';
+import type { Column } from '../../../api/catalog';
 import { QueryControls } from './QueryControls';
 import { RowsTable, type Row } from './RowsTable';
 import { orderByOf, whereOf, type Filter, type Sort } from './where';

@@ -1,7 +1,7 @@
 /** The browse tab's filters (several) and sort, applied together by "Run query". */
 import { useState, type FormEvent } from 'react';
 import { Select, TextField } from '../../../ui/forms';
-import type { Column } from '../catalog';
+import type { Column } from '../../../api/catalog';
 import { OPERATORS, type Filter, type Operator, type Sort } from './where';
 
 export function QueryControls({ columns, onRun }: { columns: Column[]; onRun: (filters: Filter[], sort: Sort | null) => void }) {

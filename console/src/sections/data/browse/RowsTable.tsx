@@ -5,7 +5,7 @@ import type { QualifiedTable } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
-import type { Column } from '../catalog';
+import type { Column } from '../../../api/catalog';
 import { RowForm, rowOf, type Field } from '../insert/RowForm';
 import { valueText } from '../columns';
 

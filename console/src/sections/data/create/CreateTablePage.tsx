@@ -11,7 +11,7 @@ import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { sqlIdent, sqlLiteral, sqlTable } from '../catalog';
+import { sqlIdent, sqlLiteral, sqlTable } from '../../../api/sql';
 import { columnDefinition, COMMON_TYPES, type NewColumn } from '../modify/columnSql';
 
 type Draft = NewColumn & { primary: boolean };

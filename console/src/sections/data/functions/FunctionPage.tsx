@@ -10,13 +10,14 @@
 import { useState, type FormEvent } from 'react';
 import { navigate, pathOf } from '../../../app/router';
 import { metadata as callMetadata, runSql } from '../../../api/client';
-import { sourceOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { sameTable, sourceOf, tableKey, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
-import { readFunctionDefinitions, sqlTable } from '../catalog';
+import { readFunctionDefinitions } from '../../../api/catalog';
+import { sqlTable } from '../../../api/sql';
 
 interface Configuration {
   custom_name?: string;
@@ -86,7 +87,7 @@ function ConfigurationForm({ source, fn, entry }: { source: string; fn: Qualifie
 
 export function FunctionPage({ source, fn }: { source: string; fn: QualifiedTable }) {
   const { metadata, refresh } = useMetadata();
-  const entry = (sourceOf(metadata, source)?.functions as Entry[] | undefined)?.find((f) => f.function.schema === fn.schema && f.function.name === fn.name);
+  const entry = (sourceOf(metadata, source)?.functions as Entry[] | undefined)?.find((f) => sameTable(f.function, fn));
   const definitions = useLoad(() => readFunctionDefinitions(source, fn), [source, fn.schema, fn.name]);
   const schemaPath = pathOf('data', source, 'schema', fn.schema);
   const untrack = useAction(async () => {
@@ -100,7 +101,7 @@ export function FunctionPage({ source, fn }: { source: string; fn: QualifiedTabl
     navigate(schemaPath);
   });
   return (
-    <Page title={`${fn.schema}.${fn.name}`}>
+    <Page title={tableKey(fn)}>
       <h3>Definition</h3>
       <ErrorNote error={definitions.error} />
       {definitions.data?.map((d, i) => (

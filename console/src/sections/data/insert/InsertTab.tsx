@@ -8,7 +8,7 @@ import { query } from '../../../api/client';
 import type { QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
-import type { Column } from '../catalog';
+import type { Column } from '../../../api/catalog';
 import { valueText, WithColumns } from '../columns';
 import { RowForm, rowOf, type Field } from './RowForm';
 

@@ -5,7 +5,7 @@
  * inserting, a column that has one); typing picks "value". `fieldValue` says what a value sends.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { Column } from '../catalog';
+import type { Column } from '../../../api/catalog';
 
 export type FieldMode = 'value' | 'null' | 'default';
 

@@ -12,7 +12,8 @@ import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { sqlIdent, sqlTable, type Column } from '../catalog';
+import type { Column } from '../../../api/catalog';
+import { sqlIdent, sqlTable } from '../../../api/sql';
 import { columnDefinition, COMMON_TYPES } from './columnSql';
 
 

@@ -4,11 +4,11 @@
  * console's "Computed fields" section does.
  */
 import { useState, type FormEvent } from 'react';
-import type { QualifiedTable, TableEntry } from '../../../api/metadata';
+import { tableKey, type QualifiedTable, type TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 
 interface Definition {
   function?: QualifiedTable | string;
@@ -17,7 +17,7 @@ interface Definition {
 
 const functionName = (d: unknown): string => {
   const f = (d as Definition | null)?.function;
-  return typeof f === 'string' ? f : f ? `${f.schema}.${f.name}` : '';
+  return typeof f === 'string' ? f : f ? tableKey(f) : '';
 };
 
 export function ComputedFields({ source, table, entry }: { source: string; table: QualifiedTable; entry: TableEntry }) {

@@ -8,8 +8,8 @@ import { useState, type FormEvent } from 'react';
 import type { QualifiedTable, TableEntry } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import type { Column } from '../catalog';
-import { useMetadataChange } from '../useMetadataChange';
+import type { Column } from '../../../api/catalog';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 
 const ROOT_FIELDS = ['select', 'select_by_pk', 'select_aggregate', 'select_stream', 'insert', 'insert_one', 'update', 'update_by_pk', 'update_many', 'delete', 'delete_by_pk'];
 

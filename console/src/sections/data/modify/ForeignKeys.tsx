@@ -5,13 +5,14 @@
  */
 import { useState, type FormEvent } from 'react';
 import { runSql } from '../../../api/client';
-import { useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { sameTable, shownTable, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Select } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumns, readForeignKeys, sameTable, shownTable, sqlIdent, sqlTable, type ForeignKey } from '../catalog';
+import { readColumns, readForeignKeys, type ForeignKey } from '../../../api/catalog';
+import { sqlIdent, sqlTable } from '../../../api/sql';
 import { ColumnMapping, type Pair } from '../relationships/ColumnMapping';
 import { tableByKey, tableOptions, trackedTables } from '../relationships/tableChoice';
 

@@ -10,7 +10,8 @@ import { useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { relationKeyword, sqlIdent, sqlTable } from '../catalog';
+import { relationKeyword } from '../../../api/catalog';
+import { sqlIdent, sqlTable } from '../../../api/sql';
 
 export function TableName({ source, table }: { source: string; table: QualifiedTable }) {
   const { refresh } = useMetadata();

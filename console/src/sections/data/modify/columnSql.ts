@@ -1,5 +1,5 @@
 /** A column's definition in DDL, from what the column forms ask (the type and default are SQL as typed). */
-import { sqlIdent } from '../catalog';
+import { sqlIdent } from '../../../api/sql';
 
 export interface NewColumn {
   name: string;

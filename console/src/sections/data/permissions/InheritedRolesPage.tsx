@@ -6,11 +6,10 @@
  */
 import { useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../../api/client';
-import { useMetadata } from '../../../api/metadata';
+import { rolesIn, useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { allRoles } from './model';
 
 function RemoveButton({ name }: { name: string }) {
   const { refresh } = useMetadata();
@@ -117,7 +116,7 @@ export function InheritedRolesPage() {
           </tbody>
         </table>
       )}
-      <RoleForm key={editing?.role_name ?? ''} roles={allRoles(metadata).filter((r) => r !== editing?.role_name)} editing={editing} onDone={() => setEditing(null)} />
+      <RoleForm key={editing?.role_name ?? ''} roles={rolesIn(metadata).filter((r) => r !== editing?.role_name)} editing={editing} onDone={() => setEditing(null)} />
     </Page>
   );
 }

@@ -3,7 +3,7 @@
  * The columns and foreign keys the editor offers are read from the database when the tab opens.
  */
 import { useState } from 'react';
-import { tableOf, sourceOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { sourceOf, tableKey, tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useCatalog } from './catalog';
 import { tableRoles } from './model';
@@ -20,7 +20,7 @@ export function PermissionsTab({ source, table }: { source: string; table: Quali
   const entry = tableOf(metadata, source, table);
   if (catalog.error) return <ErrorNote error={catalog.error} />;
   if (!metadata || !catalog.data) return <p className="loading">Loading…</p>;
-  if (!entry) return <p className="hint">{`${table.schema}.${table.name} is not tracked in ${source}.`}</p>;
+  if (!entry) return <p className="hint">{`${tableKey(table)} is not tracked in ${source}.`}</p>;
   const scope: BuilderScope = { catalog: catalog.data, tables: sourceOf(metadata, source)?.tables ?? [] };
   const inherited = new Map((metadata.inherited_roles ?? []).map((r) => [r.role_name, r.role_set]));
   const roles = [...new Set([...tableRoles(metadata), ...inherited.keys(), ...(selected ? [selected.role] : [])])].sort();

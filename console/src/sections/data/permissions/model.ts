@@ -21,15 +21,6 @@ export function tableRoles(m: Metadata | null): string[] {
   return [...roles].sort();
 }
 
-/** Every role the metadata names: tables', actions', remote schemas' and the inherited roles. */
-export function allRoles(m: Metadata | null): string[] {
-  const roles = new Set(tableRoles(m));
-  for (const a of m?.actions ?? []) for (const p of a.permissions ?? []) roles.add(p.role);
-  for (const r of m?.remote_schemas ?? []) for (const p of r.permissions ?? []) roles.add(p.role);
-  for (const r of m?.inherited_roles ?? []) roles.add(r.role_name);
-  return [...roles].sort();
-}
-
 export const permissionOf = (entry: TableEntry | undefined, action: Action, role: string): Permission | undefined =>
   entry ? listOf(entry, action).find((p) => p.role === role) : undefined;
 

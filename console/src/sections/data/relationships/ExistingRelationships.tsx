@@ -3,14 +3,16 @@
  * on (`pg_set_relationship_comment`: a blank comment removes it) or remove (`pg_drop_relationship`).
  */
 import { useState, type FormEvent } from 'react';
-import type { QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
+import { qualifiedTable, shownTable, type QualifiedTable, type Relationship, type TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { TextField } from '../../../ui/forms';
-import { shownTable } from '../catalog';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 
-const tableText = (t: unknown): string => (typeof t === 'string' ? t : t && typeof t === 'object' ? shownTable(t as QualifiedTable) : '');
+const tableText = (t: unknown): string => {
+  const table = qualifiedTable(t);
+  return table ? shownTable(table) : '';
+};
 const columnsText = (o: { column?: string; columns?: string[] }): string => (o.columns ?? [o.column]).join(', ');
 
 /** What a relationship joins on, in words. */

@@ -7,8 +7,8 @@ import { useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select, TextField } from '../../../ui/forms';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumns } from '../catalog';
-import { useMetadataChange } from '../useMetadataChange';
+import { readColumns } from '../../../api/catalog';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { ColumnMapping, type Pair } from './ColumnMapping';
 import { tableByKey, tableOptions, trackedTables } from './tableChoice';
 

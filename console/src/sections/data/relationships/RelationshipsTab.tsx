@@ -3,14 +3,14 @@
  * keys suggest (both ways, each to "Add" with `foreign_key_constraint_on`), a manual form, and
  * the remote relationships.
  */
-import { tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { sameTable, shownTable, tableOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumnNames, readForeignKeys, sameTable, shownTable } from '../catalog';
+import { readColumnNames, readForeignKeys } from '../../../api/catalog';
 import { ExistingRelationships } from './ExistingRelationships';
 import { ManualRelationshipForm } from './ManualRelationshipForm';
 import { RemoteRelationships } from './RemoteRelationships';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { addSuggestion, suggestRelationships } from './suggestions';
 
 export function RelationshipsTab({ source, table }: { source: string; table: QualifiedTable }) {

@@ -5,13 +5,13 @@
  * passes and the field with its arguments, `$column` naming a column, as JSON).
  */
 import { useState, type FormEvent } from 'react';
-import { useMetadata, type QualifiedTable, type TableEntry } from '../../../api/metadata';
+import { shownTable, useMetadata, type QualifiedTable, type TableEntry } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Select, TextArea, TextField } from '../../../ui/forms';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumns, shownTable } from '../catalog';
-import { useMetadataChange } from '../useMetadataChange';
+import { readColumns } from '../../../api/catalog';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { ColumnMapping, type Pair } from './ColumnMapping';
 import { tableByKey, tableOptions, trackedTables } from './tableChoice';
 

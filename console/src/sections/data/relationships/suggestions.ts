@@ -6,8 +6,8 @@
  * to `<name>By<Columns>` (then a number).
  */
 import type { Metadata, QualifiedTable, Relationship, TableEntry } from '../../../api/metadata';
-import { sourceOf } from '../../../api/metadata';
-import { sameTable, type ForeignKey, type TableColumns } from '../catalog';
+import { qualifiedTable, sameTable, sourceOf, tableKey } from '../../../api/metadata';
+import type { ForeignKey, TableColumns } from '../../../api/catalog';
 import { pluralize, singularize } from './inflect';
 
 export interface Suggestion {
@@ -39,7 +39,6 @@ function fkColumns(on: unknown): { table?: QualifiedTable | string; columns: str
   return null;
 }
 
-const asTable = (t: QualifiedTable | string | undefined): QualifiedTable | null => (t === undefined ? null : typeof t === 'string' ? { schema: 'public', name: t } : t);
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
 
 function hasObject(entry: TableEntry, fk: ForeignKey): boolean {
@@ -52,8 +51,8 @@ function hasObject(entry: TableEntry, fk: ForeignKey): boolean {
 function hasArray(entry: TableEntry, fk: ForeignKey): boolean {
   return (entry.array_relationships ?? []).some((r) => {
     const on = fkColumns(r.using.foreign_key_constraint_on);
-    const table = asTable(on?.table);
-    return on !== null && table !== null && sameTable(table, fk.table) && sameColumns(on.columns, fk.columns);
+    const table = qualifiedTable(on?.table);
+    return on !== null && table !== undefined && sameTable(table, fk.table) && sameColumns(on.columns, fk.columns);
   });
 }
 
@@ -63,7 +62,7 @@ export function suggestRelationships(m: Metadata | null, source: string, fks: Fo
   const entryOf = (t: QualifiedTable) => tables.find((e) => sameTable(e.table, t));
   const taken = new Map<string, Set<string>>();
   const takenOn = (e: TableEntry) => {
-    const key = `${e.table.schema}.${e.table.name}`;
+    const key = tableKey(e.table);
     let set = taken.get(key);
     if (!set) {
       set = new Set([...(columns.find((c) => sameTable(c.table, e.table))?.columns ?? []), ...[...(e.object_relationships ?? []), ...(e.array_relationships ?? [])].map((r) => r.name)]);

@@ -1,8 +1,5 @@
 /** Tracked tables as the options of a select (`schema.name`), and back. */
-import type { Metadata, QualifiedTable } from '../../../api/metadata';
-import { sourceOf } from '../../../api/metadata';
-
-const tableKey = (t: QualifiedTable): string => `${t.schema}.${t.name}`;
+import { sourceOf, tableKey, type Metadata, type QualifiedTable } from '../../../api/metadata';
 
 export const trackedTables = (m: Metadata | null, source: string): QualifiedTable[] => (sourceOf(m, source)?.tables ?? []).map((t) => t.table);
 

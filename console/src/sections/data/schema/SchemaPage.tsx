@@ -7,15 +7,15 @@
 import { useState } from 'react';
 import { Link, pathOf } from '../../../app/router';
 import { metadata as callMetadata } from '../../../api/client';
-import { sourceOf, useMetadata, type QualifiedTable } from '../../../api/metadata';
+import { sourceOf, tableKey, useMetadata, type QualifiedTable } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
-import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../catalog';
+import { readColumnNames, readForeignKeys, readFunctions, readRelations } from '../../../api/catalog';
 import { addSuggestion, suggestRelationships } from '../relationships/suggestions';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { TrackList, type Call } from './TrackList';
 
 const bulk = (calls: Call[]) => (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
@@ -123,7 +123,7 @@ export function SchemaPage({ source, schema }: { source: string; schema: string 
         busy={act.busy}
         onTrack={act.run}
         items={suggestions.map((s) => ({
-          key: `${s.table.schema}.${s.table.name}.${s.name}`,
+          key: `${tableKey(s.table)}.${s.name}`,
           cells: [`${s.table.name} → ${s.kind} → ${s.to.name}`, s.name],
           label: `Track ${s.table.name}.${s.name}`,
           call: addSuggestion(source, s),

@@ -7,7 +7,8 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { useLoad } from '../../../ui/useLoad';
-import { readSchemas, sqlIdent } from '../catalog';
+import { readSchemas } from '../../../api/catalog';
+import { sqlIdent } from '../../../api/sql';
 
 export function SourcePage({ source }: { source: string }) {
   const { metadata } = useMetadata();

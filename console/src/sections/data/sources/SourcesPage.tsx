@@ -11,7 +11,7 @@ import { useMetadata, type Source } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page } from '../../../ui/forms';
-import { useMetadataChange } from '../useMetadataChange';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { SourceForm, type SourceSettings } from './SourceForm';
 
 /** Where a PostgreSQL source connects: the environment variable's name, or its URL with the password hidden. */

@@ -6,11 +6,11 @@
  */
 import { useState, type FormEvent } from 'react';
 import { metadata as callMetadata, runSql, type RunSqlResult } from '../../../api/client';
-import { useMetadata } from '../../../api/metadata';
+import { tableKey, useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page, Select, TextArea } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
-import { readFunctions } from '../catalog';
+import { readFunctions } from '../../../api/catalog';
 import { createdObjects, type Created } from './createdObjects';
 import { ResultTable } from './ResultTable';
 
@@ -43,7 +43,7 @@ export function SqlPage() {
       const calls = created.map((c) => (c.kind === 'table' ? { type: 'pg_track_table', args: { source, table: c.name } } : { type: 'pg_track_function', args: { source, function: c.name } }));
       await callMetadata('bulk', calls);
     }
-    setResult({ sql: answer, tracked: created.map((c) => `${c.name.schema}.${c.name.name}`) });
+    setResult({ sql: answer, tracked: created.map((c) => tableKey(c.name)) });
     if (!readOnly) await refresh();
   });
   const change = (text: string) => {

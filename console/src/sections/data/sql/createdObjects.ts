@@ -4,7 +4,7 @@
  * [IF NOT EXISTS] [schema.]name`, comments aside; partitions (`PARTITION OF`) are not tracked.
  * Unquoted names fold to lower case as PostgreSQL folds them; the schema defaults to `public`.
  */
-import type { QualifiedTable } from '../../../api/metadata';
+import { sameTable, type QualifiedTable } from '../../../api/metadata';
 
 export interface Created {
   kind: 'table' | 'function';
@@ -22,7 +22,7 @@ export function createdObjects(sql: string): Created[] {
     if (m[4]) continue;
     const kind = m[1]!.toLowerCase() === 'function' ? 'function' : 'table';
     const name = { schema: m[2] ? unquote(m[2]) : 'public', name: unquote(m[3]!) };
-    if (!out.some((c) => c.kind === kind && c.name.schema === name.schema && c.name.name === name.name)) out.push({ kind, name });
+    if (!out.some((c) => c.kind === kind && sameTable(c.name, name))) out.push({ kind, name });
   }
   return out;
 }

@@ -4,29 +4,21 @@
  * engine enforces it (`/v1alpha1/config`'s `is_allow_list_enabled`).
  */
 import { useState, type FormEvent } from 'react';
-import { get, metadata } from '../../../api/client';
+import { get } from '../../../api/client';
 import { useMetadata, type Metadata } from '../../../api/metadata';
 import { Link } from '../../../app/router';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { useLoad } from '../../../ui/useLoad';
 import { describeScope, inputOf, ScopeFields, scopeOf, type ScopeInput } from './ScopeFields';
 
 type Entry = NonNullable<Metadata['allowlist']>[number];
 
-function useChange() {
-  const { refresh } = useMetadata();
-  return useAction(async (type: string, args: unknown) => {
-    await metadata(type, args);
-    await refresh();
-  });
-}
-
 function EntryRow({ entry }: { entry: Entry }) {
   const [scope, setScope] = useState<ScopeInput>(() => inputOf(entry.scope));
-  const change = useChange();
+  const change = useMetadataChange();
   return (
     <tr>
       <td>{entry.collection}</td>
@@ -48,7 +40,7 @@ function EntryRow({ entry }: { entry: Entry }) {
 function AddForm({ candidates }: { candidates: string[] }) {
   const [collection, setCollection] = useState('');
   const [scope, setScope] = useState<ScopeInput>({ global: true, roles: '' });
-  const change = useChange();
+  const change = useMetadataChange();
   const chosen = candidates.includes(collection) ? collection : (candidates[0] ?? '');
   const submit = (e: FormEvent) => (e.preventDefault(), void change.run('add_collection_to_allowlist', { collection: chosen, scope: scopeOf(scope) }));
   if (candidates.length === 0)

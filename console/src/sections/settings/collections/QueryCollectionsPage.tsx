@@ -10,6 +10,7 @@ import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, TextArea, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { checkQuery } from './parseQuery';
 import { RenameCollection } from './RenameCollection';
 
@@ -64,11 +65,7 @@ function AddQueryForm({ collection }: { collection: string }) {
 }
 
 function CollectionCard({ collection }: { collection: Collection }) {
-  const { refresh } = useMetadata();
-  const change = useAction(async (type: string, args: unknown) => {
-    await metadata(type, args);
-    await refresh();
-  });
+  const change = useMetadataChange();
   const queries = collection.definition.queries;
   return (
     <section className="collection-card" aria-label={`Collection ${collection.name}`}>

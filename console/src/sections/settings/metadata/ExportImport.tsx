@@ -9,7 +9,7 @@ import { ApiFailure, metadata } from '../../../api/client';
 import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { useAction } from '../../../ui/useAction';
-import { parseJson } from '../parseJson';
+import { parseJson } from '../../../ui/jsonText';
 import { downloadJson } from './download';
 import { inconsistentObjectsOf, InconsistentObjectsTable } from './InconsistentObjects';
 

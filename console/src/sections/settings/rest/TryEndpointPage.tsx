@@ -12,7 +12,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, Select, TextArea, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
 import { PairRows, type Pair } from '../PairRows';
-import { parseJson } from '../parseJson';
+import { parseJson } from '../../../ui/jsonText';
 import { endpointQuery, fillUrl, urlVariables } from './endpoints';
 
 function readVariables(text: string): Record<string, unknown> {
@@ -70,7 +70,7 @@ export function TryEndpointPage({ name }: { name: string }) {
         ))}
         <TextArea label="Other variables (JSON)" value={others} onChange={(e) => setOthers(e.target.value)} />
         <p className="hint">Sent with the admin secret; add x-service-role (and session variables) to run as a role.</p>
-        <PairRows title="Request header" withEnv={false} rows={headers} onChange={setHeaders} />
+        <PairRows title="Request header" rows={headers} onChange={setHeaders} />
         <button type="submit" disabled={sending.busy}>
           Send request
         </button>

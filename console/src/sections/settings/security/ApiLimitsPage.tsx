@@ -4,24 +4,19 @@
  * per role, and a switch to keep them stored but not applied. The admin role is never limited.
  */
 import { useState, type FormEvent } from 'react';
-import { metadata } from '../../../api/client';
 import { useMetadata } from '../../../api/metadata';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, Page } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { documentOf, inputOf, NUMBER_LIMITS, RATE_LIMIT, type LimitKey, type LimitsInput } from './apiLimits';
 import { LimitFields } from './LimitFields';
 
 function LimitsForm({ stored }: { stored: Record<string, unknown> | undefined }) {
-  const { refresh } = useMetadata();
   const [input, setInput] = useState<LimitsInput>(() => inputOf(stored));
-  const change = useAction(async (type: 'set_api_limits' | 'remove_api_limits') => {
-    await metadata(type, type === 'set_api_limits' ? documentOf(input) : {});
-    await refresh();
-  });
+  const change = useMetadataChange();
   const setLimit = (key: LimitKey) => (v: LimitsInput['limits'][LimitKey]) => setInput((i) => ({ ...i, limits: { ...i.limits, [key]: v } }));
-  const submit = (e: FormEvent) => (e.preventDefault(), void change.run('set_api_limits'));
+  const submit = (e: FormEvent) => (e.preventDefault(), void change.run('set_api_limits', documentOf(input)));
   return (
     <form onSubmit={submit} aria-label="API limits">
       <p>{stored ? 'Limits are set.' : 'No limits are set: every request is accepted.'}</p>

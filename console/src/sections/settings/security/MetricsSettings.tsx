@@ -1,19 +1,14 @@
 /** The metrics' setting (`set_metrics_config`, `remove_metrics_config`; docs/operations.md, "Metrics"). */
 import { useState } from 'react';
-import { metadata } from '../../../api/client';
-import { useMetadata, type Metadata } from '../../../api/metadata';
+import type { Metadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 
 export function MetricsSettings({ stored }: { stored: Metadata['metrics_config'] }) {
-  const { refresh } = useMetadata();
   const [variables, setVariables] = useState(stored?.analyze_query_variables === true);
   const [body, setBody] = useState(stored?.analyze_response_body === true);
-  const change = useAction(async (type: 'set_metrics_config' | 'remove_metrics_config') => {
-    await metadata(type, type === 'set_metrics_config' ? { analyze_query_variables: variables, analyze_response_body: body } : {});
-    await refresh();
-  });
+  const change = useMetadataChange();
   return (
     <section aria-label="Metrics">
       <h2>Metrics</h2>
@@ -21,7 +16,7 @@ export function MetricsSettings({ stored }: { stored: Metadata['metrics_config']
       <Checkbox label="Analyze query variables" checked={variables} onChange={(e) => setVariables(e.target.checked)} />
       <Checkbox label="Analyze response body" checked={body} onChange={(e) => setBody(e.target.checked)} />
       <div className="row">
-        <button type="button" disabled={change.busy} onClick={() => void change.run('set_metrics_config')}>
+        <button type="button" disabled={change.busy} onClick={() => void change.run('set_metrics_config', { analyze_query_variables: variables, analyze_response_body: body })}>
           Save metrics setting
         </button>
         {stored && (

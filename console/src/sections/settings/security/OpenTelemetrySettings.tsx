@@ -4,24 +4,19 @@
  * types, their OTLP endpoints, headers, resource attributes, propagators and batch size.
  */
 import { useState, type FormEvent } from 'react';
-import { metadata } from '../../../api/client';
-import { useMetadata } from '../../../api/metadata';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Checkbox, TextField } from '../../../ui/forms';
-import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 import { DATA_TYPES, documentOf, inputOf, PROPAGATORS, type OtelInput } from './openTelemetry';
+import { HeaderListEditor } from '../../../ui/HeaderListEditor';
 import { PairRows } from '../PairRows';
 
 const toggled = (list: string[], item: string, on: boolean): string[] => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
 
 export function OpenTelemetrySettings({ stored }: { stored: Record<string, unknown> | undefined }) {
-  const { refresh } = useMetadata();
   const [input, setInput] = useState<OtelInput>(() => inputOf(stored));
   const status = stored?.status === 'enabled' ? 'enabled' : 'disabled';
-  const change = useAction(async (type: 'set_opentelemetry_config' | 'set_opentelemetry_status', args: unknown) => {
-    await metadata(type, args);
-    await refresh();
-  });
+  const change = useMetadataChange();
   const set = (part: Partial<OtelInput>) => setInput((i) => ({ ...i, ...part }));
   const submit = (e: FormEvent) => (e.preventDefault(), void change.run('set_opentelemetry_config', documentOf(input, status)));
   return (
@@ -47,8 +42,8 @@ export function OpenTelemetrySettings({ stored }: { stored: Record<string, unkno
         ))}
         <p className="hint">Protocol: http/protobuf (the only one). Metrics and logs are stored but not pushed: metrics are served at /v1/metrics, logs go to stdout.</p>
         <TextField label="Batch size (spans per export)" inputMode="numeric" value={input.batchSize} onChange={(e) => set({ batchSize: e.target.value })} />
-        <PairRows title="Header" withEnv rows={input.headers} onChange={(headers) => set({ headers })} />
-        <PairRows title="Resource attribute" withEnv={false} rows={input.attributes} onChange={(attributes) => set({ attributes })} />
+        <HeaderListEditor rows={input.headers} onChange={(headers) => set({ headers })} />
+        <PairRows title="Resource attribute" rows={input.attributes} onChange={(attributes) => set({ attributes })} />
         <fieldset className="row">
           <legend>Trace propagators</legend>
           {PROPAGATORS.map((p) => (

@@ -10,6 +10,7 @@ import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Page, TextField } from '../../../ui/forms';
 import { useAction } from '../../../ui/useAction';
+import { useMetadataChange } from '../../../ui/useMetadataChange';
 
 interface TlsEntry {
   host: string;
@@ -27,10 +28,7 @@ export function TlsAllowListPage() {
   const { metadata: m, refresh } = useMetadata();
   const [host, setHost] = useState('');
   const [suffix, setSuffix] = useState('');
-  const change = useAction(async (type: string, args: unknown) => {
-    await metadata(type, args);
-    await refresh();
-  });
+  const change = useMetadataChange();
   const adding = useAction(async () => {
     await metadata('add_host_to_tls_allowlist', { host, ...(suffix ? { suffix } : {}), permissions: ['self-signed'] });
     await refresh();

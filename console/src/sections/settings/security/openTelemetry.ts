@@ -2,6 +2,8 @@
  * The `opentelemetry` setting and the form's fields, both ways (docs/operations.md, "Traces").
  * The status is not a field: it is switched by `set_opentelemetry_status` and sent back as stored.
  */
+import type { ConfiguredHeader } from '../../../api/metadata';
+import { configuredHeaders, headerRows, type HeaderRow } from '../../../ui/HeaderListEditor';
 import type { Pair } from '../PairRows';
 
 export const DATA_TYPES = ['traces', 'metrics', 'logs'] as const;
@@ -13,7 +15,7 @@ export interface OtelInput {
   dataTypes: string[];
   endpoints: Record<DataType, string>;
   batchSize: string;
-  headers: Pair[];
+  headers: HeaderRow[];
   attributes: Pair[];
   propagators: string[];
 }
@@ -25,7 +27,7 @@ interface Stored {
     otlp_traces_endpoint?: string;
     otlp_metrics_endpoint?: string;
     otlp_logs_endpoint?: string;
-    headers?: { name: string; value?: string; value_from_env?: string }[];
+    headers?: ConfiguredHeader[];
     resource_attributes?: { name: string; value: string }[];
     traces_propagators?: string[];
   };
@@ -39,8 +41,8 @@ export function inputOf(value: Record<string, unknown> | undefined): OtelInput {
     dataTypes: v.data_types ?? ['traces'],
     endpoints: { traces: e.otlp_traces_endpoint ?? '', metrics: e.otlp_metrics_endpoint ?? '', logs: e.otlp_logs_endpoint ?? '' },
     batchSize: String(v.batch_span_processor?.max_export_batch_size ?? 512),
-    headers: (e.headers ?? []).map((h) => (h.value_from_env !== undefined ? { name: h.name, value: h.value_from_env, fromEnv: true } : { name: h.name, value: h.value ?? '', fromEnv: false })),
-    attributes: (e.resource_attributes ?? []).map((a) => ({ ...a, fromEnv: false })),
+    headers: headerRows(e.headers),
+    attributes: e.resource_attributes ?? [],
     propagators: e.traces_propagators ?? ['b3'],
   };
 }
@@ -48,15 +50,14 @@ export function inputOf(value: Record<string, unknown> | undefined): OtelInput {
 /** `set_opentelemetry_config`'s arguments: the whole setting, with the stored status. */
 export function documentOf(input: OtelInput, status: string): Record<string, unknown> {
   const endpoints = Object.fromEntries(DATA_TYPES.filter((t) => input.endpoints[t].trim() !== '').map((t) => [`otlp_${t}_endpoint`, input.endpoints[t].trim()]));
-  const named = (rows: Pair[]) => rows.filter((r) => r.name.trim() !== '');
   return {
     status,
     data_types: input.dataTypes,
     exporter_otlp: {
       ...endpoints,
       protocol: 'http/protobuf',
-      headers: named(input.headers).map((h) => (h.fromEnv ? { name: h.name.trim(), value_from_env: h.value } : { name: h.name.trim(), value: h.value })),
-      resource_attributes: named(input.attributes).map((a) => ({ name: a.name.trim(), value: a.value })),
+      headers: configuredHeaders(input.headers),
+      resource_attributes: input.attributes.filter((a) => a.name.trim() !== '').map((a) => ({ name: a.name.trim(), value: a.value })),
       traces_propagators: input.propagators,
     },
     batch_span_processor: { max_export_batch_size: Number(input.batchSize) },

@@ -5,10 +5,10 @@
  * of expressions, `_not`, or `_exists` (another table and an expression on it). A condition
  * the builder cannot show (a name it does not know) is shown as JSON, to edit in the JSON mode.
  */
-import type { QualifiedTable } from '../../../../api/metadata';
+import { tableKey, type QualifiedTable } from '../../../../api/metadata';
 import type { BoolExp, Json } from '../model';
 import { relationshipsOf } from '../catalog';
-import { entryIn, labelIn, tableLabel, type BuilderScope } from './scope';
+import { entryIn, labelIn, type BuilderScope } from './scope';
 import { ColumnCondition } from './ColumnCondition';
 
 export interface BuilderProps {
@@ -128,15 +128,15 @@ function ExpressionList({ name, items, onChange, table, where, scope }: { name: 
 function Exists({ value, onChange, where, scope }: { value: BoolExp; onChange(v: Json): void; where: string[]; scope: BuilderScope }) {
   const t = asExp(value._table ?? null);
   const table: QualifiedTable = { schema: typeof t.schema === 'string' ? t.schema : 'public', name: typeof t.name === 'string' ? t.name : '' };
-  const options = scope.tables.map((e) => tableLabel(e.table));
-  if (!options.includes(tableLabel(table))) options.unshift(tableLabel(table));
+  const options = scope.tables.map((e) => tableKey(e.table));
+  if (!options.includes(tableKey(table))) options.unshift(tableKey(table));
   const pick = (label: string) => {
-    const picked = scope.tables.find((e) => tableLabel(e.table) === label)?.table;
+    const picked = scope.tables.find((e) => tableKey(e.table) === label)?.table;
     if (picked) onChange({ _table: { schema: picked.schema, name: picked.name }, _where: {} });
   };
   return (
     <div>
-      <select aria-label={`Table of ${where.join(' › ')}`} value={tableLabel(table)} onChange={(e) => pick(e.target.value)}>
+      <select aria-label={`Table of ${where.join(' › ')}`} value={tableKey(table)} onChange={(e) => pick(e.target.value)}>
         {options.map((o) => (
           <option key={o} value={o}>
             {o}

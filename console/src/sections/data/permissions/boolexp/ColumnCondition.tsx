@@ -1,11 +1,11 @@
 /** A column's comparisons: each an operator from the column type's list and a value. */
 import type { BoolExp, Json } from '../model';
-import type { Column } from '../catalog';
+import type { TypedColumn } from '../../../../api/catalog';
 import { COLUMN_OPERATORS, isSessionVariable, LIST_OPERATORS, operatorsFor } from './operators';
 import { ValueInput } from './ValueInput';
 
 /** The value kept when the operator changes, reshaped: a list for `_in`, a flag for `_is_null`. */
-function carried(v: Json, from: string, to: string, sameType: Column[]): Json {
+function carried(v: Json, from: string, to: string, sameType: TypedColumn[]): Json {
   if (COLUMN_OPERATORS.includes(to)) return COLUMN_OPERATORS.includes(from) ? v : (sameType[0]?.name ?? '');
   if (COLUMN_OPERATORS.includes(from)) return LIST_OPERATORS.has(to) ? [] : '';
   if (to === '_is_null') return true;
@@ -16,7 +16,7 @@ function carried(v: Json, from: string, to: string, sameType: Column[]): Json {
 }
 
 /** `value`: `{op: value, …}`, or a bare value, which the engine reads as `_eq`. */
-export function ColumnCondition({ column, columns, value, onChange, name }: { column: Column; columns: Column[]; value: Json; onChange(v: Json): void; name: string }) {
+export function ColumnCondition({ column, columns, value, onChange, name }: { column: TypedColumn; columns: TypedColumn[]; value: Json; onChange(v: Json): void; name: string }) {
   const comparisons: BoolExp = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { _eq: value };
   const operators = operatorsFor(column);
   // The engine compares only columns of the same type.

@@ -5,12 +5,12 @@
  */
 import { useState } from 'react';
 import type { Json } from '../model';
-import type { Column } from '../catalog';
+import type { TypedColumn } from '../../../../api/catalog';
 import { formatValue, parseValue } from './operators';
 
 export const USER_ID_VARIABLE = 'X-Service-User-Id';
 
-export function ValueInput({ value, operator, column, name, onChange }: { value: Json; operator: string; column: Column | undefined; name: string; onChange(v: Json): void }) {
+export function ValueInput({ value, operator, column, name, onChange }: { value: Json; operator: string; column: TypedColumn | undefined; name: string; onChange(v: Json): void }) {
   const [text, setText] = useState(() => formatValue(value, operator));
   // A value changed from outside (another operator, the JSON editor) replaces the typed text.
   const shown = JSON.stringify(parseValue(text, operator, column)) === JSON.stringify(value) ? text : formatValue(value, operator);

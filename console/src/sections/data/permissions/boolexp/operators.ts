@@ -6,7 +6,7 @@
  * booleans of such columns become JSON numbers and booleans, lists split on commas.
  */
 import type { Json } from '../model';
-import type { Column } from '../catalog';
+import type { TypedColumn } from '../../../../api/catalog';
 
 const COMPARISON = ['_eq', '_neq', '_gt', '_lt', '_gte', '_lte', '_in', '_nin', '_is_null'];
 const TEXT = ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_iregex', '_nregex', '_niregex'];
@@ -16,7 +16,7 @@ const JSONB = [...CONTAINMENT, '_has_key', '_has_keys_any', '_has_keys_all'];
 /** Comparisons with another column of the same table (of the same type), named as the value. */
 export const COLUMN_OPERATORS = ['_ceq', '_cne', '_cgt', '_clt', '_cgte', '_clte'];
 
-function ownOperators(column: Column | undefined): string[] {
+function ownOperators(column: TypedColumn | undefined): string[] {
   if (!column) return COMPARISON;
   if (column.category === 'S') return [...COMPARISON, ...TEXT];
   if (column.category === 'A') return [...COMPARISON, ...CONTAINMENT];
@@ -24,7 +24,7 @@ function ownOperators(column: Column | undefined): string[] {
   return COMPARISON;
 }
 
-export const operatorsFor = (column: Column | undefined): string[] => [...ownOperators(column), ...COLUMN_OPERATORS];
+export const operatorsFor = (column: TypedColumn | undefined): string[] => [...ownOperators(column), ...COLUMN_OPERATORS];
 
 /** Operators whose value is a list. */
 export const LIST_OPERATORS = new Set(['_in', '_nin', '_has_keys_any', '_has_keys_all']);
@@ -32,7 +32,7 @@ export const LIST_OPERATORS = new Set(['_in', '_nin', '_has_keys_any', '_has_key
 export const SESSION_PREFIX = 'x-service-';
 export const isSessionVariable = (v: unknown): v is string => typeof v === 'string' && v.toLowerCase().startsWith(SESSION_PREFIX);
 
-function scalar(text: string, column: Column | undefined): Json {
+function scalar(text: string, column: TypedColumn | undefined): Json {
   const t = text.trim();
   if (column?.category === 'N' && t !== '' && !Number.isNaN(Number(t))) return Number(t);
   if (column?.category === 'B' && (t === 'true' || t === 'false')) return t === 'true';
@@ -40,7 +40,7 @@ function scalar(text: string, column: Column | undefined): Json {
 }
 
 /** The JSON a typed value stands for. */
-export function parseValue(text: string, operator: string, column: Column | undefined): Json {
+export function parseValue(text: string, operator: string, column: TypedColumn | undefined): Json {
   if (isSessionVariable(text.trim())) return text.trim();
   if (LIST_OPERATORS.has(operator)) {
     if (text.trim().startsWith('[')) {

@@ -1,5 +1,5 @@
 /** What the builder knows of the source: its tracked tables, their columns and relationships. */
-import type { QualifiedTable, TableEntry } from '../../../../api/metadata';
+import { sameTable, type QualifiedTable, type TableEntry } from '../../../../api/metadata';
 import type { Catalog } from '../catalog';
 
 export interface BuilderScope {
@@ -9,9 +9,8 @@ export interface BuilderScope {
 }
 
 export const entryIn = (scope: BuilderScope, table: QualifiedTable): TableEntry | undefined =>
-  scope.tables.find((t) => t.table.schema === table.schema && t.table.name === table.name);
+  scope.tables.find((t) => sameTable(t.table, table));
 
-export const tableLabel = (t: QualifiedTable) => `${t.schema}.${t.name}`;
 
 /** Labels name a control by where it is in the expression (`_and 1 › author › id`), so each is unique. */
 export const labelIn = (where: string[]) => (where.length ? ` in ${where.join(' › ')}` : '');

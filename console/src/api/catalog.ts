@@ -1,26 +1,10 @@
 /**
- * What the Data section reads from a source's own catalog (`information_schema`, `pg_catalog`)
- * with read-only `run_sql`, as the well-known console does: schemas, tables and views, functions,
- * columns and foreign keys. Each read is one query whose rows come back as one JSON value.
+ * What the console reads from a source's own catalog (`pg_catalog`) with read-only `run_sql`, as
+ * the well-known console does: schemas, tables and views, functions, columns with their types,
+ * and foreign keys. Each read is one query (`readJson`).
  */
-import { runSql } from '../../api/client';
-import type { QualifiedTable } from '../../api/metadata';
-
-/** A SQL string literal. */
-export const sqlLiteral = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-
-/** A quoted SQL identifier. */
-export const sqlIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
-
-/** `"schema"."name"`. */
-export const sqlTable = (t: QualifiedTable): string => `${sqlIdent(t.schema)}.${sqlIdent(t.name)}`;
-
-/** The rows of `select` as JSON objects (run_sql answers text; one json_agg cell keeps the types). */
-async function readJson<T>(source: string, select: string): Promise<T[]> {
-  const r = await runSql(`SELECT coalesce(json_agg(q), '[]'::json) FROM (${select}) q`, { source, read_only: true });
-  const cell = r.result?.[1]?.[0];
-  return cell ? (JSON.parse(cell) as T[]) : [];
-}
+import type { QualifiedTable } from './metadata';
+import { readJson, sqlLiteral, sqlTable } from './sql';
 
 /** The engine's own schema and PostgreSQL's are not the user's. */
 const USER_SCHEMA = `n.nspname NOT IN ('information_schema', 'service_catalog', 'hdb_catalog') AND n.nspname NOT LIKE 'pg\\_%'`;
@@ -100,10 +84,25 @@ export const readForeignKeys = (source: string): Promise<ForeignKey[]> =>
      WHERE c.contype = 'f' AND ${USER_SCHEMA} ORDER BY 1`,
   );
 
-export const sameTable = (a: QualifiedTable, b: QualifiedTable): boolean => a.schema === b.schema && a.name === b.name;
+export interface TypedColumn {
+  name: string;
+  /** As PostgreSQL prints it (`integer`, `text[]`). */
+  type: string;
+  /** pg_type.typcategory: S string, N numeric, B boolean, A array, U user-defined (jsonb), … */
+  category: string;
+  typeName: string;
+}
 
-/** `name` in `public`, `schema.name` elsewhere (as the well-known console lists tables). */
-export const shownTable = (t: QualifiedTable): string => (t.schema === 'public' ? t.name : `${t.schema}.${t.name}`);
+/** The columns, with their types, of every table and view of the source's user schemas. */
+export const readTableColumns = (source: string): Promise<{ table: QualifiedTable; columns: TypedColumn[] }[]> =>
+  readJson(
+    source,
+    `SELECT json_build_object('schema', n.nspname, 'name', c.relname) AS table,
+       json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'category', t.typcategory, 'typeName', t.typname) ORDER BY a.attnum) AS columns
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped JOIN pg_type t ON t.oid = a.atttypid
+     WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ${USER_SCHEMA} GROUP BY n.nspname, c.relname`,
+  );
 
 export interface TableColumns {
   table: QualifiedTable;
@@ -111,12 +110,20 @@ export interface TableColumns {
 }
 
 /** The column names of every table and view of the source's user schemas. */
-export const readColumnNames = (source: string): Promise<TableColumns[]> =>
-  readJson<TableColumns>(
+export const readColumnNames = async (source: string): Promise<TableColumns[]> =>
+  (await readTableColumns(source)).map((t) => ({ table: t.table, columns: t.columns.map((c) => c.name) }));
+
+/**
+ * What the functions that may be computed fields (one argument is a table's row) return, which
+ * leaves out extensions' thousands: `returnsRows` when a composite type or a set (rows of a table).
+ */
+export const readComputedFieldFunctions = (source: string): Promise<(TypedColumn & { schema: string; returnsRows: boolean })[]> =>
+  readJson(
     source,
-    `SELECT json_build_object('schema', n.nspname, 'name', c.relname) AS table, json_agg(a.attname ORDER BY a.attnum) AS columns
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-     WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ${USER_SCHEMA} GROUP BY n.nspname, c.relname`,
+    `SELECT n.nspname AS schema, p.proname AS name, format_type(p.prorettype, NULL) AS type, t.typcategory AS category, t.typname AS "typeName", (p.proretset OR t.typtype = 'c') AS "returnsRows"
+     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_type t ON t.oid = p.prorettype
+     WHERE ${USER_SCHEMA} AND EXISTS (SELECT 1 FROM unnest(p.proargtypes) AS a(type) JOIN pg_class c ON c.reltype = a.type)
+     ORDER BY p.oid`,
   );
 
 /** The word DDL names the relation with (`TABLE`, `VIEW`, `MATERIALIZED VIEW`, `FOREIGN TABLE`). */
