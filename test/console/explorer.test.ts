@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ADMIN, CONSOLE_SECRET, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { responseJson, responseText, runOrStop, setQuery as setQueryIn } from '../support/graphiql.js';
 
 let s: ConsoleSetting;
 
@@ -26,24 +27,10 @@ afterAll(async () => {
   await s?.close();
 });
 
-/**
- * Replaces the query editor's text as typing it would (without the editor's bracket closing),
- * then waits for GraphiQL to have read the operation's name (its tab's title): it runs the
- * operation of that name.
- */
-async function setQuery(text: string): Promise<void> {
-  await s.page.locator('.graphiql-query-editor .CodeMirror').click();
-  await s.page.keyboard.press('Control+A');
-  await s.page.keyboard.insertText(text);
-  const name = /^\w+ (\w+)/.exec(text)![1]!;
-  await expect.poll(() => s.page.getByRole('tab', { selected: true }).locator('.graphiql-tab-button').textContent()).toBe(name);
-}
-
-/** The response pane's text. */
-const response = (): Promise<string> => s.page.locator('.graphiql-response').evaluate((el) => (el.querySelector('.CodeMirror') as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
-const answer = async (): Promise<unknown> => JSON.parse((await response()) || 'null');
-
-const run = () => s.page.getByRole('button', { name: /^(Execute query|Stop)/ }).click();
+const setQuery = (text: string) => setQueryIn(s.page, text);
+const response = () => responseText(s.page);
+const answer = () => responseJson(s.page);
+const run = () => runOrStop(s.page);
 
 describe('the API section', () => {
   it('loads GraphiQL with the schema of the tracked table in its docs', async () => {

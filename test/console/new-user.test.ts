@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ActionHandler } from '../support/action-handler.js';
-import { ADMIN, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { exported as exportedFrom, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { responseJson as answer, setQuery } from '../support/graphiql.js';
 
 let s: ConsoleSetting;
 const hook = new ActionHandler({ '/author-created': () => ({ body: { ok: true } }) });
@@ -28,7 +29,7 @@ afterAll(async () => {
   await hook.stop();
 });
 
-const exported = async () => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
+const exported = () => exportedFrom(s);
 const sections = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
 const dataNav = (page: Page) => page.getByRole('navigation', { name: 'Data' });
 const tableTab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Table' }).getByRole('link', { name });
@@ -42,19 +43,6 @@ async function insertRow(page: Page, table: string, values: Record<string, strin
   await page.getByRole('button', { name: 'Save' }).click();
   await expect.poll(() => page.getByRole('region', { name: 'Inserted row' }).getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(Object.values(values)));
 }
-
-/** Replaces the explorer's query as typing it would, and waits for GraphiQL to have read its operation. */
-async function setQuery(page: Page, text: string): Promise<void> {
-  await page.locator('.graphiql-query-editor .CodeMirror').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.insertText(text);
-  const name = /^\w+ (\w+)/.exec(text)![1]!;
-  await expect.poll(() => page.getByRole('tab', { selected: true }).locator('.graphiql-tab-button').textContent()).toBe(name);
-}
-
-/** The explorer's answer pane, parsed. */
-const answer = async (page: Page): Promise<unknown> =>
-  JSON.parse((await page.locator('.graphiql-response').evaluate((el) => (el.querySelector('.CodeMirror') as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue())) || 'null');
 
 describe("a new user's first session", () => {
   it('signs in with the admin secret', async () => {
@@ -204,7 +192,6 @@ describe("a new user's first session", () => {
     await s.browser.shot('imported');
     expect(await exported()).toEqual(before);
     // What the metadata says works again: the user's filtered query.
-    const r = await s.engine.post('/v1/graphql', { query: '{ article(order_by: {id: asc}) { title } }' }, { ...ADMIN, 'x-service-role': 'user', 'x-service-user-id': '1' });
-    expect(r.body).toEqual({ data: { article: [{ title: 'by Ann' }, { title: 'Ann again' }] } });
+    expect(await graphqlAs(s, '{ article(order_by: {id: asc}) { title } }', 'user', { 'x-service-user-id': '1' })).toEqual({ data: { article: [{ title: 'by Ann' }, { title: 'Ann again' }] } });
   });
 });
