@@ -37,6 +37,11 @@ export default defineConfig(({ mode }) => ({
     chunkSizeWarningLimit: 4096,
     sourcemap: false,
     rollupOptions: {
+      output: {
+        // GraphiQL imports CodeMirror's addons one by one once it is drawn: some twenty small
+        // chunks fetched in turn. One chunk of CodeMirror and its GraphQL modes is one request.
+        manualChunks: (id: string) => (/[\\/]node_modules[\\/](codemirror|codemirror-graphql)[\\/]/.test(id) ? 'codemirror' : undefined),
+      },
       // React libraries mark their modules "use client" (for server components); in a browser-only bundle that means nothing.
       onwarn(warning, warn) {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);

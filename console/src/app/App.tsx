@@ -5,8 +5,8 @@ import { MetadataProvider, useMetadata } from '../api/metadata';
 import { forgetSecret, storedSecret } from '../api/session';
 import { pageSettings } from '../api/page-settings';
 import { ErrorNote } from '../ui/ErrorNote';
-import { Link, navigate, segments, usePath } from './router';
-import { SECTIONS } from './sections';
+import { BASE, Link, navigate, segments, usePath } from './router';
+import { preloadSection, SECTIONS } from './sections';
 import { SignIn } from './SignIn';
 
 type Access = 'checking' | 'signed-in' | 'signed-out';
@@ -15,6 +15,7 @@ export function App() {
   const [access, setAccess] = useState<Access>('checking');
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
+    preloadSection(segments(location.pathname.slice(BASE.length)));
     const stored = storedSecret();
     // Nothing to check yet: ask for the secret rather than make a call the engine refuses.
     if (stored === null && pageSettings().adminSecretSet) return setAccess('signed-out');
