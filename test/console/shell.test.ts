@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONSOLE_SECRET, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { startEngine } from '../support/engine.js';
 
@@ -51,6 +52,18 @@ describe('serving', () => {
       expect((await fetch(`${off.url}/console`)).status).toBe(404);
     } finally {
       await off.stop();
+    }
+  });
+
+  it("names the console's folder in /v1alpha1/config when another build is served", async () => {
+    const dir = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+    const other = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: s.db.url, SERVICE_GRAPHQL_ADMIN_SECRET: CONSOLE_SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', SERVICE_GRAPHQL_CONSOLE_ASSETS_DIR: dir, SERVICE_GRAPHQL_ENABLED_APIS: 'metadata,graphql,config,metrics' });
+    try {
+      const config = await (await fetch(`${other.url}/v1alpha1/config`, { headers: { 'x-service-admin-secret': CONSOLE_SECRET } })).json();
+      expect(config).toMatchObject({ console_assets_dir: dir, is_prometheus_metrics_enabled: true });
+      expect((await fetch(`${other.url}/console`)).status).toBe(200);
+    } finally {
+      await other.stop();
     }
   });
 
