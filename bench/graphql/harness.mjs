@@ -19,8 +19,8 @@ const DISTURBED = 0.15;
 
 /**
  * Autocannon connections, seconds of warm-up and of the timed run, pool size, and the targets
- * to measure: from BENCH_WARMUP_SECONDS, BENCH_DURATION_SECONDS, BENCH_POOL_SIZE (16) and
- * BENCH_TARGETS (comma-separated names), else the script's defaults.
+ * to measure: from BENCH_WARMUP_SECONDS, BENCH_DURATION_SECONDS, BENCH_POOL_SIZE (16),
+ * BENCH_TARGETS and BENCH_WORKLOADS (comma-separated names), else the script's defaults.
  */
 export function benchSettings({ warmupS, durationS }) {
   return {
@@ -29,6 +29,7 @@ export function benchSettings({ warmupS, durationS }) {
     durationS: Number(process.env.BENCH_DURATION_SECONDS ?? durationS),
     poolSize: Number(process.env.BENCH_POOL_SIZE ?? 16),
     only: process.env.BENCH_TARGETS?.split(','),
+    onlyWorkloads: process.env.BENCH_WORKLOADS?.split(','),
   };
 }
 
@@ -201,7 +202,7 @@ async function benchTarget(target, db, settings, workloads, extra, out) {
   const server = await target.start(db.url, settings.poolSize);
   try {
     for (const workload of workloads) {
-      if (!workload[target.dialect]) continue;
+      if (!workload[target.dialect] || (settings.onlyWorkloads && !settings.onlyWorkloads.includes(workload.name))) continue;
       out.samples.push({ target: target.name, workload: workload.name, answers: await sampleValues(server, target, workload) });
       const m = await measureQuietest(server, target, workload, db, settings);
       out.results.push({ target: target.name, workload: workload.name, ...m });
@@ -313,7 +314,7 @@ export async function runBench({ settings, workloads, targets, setupSql = '', co
     console.log(`\n${lines.join('\n')}`);
     printProblems(problems);
     const heading = `## ${title}`;
-    if (!settings.only) writeResultsSection(heading, [`${heading} (\`bench/${script}\`)`, '', ...intro, '', ...lines].join('\n'));
+    if (!settings.only && !settings.onlyWorkloads) writeResultsSection(heading, [`${heading} (\`bench/${script}\`)`, '', ...intro, '', ...lines].join('\n'));
     if (problems.length > 0 || out.results.some((r) => r.failed > 0)) process.exitCode = 1;
   } finally {
     await db.drop();
