@@ -5,7 +5,7 @@
  * refused with the engine's error and nothing stored, modifying, reloading and removing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { freePort, RemoteGraphQL } from '../support/remote-graphql.js';
 
 const SDL = `
@@ -149,14 +149,6 @@ describe('remote schemas', () => {
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, remove' }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Remote schemas' }).getByRole('link', { name: 'people_env' }).count()).toBe(0);
-  });
-
-  it('answers introspect_remote_schema for a known remote schema only', async () => {
-    const known = await s.engine.metadata({ type: 'introspect_remote_schema', args: { name: 'people' } }, ADMIN);
-    expect(known.status).toBe(200);
-    expect(known.body.data.__schema.queryType).toMatchObject({ name: 'Query' });
-    const unknown = await s.engine.metadata({ type: 'introspect_remote_schema', args: { name: 'nobody' } }, ADMIN);
-    expect(unknown).toMatchObject({ status: 400, body: { code: 'not-exists', path: '$.args.name' } });
   });
 
   it('modifies, drops a permission, reloads and removes a remote schema', async () => {

@@ -323,6 +323,8 @@ describe('remote schemas', () => {
     const report = await inconsistent();
     expect(report.is_consistent).toBe(false);
     expect(report.inconsistent_objects).toEqual([expect.objectContaining({ type: 'remote_schema', name: 'remote_schema late', reason: expect.stringContaining('could not be introspected') })]);
+    // Its schema cannot be read either (the well-known engine's introspect_remote_schema).
+    expect(await admin('introspect_remote_schema', { name: 'late' })).toMatchObject({ status: 400, body: { code: 'remote-schema-error', path: '$.args.name' } });
     // The rest is served meanwhile.
     expect((await gql('{ user(id: 1) { id } }')).body).toEqual({ data: { user: { id: 1 } } });
     // A REST endpoint cannot serve the fields of a remote schema that is not served.
@@ -335,10 +337,15 @@ describe('remote schemas', () => {
     try {
       await eventually(async () => (await inconsistent()).is_consistent === true);
       await eventually(async () => JSON.stringify((await gql('{ late }')).body) === JSON.stringify({ data: { late: 'here' } }));
+      const introspected = await admin('introspect_remote_schema', { name: 'late' });
+      expect(introspected.status).toBe(200);
+      expect(introspected.body.data.__schema.queryType).toMatchObject({ name: 'Query' });
+      expect(introspected.body.data.__schema.types.find((t: { name: string }) => t.name === 'Query').fields.map((f: { name: string }) => f.name)).toEqual(['late']);
     } finally {
       await late.stop();
     }
     expect((await admin('remove_remote_schema', { name: 'late' })).status).toBe(200);
+    expect(await admin('introspect_remote_schema', { name: 'late' })).toMatchObject({ status: 400, body: { code: 'not-exists', path: '$.args.name' } });
   });
 
   it('round-trips the remote schemas through export and replace_metadata', async () => {
