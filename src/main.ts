@@ -1,7 +1,7 @@
 /** Boot: configuration, embedded database if needed, actors, then the HTTP front. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConsoleAssetsMissing, loadConsoleAssets, type ConsoleAsset } from './http/console-assets.js';
+import { loadConsoleAssets, type ConsoleAsset } from './http/console-assets.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { log, logger, setEnabledLogTypes, setLogLevel } from './log.js';
@@ -42,8 +42,11 @@ async function main(): Promise<void> {
   process.env.NODE_ENV ??= 'production';
   allowGarbageCollection();
   let config: Config;
+  let consoleAssets: Map<string, ConsoleAsset> | undefined;
   try {
     config = loadConfig(process.argv.slice(2), process.env);
+    // Before anything starts: a console asked for and not built is a configuration error.
+    if (config.console.enabled) consoleAssets = loadConsoleAssets(config.console.assetsDir ?? fileURLToPath(new URL('./console/', import.meta.url)));
   } catch (e) {
     if (e instanceof ConfigError) {
       log.error(`invalid configuration: ${e.message}`);
@@ -53,17 +56,6 @@ async function main(): Promise<void> {
   }
   setLogLevel(config.logLevel);
   setEnabledLogTypes(config.enabledLogTypes);
-  let consoleAssets: Map<string, ConsoleAsset> | undefined;
-  try {
-    // Before anything starts: a console asked for and not built is a configuration error.
-    consoleAssets = config.console.enabled ? loadConsoleAssets(config.console.assetsDir ?? fileURLToPath(new URL('./console/', import.meta.url))) : undefined;
-  } catch (e) {
-    if (e instanceof ConsoleAssetsMissing) {
-      log.error(`invalid configuration: ${e.message}`);
-      process.exit(2);
-    }
-    throw e;
-  }
 
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {

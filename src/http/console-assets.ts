@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { ConfigError } from '../config/config.js';
 
 export interface ConsoleAsset {
   body: Buffer;
@@ -35,8 +36,6 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.map', '
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NOT_CACHED = 'no-cache';
 
-export class ConsoleAssetsMissing extends Error {}
-
 /** Every file under `dir`, by its path from there (with `/`). */
 function filesUnder(dir: string): string[] {
   const found: string[] = [];
@@ -51,16 +50,19 @@ function filesUnder(dir: string): string[] {
   return found;
 }
 
-/** The files of a console build, by their path under `/console/`; fails when `dir` holds no `index.html`. */
-export function loadConsoleAssets(dir: string): Map<string, ConsoleAsset> {
-  let isDir = false;
+/** Whether `dir` holds an `index.html` (false as well when `dir` is missing or not a folder). */
+function hasIndex(dir: string): boolean {
   try {
-    isDir = statSync(dir).isDirectory();
+    return statSync(join(dir, 'index.html')).isFile();
   } catch {
-    isDir = false;
+    return false;
   }
-  if (!isDir || !statSync(join(dir, 'index.html'), { throwIfNoEntry: false })?.isFile()) {
-    throw new ConsoleAssetsMissing(`the console's files are not in ${dir} (no index.html): run "npm run build", or point SERVICE_GRAPHQL_CONSOLE_ASSETS_DIR at a console build`);
+}
+
+/** The files of a console build, by their path under `/console/`; a configuration error when `dir` holds no `index.html`. */
+export function loadConsoleAssets(dir: string): Map<string, ConsoleAsset> {
+  if (!hasIndex(dir)) {
+    throw new ConfigError(`the console's files are not in ${dir} (no index.html): run "npm run build", or point SERVICE_GRAPHQL_CONSOLE_ASSETS_DIR at a console build`);
   }
   const assets = new Map<string, ConsoleAsset>();
   for (const path of filesUnder(dir)) {
