@@ -1,6 +1,6 @@
 /**
  * The metadata as files, run as a process against a running engine: a project written in the
- * well-known tool's version 3 layout (test/cli/fixtures/hasura-project, from its documentation:
+ * well-known tool's version 3 layout (test/cli/fixtures/well-known-project, from its documentation:
  * `!include` at two levels, every permission kind, relationships, a remote schema, actions with
  * custom types, event and cron triggers, collections, REST endpoints, inherited roles) applies
  * unchanged and serves; export → apply → export gives the same files; a change on the server
@@ -27,7 +27,7 @@ const fx = useEngine(env);
 afterAll(() => remote.stop());
 
 let flags: string[];
-const FIXTURE = new URL('./fixtures/hasura-project', import.meta.url).pathname;
+const FIXTURE = new URL('./fixtures/well-known-project', import.meta.url).pathname;
 
 /** A copy of the fixture project in a temporary directory (the tool writes its state there). */
 function project(): string {

@@ -6,7 +6,7 @@
 import type { QualifiedTable } from './metadata';
 import { readJson, sqlLiteral, sqlTable } from './sql';
 
-/** The engine's own schema and PostgreSQL's are not the user's. */
+/** The engine's own schema, PostgreSQL's, and the well-known engine's catalog (in a database moved from it) are not the user's. */
 const USER_SCHEMA = `n.nspname NOT IN ('information_schema', 'service_catalog', 'hdb_catalog') AND n.nspname NOT LIKE 'pg\\_%'`;
 
 export async function readSchemas(source: string): Promise<string[]> {

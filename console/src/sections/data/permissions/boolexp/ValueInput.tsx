@@ -1,7 +1,7 @@
 /**
- * A comparison's value: typed text (read by `parseValue`) or a session variable, which the
- * well-known engine's console offers as a one-click `X-Hasura-User-Id`; here `X-Service-User-Id`,
- * and any other `X-Service-…` may be typed.
+ * A comparison's value: typed text (read by `parseValue`) or a session variable: the user id
+ * one click away (`X-Service-User-Id`), as the well-known engine's console offers it, and any
+ * other `X-Service-…` typed.
  */
 import { useState } from 'react';
 import type { Json } from '../model';
