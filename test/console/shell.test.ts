@@ -87,6 +87,10 @@ describe('in the browser', () => {
     await s.browser.shot('sign-in-refused');
     await signIn(s);
     expect(new URL(page.url()).pathname).toBe('/console/api');
+    // Kept for the browser session (no expiry), sent with the console's files only, never with an API call.
+    const [kept] = await s.browser.context.cookies(`${s.engine.url}/console/api`);
+    expect(kept).toMatchObject({ name: 'service-console-admin-secret', value: CONSOLE_SECRET, path: '/console', expires: -1, sameSite: 'Strict' });
+    expect(await s.browser.context.cookies(`${s.engine.url}/v1/metadata`)).toEqual([]);
     await page.reload();
     await expect.poll(() => page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(true);
     // The wrong secret's refused call logged its 401 in the browser: the answer the test asked for.
