@@ -1,6 +1,7 @@
 /**
- * The console's only way to the engine: its public APIs (`/v1/metadata`, `/v2/query`,
- * `/v1/graphql`, `/v1/graphql/explain`), with the admin secret the user gave. Whatever the
+ * The console's way to the engine's admin APIs (`/v1/metadata`, `/v2/query`,
+ * `/v1/graphql/explain`, RESTified endpoints), with the admin secret the user gave; GraphQL
+ * itself goes through the API section's GraphiQL fetcher (`sections/explorer/fetcher.ts`). Whatever the
  * console does, a script can do with the same calls. A refused call becomes an `ApiFailure`
  * carrying the engine's message, code and JSON path, shown where it happened (`ui/ErrorNote`).
  */
@@ -23,7 +24,7 @@ export class ApiFailure extends Error {
 export const ADMIN_SECRET_HEADER = 'x-service-admin-secret';
 
 /** The headers of an admin call (the stored secret, when there is one). */
-export function adminHeaders(): Record<string, string> {
+function adminHeaders(): Record<string, string> {
   const secret = storedSecret();
   return { 'content-type': 'application/json', ...(secret !== null ? { [ADMIN_SECRET_HEADER]: secret } : {}) };
 }
@@ -100,25 +101,6 @@ export interface RunSqlOptions {
 
 /** `run_sql` on a source (default: `default`). */
 export const runSql = (sql: string, options: RunSqlOptions = {}): Promise<RunSqlResult> => query<RunSqlResult>('run_sql', { source: 'default', ...options, sql });
-
-export interface GraphQLResult<T = unknown> {
-  data?: T;
-  errors?: { message: string; extensions?: { path?: string; code?: string } }[];
-}
-
-/**
- * One `/v1/graphql` request; `headers` replace the admin ones when given (to run as a role, the
- * explorer sends the admin secret with `x-service-role` and session variables).
- */
-export const graphql = <T = unknown>(body: { query: string; variables?: Record<string, unknown>; operationName?: string }, headers?: Record<string, string>): Promise<GraphQLResult<T>> =>
-  post<GraphQLResult<T>>('/v1/graphql', body, headers ?? adminHeaders());
-
-/** A GraphQL answer's errors as one `ApiFailure` (the first error's message, code and path). */
-export function graphqlData<T>(result: GraphQLResult<T>): T {
-  const first = result.errors?.[0];
-  if (first) throw new ApiFailure(first.message, 200, first.extensions?.code ?? 'graphql-error', first.extensions?.path ?? '');
-  return result.data as T;
-}
 
 export interface Explained {
   field?: string;

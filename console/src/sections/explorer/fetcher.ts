@@ -7,7 +7,7 @@
 import { createGraphiQLFetcher, type Fetcher } from '@graphiql/toolkit';
 import { createClient } from 'graphql-ws';
 
-export const GRAPHQL_PATH = '/v1/graphql';
+const GRAPHQL_PATH = '/v1/graphql';
 
 export const graphqlUrl = (): string => new URL(GRAPHQL_PATH, location.origin).href;
 

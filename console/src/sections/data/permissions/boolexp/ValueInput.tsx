@@ -8,7 +8,7 @@ import type { Json } from '../model';
 import type { TypedColumn } from '../../../../api/catalog';
 import { formatValue, parseValue } from './operators';
 
-export const USER_ID_VARIABLE = 'X-Service-User-Id';
+const USER_ID_VARIABLE = 'X-Service-User-Id';
 
 export function ValueInput({ value, operator, column, name, onChange }: { value: Json; operator: string; column: TypedColumn | undefined; name: string; onChange(v: Json): void }) {
   const [text, setText] = useState(() => formatValue(value, operator));
