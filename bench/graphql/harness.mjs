@@ -5,7 +5,7 @@
 // the figures printed and written into a section of bench/RESULTS.md.
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { freshDatabase } from '../_support.mjs';
 import { DATASET_SQL } from './dataset.mjs';
@@ -49,6 +49,29 @@ function cpuMs(pid) {
   return ticksToMs(Number(fields[11]) + Number(fields[12]));
 }
 
+/** CPU ms of each thread of a process, by `main` (the process's first thread) or `<name>#<tid>` (Node's threads are all named `node`). */
+function threadCpuMs(pid) {
+  const byName = new Map();
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    byName.set(tid === String(pid) ? 'main' : `${name}#${tid}`, ticksToMs(Number(fields[11]) + Number(fields[12])));
+  }
+  return byName;
+}
+
 /** CPU time the whole machine spent busy (all cores), in ms. */
 function machineBusyMs() {
   const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -80,7 +103,7 @@ async function backendPids(db) {
  */
 function cpuSnapshot(serverPid, pgPids) {
   const self = process.cpuUsage();
-  return { server: cpuMs(serverPid), postgres: pgPids.map(cpuMs), self: (self.user + self.system) / 1000, machine: machineBusyMs() };
+  return { server: cpuMs(serverPid), threads: threadCpuMs(serverPid), postgres: pgPids.map(cpuMs), self: (self.user + self.system) / 1000, machine: machineBusyMs() };
 }
 
 /** CPU ms between two snapshots, per part; PostgreSQL over the backends seen in both (a pool may close idle ones). */
@@ -88,11 +111,19 @@ function cpuUsed(before, after) {
   const seen = before.postgres.map((b, i) => (b === null || after.postgres[i] === null ? null : after.postgres[i] - b)).filter((x) => x !== null);
   return {
     server: after.server - before.server,
+    threads: threadsUsed(before.threads, after.threads),
     postgres: seen.length > 0 ? seen.reduce((a, b) => a + b, 0) : null,
     self: after.self - before.self,
     machine: after.machine - before.machine,
   };
 }
+
+/** CPU ms per thread between two snapshots, the busiest first. */
+const threadsUsed = (before, after) =>
+  [...after]
+    .map(([thread, ms]) => [thread, ms - (before.get(thread) ?? 0)])
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1]);
 
 /** The headers of a workload's k-th request: its role and session variables, if any. */
 const headersOf = (workload, k) => ({ 'content-type': 'application/json', ...workload.headers?.(k) });
@@ -168,6 +199,7 @@ async function measure(server, target, workload, db, settings) {
     p50: r.latency.p50,
     p99: r.latency.p99,
     cpuPerRequest: used.server / n,
+    threadsPerRequest: used.threads.map(([name, ms]) => [name, ms / n]),
     pgCpuPerRequest: used.postgres === null ? null : used.postgres / n,
     others: used.postgres === null ? null : others / (r.duration * 1000 * os.cpus().length),
     quiet,
@@ -191,7 +223,9 @@ const percent = (x) => (x === null ? 'n/a' : `${Math.max(0, x * 100).toFixed(0)}
 const fmtRow = (m) =>
   `${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuPerRequest.toFixed(3)} ms/req` +
   `  PostgreSQL ${fixed(m.pgCpuPerRequest, 3)} ms/req  others ${percent(m.others)}${m.quiet ? '' : ' (busy before)'}` +
-  (m.failed ? `  FAILED ${m.failed}: ${m.firstFailure}` : '');
+  (m.failed ? `  FAILED ${m.failed}: ${m.firstFailure}` : '') +
+  // Where the server's CPU went: its busiest threads (the main one, workers, V8's GC helpers, libuv's pool).
+  `\n           server threads, CPU ms/req: ${m.threadsPerRequest.slice(0, 6).map(([name, ms]) => `${name} ${ms.toFixed(3)}`).join(', ')}`;
 
 /** Requests per second of `a` over `b`, to two decimals. */
 export const ratio = (a, b) => (a && b ? (a.rps / b.rps).toFixed(2) : 'n/a');

@@ -44,7 +44,8 @@ export interface AuthRequest {
 }
 
 export interface Authenticator {
-  authenticate(req: AuthRequest): Promise<Session | AuthFailure>;
+  /** Synchronous when nothing is called (the admin secret, a JWT with its keys at hand): no promise on the hot path. */
+  authenticate(req: AuthRequest): Session | AuthFailure | Promise<Session | AuthFailure>;
   /** At `connection_init`; `upgradeHeaders` are those of the HTTP upgrade request. */
   authenticateWebSocket(connectionInitPayload: unknown, upgradeHeaders?: Record<string, string>): Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie (`cookie-credential.ts`). */
@@ -78,16 +79,17 @@ export async function createAuthenticator(config: AuthConfig, tlsAllowlist = new
     if (!secretMatches(secret)) throw new AuthError(401, 'access-denied', `invalid ${ADMIN_SECRET_HEADER}/${ACCESS_KEY_HEADER}`);
     return trustedSession(req.headers);
   };
-  const settle = async (request: () => AuthRequest): Promise<Session | AuthFailure> => {
+  const settle = (request: () => AuthRequest): Session | AuthFailure | Promise<Session | AuthFailure> => {
     try {
-      return await resolve(request());
+      const session = resolve(request());
+      return session instanceof Promise ? session.catch(refusal) : session;
     } catch (e) {
       return refusal(e);
     }
   };
   return {
     authenticate: (req) => settle(() => req),
-    authenticateWebSocket: (payload, upgradeHeaders = {}) => settle(() => ({ headers: connectionInitHeaders(payload, upgradeHeaders), body: null })),
+    authenticateWebSocket: async (payload, upgradeHeaders = {}) => settle(() => ({ headers: connectionInitHeaders(payload, upgradeHeaders), body: null })),
     usesCookie: cookieCredentialCheck(config),
     close: () => client?.close(),
   };
@@ -95,7 +97,7 @@ export async function createAuthenticator(config: AuthConfig, tlsAllowlist = new
 
 /** Admin by secret or by configuration: any role, variables from the headers. */
 function trustedSession(headers: Record<string, string>): Session {
-  const variables = sessionVariables(Object.entries(headers));
+  const variables = sessionVariables(headers);
   return makeSession(requestedRole(variables) ?? ADMIN_ROLE, variables, { isAdmin: true, useBackendOnlyPermissions: backendOnlyRequested(variables) });
 }
 

@@ -37,12 +37,13 @@ const BACKEND_ONLY_HEADER = 'x-service-use-backend-only-permissions';
 
 export const isSessionVariable = (name: string) => name.toLowerCase().startsWith(SESSION_VARIABLE_PREFIX);
 
-/** The `x-service-*` entries with lower-cased names; the admin secret never becomes a variable. */
-export function sessionVariables(entries: Iterable<readonly [string, string]>): Record<string, string> {
+/** The `x-service-*` fields with lower-cased names; the admin secret never becomes a variable. */
+export function sessionVariables(fields: Record<string, string>): Record<string, string> {
   const variables: Record<string, string> = {};
-  for (const [name, value] of entries) {
+  // Read in place (no entries array): every request's headers come through here.
+  for (const name in fields) {
     const key = name.toLowerCase();
-    if (isSessionVariable(key) && key !== ADMIN_SECRET_HEADER && key !== ACCESS_KEY_HEADER) variables[key] = value;
+    if (key.startsWith(SESSION_VARIABLE_PREFIX) && key !== ADMIN_SECRET_HEADER && key !== ACCESS_KEY_HEADER) variables[key] = fields[name]!;
   }
   return variables;
 }
@@ -50,9 +51,49 @@ export function sessionVariables(entries: Iterable<readonly [string, string]>): 
 /** An empty role header counts as absent, as in the well-known engine. */
 export const requestedRole = (variables: Record<string, string>): string | undefined => variables[ROLE_VARIABLE] || undefined;
 
-/** The session with `x-service-role` set to the role it finally runs under. */
-export function makeSession(role: string, variables: Record<string, string>, rest: Omit<Session, 'role' | 'variables'>): Session {
-  return { ...rest, role, variables: { ...variables, [ROLE_VARIABLE]: role } };
+/**
+ * Every field of a session, written out (undefined when unset): sessions share one object shape,
+ * and no session is made by spreading another. V8 adds each property after a spread on a slow
+ * path (about 1 µs each, measured on Node 20): a spread with three more fields cost every request
+ * 4.4 µs.
+ */
+type AllSessionFields = { [K in keyof Required<Session>]: Session[K] };
+
+const withAllFields = (fields: AllSessionFields): Session => fields;
+
+/** The session with `x-service-role` set to the role it finally runs under (in a copy of `variables`). */
+export function makeSession(role: string, variables: Record<string, string>, rest: { isAdmin: boolean; useBackendOnlyPermissions: boolean }): Session {
+  const own: Record<string, string> = {};
+  for (const name in variables) own[name] = variables[name]!;
+  own[ROLE_VARIABLE] = role;
+  return withAllFields({
+    role,
+    variables: own,
+    isAdmin: rest.isAdmin,
+    useBackendOnlyPermissions: rest.useBackendOnlyPermissions,
+    expiresAt: undefined,
+    clientHeaders: undefined,
+    requestId: undefined,
+    setCookies: undefined,
+    trace: undefined,
+    clientAddress: undefined,
+  });
+}
+
+/** An authenticated session (perhaps cached, never changed) with what one HTTP request adds to it. */
+export function requestSession(auth: Session, request: { clientHeaders: Record<string, string>; requestId: string; trace: Context | undefined; clientAddress: string | undefined }): Session {
+  return withAllFields({
+    role: auth.role,
+    variables: auth.variables,
+    isAdmin: auth.isAdmin,
+    useBackendOnlyPermissions: auth.useBackendOnlyPermissions,
+    expiresAt: auth.expiresAt,
+    setCookies: auth.setCookies,
+    clientHeaders: request.clientHeaders,
+    requestId: request.requestId,
+    trace: request.trace,
+    clientAddress: request.clientAddress,
+  });
 }
 
 /**
@@ -61,7 +102,7 @@ export function makeSession(role: string, variables: Record<string, string>, res
  * they are untrusted, so permissions of that role should not rely on them).
  */
 export function unauthorizedSession(role: string, headers: Record<string, string>): Session {
-  return makeSession(role, sessionVariables(Object.entries(headers)), { isAdmin: false, useBackendOnlyPermissions: false });
+  return makeSession(role, sessionVariables(headers), { isAdmin: false, useBackendOnlyPermissions: false });
 }
 
 const TRUE_TEXT = ['true', 't', 'yes', 'y'];

@@ -93,7 +93,7 @@ function sessionFromAnswer(answer: IncomingAnswer, now: number, url: string): Se
     throw internalError('Invalid response from authorization hook');
   }
   const fields = answerFields(answer.body, url);
-  const variables = sessionVariables(Object.entries(fields));
+  const variables = sessionVariables(fields);
   const role = requestedRole(variables);
   // The webhook must name the role; the client's X-Service-Role is not consulted.
   if (role === undefined) throw new AuthError(400, 'invalid-params', 'x-service-role not found in session variables');

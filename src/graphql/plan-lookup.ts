@@ -60,8 +60,24 @@ export class PlanLookup {
     return this.persisted.resolve(req);
   }
 
-  plan(session: Session, request: GraphQLRequest): Promise<Plan> {
-    return session.trace ? this.tracedPlan(session, request, session.trace) : this.lookup(session, request);
+  /**
+   * The request's plan: a cache hit is answered synchronously (no promise, no microtask: the
+   * hot path of every query), a miss through the compiler.
+   */
+  plan(session: Session, request: GraphQLRequest): Plan | Promise<Plan> {
+    return session.trace ? this.tracedPlan(session, request, session.trace) : this.find(session, request);
+  }
+
+  /** `found.compiled` is set when the plan had to be compiled. */
+  private find(session: Session, request: GraphQLRequest, found?: { compiled: boolean }): Plan | Promise<Plan> {
+    const req = this.persisted.resolve(request);
+    // backend_only permissions: only with the admin secret and the request's header.
+    const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
+    const who = PlanCache.who(session.role, backendOnly, req.operationName);
+    const hit = this.cache.get(req.query, who, req.variables);
+    if (hit === undefined) return this.miss(session, req, backendOnly, who, found);
+    if (req.persistedQuery !== undefined) this.persisted.keep(req);
+    return hit;
   }
 
   /**
@@ -73,7 +89,7 @@ export class PlanLookup {
     const span = traces.start('plan', trace);
     const found = { compiled: false };
     try {
-      const plan = await this.lookup(session, request, found);
+      const plan = await this.find(session, request, found);
       span?.setAttribute('plan_cache', found.compiled ? 'miss' : 'hit');
       endSpan(span);
       return plan;
@@ -84,18 +100,10 @@ export class PlanLookup {
     }
   }
 
-  /** `found.compiled` is set when the plan had to be compiled. */
-  private async lookup(session: Session, request: GraphQLRequest, found?: { compiled: boolean }): Promise<Plan> {
-    const req = this.persisted.resolve(request);
-    // backend_only permissions: only with the admin secret and the request's header.
-    const backendOnly = session.isAdmin && session.useBackendOnlyPermissions;
-    const key = PlanCache.key(backendOnly ? `${session.role}\u0000backend_only` : session.role, req.operationName, req.query);
+  /** Not in the plan cache: a failure kept for the document, a compile under way for it, or a new compile. */
+  private async miss(session: Session, req: GraphQLRequest & { query: string }, backendOnly: boolean, who: string, found?: { compiled: boolean }): Promise<Plan> {
+    const key = `${who}\u0000${req.query}`;
     for (;;) {
-      const hit = this.cache.get(key, req.variables);
-      if (hit) {
-        this.persisted.keep(req);
-        return hit;
-      }
       const failure = this.failed.get(key);
       if (failure) throw failure.error;
       // A burst of requests that miss together (subscribers connecting, a popular query after
@@ -104,9 +112,14 @@ export class PlanLookup {
       const running = this.compiling.get(key);
       if (!running) break;
       await running.catch(() => {});
+      const hit = this.cache.get(req.query, who, req.variables);
+      if (hit) {
+        this.persisted.keep(req);
+        return hit;
+      }
     }
     if (found) found.compiled = true;
-    const compile = this.compile(key, session, backendOnly, req);
+    const compile = this.compile(key, who, session, backendOnly, req);
     this.compiling.set(key, compile);
     try {
       return await compile;
@@ -115,7 +128,7 @@ export class PlanLookup {
     }
   }
 
-  private async compile(key: string, session: Session, backendOnly: boolean, req: GraphQLRequest & { query: string }): Promise<Plan> {
+  private async compile(key: string, who: string, session: Session, backendOnly: boolean, req: GraphQLRequest & { query: string }): Promise<Plan> {
     const snapshot = this.snapshot;
     if (!snapshot) throw new RequestError('the engine is not ready yet', '$', 'unexpected');
     const allowlist = this.enableAllowlist && session.role !== 'admin';
@@ -128,7 +141,7 @@ export class PlanLookup {
     // Shows what a metadata change evicted (a plan compiled again), at debug level.
     log.debug('plan compiled', { role: session.role, operationName: req.operationName });
     // A plan compiled against a snapshot that has since been replaced may read what changed.
-    if (this.snapshot === snapshot) this.cache.set(key, req.variables, answer.plan);
+    if (this.snapshot === snapshot) this.cache.set(req.query, who, req.variables, answer.plan);
     this.persisted.keep(req);
     return answer.plan;
   }

@@ -183,7 +183,9 @@ export class GraphQLService {
         const admitting = this.limits.admit(limits, session, now);
         headers = admitting instanceof Promise ? await admitting : admitting;
       }
-      const plan = await this.plans.plan(session, req);
+      // A cache hit comes synchronously: awaited only when it is a compile.
+      const planned = this.plans.plan(session, req);
+      const plan = planned instanceof Promise ? await planned : planned;
       if (queriesOnly && plan.operation !== 'query') throw new MethodNotAllowed(`GET requests may only run queries, not a ${plan.operation}`, '$', 'method-not-allowed');
       if (limits && !admitted) checkSize(limits, plan);
       operation = plan.operation;

@@ -39,6 +39,6 @@ export function queryAccessError(h: AdminHeaders, secretsConfigured: boolean, se
  * `/v2/query`) carry them to event triggers, as a GraphQL mutation's do.
  */
 export function requestSessionVariables(headers: Record<string, string>): Record<string, string> {
-  const variables = sessionVariables(Object.entries(headers));
+  const variables = sessionVariables(headers);
   return { ...variables, [ROLE_VARIABLE]: requestedRole(variables) ?? ADMIN_ROLE };
 }

@@ -5,7 +5,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AuthFailure } from '../auth/failure.js';
-import type { Session } from '../auth/session.js';
+import { requestSession, type Session } from '../auth/session.js';
 import type { GraphQLReply } from '../graphql/service.js';
 import { readRequestQuery, type GraphQLRequest } from '../graphql/request.js';
 import { RequestError } from '../errors/request.js';
@@ -24,7 +24,8 @@ const log = logger('http-log');
 
 export interface GraphQLBackend {
   /** `trace`: the request's trace context, when traced; `requestId`: for the lines it logs. */
-  authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context, requestId?: string): Promise<Session | AuthFailure>;
+  /** Synchronous when nothing is called (the admin secret, a JWT): no promise on the hot path. */
+  authenticate(headers: Record<string, string>, body: Uint8Array | null, trace?: Context, requestId?: string): Session | AuthFailure | Promise<Session | AuthFailure>;
   /** Whether the request's credential would be a cookie. */
   usesCookie(headers: Record<string, string>): boolean;
   /** Whether sessions must carry the client's address (a rate limit counts by IP); else it is not read. */
@@ -53,6 +54,8 @@ export function readHeaders(req: HttpRequest): Record<string, string> {
   return headers;
 }
 
+const NO_HEADERS: Headers = [];
+
 const isFailure = (r: Session | AuthFailure): r is AuthFailure => 'status' in r && 'code' in r;
 
 const errorsReply = (status: number, message: string, code: string, headers?: Headers): Reply => ({
@@ -66,6 +69,9 @@ function failureReply(f: AuthFailure): Reply {
   return errorsReply(f.status, f.message, f.code, headers);
 }
 
+/** The media type follows Accept: a cache keeps one answer per Accept value. Shared by the answers with no other header: never mutated. */
+const VARY_ACCEPT: Headers = [['Vary', 'Accept']];
+
 /**
  * GraphQL over HTTP: with `application/graphql-response+json` the status says whether the
  * request ran (200) or failed before (4xx); with `application/json` a GraphQL error is 200, as
@@ -73,9 +79,10 @@ function failureReply(f: AuthFailure): Reply {
  */
 function graphqlReply(r: GraphQLReply, media: ResponseMedia, cookies: Headers): Reply {
   const status = media === GRAPHQL_RESPONSE || r.protocolError ? r.status : 200;
-  // The media type follows Accept: a cache keeps one answer per Accept value.
-  const fromCalls: Headers = (r.setCookies ?? []).map((c) => ['Set-Cookie', c]);
-  const headers: Headers = [['Vary', 'Accept'], ...(status === 405 ? [['Allow', 'POST'] as const] : []), ...cookies, ...fromCalls, ...(r.headers ?? [])];
+  const plain = status !== 405 && cookies.length === 0 && (r.setCookies === undefined || r.setCookies.length === 0) && r.headers === undefined;
+  const headers: Headers = plain
+    ? VARY_ACCEPT
+    : [...VARY_ACCEPT, ...(status === 405 ? [['Allow', 'POST'] as const] : []), ...cookies, ...(r.setCookies ?? []).map((c): [string, string] => ['Set-Cookie', c]), ...(r.headers ?? [])];
   return { status, body: r.body, contentType: media === GRAPHQL_RESPONSE ? `${GRAPHQL_RESPONSE}; charset=utf-8` : JSON_TYPE, headers };
 }
 
@@ -105,15 +112,16 @@ async function run(
   const startedAt = meter ? performance.now() : 0;
   const trace = span && within(span);
   const authSpan = trace && traces.start('authenticate', trace);
-  const auth = await backend.authenticate(headers, body, authSpan && within(authSpan), requestId);
+  const authenticating = backend.authenticate(headers, body, authSpan && within(authSpan), requestId);
+  const auth = authenticating instanceof Promise ? await authenticating : authenticating;
   endSpan(authSpan, isFailure(auth) ? auth.message : undefined);
   if (isFailure(auth)) {
     meter?.request('unknown', false, startedAt);
     return withOperation(failureReply(auth), null, body);
   }
-  const cookies: Headers = (auth.setCookies ?? []).map((c) => ['Set-Cookie', c]);
+  const cookies: Headers = auth.setCookies === undefined ? NO_HEADERS : auth.setCookies.map((c) => ['Set-Cookie', c]);
   // The client's headers go with the request (remote schemas with forward_client_headers), not into the cached session.
-  const r = await execute({ ...auth, clientHeaders: headers, requestId, trace, ...(address === undefined ? {} : { clientAddress: address }) }, startedAt);
+  const r = await execute(requestSession(auth, { clientHeaders: headers, requestId, trace, clientAddress: address }), startedAt);
   return withOperation(graphqlReply(r, media, cookies), auth.variables, body, r.queryHash);
 }
 

@@ -7,7 +7,8 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Headers } from './cors.js';
 import type { RequestsInFlight } from './in-flight.js';
 import { REQUEST_ID_HEADER, requestId } from './request-id.js';
-import { httpLogOn, writeHttpLog, type OperationInfo, type RequestInfo } from '../observability/logs/http-log.js';
+import { httpLogLevel, httpLogOn, writeHttpLog, type OperationInfo, type RequestInfo } from '../observability/logs/http-log.js';
+import { logs } from '../log.js';
 import { remoteAddress } from './remote-address.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -81,6 +82,8 @@ export class Exchange {
 
   reply(r: Reply): void {
     if (this.aborted) return;
+    // The client's address is read while the response is valid, and only for a line that is written.
+    const ip = this.info && logs('http-log', httpLogLevel(r.status, r.operation)) ? remoteAddress(this.res) : null;
     this.end(this.meter ? Buffer.byteLength(r.body) : 0);
     const close = this.inFlight?.draining === true;
     this.res.cork(() => {
@@ -92,7 +95,7 @@ export class Exchange {
       if (r.status === 204) this.res.endWithoutBody();
       else this.res.end(r.body, close);
     });
-    if (this.info) writeHttpLog(this.info, r.status, r.status === 204 ? 0 : Buffer.byteLength(r.body), r.operation);
+    if (ip !== null) writeHttpLog(this.info!, ip, r.status, r.status === 204 ? 0 : Buffer.byteLength(r.body), r.operation);
   }
 
   /** `bytes`: the answer's body (0 when aborted), for the metrics. */
@@ -111,7 +114,7 @@ export class Exchange {
 export function openExchange(res: HttpResponse, req: HttpRequest, headers: Headers = [], meter: HttpMeter | null = null, inFlight?: RequestsInFlight): Exchange {
   const id = requestId(req.getHeader(REQUEST_ID_HEADER));
   const info = httpLogOn()
-    ? { requestId: id, method: req.getMethod().toUpperCase(), url: req.getUrl(), ip: remoteAddress(res), startedAt: performance.now() }
+    ? { requestId: id, method: req.getMethod().toUpperCase(), url: req.getUrl(), startedAt: performance.now() }
     : undefined;
   return new Exchange(res, headers, id, info, meter, inFlight);
 }

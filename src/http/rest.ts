@@ -6,7 +6,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AuthFailure } from '../auth/failure.js';
-import type { Session } from '../auth/session.js';
+import { requestSession, type Session } from '../auth/session.js';
 import { logger } from '../log.js';
 import { BodyTooLarge, readBody } from './body.js';
 import { preflightHeaders, type Headers } from './cors.js';
@@ -32,7 +32,7 @@ export interface RestAnswer {
 }
 
 export interface RestBackend {
-  authenticate(headers: Record<string, string>, body: Uint8Array | null): Promise<Session | AuthFailure>;
+  authenticate(headers: Record<string, string>, body: Uint8Array | null): Session | AuthFailure | Promise<Session | AuthFailure>;
   /** Whether sessions must carry the client's address (a rate limit counts by IP). */
   readsClientAddress(): boolean;
   rest(session: Session, call: { method: string; path: string; search: string; body: string | null }): Promise<RestAnswer>;
@@ -64,7 +64,7 @@ export function registerRestRoutes(app: TemplatedApp, backend: RestBackend, ctx:
         }
         const text = bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : null;
         // The client's headers go with the call (remote schemas and actions that forward them), as on /v1/graphql.
-        const a = await backend.rest({ ...auth, clientHeaders: headers, ...(address === undefined ? {} : { clientAddress: address }) }, { method, path, search, body: text });
+        const a = await backend.rest(requestSession(auth, { clientHeaders: headers, requestId: exchange.requestId, trace: undefined, clientAddress: address }), { method, path, search, body: text });
         const cookies = [...(auth.setCookies ?? []), ...(a.setCookies ?? [])].map((c): [string, string] => ['Set-Cookie', c]);
         return { status: a.status, body: a.body, headers: [...(a.allow ? [['Allow', a.allow.join(', ')] as [string, string]] : []), ...cookies, ...(a.headers ?? [])] };
       })

@@ -56,7 +56,10 @@ export class PgSourceConnection implements SourceConnection {
     const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
     try {
       const r = await client.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
-      if (statement) await this.prepared.used(client, statement);
+      if (statement) {
+        const deallocating = this.prepared.used(client, statement);
+        if (deallocating) await deallocating;
+      }
       return r.rows[0]?.[0] ?? 'null';
     } finally {
       if (disarm) await disarm();

@@ -14,8 +14,11 @@ export class PreparedStatements {
 
   constructor(private readonly capPerConnection: number) {}
 
-  /** Records that `client` runs `name`; deallocates the least recently used one past the cap. */
-  async used(client: pg.ClientBase, name: string): Promise<void> {
+  /**
+   * Records that `client` runs `name`; deallocates the least recently used one past the cap
+   * (the promise, only then: the common case costs its caller no await).
+   */
+  used(client: pg.ClientBase, name: string): Promise<void> | undefined {
     let names = this.held.get(client);
     if (!names) {
       names = new Map();
@@ -23,12 +26,16 @@ export class PreparedStatements {
     }
     names.delete(name);
     names.set(name, true);
-    if (names.size <= this.capPerConnection) return;
+    if (names.size <= this.capPerConnection) return undefined;
     const oldest = names.keys().next().value as string;
     names.delete(oldest);
-    // Names are our own hashes ([A-Za-z0-9_-]); quoted all the same.
-    await client.query(`DEALLOCATE "${oldest.replace(/"/g, '""')}"`);
-    // node-postgres remembers what it prepared; forget it so a later use prepares again.
-    delete (client as unknown as Internals).connection.parsedStatements[oldest];
+    return deallocate(client, oldest);
   }
+}
+
+async function deallocate(client: pg.ClientBase, name: string): Promise<void> {
+  // Names are our own hashes ([A-Za-z0-9_-]); quoted all the same.
+  await client.query(`DEALLOCATE "${name.replace(/"/g, '""')}"`);
+  // node-postgres remembers what it prepared; forget it so a later use prepares again.
+  delete (client as unknown as Internals).connection.parsedStatements[name];
 }

@@ -10,7 +10,6 @@ export interface RequestInfo {
   requestId: string;
   method: string;
   url: string;
-  ip: string;
   /** `performance.now()` when it came in. */
   startedAt: number;
 }
@@ -27,10 +26,14 @@ export interface OperationInfo {
 /** Whether an http-log line could be written at all: the rest of the request's info is gathered only then. */
 export const httpLogOn = (): boolean => logs('http-log', 'error');
 
-export function writeHttpLog(info: RequestInfo, status: number, responseSize: number, operation: OperationInfo | undefined): void {
-  const failed = status >= 400 || (operation !== undefined && operation.error !== null);
+/** The level of a request's line: `error` when it failed (a 4xx/5xx, or a GraphQL error), else `info`. */
+export const httpLogLevel = (status: number, operation: OperationInfo | undefined): 'error' | 'info' =>
+  status >= 400 || (operation !== undefined && operation.error !== null) ? 'error' : 'info';
+
+/** `ip`: the client's address, read only for a line that is written (a successful request's is not, below level `info`). */
+export function writeHttpLog(info: RequestInfo, ip: string, status: number, responseSize: number, operation: OperationInfo | undefined): void {
   const seconds = (performance.now() - info.startedAt) / 1000;
-  writeLog('http-log', failed ? 'error' : 'info', {
+  writeLog('http-log', httpLogLevel(status, operation), {
     request_id: info.requestId,
     operation: {
       query_execution_time: seconds,
@@ -41,6 +44,6 @@ export function writeHttpLog(info: RequestInfo, status: number, responseSize: nu
       query: operation?.query ?? null,
       ...(operation?.parameterized_query_hash ? { parameterized_query_hash: operation.parameterized_query_hash } : {}),
     },
-    http_info: { status, http_version: 'HTTP/1.1', url: info.url, ip: info.ip, method: info.method, content_encoding: null },
+    http_info: { status, http_version: 'HTTP/1.1', url: info.url, ip, method: info.method, content_encoding: null },
   });
 }
