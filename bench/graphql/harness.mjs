@@ -160,7 +160,7 @@ async function sampleValues(server, target, workload) {
  * `others` is the share of the machine's CPU used by anything else (other sessions' work)
  * during the run: high values mean the figures are disturbed.
  */
-async function measure(server, target, workload, db, settings) {
+export async function measure(server, target, workload, db, settings) {
   // Requests prepared beforehand so that the load generator spends its CPU on sending.
   const prepared = Array.from({ length: 4096 }, (_, k) => ({ headers: headersOf(workload, k), body: JSON.stringify(requestOf(target, workload, k)) }));
   let next = 0;
@@ -220,7 +220,7 @@ const fixed = (x, digits) => (x === null ? 'n/a' : x.toFixed(digits));
 // Clamped: the CPU counters tick in 10 ms steps, so an idle share can come out slightly negative.
 const percent = (x) => (x === null ? 'n/a' : `${Math.max(0, x * 100).toFixed(0)}%`);
 
-const fmtRow = (m) =>
+export const fmtRow = (m) =>
   `${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuPerRequest.toFixed(3)} ms/req` +
   `  PostgreSQL ${fixed(m.pgCpuPerRequest, 3)} ms/req  others ${percent(m.others)}${m.quiet ? '' : ' (busy before)'}` +
   (m.failed ? `  FAILED ${m.failed}: ${m.firstFailure}` : '') +
