@@ -18,8 +18,19 @@ import type { Snapshots } from '../../protocol/snapshot.js';
 /** Receives a subscription's response texts. */
 export type Deliver = (text: string) => void;
 
-interface Registered {
+/**
+ * A live query as one actor knows it: the first subscriber's, which every later subscriber of
+ * the same key shares (its key is the query's statements as text, about 700 bytes for one
+ * field: a copy per subscriber was a quarter of the front thread's heap at 20,000 subscribers).
+ */
+interface Known {
   query: LiveQuery;
+  /** Its subscribers on the actor: a query's statements go with its first one. */
+  subscribers: number;
+}
+
+interface Registered {
+  known: Known;
   values: (CohortValues | null)[];
   deliver: Deliver;
   /** The hash of the last live result delivered (null: none yet, or a stream). */
@@ -29,8 +40,8 @@ interface Registered {
 class Multiplexer {
   readonly actor: Actor<MultiplexerRequest, MultiplexerReplies, MultiplexerEvent>;
   readonly subscribers = new Map<number, Registered>();
-  /** Subscribers per live query key, as the actor counts them: a query's statements go with its first one. */
-  readonly queries = new Map<string, number>();
+  /** The live queries with subscribers on the actor, by key. */
+  readonly queries = new Map<string, Known>();
   /** Started (a restarted one is given its state again as it is ready): messages go. */
   ready = false;
 
@@ -63,14 +74,17 @@ export class Multiplexers {
   subscribe(query: LiveQuery, values: (CohortValues | null)[], deliver: Deliver): () => (CohortValues | null)[] {
     const m = this.actors[this.actors.length === 1 ? 0 : keyHash(query.key) % this.actors.length]!;
     const id = this.nextId++;
-    const reg: Registered = { query, values, deliver, hash: null };
+    let known = m.queries.get(query.key);
+    const first = known === undefined;
+    if (!known) m.queries.set(query.key, (known = { query, subscribers: 0 }));
+    known.subscribers++;
+    const reg: Registered = { known, values, deliver, hash: null };
     m.subscribers.set(id, reg);
-    const first = count(m.queries, query.key, 1) === 1;
     // An actor not ready is given it with the others when it is (`resume`).
-    if (m.ready) tell(m, { type: 'subscribe', query: first ? query : { key: query.key }, subscribers: [{ id, values }] });
+    if (m.ready) tell(m, { type: 'subscribe', query: first ? known.query : { key: known.query.key }, subscribers: [{ id, values }] });
     return () => {
       if (m.subscribers.delete(id)) {
-        count(m.queries, query.key, -1);
+        if (--reg.known.subscribers === 0) m.queries.delete(reg.known.query.key);
         if (m.ready) tell(m, { type: 'unsubscribe', ids: [id] });
       }
       return reg.values;
@@ -117,13 +131,13 @@ export class Multiplexers {
   private resume(m: Multiplexer, restarted: boolean): void {
     m.ready = true;
     if (this.view) tell(m, { type: 'sources', view: this.view });
-    const byQuery = new Map<string, { query: LiveQuery; ids: number[] }>();
+    const byQuery = new Map<Known, number[]>();
     for (const [id, r] of m.subscribers) {
-      const q = byQuery.get(r.query.key);
-      if (q) q.ids.push(id);
-      else byQuery.set(r.query.key, { query: r.query, ids: [id] });
+      const ids = byQuery.get(r.known);
+      if (ids) ids.push(id);
+      else byQuery.set(r.known, [id]);
     }
-    for (const { query, ids } of byQuery.values()) {
+    for (const [{ query }, ids] of byQuery) {
       tell(m, { type: 'subscribe', query, subscribers: ids.map((id) => ({ id, values: m.subscribers.get(id)!.values })) });
     }
     if (restarted) log.warn('multiplexer restarted; its subscribers were given to it again', { actor: this.actors.indexOf(m) + 1, subscribers: m.subscribers.size, queries: byQuery.size });
@@ -144,14 +158,6 @@ export class Multiplexers {
 }
 
 const tell = (m: Multiplexer, message: MultiplexerMessage) => m.actor.tell(message);
-
-/** Adds `delta` to a key's count (removed at zero); the new count. */
-function count(counts: Map<string, number>, key: string, delta: number): number {
-  const n = (counts.get(key) ?? 0) + delta;
-  if (n === 0) counts.delete(key);
-  else counts.set(key, n);
-  return n;
-}
 
 /** FNV-1a of a live query's key: which actor runs it. */
 function keyHash(key: string): number {
