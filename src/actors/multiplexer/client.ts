@@ -35,10 +35,22 @@ interface Known {
   query: LiveQuery;
   /** Its subscribers on the actor: a query's statements go with its first one. */
   subscribers: number;
+  /** Its subscribers' cohort values, one copy per distinct value: a cohort's subscribers share it (about 200 bytes each otherwise). */
+  values: Map<string, SharedValues>;
+}
+
+/** Cohort values held by `holders` subscribers (a stream's subscriber holds them until its cursor moves). */
+interface SharedValues {
+  key: string;
+  values: (CohortValues | null)[];
+  holders: number;
 }
 
 interface Registered {
   known: Known;
+  /** The values it started with, shared: what it leaves when it stops. */
+  shared: SharedValues;
+  /** Its current values: the shared ones, or a stream's after its cursor moved. */
   values: (CohortValues | null)[];
   deliver: Deliver;
   connection: Corkable | null;
@@ -85,14 +97,19 @@ export class Multiplexers {
     const id = this.nextId++;
     let known = m.queries.get(query.key);
     const first = known === undefined;
-    if (!known) m.queries.set(query.key, (known = { query, subscribers: 0 }));
+    if (!known) m.queries.set(query.key, (known = { query, subscribers: 0, values: new Map() }));
     known.subscribers++;
-    const reg: Registered = { known, values, deliver, connection, hash: null };
+    const key = JSON.stringify(values);
+    let shared = known.values.get(key);
+    if (!shared) known.values.set(key, (shared = { key, values, holders: 0 }));
+    shared.holders++;
+    const reg: Registered = { known, shared, values: shared.values, deliver, connection, hash: null };
     m.subscribers.set(id, reg);
     // An actor not ready is given it with the others when it is (`resume`).
-    if (m.ready) tell(m, { type: 'subscribe', query: first ? known.query : { key: known.query.key }, subscribers: [{ id, values }] });
+    if (m.ready) tell(m, { type: 'subscribe', query: first ? known.query : { key: known.query.key }, subscribers: [{ id, values: reg.values }] });
     return () => {
       if (m.subscribers.delete(id)) {
+        if (--reg.shared.holders === 0) reg.known.values.delete(reg.shared.key);
         if (--reg.known.subscribers === 0) m.queries.delete(reg.known.query.key);
         if (m.ready) tell(m, { type: 'unsubscribe', ids: [id] });
       }
