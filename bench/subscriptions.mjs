@@ -232,7 +232,11 @@ async function measureWrites() {
   const [start, lastWrite] = [startedAt - performance.timeOrigin, endedAt - performance.timeOrigin];
   final = highest;
   for (let c = 0; c < connections; c++) {
-    for (let id = 0; id < WRITE_PER_CONNECTION; id++) if (lastN[c * WRITE_PER_CONNECTION + id] !== final[1 + (c % USERS)]) pending.add(c * WRITE_PER_CONNECTION + id);
+    for (let id = 0; id < WRITE_PER_CONNECTION; id++) {
+      const i = c * WRITE_PER_CONNECTION + id;
+      // A subscriber with no result at all is one of a refused connection.
+      if (lastN[i] !== -1 && lastN[i] !== final[1 + (c % USERS)]) pending.add(i);
+    }
   }
   while (pending.size > 0 && performance.now() - lastWrite < CONVERGE_TIMEOUT_MS) await sleep(10);
   // When the last subscriber got its final state (some may have got it before this thread heard the writer was done).
