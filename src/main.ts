@@ -249,7 +249,7 @@ function startFront(config: Config, actors: Actors, front: ReturnType<typeof wir
         },
         operation: (session, request) => graphql.operation(session, request),
         execute: (session, request) => graphql.single(session, request, '$'),
-        subscribe: (session, request, deliver) => graphql.subscribe(session, request, deliver),
+        subscribe: (session, request, deliver, connection) => graphql.subscribe(session, request, deliver, connection),
         keepAliveMs: config.websocketKeepAliveMs,
         initTimeoutMs: config.websocketInitTimeoutMs,
         callerTrace: () => callerContext(upgradeHeaders),

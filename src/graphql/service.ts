@@ -26,7 +26,7 @@ import { HttpClient } from '../outgoing/http-client.js';
 const ACTION_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 import type { TlsAllowlist } from '../outgoing/tls-allowlist.js';
 import { Subscriptions } from './subscriptions.js';
-import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
+import type { Corkable, Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 import type { MeteredOperation, RequestMeter } from './request-meter.js';
 import { ApiLimitsGuard, checkBatch, checkSize, RateLimitExceeded, rateLimitHeaders, type LimitHeaders, type RoleLimits } from './api-limits.js';
 import { RateWindows, type SharedWindows } from './rate-windows.js';
@@ -251,9 +251,9 @@ export class GraphQLService {
     }
   }
 
-  /** Starts a subscription (a live query); `deliver` gets each changed result. Returns how to stop it. */
-  subscribe(session: Session, raw: unknown, deliver: Deliver): Promise<() => void> {
-    return this.subscriptions.subscribe(session, raw, deliver);
+  /** Starts a subscription (a live query); `deliver` gets each changed result, written on `connection`. Returns how to stop it. */
+  subscribe(session: Session, raw: unknown, deliver: Deliver, connection?: Corkable): Promise<() => void> {
+    return this.subscriptions.subscribe(session, raw, deliver, connection);
   }
 
   /** Each source's open connections in the front thread's pools (metrics). */

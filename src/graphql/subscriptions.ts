@@ -5,7 +5,7 @@
  * that touches what a subscription's plan read plans it again, so a changed permission
  * applies to running subscriptions too.
  */
-import type { Deliver, Multiplexers } from '../actors/multiplexer/client.js';
+import type { Corkable, Deliver, Multiplexers } from '../actors/multiplexer/client.js';
 import type { SnapshotBus } from '../actors/snapshot-bus.js';
 import type { Session } from '../auth/session.js';
 import { cohortValues, keepCursors } from '../execute/cohort.js';
@@ -25,6 +25,7 @@ interface Subscription {
   session: Session;
   request: GraphQLRequest;
   deliver: Deliver;
+  connection: Corkable | null;
   plan: Plan | null;
   /** Leaves its cohort; gives the cohort's values then (null: in none). */
   stop: () => (CohortValues | null)[] | null;
@@ -50,10 +51,10 @@ export class Subscriptions {
   }
 
   /**
-   * Starts a subscription; `deliver` gets each new result (or the request's error, once).
-   * Returns how to stop it.
+   * Starts a subscription; `deliver` gets each new result (or the request's error, once), written
+   * on `connection` (a WebSocket's). Returns how to stop it.
    */
-  async subscribe(session: Session, raw: unknown, deliver: Deliver): Promise<() => void> {
+  async subscribe(session: Session, raw: unknown, deliver: Deliver, connection: Corkable | null = null): Promise<() => void> {
     let request: GraphQLRequest;
     try {
       // The document once, at the start: a persisted query's hash may leave the cache before the plan is made again.
@@ -62,7 +63,7 @@ export class Subscriptions {
       deliver(toGraphQLReply(e).body);
       return () => {};
     }
-    const sub: Subscription = { session, request, deliver, plan: null, stop: () => null, ended: false, generation: 0 };
+    const sub: Subscription = { session, request, deliver, connection, plan: null, stop: () => null, ended: false, generation: 0 };
     this.running.add(sub);
     await this.start(sub);
     return () => {
@@ -91,7 +92,7 @@ export class Subscriptions {
       }
       const values = keepCursors(cohortValues(plan, { variables: sub.request.variables, session: sub.session.variables }), before);
       sub.plan = plan;
-      sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables, sub.request.operationName, plan.queryHash), values, sub.deliver);
+      sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables, sub.request.operationName, plan.queryHash), values, sub.deliver, sub.connection);
     } catch (e) {
       if (!sub.ended && sub.generation === generation) sub.deliver(toGraphQLReply(e).body);
     }

@@ -11,7 +11,7 @@ import type { AuthFailure } from '../auth/failure.js';
 import type { Session } from '../auth/session.js';
 import { logger } from '../log.js';
 import { isObject } from '../util/decode.js';
-import type { Deliver } from '../actors/multiplexer/client.js';
+import type { Corkable, Deliver } from '../actors/multiplexer/client.js';
 import { Outbox, type WsPeer } from './ws-outbox.js';
 import { CloseCode, VOCABULARY, type ProtocolVocabulary, type WsProtocol } from './ws-protocol.js';
 import { endSpan, SpanKind, traces, within, type Context, type Span } from '../observability/traces/tracer.js';
@@ -25,8 +25,8 @@ export interface WsBackend {
   authenticate(payload: unknown, first: boolean): Promise<Session | AuthFailure>;
   operation(session: Session, request: unknown): Promise<'query' | 'mutation' | 'subscription' | { error: string }>;
   execute(session: Session, request: unknown): Promise<string>;
-  /** Starts a subscription; returns how to stop it. */
-  subscribe(session: Session, request: unknown, deliver: Deliver): Promise<() => void>;
+  /** Starts a subscription whose results are written on `connection`; returns how to stop it. */
+  subscribe(session: Session, request: unknown, deliver: Deliver, connection: Corkable): Promise<() => void>;
   keepAliveMs: number;
   /** How long the socket may stay open without `connection_init`. */
   initTimeoutMs: number;
@@ -274,9 +274,14 @@ export class GraphQLWsConnection {
       this.send({ id, type: 'complete' });
       return writeWsAnswerLog(log, text);
     }
-    const unsubscribe = await this.backend.subscribe(session, request, (text) => {
-      if (this.operations.get(id) === op) this.outbox.sendLatest(id, this.resultFrame(id, text));
-    });
+    const unsubscribe = await this.backend.subscribe(
+      session,
+      request,
+      (text) => {
+        if (this.operations.get(id) === op) this.outbox.sendLatest(id, this.resultFrame(id, text));
+      },
+      this.peer,
+    );
     // Stopped (or the connection closed) while it started.
     if (this.operations.get(id) !== op) return unsubscribe();
     op.stop = () => {

@@ -13,6 +13,8 @@ export type SendStatus = 'sent' | 'buffered' | 'dropped';
 
 export interface WsPeer {
   send(text: string): SendStatus;
+  /** Runs `write`, whose sends leave together (uWS: one write to the socket). */
+  cork(write: () => void): void;
   /** Bytes written to the socket that its client has not taken yet. */
   bufferedBytes(): number;
   close(code: number, reason: string): void;

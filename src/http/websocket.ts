@@ -94,6 +94,7 @@ export function registerGraphQLWebSocket(app: TemplatedApp, backend: (upgradeHea
             meter?.sent(Buffer.byteLength(text));
             return SEND_STATUS[ws.send(text, false)]!;
           },
+          cork: (write) => (data.closed ? write() : void ws.cork(write)),
           bufferedBytes: () => (data.closed ? 0 : ws.getBufferedAmount()),
           close: (code, reason) => end(ws, code, reason),
         },

@@ -173,6 +173,27 @@ describe('multiplexed live queries', () => {
     expect(logged('live query refetched', after)).toEqual([]);
   });
 
+  it("gives each of a connection's subscribers its result, those of one cohort and of another alike, and keeps the others going when one stops", async () => {
+    // The results of one refetch for a connection's subscribers are written together (corked); cohort values are shared by a cohort's subscribers.
+    const c = connect(user('u1'));
+    const same = [subscribe(c, NOTES), subscribe(c, NOTES), subscribe(c, NOTES)];
+    const titled = subscribe(c, 'subscription ($t: String!) { note(where: {title: {_eq: $t}}) { id } }', { t: 'd' });
+    const other = subscribe(connect(user('u1')), NOTES);
+    const first = { data: { note: [{ id: 1, title: 'a' }, { id: 3, title: 'c' }] } };
+    for (const s of [...same, other]) expect(await s.next()).toEqual(first);
+    expect(await titled.next()).toEqual({ data: { note: [] } });
+    await fx.db.sql(`INSERT INTO note (id, owner, title) VALUES (13, 'u1', 'd')`);
+    const second = { data: { note: [...first.data.note, { id: 13, title: 'd' }] } };
+    for (const s of [...same, other]) expect(await s.next()).toEqual(second);
+    expect(await titled.next()).toEqual({ data: { note: [{ id: 13 }] } });
+    same[0]!.stop();
+    await fx.db.sql(`UPDATE note SET title = 'e' WHERE id = 13`);
+    const third = { data: { note: [...first.data.note, { id: 13, title: 'e' }] } };
+    for (const s of [same[1]!, same[2]!, other]) expect(await s.next()).toEqual(third);
+    expect(await titled.next()).toEqual({ data: { note: [] } });
+    await expect(same[0]!.next(3 * INTERVAL_MS)).rejects.toThrow('no result');
+  });
+
   it('reports a missing session variable to its subscriber only', async () => {
     const bad = subscribe(connect({ 'x-service-role': 'user' }), NOTES);
     const good = subscribe(connect(user('u2')), NOTES);

@@ -17,6 +17,9 @@ class FakePeer implements WsPeer {
     if (this.status === 'buffered') this.buffered += text.length;
     return this.status;
   }
+  cork(write: () => void): void {
+    write();
+  }
   bufferedBytes(): number {
     return this.buffered;
   }
@@ -156,8 +159,8 @@ describe('graphql-transport-ws', () => {
     let started!: () => void;
     const slow = backend();
     const subscribe = slow.subscribe;
-    slow.subscribe = async (session, request, deliver) => {
-      const stop = await subscribe(session, request, deliver);
+    slow.subscribe = async (session, request, deliver, connection) => {
+      const stop = await subscribe(session, request, deliver, connection);
       await new Promise<void>((resolve) => (started = resolve));
       // The first result comes as the subscription starts, after the client completed it.
       deliver('{"data":{"x":0}}');
@@ -196,7 +199,7 @@ function roleBackend() {
     execute: async (s) => (ran.push(s.role), `{"data":{"role":"${s.role}"}}`),
   });
   const subscribe = b.subscribe;
-  b.subscribe = (s, request, deliver) => (ran.push(s.role), subscribe(s, request, deliver));
+  b.subscribe = (s, request, deliver, connection) => (ran.push(s.role), subscribe(s, request, deliver, connection));
   return Object.assign(b, { ran, inits });
 }
 

@@ -54,7 +54,8 @@ function subscribe(query: LiveQuery | { key: string }, added: MultiplexedSubscri
     }
     for (const { id, values } of added) {
       if (subscribers.has(id)) unsubscribe(id);
-      subscribers.set(id, { key: query.key, stop: live.subscribe(known.query, values, (text, hash, v) => outbox.add(id, text, hash, v)) });
+      // The known query's key, not the message's copy (one per subscriber, each as long as the statements).
+      subscribers.set(id, { key: known.query.key, stop: live.subscribe(known.query, values, (text, hash, v) => outbox.add(id, text, hash, v)) });
       known.subscribers++;
     }
   } catch (e) {
