@@ -7,7 +7,9 @@
 // insert-to-delivery latency (the bench's clock at the INSERT's commit to the webhook's receipt),
 // duplicates, and what does not depend on the machine's load: the engine's CPU per event (all its
 // threads, /proc), the database's CPU per event in the engine's connections (their backends'
-// /proc), and the database's transactions per event (pg_stat_database, the inserts' left out).
+// /proc), the database's transactions per event (pg_stat_database, the inserts' left out), and
+// the CPU the rest takes on the same machine (the bench process: webhook and inserts; the
+// inserts' database connection).
 // Two instances without duplicates and a kill -9 mid-burst are end-to-end tests
 // (test/e2e/event-triggers-instances.test.ts).
 // Writes bench/RESULTS.md ("## events").
@@ -83,6 +85,8 @@ async function runCase(server, total, intervalMs) {
     const engineCpu0 = cpuMs(engine.pid);
     const backends0 = await backendsCpu(client, own);
     const commits0 = await committed(client);
+    const benchCpu0 = process.cpuUsage();
+    const insertCpu0 = cpuMs(own);
     const start = performance.now();
     let behind = 0;
     for (let i = 0; i < total / BATCH; i++) {
@@ -96,6 +100,8 @@ async function runCase(server, total, intervalMs) {
     const insertSeconds = (performance.now() - start) / 1000;
     for (let waited = 0; received.size < total && waited < 120_000; waited += 20) await sleep(20);
     const engineCpu = cpuMs(engine.pid) - engineCpu0;
+    const benchCpu = process.cpuUsage(benchCpu0);
+    const insertCpu = cpuMs(own) - insertCpu0;
     const backends = await backendsCpu(client, own);
     const databaseCpu = [...backends].reduce((sum, [pid, ms]) => sum + ms - (backends0.get(pid) ?? 0), 0);
     // The inserts' own transactions (one per batch) and this query's are not the engine's.
@@ -115,6 +121,8 @@ async function runCase(server, total, intervalMs) {
       engineCpuPerEvent: engineCpu / received.size,
       databaseCpuPerEvent: databaseCpu / received.size,
       commitsPerEvent: commits / received.size,
+      benchCpuPerEvent: (benchCpu.user + benchCpu.system) / 1000 / received.size,
+      insertCpuPerEvent: insertCpu / received.size,
     };
   } finally {
     await engine?.stop();
@@ -127,6 +135,7 @@ const describe = (r) => [
   `  - delivered ${r.received} of ${r.total} (${r.duplicates} duplicates), ${r.perSecond.toFixed(0)} events/s from the first insert to the last delivery`,
   `  - insert-to-delivery latency p50 ${r.latency.p50.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, p99 ${r.latency.p99.toFixed(0)} ms`,
   `  - per event: engine CPU ${r.engineCpuPerEvent.toFixed(3)} ms, database CPU in the engine's connections ${r.databaseCpuPerEvent.toFixed(3)} ms, ${r.commitsPerEvent.toFixed(3)} of the engine's transactions`,
+  `  - per event, beside the engine's: the bench process (webhook and inserts) ${r.benchCpuPerEvent.toFixed(3)} ms of CPU, the inserts' database connection ${r.insertCpuPerEvent.toFixed(3)} ms`,
 ];
 
 const server = await databaseServer();
