@@ -19,7 +19,7 @@ import type { JsonObject } from '../../util/decode.js';
  * walked in the order of the pending index so that a fetch reads about `$2` rows however long
  * the backlog (on the actor's connections, which plan without sorts: `PgEventStore`).
  */
-const FETCH = `
+export const FETCH = `
 WITH due AS (
   SELECT l.id FROM service_catalog.event_log l
   WHERE NOT l.delivered AND NOT l.error AND NOT l.archived
@@ -97,6 +97,20 @@ SELECT count(*)::int AS n FROM gone`;
 
 const HAS_LOG = `SELECT to_regclass('service_catalog.event_log') IS NOT NULL AS ready`;
 
+/**
+ * The actor's connections (set before any statement of one: 'connect' fires before the pool
+ * hands it out). Leases and finished attempts commit without waiting for the WAL flush (a
+ * commit per fetch and per flush, else each waiting for the disk: a third of the time per event
+ * in bench/events.mjs); a server crash can forget the last of them, and then an event is
+ * delivered again: at least once, as after an instance's crash. Sorts off: the planner's
+ * estimate of the due events comes from statistics taken before a burst (a few rows, from the
+ * defaults' selectivities), so it would sort every pending event to lease the oldest 100: 30 ms
+ * per fetch with 20,000 pending, for every fetch of the burst (a fetch's cost growing with the
+ * backlog). Without sorts `FETCH` walks the pending index in order and stops at its limit
+ * (2 ms); the other statements here sort nothing (the capped fetch sorts again: `CAPPED_BEGIN`).
+ */
+export const CONNECTION_SETTINGS = 'SET synchronous_commit = off; SET enable_sort = off';
+
 /** Statements the event commands run in the request's transaction (see `EventStatements`). */
 export const eventStatements: EventStatements = {
   invoke: `
@@ -135,18 +149,7 @@ export class PgEventStore implements EventStore {
 
   constructor(private readonly configuration: JsonObject, maxConnections: number) {
     this.pool = createPool(configuration, process.env, { maxConnections, idleTimeoutSeconds: 60 });
-    // Leases and finished attempts commit without waiting for the WAL flush (a commit per fetch
-    // and per flush, else each waiting for the disk: a third of the time per event in
-    // bench/events.mjs). A server crash can forget the last of them, and then an event is
-    // delivered again: at least once, as after an instance's crash. Queued before any statement
-    // of the connection ('connect' fires before the pool hands it out).
-    // Sorts off: the planner's estimate of the due events comes from statistics taken before a
-    // burst (a few rows, from the defaults' selectivities), so it would sort every pending event
-    // to lease the oldest 100: 30 ms per fetch with 20,000 pending, for every fetch of the burst
-    // (a fetch's cost growing with the backlog). Without sorts `FETCH` walks the pending index in
-    // order and stops at its limit (2 ms); the other statements here sort nothing (the capped
-    // fetch sorts again: `CAPPED_BEGIN`).
-    this.pool.on('connect', (client) => void client.query('SET synchronous_commit = off; SET enable_sort = off').catch(() => {}));
+    this.pool.on('connect', (client) => void client.query(CONNECTION_SETTINGS).catch(() => {}));
   }
 
   async ready(): Promise<boolean> {
