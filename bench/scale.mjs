@@ -6,6 +6,10 @@
 // a new query (plan-cache miss) after a change,
 // boot to ready and the engine's RSS (right after the queries, and once idle threads collected their garbage). SERVICE_BENCH_SCALE_TABLES / _ROLES shrink it;
 // SERVICE_BENCH_SCALE_DISTINCT_ROLES=1 gives each role permissions of its own (by default the roles' are the same word for word).
+// The two shapes measured against the goals (bench/RESULTS.md records both):
+//   node bench/scale.mjs                        5,000 tables × 11 roles with the same permissions
+//   SERVICE_BENCH_SCALE_TABLES=500 SERVICE_BENCH_SCALE_ROLES=100 SERVICE_BENCH_SCALE_DISTINCT_ROLES=1 node bench/scale.mjs
+//                                               500 tables × 100 roles, each with permissions of its own
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchServer, freshDatabase, percentiles, startEngine, timed } from './_support.mjs';

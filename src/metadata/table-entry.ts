@@ -7,27 +7,27 @@ import { badRequest } from '../errors/admin.js';
 import { arrayOf, type JsonObject, type ObjectReader } from '../util/decode.js';
 import { computedFieldEntry } from './computed-fields.js';
 import { storedEventTrigger } from './event-triggers.js';
-import { permissionEntry } from './permissions.js';
+import { permissionEntries } from './permissions.js';
 import { relationshipEntry } from './relationships.js';
 import { TABLE_OBJECT_LISTS, type TableObjectList } from './resolve/objects.js';
 import type { TableMetadata } from './types.js';
 import { firstRepeat } from '../util/first-repeat.js';
 import { shareEqualPermissions } from './equal-permissions.js';
 
-const DECODERS: Record<TableObjectList, (v: unknown, path: string) => JsonObject> = {
-  object_relationships: relationshipEntry('object'),
-  array_relationships: relationshipEntry('array'),
-  computed_fields: computedFieldEntry,
-  insert_permissions: permissionEntry('insert'),
-  select_permissions: permissionEntry('select'),
-  update_permissions: permissionEntry('update'),
-  delete_permissions: permissionEntry('delete'),
+const DECODERS: Record<TableObjectList, (v: unknown, path: string) => JsonObject[]> = {
+  object_relationships: arrayOf(relationshipEntry('object')),
+  array_relationships: arrayOf(relationshipEntry('array')),
+  computed_fields: arrayOf(computedFieldEntry),
+  insert_permissions: permissionEntries('insert'),
+  select_permissions: permissionEntries('select'),
+  update_permissions: permissionEntries('update'),
+  delete_permissions: permissionEntries('delete'),
 };
 
 export function tableObjects(r: ObjectReader): Partial<TableMetadata> {
   const out: Partial<TableMetadata> = {};
   for (const list of Object.keys(DECODERS) as TableObjectList[]) {
-    const items = r.optional(list, arrayOf(DECODERS[list]));
+    const items = r.optional(list, DECODERS[list]);
     if (!items) continue;
     const key = TABLE_OBJECT_LISTS[list];
     const i = firstRepeat(items, (item) => item[key]);

@@ -35,7 +35,7 @@ export class SourceNaming implements Namespacing {
   readonly defaultSchema: string;
 
   constructor(
-    readonly source: SourceMetadata,
+    source: SourceMetadata,
     defaultSchema: string,
   ) {
     this.defaultSchema = defaultSchema;

@@ -36,9 +36,10 @@ interface Generation {
   shapes: Map<string, RoleSchema>;
 }
 
-function resolveSnapshot(snapshot: MetadataSnapshot, memo: ResolveMemo): TrackedTables {
+/** `previous`: the tables of the snapshot in use, which the new one's start from. */
+function resolveSnapshot(snapshot: MetadataSnapshot, memo: ResolveMemo, previous: TrackedTables | null): TrackedTables {
   const catalogs = new Map(Object.entries(snapshot.sources).map(([name, s]) => [name, { introspection: s.introspection, error: null }]));
-  return new TrackedTables(snapshot, resolveMetadata(snapshot.metadata, catalogs, memo));
+  return new TrackedTables(snapshot, resolveMetadata(snapshot.metadata, catalogs, memo), previous);
 }
 
 /** The roles whose permissions differ, with the inherited roles built on them; null: any role's may. */
@@ -85,7 +86,7 @@ export class RoleSchemas {
   }
 
   private next(generation: number, snapshot: MetadataSnapshot): Generation {
-    const tracked = resolveSnapshot(snapshot, this.memo);
+    const tracked = resolveSnapshot(snapshot, this.memo, this.current?.tracked ?? null);
     const before = this.current;
     // Remote schemas: kept while their introspections and inconsistencies are as they were.
     const sameRemotes = before && before.snapshot.remotes === snapshot.remotes && sameJson(remoteInconsistencies(before.snapshot), remoteInconsistencies(snapshot));
