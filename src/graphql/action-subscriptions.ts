@@ -22,7 +22,8 @@ export function pollActionResult(run: () => Promise<string>, deliver: Deliver, i
     if (stopped) return;
     if (text !== last) {
       last = text;
-      deliver(text);
+      // The action's result as it is now: a newer one may replace it, as a live query's.
+      deliver(text, true);
     }
     timer = setTimeout(() => void tick(), intervalMs);
   };

@@ -60,7 +60,7 @@ export class Subscriptions {
       // The document once, at the start: a persisted query's hash may leave the cache before the plan is made again.
       request = this.plans.withDocument(readRequest(raw, '$'));
     } catch (e) {
-      deliver(toGraphQLReply(e).body);
+      deliver(toGraphQLReply(e).body, false);
       return () => {};
     }
     const sub: Subscription = { session, request, deliver, connection, plan: null, stop: () => null, ended: false, generation: 0 };
@@ -94,7 +94,7 @@ export class Subscriptions {
       sub.plan = plan;
       sub.stop = this.multiplexers.subscribe(liveQuery(sub.session.role, plan.steps, plan.reads.tables, sub.request.operationName, plan.queryHash), values, sub.deliver, sub.connection);
     } catch (e) {
-      if (!sub.ended && sub.generation === generation) sub.deliver(toGraphQLReply(e).body);
+      if (!sub.ended && sub.generation === generation) sub.deliver(toGraphQLReply(e).body, false);
     }
   }
 

@@ -277,8 +277,11 @@ export class GraphQLWsConnection {
     const unsubscribe = await this.backend.subscribe(
       session,
       request,
-      (text) => {
-        if (this.operations.get(id) === op) this.outbox.sendLatest(id, this.resultFrame(id, text));
+      (text, latest) => {
+        if (this.operations.get(id) !== op) return;
+        if (latest) return this.outbox.sendLatest(id, this.resultFrame(id, text));
+        // A stream's batch or an error must arrive, after what was kept for the operation.
+        this.outbox.sendAfterKept(id, this.resultFrame(id, text));
       },
       this.peer,
     );

@@ -4,7 +4,7 @@
  * than results come). While it is congested a live query's results are not queued one
  * after the other: only the newest undelivered result of each operation is kept, and it
  * is written when the socket drains. Every other message (acknowledgements, query
- * results, errors, `complete`) must arrive, so it goes to the socket's buffer; past
+ * results, a streaming subscription's batches of new rows, errors, `complete`) must arrive, so it goes to the socket's buffer; past
  * `maxBufferedBytes` (buffered plus kept) the connection is given up instead.
  */
 
@@ -47,6 +47,19 @@ export class Outbox {
     this.latest.set(operation, text);
     this.latestBytes += Buffer.byteLength(text);
     if (this.peer.bufferedBytes() + this.latestBytes > this.maxBufferedBytes) this.overflow();
+  }
+
+  /**
+   * A result that must arrive (a stream's batch of new rows, an error), after the operation's
+   * kept result if it has one: a batch replaced by the next would lose its rows.
+   */
+  sendAfterKept(operation: string, text: string): void {
+    const kept = this.latest.get(operation);
+    if (kept !== undefined) {
+      this.forget(operation);
+      this.send(kept);
+    }
+    this.send(text);
   }
 
   /** Drops an operation's kept result (it was stopped). */

@@ -36,9 +36,9 @@ const session: Session = { role: 'user', variables: { 'x-service-role': 'user' }
 
 /** A backend whose live queries the test pushes results into. */
 function backend(overrides: Partial<WsBackend> = {}) {
-  const subscribers = new Map<string, (text: string) => void>();
+  const subscribers = new Map<string, (text: string, latest: boolean) => void>();
   let subscriptions = 0;
-  const b: WsBackend & { push(text: string): void; subscribers: typeof subscribers } = {
+  const b: WsBackend & { push(text: string, latest?: boolean): void; subscribers: typeof subscribers } = {
     authenticate: async (payload: any) => (payload?.headers?.token === 'bad' ? { status: 401, code: 'invalid-jwt', message: 'bad token' } : session),
     operation: async (_s, request: any) =>
       request.query.startsWith('subscription') ? 'subscription' : request.query.includes('nope') ? { error: '{"errors":[{"message":"no nope","extensions":{"path":"$","code":"validation-failed"}}]}' } : 'query',
@@ -51,7 +51,7 @@ function backend(overrides: Partial<WsBackend> = {}) {
     keepAliveMs: 1000,
     initTimeoutMs: 3000,
     subscribers,
-    push: (text) => [...subscribers.values()].forEach((s) => s(text)),
+    push: (text, latest = true) => [...subscribers.values()].forEach((s) => s(text, latest)),
     ...overrides,
   };
   return b;
@@ -163,7 +163,7 @@ describe('graphql-transport-ws', () => {
       const stop = await subscribe(session, request, deliver, connection);
       await new Promise<void>((resolve) => (started = resolve));
       // The first result comes as the subscription starts, after the client completed it.
-      deliver('{"data":{"x":0}}');
+      deliver('{"data":{"x":0}}', true);
       return stop;
     };
     const { peer, say } = await ready('graphql-transport-ws', slow);
@@ -372,6 +372,26 @@ describe('backpressure', () => {
     peer.buffered = 0;
     b.push('{"data":{"x":3}}');
     expect(peer.take()).toEqual([{ id: 's', type: 'next', payload: { data: { x: 3 } } }]);
+  });
+
+  it("keeps every batch of a streaming subscription while congested, after the operation's kept result", async () => {
+    const { peer, say, b, conn } = await ready('graphql-transport-ws', backend(), 10_000);
+    await say({ id: 's', type: 'subscribe', payload: { query: 'subscription { x }' } });
+    peer.take();
+    peer.status = 'buffered';
+    b.push('{"data":{"x":1}}');
+    b.push('{"data":{"x":2}}');
+    b.push('{"data":{"rows":[3]}}', false);
+    b.push('{"data":{"rows":[4]}}', false);
+    peer.buffered = 0;
+    peer.status = 'sent';
+    conn.onDrain();
+    expect(peer.take()).toEqual([
+      { id: 's', type: 'next', payload: { data: { x: 1 } } },
+      { id: 's', type: 'next', payload: { data: { x: 2 } } },
+      { id: 's', type: 'next', payload: { data: { rows: [3] } } },
+      { id: 's', type: 'next', payload: { data: { rows: [4] } } },
+    ]);
   });
 
   it('drops the kept result of an operation that is stopped', async () => {

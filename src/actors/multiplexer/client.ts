@@ -15,8 +15,12 @@ import type { MultiplexerView } from '../../protocol/snapshot.js';
 import { Actor } from '../runtime.js';
 import type { Snapshots } from '../../protocol/snapshot.js';
 
-/** Receives a subscription's response texts. */
-export type Deliver = (text: string) => void;
+/**
+ * Receives a subscription's response texts. `latest`: a live query's result, which a newer one
+ * may replace while the connection is congested; a stream's batch of new rows or an error must
+ * arrive (`ws-outbox.ts`).
+ */
+export type Deliver = (text: string, latest: boolean) => void;
 
 /**
  * The connection a subscriber's results go out on: the results of one batch for its
@@ -175,7 +179,7 @@ export class Multiplexers {
    * to the socket (a system call: half the front thread's time under 1,000 writes/s).
    */
   private delivered(m: Multiplexer, deliveries: Delivery[]): void {
-    const byConnection = new Map<Corkable, (Registered | string)[]>();
+    const byConnection = new Map<Corkable, (Registered | Delivery)[]>();
     for (const d of deliveries) {
       for (const id of d.ids) {
         const r = m.subscribers.get(id);
@@ -184,21 +188,24 @@ export class Multiplexers {
         r.hash = d.hash;
         if (d.values) r.values = d.values;
         if (!r.connection) {
-          r.deliver(d.text);
+          deliver(r, d);
           continue;
         }
         const results = byConnection.get(r.connection);
-        if (results) results.push(r, d.text);
-        else byConnection.set(r.connection, [r, d.text]);
+        if (results) results.push(r, d);
+        else byConnection.set(r.connection, [r, d]);
       }
     }
     for (const [connection, results] of byConnection) {
       connection.cork(() => {
-        for (let i = 0; i < results.length; i += 2) (results[i] as Registered).deliver(results[i + 1] as string);
+        for (let i = 0; i < results.length; i += 2) deliver(results[i] as Registered, results[i + 1] as Delivery);
       });
     }
   }
 }
+
+/** A live result (it has a hash) may be replaced by a newer one; a stream's batch and an error (none) must arrive. */
+const deliver = (r: Registered, d: Delivery) => r.deliver(d.text, d.hash !== null);
 
 const tell = (m: Multiplexer, message: MultiplexerMessage) => m.actor.tell(message);
 
