@@ -28,18 +28,14 @@ const median = (xs) => {
 
 const server = await databaseServer();
 const db = await freshDatabase(server.url);
-const started = [];
+/** The servers started, in the order of `targets`. */
+const servers = [];
 try {
   await db.sql(DATASET_SQL);
   await db.sql('VACUUM ANALYZE');
   const pgVersion = (await db.sql('SHOW server_version')).rows[0].server_version;
   const targets = ['ceiling', 'engine'].map((name) => TARGETS.find((t) => t.name === name));
-  const servers = [];
-  for (const target of targets) {
-    const s = await target.start(db.url, settings.poolSize);
-    started.push(s);
-    servers.push(s);
-  }
+  for (const target of targets) servers.push(await target.start(db.url, settings.poolSize));
   const rows = [];
   for (const workload of WORKLOADS.filter((w) => w.service && (!settings.onlyWorkloads || settings.onlyWorkloads.includes(w.name)))) {
     const runs = { ceiling: [], engine: [] };
@@ -70,7 +66,7 @@ try {
   const heading = '## Engine beside the ceiling';
   if (!settings.onlyWorkloads) writeResultsSection(heading, [`${heading} (\`bench/engine-ceiling.mjs\`)`, '', ...lines].join('\n'));
 } finally {
-  for (const s of started) await s.stop();
+  for (const s of servers) await s.stop();
   await db.drop();
   await server.stop();
 }
