@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ADMIN, CONSOLE_SECRET, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
-import { responseJson, responseText, runOrStop, setQuery as setQueryIn } from '../support/graphiql.js';
+import { actAs, responseJson, responseText, runOrStop, setQuery as setQueryIn } from '../support/graphiql.js';
 
 let s: ConsoleSetting;
 
@@ -55,12 +55,7 @@ describe('the API section', () => {
 
   it('runs as a role with session variables: only that user\'s rows', async () => {
     const { page } = s;
-    const introspected = page.waitForRequest((r) => r.url().endsWith('/v1/graphql') && r.headers()['x-service-role'] === 'user' && r.headers()['x-service-user-id'] === '1');
-    await page.getByLabel('Role', { exact: true }).fill('user');
-    await page.getByRole('button', { name: 'Add session variable' }).click();
-    await page.getByLabel('Session variable 1 name').fill('x-service-user-id');
-    await page.getByLabel('Session variable 1 value').fill('1');
-    await introspected;
+    await actAs(page, 'user', '1');
     await run();
     await expect.poll(answer).toEqual({ data: { notes: [{ id: 1, owner_id: 1, body: 'first of one' }, { id: 3, owner_id: 1, body: 'second of one' }] } });
     await s.browser.shot('user-answer');

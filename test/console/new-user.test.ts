@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ActionHandler } from '../support/action-handler.js';
-import { exported as exportedFrom, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
-import { responseJson as answer, setQuery } from '../support/graphiql.js';
+import { exported as exportedFrom, graphqlAs, openConsole, ownRowsSelect, signIn, type ConsoleSetting } from '../support/console.js';
+import { actAs, responseJson as answer, setQuery } from '../support/graphiql.js';
 
 let s: ConsoleSetting;
 const hook = new ActionHandler({ '/author-created': () => ({ body: { ok: true } }) });
@@ -86,12 +86,7 @@ describe("a new user's first session", () => {
   it('gives role user a select permission filtered on X-Service-User-Id', async () => {
     const { page } = s;
     await tableTab(page, 'Permissions').click();
-    await page.getByLabel('New role').fill('user');
-    await page.getByRole('button', { name: 'Edit select permission of user' }).click();
-    const rows = page.getByRole('group', { name: 'Row select permissions' });
-    await rows.getByRole('radio', { name: 'With custom check' }).check();
-    await rows.getByLabel('Add condition').selectOption('author_id');
-    await rows.getByRole('button', { name: 'Use X-Service-User-Id as value of author_id' }).click();
+    await ownRowsSelect(page, 'user', 'author_id');
     const columns = page.getByRole('group', { name: 'Column select permissions' });
     for (const c of ['id', 'title', 'author_id']) await columns.getByLabel(c, { exact: true }).check();
     await s.browser.shot('permission-built');
@@ -117,12 +112,7 @@ describe("a new user's first session", () => {
     const { page } = s;
     await sections(page).getByRole('link', { name: 'API', exact: true }).click();
     // The explorer reads the schema again as the headers say, once they stop changing.
-    const asUser = page.waitForRequest((r) => r.url().endsWith('/v1/graphql') && r.headers()['x-service-role'] === 'user' && r.headers()['x-service-user-id'] === '1');
-    await page.getByLabel('Role', { exact: true }).fill('user');
-    await page.getByRole('button', { name: 'Add session variable' }).click();
-    await page.getByLabel('Session variable 1 name').fill('x-service-user-id');
-    await page.getByLabel('Session variable 1 value').fill('1');
-    await asUser;
+    await actAs(page, 'user', '1');
     await setQuery(page, 'query MyArticles { article(order_by: {id: asc}) { title author_id } }');
     await page.getByRole('button', { name: /^Execute query/ }).click();
     await expect.poll(() => answer(page)).toEqual({ data: { article: [{ title: 'by Ann', author_id: 1 }] } });

@@ -7,7 +7,7 @@
  * export_metadata, and what the role may do with /v1/graphql.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, graphqlAs, openConsole, ownRowsSelect, signIn, type ConsoleSetting } from '../support/console.js';
 
 let s: ConsoleSetting;
 const TAB = '/console/data/default/schema/public/tables/article/permissions';
@@ -53,12 +53,7 @@ describe('permissions of a table', () => {
     await signIn(s, TAB);
     await expect.poll(() => page.getByRole('table', { name: 'Permissions' }).isVisible()).toBe(true);
     await s.browser.shot('grid-empty');
-    await page.getByLabel('New role').fill('user');
-    await page.getByRole('button', { name: 'Edit select permission of user' }).click();
-    const rows = page.getByRole('group', { name: 'Row select permissions' });
-    await rows.getByRole('radio', { name: 'With custom check' }).check();
-    await rows.getByLabel('Add condition').selectOption('user_id');
-    await rows.getByRole('button', { name: 'Use X-Service-User-Id as value of user_id' }).click();
+    const rows = await ownRowsSelect(page, 'user', 'user_id');
     expect(await rows.getByLabel('Operator of user_id').inputValue()).toBe('_eq');
     const columns = page.getByRole('group', { name: 'Column select permissions' });
     for (const c of ['id', 'title', 'user_id']) await columns.getByLabel(c, { exact: true }).check();

@@ -71,3 +71,17 @@ export function expectedFailure(s: ConsoleSetting, status: number): void {
 /** A GraphQL request's answer (with the admin secret), as `role` when one is given, with more session variables in `session`. */
 export const graphqlAs = async (s: ConsoleSetting, query: string, role?: string, session: Record<string, string> = {}) =>
   (await s.engine.post('/v1/graphql', { query }, { ...ADMIN, ...(role ? { 'x-service-role': role } : {}), ...session })).body;
+
+/**
+ * On a table's Permissions tab: opens `role`'s select permission (a new role) and builds its row
+ * check `{column: {_eq: X-Service-User-Id}}` with the builder. Returns the row check's group.
+ */
+export async function ownRowsSelect(page: Page, role: string, column: string) {
+  await page.getByLabel('New role').fill(role);
+  await page.getByRole('button', { name: `Edit select permission of ${role}` }).click();
+  const rows = page.getByRole('group', { name: 'Row select permissions' });
+  await rows.getByRole('radio', { name: 'With custom check' }).check();
+  await rows.getByLabel('Add condition').selectOption(column);
+  await rows.getByRole('button', { name: `Use X-Service-User-Id as value of ${column}` }).click();
+  return rows;
+}

@@ -24,3 +24,16 @@ export const responseJson = async (page: Page): Promise<unknown> => JSON.parse((
 
 /** Runs the operation in the editor, or stops the subscription that runs. */
 export const runOrStop = (page: Page) => page.getByRole('button', { name: /^(Execute query|Stop)/ }).click();
+
+/**
+ * Sets the request headers' role and `x-service-user-id` session variable (the first), then waits
+ * for the explorer to read the schema again with them (once they stop changing).
+ */
+export async function actAs(page: Page, role: string, userId: string): Promise<void> {
+  const introspected = page.waitForRequest((r) => r.url().endsWith('/v1/graphql') && r.headers()['x-service-role'] === role && r.headers()['x-service-user-id'] === userId);
+  await page.getByLabel('Role', { exact: true }).fill(role);
+  await page.getByRole('button', { name: 'Add session variable' }).click();
+  await page.getByLabel('Session variable 1 name').fill('x-service-user-id');
+  await page.getByLabel('Session variable 1 value').fill(userId);
+  await introspected;
+}
