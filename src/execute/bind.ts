@@ -30,19 +30,34 @@ function checkScalar(type: string, v: unknown, name: string): void {
   }
 }
 
-function checkType(type: string, v: unknown, name: string): void {
+type Check = (v: unknown, name: string) => void;
+
+/** A variable type's check, made once: the type text is read here, not on every request. */
+function compileCheck(type: string): Check {
   const nonNull = type.endsWith('!');
   const inner = nonNull ? type.slice(0, -1) : type;
-  if (v === null || v === undefined) {
-    if (nonNull) throw new RequestError(`expecting a value for non-nullable variable: ${JSON.stringify(name)}`, '$.variableValues');
-    return;
+  const element = inner.startsWith('[') ? compileCheck(inner.slice(1, -1)) : null;
+  return (v, name) => {
+    if (v === null || v === undefined) {
+      if (nonNull) throw new RequestError(`expecting a value for non-nullable variable: ${JSON.stringify(name)}`, '$.variableValues');
+      return;
+    }
+    if (element === null) checkScalar(inner, v, name);
+    else if (Array.isArray(v)) for (const x of v) element(x, name);
+    else element(v, name);
+  };
+}
+
+/** Each plan's variables' checks, kept as long as the plan is. */
+const checks = new WeakMap<VariableSpec, Check>();
+
+function checkOf(spec: VariableSpec): Check {
+  let check = checks.get(spec);
+  if (check === undefined) {
+    check = compileCheck(spec.type);
+    checks.set(spec, check);
   }
-  if (inner.startsWith('[')) {
-    const element = inner.slice(1, -1);
-    for (const x of Array.isArray(v) ? v : [v]) checkType(element, x, name);
-    return;
-  }
-  checkScalar(inner, v, name);
+  return check;
 }
 
 /** The request's variables, checked; a copy with the defaults applied when one is missing, else the same object. */
@@ -57,7 +72,7 @@ export function checkVariables(specs: VariableSpec[], given: Record<string, unkn
       }
       out[s.name] = s.defaultValue;
     }
-    checkType(s.type, out[s.name], s.name);
+    checkOf(s)(out[s.name], s.name);
   }
   return out;
 }

@@ -35,8 +35,9 @@ export class Deadline implements StatementDeadline {
       return unwatched;
     }
     (this.watchers ??= []).push(cancel);
+    // Called when the statement ends, which may be after the deadline (the watchers are gone then).
     return () => {
-      const i = this.watchers!.indexOf(cancel);
+      const i = this.watchers?.indexOf(cancel) ?? -1;
       if (i >= 0) this.watchers!.splice(i, 1);
     };
   }

@@ -13,11 +13,13 @@ import { attachJoined, joinPlaces, joinTargets, removeHidden, type JoinTargets, 
 export type StepRunner = (step: PlanStep, joinKeys: string | null, places?: () => ResponsePath[][]) => Promise<string>;
 
 /** Every step's JSON text, by step id; a step other steps joined into is serialised again with their values. */
-export async function runGraph(steps: PlanStep[], run: StepRunner): Promise<string[]> {
-  if (!steps.some((s) => s.output.kind === 'join' || s.dependsOn.length > 0)) {
-    // The common case (independent root fields): nothing to wait for, nothing to parse.
-    return Promise.all(steps.map((s) => run(s, null)));
-  }
+export function runGraph(steps: PlanStep[], run: StepRunner): Promise<string[]> {
+  // The common case (independent root fields): nothing to wait for, nothing to parse, and no async layer of its own.
+  if (!steps.some((s) => s.output.kind === 'join' || s.dependsOn.length > 0)) return Promise.all(steps.map((s) => run(s, null)));
+  return runDependentGraph(steps, run);
+}
+
+async function runDependentGraph(steps: PlanStep[], run: StepRunner): Promise<string[]> {
   // Checked before anything starts: a step left running would fail unobserved.
   steps.forEach((step, i) => {
     const parent = step.output.kind === 'join' ? [step.output.join.parent] : [];

@@ -132,15 +132,19 @@ export class GraphQLService {
   }
 
   /** A POST body: one request or a batch; `startedAt`: when it came (metrics). */
-  async post(session: Session, body: Uint8Array, startedAt = 0): Promise<GraphQLReply> {
+  post(session: Session, body: Uint8Array, startedAt = 0): Promise<GraphQLReply> {
     let requests: GraphQLRequest | GraphQLRequest[];
     try {
       requests = readRequestBody(body);
     } catch (e) {
       this.meter?.request('unknown', false, startedAt);
-      return { ...toGraphQLReply(e), protocolError: true };
+      return Promise.resolve({ ...toGraphQLReply(e), protocolError: true });
     }
-    if (!Array.isArray(requests)) return this.answer(session, requests, false, startedAt);
+    // One request is answered with no async layer of its own.
+    return Array.isArray(requests) ? this.batch(session, requests, startedAt) : this.answer(session, requests, false, startedAt);
+  }
+
+  private async batch(session: Session, requests: GraphQLRequest[], startedAt: number): Promise<GraphQLReply> {
     try {
       checkBatch(this.limits.of(session), requests.length);
     } catch (e) {
@@ -195,7 +199,8 @@ export class GraphQLService {
         this.meter?.request(operation, true, startedAt);
         return { body: responseText(cached.data, cached.errors), status: 200, protocolError: false, setCookies, queryHash: plan.queryHash, headers: [...cached.headers, ...(headers ?? [])] };
       }
-      const body = await execute(plan, executeRequest(session, req, setCookies, this.deadline(limits, now)), this.connections);
+      const errors: unknown[] = [];
+      const body = responseText(await executeData(plan, executeRequest(session, req, setCookies, this.deadline(limits, now)), this.connections, errors), errors);
       // A write through this engine evicts the cached answers that read its tables (cache/response-cache.ts).
       if (operation === 'mutation') await this.cache?.evictTables(plan.reads.tables);
       this.meter?.request(operation, true, startedAt);

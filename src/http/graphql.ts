@@ -143,16 +143,16 @@ export function registerGraphQLRoutes(app: TemplatedApp, backend: GraphQLBackend
     }
     const span = requestSpan('/v1/graphql', 'POST', headers, exchange.requestId);
     const address = backend.readsClientAddress() ? remoteAddress(res) : undefined;
+    const answer = (r: Reply) => {
+      endRequestSpan(span, r.status);
+      exchange.reply(r);
+    };
     readBody(res, ctx.maxBodyBytes, headers['content-length'])
       .then((body) => {
         exchange.bodyRead(body.length);
         return run(backend, address, headers, body, media, exchange.requestId, ctx.meter, (session, startedAt) => backend.post(session, body, startedAt), span);
       })
-      .catch(logged)
-      .then((r) => {
-        endRequestSpan(span, r.status);
-        exchange.reply(r);
-      });
+      .then(answer, (e: unknown) => answer(logged(e)));
   });
 
   app.get('/v1/graphql', (res, req) => {

@@ -13,8 +13,10 @@ describe('Deadlines', () => {
     const started = performance.now();
     const d = deadlines.start(0.05, started);
     let cancelled = 0;
-    d.onExpiry(() => cancelled++);
+    const unwatch = d.onExpiry(() => cancelled++);
     await expect(d.bound(never)).rejects.toMatchObject({ code: 'time-limit-exceeded', message: 'time limit of 0.05 seconds exceeded' });
+    // The cancelled statement ends after the deadline: it stops watching a deadline that has no watchers left.
+    expect(() => unwatch()).not.toThrow();
     expect(performance.now() - started).toBeGreaterThanOrEqual(49);
     expect(performance.now() - started).toBeLessThan(200);
     expect(cancelled).toBe(1);

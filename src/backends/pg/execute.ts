@@ -26,6 +26,15 @@ const allText = { getTypeParser: () => (v: string) => v } as unknown as pg.Custo
 /** Prepared statements kept per pooled connection. */
 const STATEMENTS_PER_CONNECTION = 256;
 
+/** What ends before a connection goes back to the pool: the deallocation of a prepared statement, then the deadline's watch (a cancel it sent lands first). */
+async function afterStatement(deallocating: Promise<void> | undefined, disarm: (() => Promise<void>) | null): Promise<void> {
+  try {
+    await deallocating;
+  } finally {
+    if (disarm) await disarm();
+  }
+}
+
 export class PgSourceConnection implements SourceConnection {
   readonly pool: pg.Pool;
   private readonly prepared = new PreparedStatements(STATEMENTS_PER_CONNECTION);
@@ -38,34 +47,58 @@ export class PgSourceConnection implements SourceConnection {
     this.pool = createPool(configuration, process.env, limits, meter);
   }
 
-  /** A connection of the pool; with a meter (metrics on), the wait is told, else nothing is measured. */
-  private acquire(): Promise<pg.PoolClient> {
+  /**
+   * Hands `use` a connection of the pool, in node-postgres's callback form (no promise); with a
+   * meter (metrics on), the wait is told, else nothing is measured. `use` must release it.
+   */
+  private connect(use: (client: pg.PoolClient) => void, fail: (e: unknown) => void): void {
     const meter = this.meter;
-    if (meter === undefined) return this.pool.connect();
-    const asked = performance.now();
-    return this.pool.connect().then((client) => {
-      meter.waited((performance.now() - asked) / 1000);
-      return client;
+    const asked = meter === undefined ? 0 : performance.now();
+    this.pool.connect((error, client) => {
+      if (error || client === undefined) return fail(error);
+      meter?.waited((performance.now() - asked) / 1000);
+      try {
+        use(client);
+      } catch (e) {
+        client.release();
+        fail(e);
+      }
     });
   }
 
-  /** Runs one statement that returns at most one row whose first column is json; its text, or 'null'. */
-  async json(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<string> {
-    if (deadline?.expired) throw passed();
-    const client = await this.acquire();
-    const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
-    try {
-      const r = await client.query<[string | null]>({ text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes });
-      if (statement) {
-        const deallocating = this.prepared.used(client, statement);
-        if (deallocating) await deallocating;
-      }
-      return r.rows[0]?.[0] ?? 'null';
-    } finally {
-      if (disarm) await disarm();
-      // An SQL error leaves the connection usable (outside a transaction); pg drops a broken one itself.
-      client.release();
-    }
+  private acquire(): Promise<pg.PoolClient> {
+    return new Promise((resolve, reject) => this.connect(resolve, reject));
+  }
+
+  /**
+   * Runs one statement that returns at most one row whose first column is json; its text, or
+   * 'null'. The hot path of every query: one promise, the connection and the statement in
+   * node-postgres's callback form (`pool.connect()` and `client.query()` would make one each,
+   * measured in bench/RESULTS.md).
+   */
+  json(text: string, values: unknown[], statement: string | null, deadline?: StatementDeadline): Promise<string> {
+    if (deadline?.expired) return Promise.reject(passed());
+    return new Promise((resolve, reject) =>
+      this.connect((client) => {
+        const disarm = deadline === undefined ? null : cancelAtDeadline(this.pool, client, deadline);
+        const query = { text, values, name: statement ?? undefined, rowMode: 'array', types: rawJsonTypes };
+        client.query<[string | null]>(query, (error: Error | null | undefined, r) => {
+          // An SQL error leaves the connection usable (outside a transaction); pg drops a broken one itself.
+          const finish = (failure: unknown) => {
+            client.release();
+            if (failure) reject(failure);
+            else resolve(r.rows[0]?.[0] ?? 'null');
+          };
+          const deallocating = error || !statement ? undefined : this.prepared.used(client, statement);
+          if (deallocating === undefined && disarm === null) return finish(error);
+          // A deallocation, or a cancel in flight, ends before the connection goes back to the pool.
+          afterStatement(deallocating, disarm).then(
+            () => finish(error),
+            (e: unknown) => finish(error ?? e),
+          );
+        });
+      }, reject),
+    );
   }
 
   /** Runs one statement on its own (autocommit); every value as text. */

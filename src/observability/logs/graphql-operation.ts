@@ -3,6 +3,7 @@
  * session variables, the first error (when the answer is one), and the request itself only when it
  * failed. Built only when the log is on: the answer's text is parsed only when it is an error.
  */
+import { logs } from '../../log.js';
 import { httpLogOn, type OperationInfo } from './http-log.js';
 
 const ERRORS_PREFIX = '{"errors":';
@@ -23,5 +24,7 @@ export const firstError = (answer: string): unknown => (answer.startsWith(ERRORS
 export function graphqlOperation(answer: string, userVars: Record<string, string> | null, body: Uint8Array | null, queryHash?: string): OperationInfo | undefined {
   if (!httpLogOn()) return undefined;
   const error = firstError(answer);
+  // A successful request's line is written at level info only (`httpLogLevel`): below it, nothing to build.
+  if (error === null && !logs('http-log', 'info')) return undefined;
   return { user_vars: userVars, error, query: error === null ? null : requestOf(body), ...(queryHash && error === null ? { parameterized_query_hash: queryHash } : {}) };
 }
