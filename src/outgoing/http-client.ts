@@ -1,13 +1,15 @@
 /**
- * The engine's outgoing HTTP client (today the auth webhook and JWK set fetches; every
- * outgoing call goes through it): keep-alive agents so a busy engine reuses connections instead
- * of opening one per request, an overall deadline per call, a cap on the answer's size so a
- * broken peer cannot exhaust memory, and certificate verification on every HTTPS call except
- * to the hosts of the TLS allow-list (`tls-allowlist.ts`), which have an agent of their own so
- * that no connection opened without verification is ever reused for another host.
+ * The engine's outgoing HTTP client (event deliveries, actions, remote schemas, the auth webhook,
+ * JWK sets): undici's dispatcher, whose calls cost about half the CPU of `node:http`'s client
+ * and agent (60-70 against 110-160 µs per call, 100 at once to a local server), with keep-alive
+ * connections so a busy engine reuses them instead of opening one per call, an overall
+ * deadline per call, a cap on the answer's size so a broken peer cannot exhaust memory, and
+ * certificate verification on every HTTPS call except to the hosts of the TLS allow-list
+ * (`tls-allowlist.ts`), which have a dispatcher of their own so that no connection opened without
+ * verification is ever reused for another host.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
 import type { TlsAllowlist } from './tls-allowlist.js';
 import { endSpan, SpanKind, traces, within, type Context } from '../observability/traces/tracer.js';
 import { injectContext } from '../observability/traces/propagation.js';
@@ -31,9 +33,8 @@ const MAX_SOCKETS_PER_HOST = 64;
 const USER_AGENT = 'service-graphql-engine';
 
 export class HttpClient {
-  private readonly http: http.Agent;
-  private readonly https: https.Agent;
-  private readonly unverifiedHttps: https.Agent;
+  private readonly verified: Agent;
+  private readonly unverified: Agent;
 
   /** `maxSockets`: connections per host (the event deliveries' `SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE`). */
   constructor(
@@ -42,14 +43,14 @@ export class HttpClient {
     private readonly tlsAllowlist: TlsAllowlist,
     maxSockets = MAX_SOCKETS_PER_HOST,
   ) {
-    this.http = new http.Agent({ keepAlive: true, maxSockets });
-    this.https = new https.Agent({ keepAlive: true, maxSockets });
-    this.unverifiedHttps = new https.Agent({ keepAlive: true, maxSockets, rejectUnauthorized: false });
+    // The call's own deadline bounds it (`call`): no separate limit on the headers or the body.
+    const options = { connections: maxSockets, headersTimeout: 0, bodyTimeout: 0 };
+    this.verified = new Agent(options);
+    this.unverified = new Agent({ ...options, connect: { rejectUnauthorized: false } });
   }
 
-  private transport(url: URL): { request: typeof http.request; agent: http.Agent } {
-    if (url.protocol !== 'https:') return { request: http.request, agent: this.http };
-    return { request: https.request, agent: this.tlsAllowlist.permits(url) ? this.unverifiedHttps : this.https };
+  private dispatcher(url: URL): Dispatcher {
+    return url.protocol === 'https:' && this.tlsAllowlist.permits(url) ? this.unverified : this.verified;
   }
 
   /**
@@ -76,36 +77,65 @@ export class HttpClient {
     );
   }
 
-  private call(url: URL, request: OutgoingRequest, headers: Record<string, string>, timeoutMs: number): Promise<IncomingAnswer> {
-    const transport = this.transport(url);
-    return new Promise((resolve, reject) => {
-      const req = transport.request(url, { method: request.method, headers, agent: transport.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > this.maxBodyBytes) req.destroy(new Error(`the answer exceeds ${this.maxBodyBytes} bytes`));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          clearTimeout(deadline);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
-        });
-        res.on('error', fail);
+  private async call(url: URL, request: OutgoingRequest, headers: Record<string, string>, timeoutMs: number): Promise<IncomingAnswer> {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
+    const abort = new AbortController();
+    const deadline = setTimeout(() => abort.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    try {
+      const answer = await this.dispatcher(url).request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: withUrlCredentials(url, headers),
+        body: request.body ?? null,
+        signal: abort.signal,
       });
-      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      const fail = (e: Error) => {
-        clearTimeout(deadline);
-        reject(e);
-      };
-      req.on('error', fail);
-      req.end(request.body);
-    });
+      return { status: answer.statusCode, headers: nodeHeaders(answer.headers), body: await readCapped(answer.body, this.maxBodyBytes) };
+    } finally {
+      clearTimeout(deadline);
+    }
   }
 
   close(): void {
-    this.http.destroy();
-    this.https.destroy();
-    this.unverifiedHttps.destroy();
+    void this.verified.destroy();
+    void this.unverified.destroy();
   }
+}
+
+/** The answer's body, refused past `limit` bytes (the rest is not read). */
+function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) body.destroy(new Error(`the answer exceeds ${limit} bytes`));
+      else chunks.push(chunk);
+    });
+    body.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    body.on('error', reject);
+  });
+}
+
+/**
+ * The answer's headers as `node:http` gives them, which the callers read: `set-cookie` always a
+ * list, another header given more than once joined with ", ".
+ */
+function nodeHeaders(headers: Record<string, string | string[] | undefined>): http.IncomingHttpHeaders {
+  const out: http.IncomingHttpHeaders = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (name === 'set-cookie') out[name] = Array.isArray(value) ? value : [value];
+    else out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** A URL's `user:password@` sent as basic authentication, as `node:http` does, unless the call sets its own. */
+function withUrlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
+  if (url.username === '' && url.password === '') return headers;
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers;
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { ...headers, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
 }
