@@ -35,9 +35,18 @@ export class PlanCache {
     return operationName === null ? as : `${as}\u0000\u0000${operationName}`;
   }
 
+  /**
+   * The values that shaped the SQL, as one text: a whole value as JSON, a null-ness as one
+   * character (never the start of a JSON text), one per line; a shape of null-nesses alone
+   * builds no JSON at all.
+   */
   private static shapeKey(shape: ShapeVariable[], variables: Record<string, unknown>): string {
-    if (shape.length === 0) return '';
-    return JSON.stringify(shape.map((s) => (s.mode === 'value' ? (variables[s.name] ?? null) : variables[s.name] === null || variables[s.name] === undefined)));
+    let key = '';
+    for (const s of shape) {
+      const v = variables[s.name];
+      key += s.mode === 'value' ? `${JSON.stringify(v ?? null)}\n` : v === null || v === undefined ? '-\n' : '+\n';
+    }
+    return key;
   }
 
   get(query: string, who: string, variables: Record<string, unknown>): Plan | undefined {

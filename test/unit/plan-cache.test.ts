@@ -46,6 +46,20 @@ describe('PlanCache', () => {
     expect(cache.get('q', who, { order: 'random' })).toBeUndefined();
   });
 
+  it('keys on whether a variable is null where only that shaped the SQL, whatever its value otherwise', () => {
+    const cache = new PlanCache(10);
+    const who = PlanCache.who('admin', false, null);
+    const shape: ShapeVariable[] = [{ name: 'ids', mode: 'nullness' }, { name: 'limit', mode: 'value' }];
+    const some = plan([], shape, 'some');
+    const none = plan([], shape, 'none');
+    cache.set('q', who, { ids: [1, 2], limit: 5 }, some);
+    cache.set('q', who, { ids: null, limit: 5 }, none);
+    expect(cache.get('q', who, { ids: [3], limit: 5 })).toBe(some);
+    expect(cache.get('q', who, { limit: 5 })).toBe(none);
+    expect(cache.get('q', who, { ids: [3], limit: 6 })).toBeUndefined();
+    expect(cache.get('q', who, { ids: [3], limit: '5' })).toBeUndefined();
+  });
+
   it('lists its entries least recently used first, as `/dev/plan_cache` shows them', () => {
     const cache = new PlanCache(10);
     cache.set('q1', PlanCache.who('user', false, 'One'), {}, plan([]));
