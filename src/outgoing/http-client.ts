@@ -1,7 +1,7 @@
 /**
  * The engine's outgoing HTTP client (event deliveries, actions, remote schemas, the auth webhook,
- * JWK sets): undici's dispatcher, whose calls cost about half the CPU of `node:http`'s client
- * and agent (60-70 against 110-160 µs per call, 100 at once to a local server), with keep-alive
+ * JWK sets): undici's dispatcher, whose calls cost about a third of the CPU of `node:http`'s client
+ * and agent (35 against 120 µs per call, 100 at once to a local server, bench/RESULTS.md), with keep-alive
  * connections so a busy engine reuses them instead of opening one per call, an overall
  * deadline per call, a cap on the answer's size so a broken peer cannot exhaust memory, and
  * certificate verification on every HTTPS call except to the hosts of the TLS allow-list
@@ -77,23 +77,53 @@ export class HttpClient {
     );
   }
 
-  private async call(url: URL, request: OutgoingRequest, headers: Record<string, string>, timeoutMs: number): Promise<IncomingAnswer> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
-    const abort = new AbortController();
-    const deadline = setTimeout(() => abort.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    try {
-      const answer = await this.dispatcher(url).request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: request.method as Dispatcher.HttpMethod,
-        headers: withUrlCredentials(url, headers),
-        body: request.body ?? null,
-        signal: abort.signal,
+  /**
+   * One call on undici's `dispatch` (callbacks, no response stream, no abort signal: the
+   * `request()` form's stream and `AbortSignal` cost about as much CPU again). The deadline
+   * aborts the call where it is; one still queued for a connection is answered at once and
+   * dropped when it would start.
+   */
+  private call(url: URL, request: OutgoingRequest, headers: Record<string, string>, timeoutMs: number): Promise<IncomingAnswer> {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+    const limit = this.maxBodyBytes;
+    return new Promise((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | null = null;
+      let expired: Error | null = null;
+      let status = 0;
+      let answerHeaders: http.IncomingHttpHeaders = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const fail = (e: Error) => {
+        clearTimeout(deadline);
+        reject(e);
+      };
+      const deadline = setTimeout(() => {
+        expired = new Error(`no answer within ${timeoutMs} ms`);
+        if (controller) controller.abort(expired);
+        else fail(expired);
+      }, timeoutMs);
+      const options = { origin: url.origin, path: `${url.pathname}${url.search}`, method: request.method as Dispatcher.HttpMethod, headers: withUrlCredentials(url, headers), body: request.body ?? null };
+      this.dispatcher(url).dispatch(options, {
+        onRequestStart: (c) => {
+          controller = c;
+          if (expired) c.abort(expired);
+        },
+        onResponseStart: (_c, statusCode, received) => {
+          status = statusCode;
+          answerHeaders = received;
+        },
+        onResponseData: (c, chunk) => {
+          size += chunk.length;
+          if (size > limit) c.abort(new Error(`the answer exceeds ${limit} bytes`));
+          else chunks.push(chunk);
+        },
+        onResponseEnd: () => {
+          clearTimeout(deadline);
+          resolve({ status, headers: nodeHeaders(answerHeaders), body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+        },
+        onResponseError: (_c, e) => fail(e),
       });
-      return { status: answer.statusCode, headers: nodeHeaders(answer.headers), body: await readCapped(answer.body, this.maxBodyBytes) };
-    } finally {
-      clearTimeout(deadline);
-    }
+    });
   }
 
   close(): void {
@@ -102,26 +132,11 @@ export class HttpClient {
   }
 }
 
-/** The answer's body, refused past `limit` bytes (the rest is not read). */
-function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) body.destroy(new Error(`the answer exceeds ${limit} bytes`));
-      else chunks.push(chunk);
-    });
-    body.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    body.on('error', reject);
-  });
-}
-
 /**
  * The answer's headers as `node:http` gives them, which the callers read: `set-cookie` always a
  * list, another header given more than once joined with ", ".
  */
-function nodeHeaders(headers: Record<string, string | string[] | undefined>): http.IncomingHttpHeaders {
+function nodeHeaders(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
   const out: http.IncomingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];

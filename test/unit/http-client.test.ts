@@ -80,4 +80,19 @@ describe('HttpClient', () => {
     await expect(client.send(new URL('http://127.0.0.1:1/'), { method: 'GET', headers: {} })).rejects.toThrow(/connect ECONNREFUSED 127\.0\.0\.1:1/);
     await expect(client.send(new URL('ftp://127.0.0.1/'), { method: 'GET', headers: {} })).rejects.toThrow('unsupported protocol ftp:');
   });
+
+  it('answers a call still waiting for a connection at its deadline, and never sends it', async () => {
+    const one = new HttpClient(5000, 1024, new TlsAllowlist(), 1);
+    try {
+      const slow = one.send(new URL(`${base}/slow`), { method: 'GET', headers: {} });
+      const started = performance.now();
+      await expect(one.send(new URL(`${base}/dropped`), { method: 'GET', headers: {} }, 200)).rejects.toThrow('no answer within 200 ms');
+      expect(performance.now() - started).toBeLessThan(1500);
+      expect((await slow).body.toString()).toBe('late');
+      expect((await one.send(new URL(`${base}/after`), { method: 'GET', headers: {} })).status).toBe(201);
+      expect(seen.map((s) => s.url)).not.toContain('/dropped');
+    } finally {
+      one.close();
+    }
+  });
 });
