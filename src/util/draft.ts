@@ -21,9 +21,9 @@ interface State {
   /**
    * The keys of the copy that were written (a value, a child draft, a deletion): every other key
    * holds the base's own frozen value, so `finish` looks at these only (a permission change
-   * copies a 5,000-entry table list and writes one place of it).
+   * copies a 5,000-entry table list and writes one place of it). Made with the copy.
    */
-  touched: Set<PropertyKey>;
+  touched: Set<PropertyKey> | null;
   modified: boolean;
   parent: State | null;
   /** Memoised result of `finish` (a draft may be reachable twice). */
@@ -92,11 +92,11 @@ export class DraftSession {
 
   private proxy(base: object, parent: State | null): object {
     if (!Object.isFrozen(base)) throw new Error('a draft needs a frozen base');
-    const state: State = { base, copy: null, touched: new Set(), modified: false, parent };
+    const state: State = { base, copy: null, touched: null, modified: false, parent };
     const source = () => (state.copy ?? base) as Record<PropertyKey, unknown>;
     const prepareCopy = (prop: PropertyKey) => {
       state.copy ??= (Array.isArray(base) ? base.slice() : { ...base }) as Record<PropertyKey, unknown>;
-      state.touched.add(prop);
+      (state.touched ??= new Set()).add(prop);
       return state.copy;
     };
     const markModified = () => {
@@ -159,7 +159,7 @@ function finalize(value: unknown): unknown {
     const copy = state.copy!;
     state.result = copy;
     const changed: PropertyKey[] = [];
-    for (const k of state.touched) {
+    for (const k of state.touched!) {
       if (!Object.prototype.hasOwnProperty.call(copy, k)) {
         if (Object.prototype.hasOwnProperty.call(state.base, k)) changed.push(k);
         continue;
