@@ -77,7 +77,7 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
 }
 
 /** Everything of a source but its tables is the same object as before. */
-function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
+export function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if (k !== 'tables' && a[k] !== b[k]) return false;
   return true;
