@@ -7,7 +7,7 @@
  * stale plan, so anything not understood counts as everything.
  */
 import { qualifiedKey } from '../catalog/types.js';
-import { sameTablePlaces } from './document-parts.js';
+import { changedTablePlaces, sameTablePlaces } from './document-parts.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 export interface MetadataChanges {
@@ -60,7 +60,7 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
     }
     if (prev.tables === s.tables) continue;
     if (sameTablePlaces(prev.tables, s.tables)) {
-      s.tables.forEach((t, i) => t !== prev.tables[i] && changed(s.name, qualifiedKey(t.table), prev.tables[i], t));
+      for (const i of changedTablePlaces(prev.tables, s.tables)) changed(s.name, qualifiedKey(s.tables[i]!.table), prev.tables[i], s.tables[i]);
       continue;
     }
     const prevTables = new Map(prev.tables.map((t) => [qualifiedKey(t.table), t]));
@@ -77,7 +77,7 @@ export function metadataChanges(before: Metadata | null, after: Metadata, catalo
 }
 
 /** Everything of a source but its tables is the same object as before. */
-function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
+export function sameSettings(a: SourceMetadata, b: SourceMetadata): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if (k !== 'tables' && a[k] !== b[k]) return false;
   return true;
@@ -131,9 +131,8 @@ export function onlyPermissionsChanged(before: Metadata, after: Metadata): boole
   return after.sources.every((s, i) => {
     const prev = before.sources[i]!;
     if (prev.name !== s.name || !sameSettings(prev, s) || !sameTablePlaces(prev.tables, s.tables)) return false;
-    return s.tables.every((t, j) => {
-      const p = prev.tables[j]!;
-      if (p === t) return true;
+    return changedTablePlaces(prev.tables, s.tables).every((j) => {
+      const [p, t] = [prev.tables[j]!, s.tables[j]!];
       const fields = new Set([...Object.keys(p), ...Object.keys(t)]);
       return [...fields].every((f) => PERMISSION_LISTS.has(f) || p[f] === t[f]);
     });

@@ -6,6 +6,7 @@
  * permission change on one of 5,000 tables writes and publishes one entry, not 36 MiB.
  */
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
+import { changedPlaces, samePicks } from '../util/same-picks.js';
 
 const entryKeys = new WeakMap<object, string>();
 
@@ -73,15 +74,25 @@ const changedEntry = (prev: TableMetadata | undefined, next: TableMetadata) => p
 
 /**
  * The usual change: the same tables in the same places (their names the same shared objects),
- * one or a few of their entries changed. Callers then compare entries place by place.
+ * one or a few of their entries changed. Callers then compare the entries at `changedTablePlaces`.
  */
-export const sameTablePlaces = (prev: readonly TableMetadata[], next: readonly TableMetadata[]): boolean =>
-  prev.length === next.length && prev.every((t, i) => t.table === next[i]!.table);
+export const sameTablePlaces = (prev: readonly TableMetadata[], next: readonly TableMetadata[]): boolean => samePicks(prev, next, (t) => t.table);
+
+/**
+ * The places of `next` whose entry is not the same object as `prev`'s at that place, in order:
+ * those a draft wrote when it made `next` from `prev`, else found by looking at every place.
+ */
+export function changedTablePlaces(prev: readonly TableMetadata[], next: readonly TableMetadata[]): number[] {
+  const places = changedPlaces(prev, next) ?? next.map((_, i) => i);
+  return places.filter((i) => prev[i] !== next[i]);
+}
 
 function diffTables(prev: SourceMetadata, next: SourceMetadata): SourceTablesChange | null {
   if (prev.tables === next.tables) return null;
   if (sameTablePlaces(prev.tables, next.tables)) {
-    const upserts = next.tables.filter((t, i) => changedEntry(prev.tables[i], t));
+    const upserts = changedTablePlaces(prev.tables, next.tables)
+      .filter((i) => changedEntry(prev.tables[i], next.tables[i]!))
+      .map((i) => next.tables[i]!);
     return upserts.length === 0 ? null : { source: next.name, kind: 'some', upserts, deletes: [] };
   }
   const old = new Map(prev.tables.map((t) => [tableEntryKey(t), t]));

@@ -7,7 +7,8 @@ import { actionsSection, setActions } from './actions.js';
 import { customTypes, setCustomTypes } from './custom-types.js';
 import { remoteSchemasSection, setRemoteSchemas } from './remote-schemas.js';
 import { badRequest } from '../errors/admin.js';
-import { produce } from '../util/draft.js';
+import { changedKeysSince, produce } from '../util/draft.js';
+import { indexes } from '../util/same-picks.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization, tableConfiguration } from './customization.js';
 import { queryTagsConfig } from './query-tags.js';
@@ -127,19 +128,40 @@ const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 
  * document and copies only what loses a key.
  */
 export function normalizeMetadata(m: Metadata): Metadata {
+  const looked: number[][] = [];
   const out = produce(m, (d) => {
     for (const [k, v] of Object.entries(m)) if (k !== 'sources' && k !== 'version' && isEmpty(v)) delete d[k];
     m.sources.forEach((s, i) => {
       for (const k of ['functions', 'customization'] as const) if (isEmpty(s[k])) delete d.sources[i]![k];
-      s.tables.forEach((t, j) => {
-        if (normalizedEntries.has(t)) return;
+      const places = unnormalizedPlaces(s.tables);
+      for (const j of places) {
+        const t = s.tables[j]!;
+        if (normalizedEntries.has(t)) continue;
         for (const [k, v] of Object.entries(t)) if (isEmpty(v) || (k === 'is_enum' && v === false)) delete d.sources[i]!.tables[j]![k];
-      });
+      }
+      looked.push(places);
     });
   });
-  for (const s of out.sources) for (const t of s.tables) if (Object.isFrozen(t)) normalizedEntries.add(t);
+  out.sources.forEach((s, i) => {
+    if (!Object.isFrozen(s.tables)) return;
+    normalizedLists.add(s.tables);
+    // The places looked at: the normal form changes an entry in place, and every other one was in it already.
+    for (const j of looked[i]!) if (Object.isFrozen(s.tables[j])) normalizedEntries.add(s.tables[j]!);
+  });
   return out;
 }
 
 /** Frozen table entries already in normal form: a change to one of 5,000 tables looks at that one. */
 const normalizedEntries = new WeakSet<TableMetadata>();
+/** Frozen table lists whose every entry is in normal form. */
+const normalizedLists = new WeakSet<readonly TableMetadata[]>();
+
+/**
+ * The places of a table list that may hold an entry not in normal form: none for a list already
+ * normalized, those a draft wrote when it made the list from one (a change of one table), else every place.
+ */
+function unnormalizedPlaces(tables: readonly TableMetadata[]): number[] {
+  if (normalizedLists.has(tables)) return [];
+  const since = changedKeysSince(tables, (l) => normalizedLists.has(l));
+  return since ? indexes(since.keys).filter((j) => j < tables.length) : [...tables.keys()];
+}

@@ -17,6 +17,7 @@ import { sameTable, showTable } from './names.js';
 import { checkUrlOrTemplate, fillUrlTemplate } from './url-template.js';
 import type { Inconsistency, SourceCatalog } from './resolve/types.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
+import { entriesWith } from './entries-with.js';
 
 export const OPERATIONS = ['insert', 'update', 'delete'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -222,9 +223,12 @@ export function checkUrl(url: string, path: string): string {
 
 /** Every event trigger of a source with its table entry. */
 export function sourceEventTriggers(s: SourceMetadata): { entry: TableMetadata; trigger: JsonObject }[] {
-  // A loop: run for every metadata version over thousands of entries that mostly have none.
+  // Run for every metadata version over thousands of entries that mostly have none.
   const out: { entry: TableMetadata; trigger: JsonObject }[] = [];
-  for (const entry of s.tables) if (entry.event_triggers) for (const trigger of entry.event_triggers) out.push({ entry, trigger });
+  for (const i of entriesWith(s.tables, 'event_triggers')) {
+    const entry = s.tables[i]!;
+    for (const trigger of entry.event_triggers!) out.push({ entry, trigger });
+  }
   return out;
 }
 

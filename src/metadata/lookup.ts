@@ -2,6 +2,7 @@
 import type { QualifiedName } from '../catalog/types.js';
 import { atArgument, notExists } from '../errors/admin.js';
 import { sameTable, showTable } from './names.js';
+import { current } from '../util/draft.js';
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 
 export function findSource(m: Metadata, name: string, path = '$.args'): SourceMetadata {
@@ -11,7 +12,8 @@ export function findSource(m: Metadata, name: string, path = '$.args'): SourceMe
 }
 
 export function trackedTable(source: SourceMetadata, table: QualifiedName): TableMetadata | undefined {
-  return source.tables.find((t) => sameTable(t.table, table));
+  const i = current(source.tables).findIndex((t) => sameTable(t.table, table));
+  return i < 0 ? undefined : source.tables[i];
 }
 
 export function findTable(source: SourceMetadata, table: QualifiedName, path = '$.args.table'): TableMetadata {

@@ -31,9 +31,10 @@ import { resolvePermissions } from './resolve/permissions.js';
 import { resolveRelationships } from './resolve/relationships.js';
 import { resolveSources, type ConnectedSource } from './resolve/sources.js';
 import { resolveTables } from './resolve/tables.js';
-import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type SourceCatalog } from './resolve/types.js';
+import { NO_PERMISSIONS, type Inconsistency, type ResolvedMetadata, type ResolvedSource, type ResolvedTable, type SourceCatalog } from './resolve/types.js';
 import { qualifiedKey, type DatabaseCatalog } from '../catalog/types.js';
-import type { InconsistentObject, Metadata, SourceMetadata } from './types.js';
+import type { InconsistentObject, Metadata, SourceMetadata, TableMetadata } from './types.js';
+import { changedPlaces } from '../util/same-picks.js';
 import type { KeptFields, ResolveMemo } from './resolve/memo.js';
 import type { IntrospectionQuery } from 'graphql';
 import { actions } from './actions.js';
@@ -48,19 +49,25 @@ import { remoteSchemaObjectName, resolveRemoteSchemas, servedRemoteNames, type R
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
 
-/** Whether a source's fields are resolved from the same parts as `kept`: its catalog and, per table, what shapes its fields. */
+/** The parts of a table entry its fields are resolved from (relationships, computed fields: what boolean expressions refer to). */
+const sameFields = (a: TableMetadata, b: TableMetadata) =>
+  a === b ||
+  (a.table === b.table &&
+    a.configuration === b.configuration &&
+    a.object_relationships === b.object_relationships &&
+    a.array_relationships === b.array_relationships &&
+    a.computed_fields === b.computed_fields);
+
+/**
+ * Whether a source's fields are resolved from the same parts as `kept`: its catalog and, per
+ * table, what shapes its fields. Only the places a draft wrote are compared when it made the
+ * list from the kept one (util/same-picks.ts `changedPlaces`).
+ */
 function sameFieldParts(c: ConnectedSource, kept: KeptFields): boolean {
   const now = c.metadata.tables;
   if (kept.introspection !== c.introspection || kept.entries.length !== now.length) return false;
-  return kept.entries.every(
-    (t, i) =>
-      t === now[i] ||
-      (t.table === now[i]!.table &&
-        t.configuration === now[i]!.configuration &&
-        t.object_relationships === now[i]!.object_relationships &&
-        t.array_relationships === now[i]!.array_relationships &&
-        t.computed_fields === now[i]!.computed_fields),
-  );
+  const places = changedPlaces(kept.entries, now);
+  return places ? places.every((i) => sameFields(kept.entries[i]!, now[i]!)) : kept.entries.every((t, i) => sameFields(t, now[i]!));
 }
 
 /**
@@ -75,15 +82,23 @@ function resolveFields(c: ConnectedSource, memo: ResolveMemo): { source: Resolve
   const kept = memo.fields.get(c.metadata.name);
   if (frozen && kept && sameFieldParts(c, kept)) {
     // The records handed out last, but for the entries that are new objects (same places, same tables).
-    const tables = new Map(kept.records);
     const now = c.metadata.tables;
-    for (let i = 0; i < now.length; i++) {
+    const changed = new Map<string, ResolvedTable>();
+    for (const i of changedPlaces(kept.handed, now) ?? now.keys()) {
       const entry = now[i]!;
       if (entry === kept.handed[i]) continue;
       const key = qualifiedKey(entry.table);
       const table = kept.tables.get(key);
-      if (table) tables.set(key, { ...table, entry, permissions: NO_PERMISSIONS });
+      if (table) changed.set(key, { ...table, entry, permissions: NO_PERMISSIONS });
     }
+    let tables = kept.records;
+    if (changed.size > 0) {
+      tables = new Map(kept.records);
+      for (const [key, table] of changed) tables.set(key, table);
+      memo.derivedRecords.set(tables, { from: new WeakRef(kept.records), keys: [...changed.keys()] });
+    }
+    // Their field parts are the kept ones: the next change is compared with this list, a draft apart.
+    kept.entries = now;
     kept.records = tables;
     kept.handed = now;
     return { source: { name: c.metadata.name, metadata: c.metadata, introspection: c.introspection, tables }, inconsistencies: [...kept.inconsistencies], shape: kept.shape };

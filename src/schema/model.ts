@@ -53,6 +53,7 @@ export interface TableIdentity {
   key: string;
   /** What the source's backend supports: root fields and arguments beyond it are left out. */
   capabilities: Capabilities;
+  /** The source's settings: its `tables` are left out (tracked-tables.ts keeps a table's identity while its settings stay the same objects). */
   source: SourceMetadata;
   naming: SourceNaming;
   meta: TableMetadata;

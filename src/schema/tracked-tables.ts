@@ -17,6 +17,7 @@ import { qualifiedKey } from '../catalog/types.js';
 import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadata/resolve/types.js';
 import { ROOT_FIELD_KEYS } from '../metadata/customization.js';
 import { isGraphQLName } from '../metadata/names.js';
+import { sameSettings } from '../metadata/changes.js';
 import type { SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { MetadataSnapshot } from '../protocol/snapshot.js';
 import { tableKey } from '../catalog/types.js';
@@ -46,6 +47,8 @@ export interface TrackedSource {
   tables: TrackedTable[];
   /** Each table by the resolved record it was made from: the next snapshot's tables start from these. */
   made: Map<ResolvedTable, TrackedTable>;
+  /** What its tables' identities hold of the source (`settingsOf`). */
+  settings: SourceMetadata;
 }
 
 function computedFields(source: string, naming: SourceNaming, t: ResolvedTable): ComputedFieldInfo[] {
@@ -83,13 +86,13 @@ function hasGraphQLNames(naming: SourceNaming, meta: TableMetadata, texts: Table
   return isGraphQLName(texts.object.name) && ROOT_FIELD_KEYS.every((kind) => isGraphQLName(tableRootField(naming, meta, kind).name));
 }
 
-function trackedTable(rs: ResolvedSource, naming: SourceNaming, t: ResolvedTable, capabilities: Capabilities): TrackedTable | null {
+function trackedTable(rs: ResolvedSource, settings: SourceMetadata, naming: SourceNaming, t: ResolvedTable, capabilities: Capabilities): TrackedTable | null {
   const { entry: meta, catalog } = t;
   const identifier = tableIdentifier(meta, naming.defaultSchema);
   const texts = tableTexts(naming, identifier, meta, catalog);
   if (!hasGraphQLNames(naming, meta, texts)) return null;
   return {
-    identity: { key: tableKey(rs.name, t.name), source: rs.metadata, naming, meta, catalog, identifier, capabilities, texts },
+    identity: { key: tableKey(rs.name, t.name), source: settings, naming, meta, catalog, identifier, capabilities, texts },
     resolved: t,
     columns: catalog.columns
       .map((c) => ({ column: c, fieldName: columnFieldName(naming, meta, c.name), description: columnComment(meta, c.name) ?? c.comment }))
@@ -105,9 +108,20 @@ function sameNames(before: TrackedSource | undefined, rs: ResolvedSource, defaul
   return before.source.customization === rs.metadata.customization && before.naming.defaultSchema === defaultSchema ? before : null;
 }
 
-/** A table made for an earlier snapshot, in this one's source (its name is all that is read of it). */
-const inSource = (table: TrackedTable, source: SourceMetadata): TrackedTable =>
-  table.identity.source === source ? table : { ...table, identity: { ...table.identity, source } };
+/** A table made for an earlier snapshot, with this one's source settings (its name and functions are what is read of them). */
+const inSource = (table: TrackedTable, settings: SourceMetadata): TrackedTable =>
+  table.identity.source === settings ? table : { ...table, identity: { ...table.identity, source: settings } };
+
+/**
+ * The source's settings as its tables' identities hold them: without its table list, and the
+ * previous snapshot's object while they are the same. A permission change makes a new source
+ * object whose tables alone changed: its 5,000 kept tables were each copied for it (6 of the
+ * schema builder's 19 ms per change), and an identity holding the whole source would keep its
+ * table list alive for as long as the table is kept.
+ */
+function settingsOf(before: TrackedSource | null, source: SourceMetadata): SourceMetadata {
+  return before && sameSettings(before.settings, source) ? before.settings : Object.freeze({ ...source, tables: Object.freeze([]) as unknown as TableMetadata[] });
+}
 
 export class TrackedTables {
   readonly sources: TrackedSource[] = [];
@@ -130,12 +144,13 @@ export class TrackedTables {
         capabilities,
       );
       const naming = before?.naming ?? new SourceNaming(rs.metadata, defaultSchema);
+      const settings = settingsOf(before, rs.metadata);
       if (naming.namespace !== null && !isGraphQLName(naming.namespace)) continue;
       const tables: TrackedTable[] = [];
       const made = new Map<ResolvedTable, TrackedTable>();
       for (const t of rs.tables.values()) {
         const kept = before?.made.get(t);
-        const table = kept ? inSource(kept, rs.metadata) : trackedTable(rs, naming, t, capabilities);
+        const table = kept ? inSource(kept, settings) : trackedTable(rs, settings, naming, t, capabilities);
         if (!table) continue;
         made.set(t, table);
         if (t.entry.is_enum) {
@@ -146,7 +161,7 @@ export class TrackedTables {
         }
         tables.push(table);
       }
-      this.sources.push({ source: rs.metadata, naming, catalog: rs.introspection, capabilities, tables, made });
+      this.sources.push({ source: rs.metadata, settings, naming, catalog: rs.introspection, capabilities, tables, made });
     }
   }
 }

@@ -18,6 +18,12 @@ interface State {
   base: object;
   /** A shallow copy once anything below was handed out or changed; holds child drafts. */
   copy: Record<PropertyKey, unknown> | null;
+  /**
+   * The keys of the copy that were written (a value, a child draft, a deletion): every other key
+   * holds the base's own frozen value, so `finish` looks at these only (a permission change
+   * copies a 5,000-entry table list and writes one place of it). Made with the copy.
+   */
+  touched: Set<PropertyKey> | null;
   modified: boolean;
   parent: State | null;
   /** Memoised result of `finish` (a draft may be reachable twice). */
@@ -39,6 +45,16 @@ export const isDraft = (v: unknown): boolean => stateOf(v) !== undefined;
 export function unchanged<T>(v: T): T {
   const state = stateOf(v);
   return state && !state.modified ? (state.base as T) : v;
+}
+
+/**
+ * What a draft holds now, for reading only: its fields are the base's frozen objects or the
+ * drafts already handed out (a search through the draft itself makes a draft of every element
+ * it looks at: thousands, to find one table entry); not a draft: the value itself.
+ */
+export function current<T>(v: T): T {
+  const state = stateOf(v);
+  return state ? ((state.copy ?? state.base) as T) : v;
 }
 
 /** Freezes a value and everything under it (already frozen parts are skipped: they are frozen through). */
@@ -76,10 +92,11 @@ export class DraftSession {
 
   private proxy(base: object, parent: State | null): object {
     if (!Object.isFrozen(base)) throw new Error('a draft needs a frozen base');
-    const state: State = { base, copy: null, modified: false, parent };
+    const state: State = { base, copy: null, touched: null, modified: false, parent };
     const source = () => (state.copy ?? base) as Record<PropertyKey, unknown>;
-    const prepareCopy = () => {
+    const prepareCopy = (prop: PropertyKey) => {
       state.copy ??= (Array.isArray(base) ? base.slice() : { ...base }) as Record<PropertyKey, unknown>;
+      (state.touched ??= new Set()).add(prop);
       return state.copy;
     };
     const markModified = () => {
@@ -93,25 +110,25 @@ export class DraftSession {
         if (!Object.prototype.hasOwnProperty.call(src, prop) || !isDraftable(value) || isDraft(value) || !Object.isFrozen(value)) return value;
         // A shared (frozen) object reached through the draft becomes a draft itself, kept in the copy.
         const child = this.proxy(value, state);
-        prepareCopy()[prop] = child;
+        prepareCopy(prop)[prop] = child;
         return child;
       },
       set: (_t, prop, value) => {
         const src = source();
         if (Object.prototype.hasOwnProperty.call(src, prop) && src[prop] === value) return true;
-        prepareCopy()[prop] = value;
+        prepareCopy(prop)[prop] = value;
         markModified();
         return true;
       },
       deleteProperty: (_t, prop) => {
         if (!Object.prototype.hasOwnProperty.call(source(), prop)) return true;
-        delete prepareCopy()[prop];
+        delete prepareCopy(prop)[prop];
         markModified();
         return true;
       },
       defineProperty: (_t, prop, desc) => {
         if (!('value' in desc)) throw new Error('drafts hold data properties only');
-        prepareCopy()[prop] = desc.value;
+        prepareCopy(prop)[prop] = desc.value;
         markModified();
         return true;
       },
@@ -141,7 +158,18 @@ function finalize(value: unknown): unknown {
     if (!state.modified) return (state.result = state.base);
     const copy = state.copy!;
     state.result = copy;
-    finalizeFields(copy);
+    const changed: PropertyKey[] = [];
+    for (const k of state.touched!) {
+      if (!Object.prototype.hasOwnProperty.call(copy, k)) {
+        if (Object.prototype.hasOwnProperty.call(state.base, k)) changed.push(k);
+        continue;
+      }
+      const v = copy[k];
+      const done = finalize(v);
+      if (done !== v) copy[k] = done;
+      if (done !== (state.base as Record<PropertyKey, unknown>)[k]) changed.push(k);
+    }
+    lineage.set(copy, { base: new WeakRef(state.base), keys: changed });
     return Object.freeze(copy);
   }
   // A frozen value holds no drafts; a new one (made by the command) may.
@@ -157,6 +185,39 @@ function finalizeFields(obj: Record<PropertyKey, unknown>): void {
     const v = obj[k];
     const done = finalize(v);
     if (done !== v) obj[k] = done;
+  }
+}
+
+/**
+ * What `finish` made each changed draft into: its base (weakly: a chain of versions is not kept
+ * alive by it) and the keys at which it differs from that base.
+ */
+const lineage = new WeakMap<object, { base: WeakRef<object>; keys: readonly PropertyKey[] }>();
+
+/** How many finishes back `changedKeys` follows a value's bases (a bulk of changes, a cascade, the normal form). */
+const MAX_STEPS = 16;
+
+/**
+ * The keys at which `next` differs from `prev` when `next` was made from `prev` by drafts (a few
+ * finishes apart; an array's `length` may be left out: compare lengths), else null: unknown, compare everything. Readers of a new version use it to
+ * look at what a change touched instead of walking all of it (a permission change at 5,000
+ * tables makes a table list that differs from the last one in one place).
+ */
+export function changedKeys(prev: object, next: object): PropertyKey[] | null {
+  return changedKeysSince(next, (o) => o === prev)?.keys ?? null;
+}
+
+/** The nearest value `next` was made from by drafts that `known` accepts (itself included, with no keys), and the keys changed since. */
+export function changedKeysSince<T extends object>(next: T, known: (o: T) => boolean): { base: T; keys: PropertyKey[] } | null {
+  const keys = new Set<PropertyKey>();
+  let at: object = next;
+  for (let step = 0; ; step++) {
+    if (known(at as T)) return { base: at as T, keys: [...keys] };
+    const l = step < MAX_STEPS ? lineage.get(at) : undefined;
+    const base = l?.base.deref();
+    if (!l || !base) return null;
+    for (const k of l.keys) keys.add(k);
+    at = base;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, DraftSession, isDraft, produce, unchanged } from '../../src/util/draft.js';
+import { changedKeys, changedKeysSince, current, deepFreeze, DraftSession, isDraft, produce, unchanged } from '../../src/util/draft.js';
+import { changedPlaces, samePicks } from '../../src/util/same-picks.js';
 
 interface Doc {
   version?: number;
@@ -100,6 +101,53 @@ describe('copy-on-write drafts', () => {
       d.sources[0]!.name = 'z';
       expect(unchanged(d.sources[0])).toBe(d.sources[0]);
       expect(unchanged(d)).toBe(d);
+    });
+  });
+
+  it('tells what a finish changed: the keys written, across several finishes, and nothing for values it did not make', () => {
+    const b = base();
+    const one = produce(b, (d) => void d.sources[0]!.tables[1]!.perms!.push({ role: 'r9' }));
+    expect(changedKeys(b.sources[0]!.tables, one.sources[0]!.tables)).toEqual(['1']);
+    expect(changedKeys(b, one)).toEqual(['sources']);
+    // A write of the value already there is no change; a later finish adds its own keys.
+    const two = produce(one, (d) => {
+      d.sources[0]!.tables[0]!.table = one.sources[0]!.tables[0]!.table;
+      d.sources[0]!.tables.push({ table: { name: 't4' } });
+    });
+    // An array's length is its own to compare.
+    expect(changedKeys(one.sources[0]!.tables, two.sources[0]!.tables)).toEqual(['2']);
+    expect(changedKeys(b.sources[0]!.tables, two.sources[0]!.tables)?.sort()).toEqual(['1', '2']);
+    expect(changedKeysSince(two.sources[0]!.tables, (l) => l === b.sources[0]!.tables)?.base).toBe(b.sources[0]!.tables);
+    // Unrelated values, or a list made anew (filter) rather than drafted: unknown.
+    expect(changedKeys(b.sources[1]!.tables, two.sources[0]!.tables)).toBeNull();
+    const filtered = produce(two, (d) => void (d.sources[0]!.tables = d.sources[0]!.tables.filter(() => true)));
+    expect(changedKeys(two.sources[0]!.tables, filtered.sources[0]!.tables)).toBeNull();
+    expect(changedKeys(b, b)).toEqual([]);
+  });
+
+  it('compares picks only where a draft wrote, and everywhere when it cannot tell', () => {
+    const b = base();
+    const next = produce(b, (d) => void (d.sources[0]!.tables[1]!.extra = true));
+    const [prev, now] = [b.sources[0]!.tables, next.sources[0]!.tables];
+    expect(changedPlaces(prev, now)).toEqual([1]);
+    const picked: number[] = [];
+    expect(samePicks(prev, now, (t) => (picked.push(prev.indexOf(t) >= 0 ? prev.indexOf(t) : now.indexOf(t)), t.table))).toBe(true);
+    expect(picked).toEqual([1, 1]);
+    expect(samePicks(prev, now, (t) => t.extra)).toBe(false);
+    const copy = deepFreeze(prev.map((t) => ({ ...t })));
+    expect(changedPlaces(prev, copy)).toBeNull();
+    expect(samePicks(prev, copy, (t) => t.table)).toBe(true);
+  });
+
+  it('reads what a draft holds without making drafts of it', () => {
+    const b = base();
+    produce(b, (d) => {
+      const tables = current(d.sources[0]!.tables);
+      expect(tables).toBe(b.sources[0]!.tables);
+      expect(isDraft(tables[0])).toBe(false);
+      d.sources[0]!.tables[1]!.extra = true;
+      expect(isDraft(current(d.sources[0]!.tables)[1])).toBe(true);
+      expect(current(b)).toBe(b);
     });
   });
 });

@@ -12,6 +12,7 @@ import { ResolveMemo } from '../../src/metadata/resolve/memo.js';
 import type { SourceCatalog } from '../../src/metadata/resolve/types.js';
 import { emptyMetadata, type Metadata } from '../../src/metadata/types.js';
 import { deepFreeze, produce } from '../../src/util/draft.js';
+import type { JsonObject } from '../../src/util/decode.js';
 import { pgType } from '../support/pg-types.js';
 
 await loadEveryBackend();
@@ -88,6 +89,21 @@ describe('resolution', () => {
     expect(perms(warm, 'public.author').select.get('reader')?.columns).toEqual(['id', 'name']);
     expect(warm.inconsistencies).toEqual(cold.inconsistencies);
     expect(perms(warm, 'public.author').select.get('reader')).toEqual(perms(cold, 'public.author').select.get('reader'));
+  });
+
+  it('checks again only the tables a change touched, keeping what the others reported, in the tables\' order', () => {
+    const memo = new ResolveMemo();
+    const broken: JsonObject = { role: 'reader', permission: { columns: ['id'], filter: { nope: { _eq: 1 } } } };
+    const mended: JsonObject = { role: 'reader', permission: { columns: ['id'], filter: {} } };
+    const steps = [documentOf([author, article()])];
+    const change = (recipe: (d: Metadata) => void) => steps.push(deepFreeze(produce(steps.at(-1)!, recipe)));
+    // article's permission breaks; then author's (before it in the list) too; then article's is mended.
+    change((d) => void (d.sources[0]!.tables[1]!.select_permissions = [broken]));
+    change((d) => void (d.sources[0]!.tables[0]!.select_permissions = [broken]));
+    change((d) => void (d.sources[0]!.tables[1]!.select_permissions = [mended]));
+    const warm = steps.map((m) => reasons(m, memo));
+    expect(warm).toEqual(steps.map((m) => reasons(m)));
+    expect(warm.map((r) => r.map((x) => x.split(' ')[5]))).toEqual([[], ['article'], ['author', 'article'], ['author']]);
   });
 
   it('runs every stage on a whole document: unreachable remote schemas (9) and the collections check it is given (12)', () => {

@@ -41,7 +41,7 @@ function trackedOf(metadata: Metadata, memo: ResolveMemo, previous: TrackedTable
 }
 
 describe('tracked tables across snapshots', () => {
-  it('keeps what a table not changed was made of, in the new snapshot source; makes a changed one again', () => {
+  it('keeps a table not changed whole while its source settings are the same; makes a changed one again', () => {
     const memo = new ResolveMemo();
     const before = trackedOf(first, memo, null);
     const second = produce(first, (d) => void d.sources[0]!.tables[0]!.select_permissions!.push(select('editor')));
@@ -50,9 +50,23 @@ describe('tracked tables across snapshots', () => {
     const [article1, author1] = after.sources[0]!.tables;
     expect(author1!.columns).toBe(author0!.columns);
     expect(author1!.identity.texts).toBe(author0!.identity.texts);
-    expect(author1!.identity.source).toBe(second.sources[0]);
+    // Its identity holds the source's settings, not the table list the change made new.
+    expect(author1).toBe(author0);
+    expect(author1!.identity.source.name).toBe('default');
+    expect(author1!.identity.source.tables).toEqual([]);
     expect(article1!.columns).not.toBe(article0!.columns);
     expect(article1!.resolved.permissions.select.has('editor')).toBe(true);
+  });
+
+  it('gives the tables it keeps the source\'s new settings (a function tracked)', () => {
+    const memo = new ResolveMemo();
+    const before = trackedOf(first, memo, null);
+    const functions = [{ function: { schema: 'public', name: 'search' } }];
+    const after = trackedOf(produce(first, (d) => void (d.sources[0]!.functions = functions)), memo, before);
+    const [kept, was] = [after.sources[0]!.tables[1]!, before.sources[0]!.tables[1]!];
+    expect(kept.columns).toBe(was.columns);
+    expect(kept.identity.source.functions).toEqual(functions);
+    expect(was.identity.source.functions ?? []).toEqual([]);
   });
 
   it('makes every table again when the source is named otherwise', () => {

@@ -26,7 +26,11 @@ export class ChangeCaptureSync {
       const catalog = catalogs.get(s.name);
       if (!admin?.syncChangeCapture || !catalog?.introspection) continue;
       const last = this.synced.get(s.name);
-      if (last?.catalog === catalog && samePicks(last.entries, s.tables, (t) => t.table)) continue;
+      // The list is kept: the next change is compared with it where a draft wrote (util/same-picks.ts).
+      if (last?.catalog === catalog && samePicks(last.entries, s.tables, (t) => t.table)) {
+        last.entries = s.tables;
+        continue;
+      }
       const tables = s.tables.map((t) => t.table);
       const key = JSON.stringify(tables);
       if (last?.catalog !== catalog || last.tables !== key) await admin.syncChangeCapture(s.name, tables, everyTrackedTable(m));

@@ -38,8 +38,12 @@ export class EventTriggerSync {
       const again = recreate === true || recreate.has(s.name);
       const last = this.synced.get(s.name);
       const sameCatalog = last?.catalog === catalog;
-      // Tables and their triggers the same objects: nothing to compare (a permission change).
-      if (!again && sameCatalog && samePicks(last.entries, s.tables, (t) => t.event_triggers) && samePicks(last.entries, s.tables, (t) => t.table)) continue;
+      // Tables and their triggers the same objects: nothing to compare (a permission change). The
+      // list is what the next change is compared with: one draft apart, it is compared where that wrote.
+      if (!again && sameCatalog && samePicks(last.entries, s.tables, (t) => t.event_triggers) && samePicks(last.entries, s.tables, (t) => t.table)) {
+        last.entries = s.tables;
+        continue;
+      }
       const specs = sourceEventTriggers(s).map(({ entry, trigger }) => installSpec(entry.table, trigger, backendFor(s.kind)?.profile.triggerOnReplication ?? false));
       const triggers = JSON.stringify(specs);
       if (!again && sameCatalog && last.triggers === triggers) {

@@ -20,6 +20,7 @@ import type { Metadata } from '../../metadata/types.js';
 import { backendFor } from '../../backends/registry.js';
 import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
 import { eventTriggerViews } from './event-triggers.js';
+import { entriesWith } from '../../metadata/entries-with.js';
 import type { RemoteManager } from './remotes.js';
 import type { SourceManager } from './sources.js';
 import type { StoredMetadata } from '../../db/metadata-store.js';
@@ -79,7 +80,7 @@ export class SnapshotPublisher {
     for (const [name, c] of this.sources.catalogs()) {
       const meta = stored.metadata.sources.find((s) => s.name === name);
       const connection = this.sources.connection(name);
-      const enumTables = (meta?.tables ?? []).filter((t) => t.is_enum).map((t) => t.table);
+      const enumTables = meta ? entriesWith(meta.tables, 'is_enum').map((i) => meta.tables[i]!.table) : [];
       const enumValues = connection && c.introspection && enumTables.length ? await connection.loadEnumValues(c.introspection, enumTables) : {};
       const backend = backendFor(meta?.kind ?? 'postgres');
       const capabilities = backend?.capabilities;

@@ -45,6 +45,10 @@ export class ResolveMemo {
   readonly fields = new Map<string, KeptFields>();
   /** Each frozen table entry's permissions. */
   readonly permissions = new WeakMap<TableMetadata, KeptPermissions>();
+  /** A source's tables map whose every table's permissions are resolved on `shape`, with the inconsistencies found per table (those with any). */
+  readonly resolvedPermissions = new WeakMap<ReadonlyMap<string, ResolvedTable>, { shape: object; found: ReadonlyMap<string, Inconsistency[]> }>();
+  /** A tables map made from the one handed out before (resolve.ts): that one (weakly: no chain of versions is kept), and the keys whose records are new. */
+  readonly derivedRecords = new WeakMap<ReadonlyMap<string, ResolvedTable>, { from: WeakRef<ReadonlyMap<string, ResolvedTable>>; keys: readonly string[] }>();
   /** Each remote schema introspection (frozen in the snapshot) with its checks. */
   readonly remotes = new WeakMap<IntrospectionQuery, RemoteChecks>();
 }

@@ -22,20 +22,37 @@ export function boolExpScope(source: ResolvedSource): BoolExpScope {
 }
 
 export function resolvePermissions(source: ResolvedSource, shape: object, memo: ResolveMemo): Inconsistency[] {
-  const out: Inconsistency[] = [];
   const scope = boolExpScope(source);
-  for (const table of source.tables.values()) {
-    const kept = memo.permissions.get(table.entry);
-    if (kept?.shape === shape) {
-      table.permissions = kept.permissions;
-      out.push(...kept.inconsistencies);
-      continue;
-    }
-    const found = resolveTablePermissions(source, table, scope);
-    out.push(...found);
-    if (Object.isFrozen(table.entry)) memo.permissions.set(table.entry, { shape, permissions: table.permissions, inconsistencies: found });
+  // The tables map resolved last on this shape, or the one it was made from (resolve.ts): only
+  // the records that are new since are looked at (one of 5,000 for a permission change).
+  const same = memo.resolvedPermissions.get(source.tables);
+  const derived = memo.derivedRecords.get(source.tables);
+  const from = derived && memo.resolvedPermissions.get(derived.from.deref() ?? source.tables);
+  const before = same?.shape === shape ? same : from?.shape === shape ? from : undefined;
+  const found = new Map(before?.found);
+  for (const key of before === undefined ? source.tables.keys() : before === same ? [] : derived!.keys) {
+    const problems = tablePermissions(source, source.tables.get(key)!, scope, shape, memo);
+    if (problems.length > 0) found.set(key, problems);
+    else found.delete(key);
   }
+  memo.resolvedPermissions.set(source.tables, { shape, found });
+  if (found.size === 0) return [];
+  // In the tables' order, as resolved from nothing.
+  const out: Inconsistency[] = [];
+  for (const key of source.tables.keys()) out.push(...(found.get(key) ?? []));
   return out;
+}
+
+/** One table's permissions: kept while its entry and the source's shape are the same objects. */
+function tablePermissions(source: ResolvedSource, table: ResolvedTable, scope: BoolExpScope, shape: object, memo: ResolveMemo): Inconsistency[] {
+  const kept = memo.permissions.get(table.entry);
+  if (kept?.shape === shape) {
+    table.permissions = kept.permissions;
+    return kept.inconsistencies;
+  }
+  const found = resolveTablePermissions(source, table, scope);
+  if (Object.isFrozen(table.entry)) memo.permissions.set(table.entry, { shape, permissions: table.permissions, inconsistencies: found });
+  return found;
 }
 
 function resolveTablePermissions(source: ResolvedSource, table: ResolvedTable, scope: BoolExpScope): Inconsistency[] {

@@ -12,6 +12,7 @@ import { remoteFieldChain, storedToRemoteSchema, storedToSource, type ToRemoteSc
 import type { JsonObject } from '../../util/decode.js';
 import type { Metadata, TableMetadata } from '../types.js';
 import type { Inconsistency, ResolvedMetadata, ResolvedTable } from './types.js';
+import { entriesWith } from '../entries-with.js';
 
 export const remoteRelationshipObjectName = (name: string, table: TableMetadata['table'], source: string) => `remote_relationship ${name} of ${showTable(table)} in source ${source}`;
 
@@ -64,8 +65,9 @@ export function remoteRelationshipInconsistencies(m: Metadata, resolved: Resolve
   const out: Inconsistency[] = [];
   for (const src of m.sources) {
     const source = resolved.sources.get(src.name);
-    for (const entry of src.tables) {
-      for (const rr of entry.remote_relationships ?? []) {
+    for (const i of entriesWith(src.tables, 'remote_relationships')) {
+      const entry = src.tables[i]!;
+      for (const rr of entry.remote_relationships!) {
         const table = source?.tables.get(qualifiedKey(entry.table));
         // An inconsistent table is reported as such.
         if (!table) continue;
