@@ -132,9 +132,13 @@ export class HttpClient {
   }
 }
 
+/** Headers of which `node:http` keeps the first value when an answer repeats them (its `IncomingMessage.headers`). */
+const FIRST_VALUE_ONLY = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+
 /**
  * The answer's headers as `node:http` gives them, which the callers read: `set-cookie` always a
- * list, another header given more than once joined with ", ".
+ * list, a repeated `cookie` joined with "; ", the headers above their first value, any other
+ * repeated header joined with ", ".
  */
 function nodeHeaders(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
   const out: http.IncomingHttpHeaders = {};
@@ -142,7 +146,8 @@ function nodeHeaders(headers: http.IncomingHttpHeaders): http.IncomingHttpHeader
     const value = headers[name];
     if (value === undefined) continue;
     if (name === 'set-cookie') out[name] = Array.isArray(value) ? value : [value];
-    else out[name] = Array.isArray(value) ? value.join(', ') : value;
+    else if (!Array.isArray(value)) out[name] = value;
+    else out[name] = FIRST_VALUE_ONLY.has(name) ? value[0] : value.join(name === 'cookie' ? '; ' : ', ');
   }
   return out;
 }

@@ -1,8 +1,9 @@
 /**
  * The outgoing HTTP client against a local server: what it sends (the engine's user agent, the
  * body, a URL's credentials as basic authentication), the answer as callers read it (`set-cookie`
- * always a list, repeated headers joined), connections kept alive, and its refusals: an answer
- * past the size cap, no answer within the deadline, an unreachable host.
+ * always a list, a repeated header joined or its first value kept, as node:http does),
+ * connections kept alive, and its refusals: an answer past the size cap, no answer within the
+ * deadline, an unreachable host.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +33,7 @@ beforeAll(async () => {
       if (req.url === '/big') return res.end('x'.repeat(5000));
       res.setHeader('set-cookie', 'a=1');
       res.setHeader('x-many', ['1', '2']);
+      res.setHeader('retry-after', ['5', '7']);
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });
@@ -53,6 +55,7 @@ describe('HttpClient', () => {
     expect(answer.body.toString()).toBe('{"ok":true}');
     expect(answer.headers['set-cookie']).toEqual(['a=1']);
     expect(answer.headers['x-many']).toBe('1, 2');
+    expect(answer.headers['retry-after']).toBe('5');
     expect(answer.headers['content-type']).toBe('application/json');
     const got = seen.at(-1)!;
     expect(got).toMatchObject({ method: 'POST', url: '/hook?x=1', body: '{"a":1}' });
