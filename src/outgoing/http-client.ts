@@ -58,7 +58,10 @@ export class HttpClient {
    * `timeoutMs`: this call's deadline, when not the client's (a remote schema's `timeout_seconds`, a trigger's `timeout_sec`).
    */
   send(url: URL, request: OutgoingRequest, timeoutMs = this.timeoutMs): Promise<IncomingAnswer> {
-    const headers = { ...request.headers, 'user-agent': USER_AGENT };
+    // Copied by a loop: V8 adds a property to a spread's copy on a slow path (about 1 µs).
+    const headers: Record<string, string> = {};
+    for (const name in request.headers) headers[name] = request.headers[name]!;
+    headers['user-agent'] = USER_AGENT;
     // The URL without its query or credentials: either may carry a secret.
     const span = request.span && traces.start(request.span.name, request.span.parent, SpanKind.CLIENT, { 'http.request.method': request.method, 'url.full': `${url.origin}${url.pathname}` });
     if (!span) return this.call(url, request, headers, timeoutMs);
@@ -141,6 +144,10 @@ const FIRST_VALUE_ONLY = new Set(['age', 'authorization', 'content-length', 'con
  * repeated header joined with ", ".
  */
 function nodeHeaders(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
+  // Most answers repeat no header: undici's object is already what the callers read.
+  let repeated = false;
+  for (const name in headers) if (Array.isArray(headers[name]) || name === 'set-cookie') repeated = true;
+  if (!repeated) return headers;
   const out: http.IncomingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];
