@@ -43,6 +43,9 @@ export function openRedis(endpoint: RedisEndpoint, purpose: string): RedisConnec
   };
   client.on('ready', () => report(true));
   client.on('error', (e: Error) => report(false, e.message));
+  // A connection lost and made again before any attempt failed raises no error: without this, its
+  // loss went unreported and `reachable` stayed true while it was down.
+  client.on('close', () => report(false, 'connection closed'));
   client.on('end', () => report(false, 'connection closed'));
   return {
     client,
