@@ -2,9 +2,11 @@
  * A pg source's connection as the executor uses it (`json`): the answer's JSON text as it came,
  * prepared statements held per connection up to their cap (the least recently used one
  * deallocated past it, and prepared again when it comes back), a failed statement leaving its
- * connection usable, and a time limit cancelling the statement on the server.
+ * connection usable, a time limit cancelling the statement on the server, and the wait for a
+ * connection of a full pool bounded by `pool_timeout` only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPool } from '../../src/backends/pg/connection.js';
 import { PgSourceConnection } from '../../src/backends/pg/execute.js';
 import { Deadline } from '../../src/execute/deadlines.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
@@ -61,5 +63,38 @@ describe('a pg source connection', () => {
     expect(await source.json("SELECT '3'::json", [], null)).toBe('3');
     // An expired deadline runs nothing.
     await expect(source.json("SELECT '4'::json", [], null, deadline)).rejects.toThrow(/time limit/);
+  });
+});
+
+describe("a full pool's wait for a connection", () => {
+  // Timers faked once the connection is held, so that a minute passes at once; the sockets are real.
+  async function waitWith(poolSettings: Record<string, number>, minutes: number) {
+    const pool = createPool({ connection_info: { database_url: db.url, pool_settings: { max_connections: 1, ...poolSettings } } });
+    const holder = await pool.connect();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let outcome = 'waiting';
+      const waiter = pool.connect().then(
+        (client) => { outcome = 'connected'; return client; },
+        (e: Error) => { outcome = e.message; return undefined; },
+      );
+      await vi.advanceTimersByTimeAsync(minutes * 60_000);
+      const afterWait = outcome;
+      holder.release();
+      (await waiter)?.release();
+      return { afterWait, outcome };
+    } finally {
+      vi.useRealTimers();
+      await pool.end();
+    }
+  }
+
+  it('lasts as long as it takes when pool_timeout is not given, as the well-known engine\'s default', async () => {
+    expect(await waitWith({}, 5)).toEqual({ afterWait: 'waiting', outcome: 'connected' });
+  });
+
+  it('ends at pool_timeout seconds when given', async () => {
+    const { afterWait } = await waitWith({ pool_timeout: 2 }, 1 / 30);
+    expect(afterWait).toMatch(/timeout exceeded when trying to connect/);
   });
 });

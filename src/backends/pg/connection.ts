@@ -96,8 +96,21 @@ export function connectionInfo(configuration: JsonObject): PgConnectionInfo {
   return configuration.connection_info as unknown as PgConnectionInfo;
 }
 
+/**
+ * Making a connection gives up after this long. The pool's own timeout is `pool_timeout`, the wait
+ * for a connection of a full pool, which the well-known engine leaves unbounded by default; pg-pool
+ * gives its one `connectionTimeoutMillis` to both, so the connection's bound is set on the client.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+class BoundedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
 /** A client that knows when it was made: its pool makes it just before connecting it (`connected` below). */
-class StampedClient extends pg.Client {
+class StampedClient extends BoundedClient {
   readonly madeAt = performance.now();
 }
 
@@ -107,11 +120,13 @@ export function createPool(configuration: JsonObject, env: NodeJS.ProcessEnv = p
   const ps = connectionInfo(configuration).pool_settings ?? {};
   const connected = meter && ((client: pg.ClientBase) => meter.connected((performance.now() - (client as StampedClient).madeAt) / 1000));
   const pool = new pg.Pool({
-    ...(meter && { Client: StampedClient }),
+    Client: meter ? StampedClient : BoundedClient,
     connectionString: url,
     max: limits?.maxConnections ?? ps.max_connections ?? 50,
     idleTimeoutMillis: (limits?.idleTimeoutSeconds ?? ps.idle_timeout ?? 180) * 1000,
-    connectionTimeoutMillis: ps.pool_timeout !== undefined ? ps.pool_timeout * 1000 : 10_000,
+    // Unset (or 0): wait as long as it takes, as the well-known engine's default ("forever"); it
+    // also spares the timer pg-pool arms and clears for every connection it hands out.
+    connectionTimeoutMillis: (ps.pool_timeout ?? 0) * 1000,
     maxLifetimeSeconds: ps.connection_lifetime ?? 600,
     // JIT off for the engine's sessions: generated statements (nested json_agg subqueries) pass
     // jit_above_cost on estimates alone, and JIT-compiling them on every run cost 850 ms against
