@@ -8,7 +8,7 @@
  * database, for DDL). The steps share one engine and run in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, exported, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { ADMIN, expectedFailure, exported, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { RemoteGraphQL } from '../support/remote-graphql.js';
 
 let s: ConsoleSetting;
@@ -66,7 +66,7 @@ describe('the SQL editor', () => {
     expect(await page.getByRole('alert').textContent()).toContain('query execution failed (postgres-error at $');
     await s.browser.shot('sql-refused');
     // The refused run_sql logged its HTTP 400 in the browser: the refusal is what this test wants.
-    s.browser.errors.splice(0);
+    await expectedFailure(s, 400);
   });
 });
 
@@ -277,7 +277,7 @@ describe('sources', () => {
     await s.browser.shot('source-refused');
     expect((await exported(s)).sources.map((x: any) => x.name)).toEqual(['default']);
     // The refused pg_add_source logged its HTTP 400 in the browser: the refusal is what this test wants.
-    s.browser.errors.splice(0);
+    await expectedFailure(s, 400);
   });
 });
 

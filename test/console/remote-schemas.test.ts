@@ -5,7 +5,7 @@
  * refused with the engine's error and nothing stored, modifying, reloading and removing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
+import { expectedFailure, exported, graphqlAs, openConsole, signIn, type ConsoleSetting } from '../support/console.js';
 import { freePort, RemoteGraphQL } from '../support/remote-graphql.js';
 
 const SDL = `
@@ -105,7 +105,7 @@ describe('remote schemas', () => {
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent()).toContain('field "goodbye" does not exist in type "Query" of the remote schema (validation-failed at $.args[1]');
     // The refused save logged its HTTP 400 in the browser: the engine's answer, shown above.
-    s.browser.errors.splice(0);
+    await expectedFailure(s, 400);
     await s.browser.shot('permission-refused');
     expect((await exported(s)).remote_schemas[0].permissions[0].definition.schema).toContain('hello');
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -121,7 +121,7 @@ describe('remote schemas', () => {
     await expect.poll(() => alert.isVisible()).toBe(true);
     expect(await alert.textContent()).toMatch(/remote schema "gone" could not be introspected: .*ECONNREFUSED.*at \$\.args\)/);
     // The refused add logged its HTTP 400 in the browser: the engine's answer, shown above.
-    s.browser.errors.splice(0);
+    await expectedFailure(s, 400);
     await s.browser.shot('unreachable-refused');
     expect((await exported(s)).remote_schemas.map((r: { name: string }) => r.name)).toEqual(['people']);
   });

@@ -140,7 +140,7 @@ describe('REST endpoints', () => {
     expect(JSON.parse((await page.getByLabel('Response').textContent()) ?? '')).toMatchObject({ code: 'validation-failed' });
     await s.browser.shot('rest-tried-as-user');
     // The endpoint's 400 is logged by the browser: the answer this test asked for.
-    expectedFailure(s, 400);
+    await expectedFailure(s, 400);
 
     await page.getByRole('link', { name: 'All endpoints' }).click();
     await row.getByRole('button', { name: 'Delete' }).click();
@@ -167,7 +167,7 @@ describe('security', () => {
     await s.browser.shot('api-limits-refused');
     expect((await exported(s)).api_limits).toBeUndefined();
     // The refused call's 400 is logged by the browser: the failure this test asked for.
-    expectedFailure(s, 400);
+    await expectedFailure(s, 400);
     await page.getByRole('button', { name: 'Remove role 1 of batch limit' }).click();
     await page.getByLabel('Depth limit: global value').fill('5');
     await page.getByRole('button', { name: 'Add a role to depth limit' }).click();
@@ -241,7 +241,7 @@ describe('security', () => {
     await s.browser.shot('opentelemetry-refused');
     expect((await exported(s)).opentelemetry).toBeUndefined();
     // The refused call's 400 is logged by the browser: the failure this test asked for.
-    expectedFailure(s, 400);
+    await expectedFailure(s, 400);
     await otel.getByLabel('Header 1 type').selectOption('value');
     await otel.getByLabel('Header 1 value').fill('token-value');
     await otel.getByRole('button', { name: 'Save OpenTelemetry setting' }).click();

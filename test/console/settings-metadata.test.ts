@@ -61,7 +61,7 @@ describe('metadata actions', () => {
     await s.browser.shot('import-refused');
     expect(await exported(s)).toEqual(before);
     // The refused import's 400 is logged by the browser: the failure this test asked for.
-    expectedFailure(s, 400);
+    await expectedFailure(s, 400);
     await page.getByLabel('Metadata file to import').setInputFiles({ name: 'text.json', mimeType: 'application/json', buffer: Buffer.from('not json') });
     await expect.poll(() => alert.textContent()).toContain('text.json is not valid JSON');
     await s.browser.shot('import-not-json');

@@ -61,10 +61,14 @@ export async function signIn(s: ConsoleSetting, path = '/console'): Promise<void
 /** The engine's metadata as `export_metadata` answers it. */
 export const exported = async (s: ConsoleSetting) => (await s.engine.metadata({ type: 'export_metadata', args: {} }, ADMIN)).body;
 
-/** Forgets the browser's log lines of requests that failed with `status` on purpose, keeping anything else it logged. */
-export function expectedFailure(s: ConsoleSetting, status: number): void {
+/**
+ * Forgets the browser's log lines of the `count` requests that failed with `status` on purpose,
+ * keeping anything else it logged. It waits for them: Chromium logs a failed request's line after
+ * the page may already show the answer, and a line that came after the forgetting failed the file.
+ */
+export async function expectedFailure(s: ConsoleSetting, status: number, count = 1): Promise<void> {
   const failed = (e: string) => e.includes(`status of ${status}`);
-  expect(s.browser.errors.some(failed)).toBe(true);
+  await expect.poll(() => s.browser.errors.filter(failed).length).toBeGreaterThanOrEqual(count);
   s.browser.errors.splice(0, s.browser.errors.length, ...s.browser.errors.filter((e) => !failed(e)));
 }
 
