@@ -209,6 +209,7 @@ async function startProcess(command, args, env) {
   const server = {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid,
+    startedAt: performance.now(),
     logs,
     exited: () => child.exitCode !== null || child.signalCode !== null,
     stop: () =>
