@@ -14,7 +14,12 @@ const announce =
   (type: 'snapshot' | 'staged') =>
   ({ update, ...snapshot }: PublishedSnapshot) =>
     publish<MetadataActorEvent>({ type, snapshot }, update);
-const service = new MetadataService(config, announce('snapshot'), (staged) => (staged ? announce('staged')(staged) : publish<MetadataActorEvent>({ type: 'unstaged' })));
+const service = new MetadataService(
+  config,
+  announce('snapshot'),
+  (staged) => (staged ? announce('staged')(staged) : publish<MetadataActorEvent>({ type: 'unstaged' })),
+  (entries, first, last) => publish<MetadataActorEvent>({ type: 'entries-ahead', first, last }, entries),
+);
 
 serveActor<MetadataActorRequest>({
   // The administration API serves every kind of source (`mssql_add_source` on a PostgreSQL-only metadata).
