@@ -174,7 +174,6 @@ function wireSnapshots(config: Config, actors: Actors, metrics: FrontMetrics | u
   snapshots.follow(actors.metadata, (s) => loadFaces('runtime', s.connected.map((c) => c.kind)));
   snapshots.subscribe((s) => schemaBuilder.publish(s));
   snapshots.onStaged((s) => schemaBuilder.stage(s));
-  snapshots.onEntriesAhead((part) => schemaBuilder.readAhead(part));
   // The front thread's garbage of a big change: the request's body, the previous whole update.
   snapshots.subscribe(collectGarbageWhenIdle);
   // Every outgoing HTTPS call follows the metadata's TLS allow-list, which comes with each snapshot.

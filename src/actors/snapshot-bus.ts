@@ -13,19 +13,11 @@ export interface SnapshotSource {
   onEvent(listener: (e: MetadataActorEvent, attachment: Uint8Array | undefined) => void): void;
 }
 
-/** A part of the entries sent ahead of a change's staged snapshot (`first`: of a new change; `last`: the change's last). */
-export interface EntriesAheadPart {
-  entries: Uint8Array<SharedArrayBuffer>;
-  first: boolean;
-  last: boolean;
-}
-
 /** `S`: the snapshots published (a thread that follows only part of them has a bus of that part). */
 export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   private latest: S | null = null;
   private readonly listeners = new Set<SnapshotListener<S>>();
   private readonly stagedListeners = new Set<SnapshotListener<S | null>>();
-  private readonly aheadListeners = new Set<(part: EntriesAheadPart) => void>();
   private readonly awaitingFirst: { resolve: (s: S) => void; reject: (e: unknown) => void }[] = [];
 
   /**
@@ -42,11 +34,6 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
     });
     source.onEvent((e, update) => {
       if (e.type === 'unstaged') return order.run(null, () => this.tell(this.stagedListeners, null));
-      if (e.type === 'entries-ahead') {
-        if (!(update?.buffer instanceof SharedArrayBuffer)) return log.error('entries sent ahead came without their bytes in shared memory');
-        const part = { entries: update as Uint8Array<SharedArrayBuffer>, first: e.first, last: e.last };
-        return order.run(null, () => this.tell(this.aheadListeners, part));
-      }
       if (!(update?.buffer instanceof SharedArrayBuffer)) return log.error('a snapshot event came without its update in shared memory', { generation: e.snapshot.generation });
       const snapshot = { ...e.snapshot, update: update as Uint8Array<SharedArrayBuffer> };
       order.run(prepare(e.snapshot), () => (e.type === 'staged' ? this.tell(this.stagedListeners, snapshot) : this.publish(snapshot)));
@@ -56,11 +43,6 @@ export class SnapshotBus<S = PublishedSnapshot> implements Snapshots<S> {
   /** The snapshot of a change being written, before it is published (or null: it will not be); no current one is replayed. */
   onStaged(listener: SnapshotListener<S | null>): void {
     this.stagedListeners.add(listener);
-  }
-
-  /** The parts of the entries of a change being decoded, sent ahead of its staged snapshot (protocol/entries-ahead.ts). */
-  onEntriesAhead(listener: (part: EntriesAheadPart) => void): void {
-    this.aheadListeners.add(listener);
   }
 
   publish(snapshot: S): void {

@@ -7,7 +7,7 @@ import { actionsSection, setActions } from './actions.js';
 import { customTypes, setCustomTypes } from './custom-types.js';
 import { remoteSchemasSection, setRemoteSchemas } from './remote-schemas.js';
 import { badRequest } from '../errors/admin.js';
-import { changedKeysSince, deepFreeze, produce } from '../util/draft.js';
+import { changedKeysSince, produce } from '../util/draft.js';
 import { indexes } from '../util/same-picks.js';
 import { arrayOf, int, isObject, nonEmptyStr, ObjectReader, oneOf, type JsonObject } from '../util/decode.js';
 import { sourceCustomization, tableConfiguration } from './customization.js';
@@ -38,15 +38,8 @@ function table(v: unknown, path: string): TableMetadata {
   return t;
 }
 
-/** Told of each table entry of a source as it is decoded (its whole entry, frozen: nothing changes it after), before the document is complete. */
-export type DecodedTable = (source: string, entry: TableMetadata) => void;
-
-function tables(v: unknown, path: string, source = '', decoded?: DecodedTable): TableMetadata[] {
-  const list = arrayOf((x, p) => {
-    const t = table(x, p);
-    decoded?.(source, deepFreeze(t));
-    return t;
-  })(v, path);
+function tables(v: unknown, path: string): TableMetadata[] {
+  const list = arrayOf(table)(v, path);
   // The key of `sameTable`: schema and name.
   const i = firstRepeat(list, (t) => JSON.stringify([t.table.schema, t.table.name]));
   if (i >= 0) throw badRequest('already-exists', `table ${JSON.stringify(showTable(list[i]!.table))} is listed more than once`, `${path}[${i}]`);
@@ -60,14 +53,13 @@ interface ConfigurationReader {
 type BackendOf = (kind: BackendKind) => ConfigurationReader | undefined;
 
 /** A source entry; its `configuration` is validated by its backend (kinds without one keep it as it is). */
-const source = (backendOf: BackendOf, decoded: DecodedTable | undefined) => (v: unknown, path: string): SourceMetadata => {
+const source = (backendOf: BackendOf) => (v: unknown, path: string): SourceMetadata => {
   const r = ObjectReader.of(v, path);
-  const name = r.required('name', nonEmptyStr);
   const s: SourceMetadata = {
     ...(r.value as JsonObject),
-    name,
+    name: r.required('name', nonEmptyStr),
     kind: r.withDefault('kind', oneOf(KINDS, 'backend kind'), 'postgres'),
-    tables: r.withDefault('tables', (x, p) => tables(x, p, name, decoded), []),
+    tables: r.withDefault('tables', tables, []),
     functions: r.withDefault('functions', arrayOf(functionEntry), []),
     configuration: r.required('configuration', (x) => x) as JsonObject,
   };
@@ -80,12 +72,11 @@ const source = (backendOf: BackendOf, decoded: DecodedTable | undefined) => (v: 
   return s;
 };
 
-/** `decoded`: told of each table entry of a version 3 document as it is decoded. */
-export function parseMetadataDocument(v: unknown, path: string, current: Metadata, backendOf: BackendOf, decoded?: DecodedTable): Metadata {
+export function parseMetadataDocument(v: unknown, path: string, current: Metadata, backendOf: BackendOf): Metadata {
   const r = ObjectReader.of(v, path);
   const version = r.withDefault('version', int, r.has('sources') ? 3 : 1);
   if (version === 3) {
-    const sources = r.withDefault('sources', arrayOf(source(backendOf, decoded)), []);
+    const sources = r.withDefault('sources', arrayOf(source(backendOf)), []);
     const i = firstRepeat(sources, (s) => s.name);
     if (i >= 0) throw badRequest('already-exists', `source with name ${JSON.stringify(sources[i]!.name)} is listed more than once`, `${path}.sources[${i}]`);
     return withInheritedRoles({ ...(r.value as JsonObject), version: 3, sources }, r);

@@ -79,11 +79,7 @@ export interface MetadataActorReplies {
  * takes it in meanwhile; it is in effect only once published (`snapshot`, same generation), and
  * `unstaged` says it never will be (the change failed).
  */
-export type MetadataActorEvent =
-  | { type: 'snapshot' | 'staged'; snapshot: Omit<PublishedSnapshot, 'update'> }
-  | { type: 'unstaged' }
-  /** A part of the entries of a change being decoded, sent ahead of its staged snapshot (entries-ahead.ts; the bytes are the attachment). */
-  | { type: 'entries-ahead'; first: boolean; last: boolean };
+export type MetadataActorEvent = { type: 'snapshot' | 'staged'; snapshot: Omit<PublishedSnapshot, 'update'> } | { type: 'unstaged' };
 
 /** The snapshot updates from the last whole one to the current one (`PublishedSnapshot.update`, in shared memory). */
 export interface SnapshotChain {
@@ -94,14 +90,13 @@ export interface SnapshotChain {
 /**
  * What the schema builder is asked: bring its model up to a snapshot and, unless only that,
  * compile a request (analysis, then its backends' compiler pools, which it owns); or take in a
- * staged snapshot (`update`, following the chain) ahead of its publication, or the entries of a
- * change being decoded ahead of its staged snapshot, or drop what it took in of a change. Its answer to `compile` is a `CompileAnswer` (msgpack-encoded).
+ * staged snapshot (`update`, following the chain) ahead of its publication, or drop the one it
+ * took in. Its answer to `compile` is a `CompileAnswer` (msgpack-encoded).
  */
 export type SchemaBuilderTask =
   | { kind: 'follow'; generation: number; chain: SnapshotChain }
   | ({ kind: 'compile'; generation: number; chain: SnapshotChain } & AnalyzeRequest)
   | { kind: 'stage'; chain: SnapshotChain; update: SharedArrayBuffer }
-  | { kind: 'entries-ahead'; chain: SnapshotChain; entries: SharedArrayBuffer; first: boolean; last: boolean }
   | { kind: 'unstage' };
 
 export interface AnalyzeRequest {

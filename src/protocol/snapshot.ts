@@ -30,8 +30,6 @@ import type { JsonObject } from '../util/decode.js';
 import { deepFreeze } from '../util/draft.js';
 import { sameJson } from '../util/same-json.js';
 import type { RestRoute } from '../metadata/rest-endpoints.js';
-import { EntriesAhead } from './entries-ahead.js';
-import { TextLines } from './text-lines.js';
 
 export interface SourceSnapshot {
   kind: string;
@@ -172,6 +170,32 @@ export async function encodeSnapshotUpdate(parts: {
   return bytes;
 }
 
+/** The lines of an update, read in order from its (shared, never written again) memory. */
+class UpdateLines {
+  private readonly text: Buffer;
+  private at = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  next(): string {
+    const end = this.end();
+    const line = this.text.toString('utf8', this.at, end);
+    this.at = end + 1;
+    return line;
+  }
+
+  skip(): void {
+    this.at = this.end() + 1;
+  }
+
+  private end(): number {
+    const end = this.text.indexOf(10, this.at);
+    return end < 0 ? this.text.length : end;
+  }
+}
+
 interface ReaderState {
   snapshot: MetadataSnapshot;
   skeleton: Metadata;
@@ -188,8 +212,6 @@ export class SnapshotReader {
    * state as it is. Any update applied drops it, so it is never taken on another state.
    */
   private staged: ReaderState | null = null;
-  /** Entries of a change being decoded, read ahead of its staged update on the current state. */
-  private ahead: EntriesAhead<ReaderState | null> | null = null;
 
   get generation(): number | null {
     return this.state?.snapshot.generation ?? null;
@@ -201,48 +223,28 @@ export class SnapshotReader {
   }
 
   apply(bytes: Uint8Array): MetadataSnapshot {
-    const lines = new TextLines(bytes);
+    const lines = new UpdateLines(bytes);
     const u = JSON.parse(lines.next()) as UpdateHeader;
     const staged = this.staged;
     this.staged = null;
     this.state = staged?.snapshot.generation === u.generation ? staged : this.read(u, lines);
-    this.ahead = null;
     return this.state.snapshot;
-  }
-
-  /**
-   * Reads a part of the entries sent ahead of a change's staged update (`first`: a new change's),
-   * and gives, once it has them all (`last`), the current snapshot with them: the document the
-   * change makes if it goes through as decoded.
-   */
-  readAhead(bytes: Uint8Array, first: boolean, last: boolean): MetadataSnapshot | null {
-    const state = this.state;
-    if (!state) return null;
-    if (first || this.ahead?.on !== state) this.ahead = new EntriesAhead(state);
-    this.ahead.add(bytes, (text, source) => readEntry(text, state.entries.get(source)));
-    if (!last) return null;
-    const lists = this.ahead.lists();
-    const { metadata } = state.snapshot;
-    const sources = metadata.sources.map((s) => (lists.has(s.name) ? Object.freeze({ ...s, tables: Object.freeze([...lists.get(s.name)!]) as TableMetadata[] }) : s));
-    return { ...state.snapshot, metadata: Object.freeze({ ...metadata, sources: Object.freeze(sources) as SourceMetadata[] }) };
   }
 
   /** Reads the update that comes next (a change being written) without applying it; `apply` takes it as read. */
   stage(bytes: Uint8Array): MetadataSnapshot {
     this.staged = null;
-    const lines = new TextLines(bytes);
+    const lines = new UpdateLines(bytes);
     this.staged = this.read(JSON.parse(lines.next()) as UpdateHeader, lines);
-    this.ahead = null;
     return this.staged.snapshot;
   }
 
   unstage(): void {
     this.staged = null;
-    this.ahead = null;
   }
 
   /** The state `u` makes of this one. */
-  private read(u: UpdateHeader, lines: TextLines): ReaderState {
+  private read(u: UpdateHeader, lines: UpdateLines): ReaderState {
     const prev = u.base === null ? null : this.state;
     // What a whole update repeats of the last snapshot is kept as the same objects too: what was derived from it stays valid.
     const last = this.state;
@@ -255,7 +257,6 @@ export class SnapshotReader {
     const sources = kept ? last.snapshot.sources : u.sources ? (JSON.parse(lines.next()) as MetadataSnapshot['sources']) : prev!.snapshot.sources;
     const entries = new Map(prev?.entries);
     const tables = new Map(prev?.tables);
-    const ahead = this.ahead?.on === last ? this.ahead : null;
     for (const t of u.tables) {
       tables.delete(t.source);
       if (t.kind === 'gone') {
@@ -267,9 +268,10 @@ export class SnapshotReader {
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(old);
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (let n = t.kind === 'all' ? t.entries : t.upserts; n > 0; n--) {
-        const text = lines.next();
-        const e = ahead?.take(t.source, text) ?? readEntry(text, old);
-        m.set(tableEntryKey(e), e);
+        const e = parseTableEntry(lines.next());
+        const key = tableEntryKey(e);
+        shareEqualPermissions(e);
+        m.set(key, deepFreeze(sharingWith(old?.get(key), e)));
       }
       entries.set(t.source, m);
     }
@@ -284,13 +286,6 @@ export class SnapshotReader {
     const snapshot: MetadataSnapshot = { version: u.version, generation: u.generation, metadata, sources, inconsistencies: u.inconsistencies, remotes, remoteSchemaPermissions: u.remoteSchemaPermissions };
     return { snapshot, skeleton, entries, tables, sourcesId: u.sourcesId };
   }
-}
-
-/** An entry line of an update, frozen, sharing the parts equal to those of its table's entry in `old` (the source's entries the update applies to). */
-function readEntry(text: string, old: ReadonlyMap<string, TableMetadata> | undefined): TableMetadata {
-  const e = parseTableEntry(text);
-  shareEqualPermissions(e);
-  return deepFreeze(sharingWith(old?.get(tableEntryKey(e)), e));
 }
 
 /**

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { changesMostTables, diffDocuments } from '../../src/metadata/document-parts.js';
 import type { Metadata, TableMetadata } from '../../src/metadata/types.js';
 import { encodeSnapshotUpdate, SnapshotReader } from '../../src/protocol/snapshot.js';
-import { encodeEntriesAhead } from '../../src/protocol/entries-ahead.js';
 import { deepFreeze, produce } from '../../src/util/draft.js';
 
 const table = (name: string, extra: Partial<TableMetadata> = {}): TableMetadata => ({ table: { schema: 'public', name }, ...extra });
@@ -147,31 +146,6 @@ describe('snapshot updates', () => {
     reader.stage(await update(5, next, doc, 4));
     reader.unstage();
     expect(JSON.stringify(reader.apply(await update(5, next, next, 4)).metadata)).toBe(JSON.stringify(next));
-  });
-
-  it('entries sent ahead of a change are read in parts, make the document it would make, and are taken as read by its update where they are the same text', async () => {
-    const reader = new SnapshotReader();
-    const first = reader.apply(await update(1, null, doc, null));
-    const replaced = deepFreeze({ ...doc, sources: [{ ...doc.sources[0]!, tables: ['a', 'b', 'c', 'd'].map((name) => table(name, { comment: name })) }] } as Metadata);
-    const entries = replaced.sources[0]!.tables;
-    expect(reader.readAhead(encodeEntriesAhead('default', entries.slice(0, 2)), true, false)).toBeNull();
-    const ahead = reader.readAhead(encodeEntriesAhead('default', entries.slice(2)), false, true)!;
-    expect(JSON.stringify(ahead.metadata)).toBe(JSON.stringify(replaced));
-    expect(ahead.sources).toBe(first.sources);
-    expect(reader.snapshot).toBe(first);
-    // The change normalised one entry after it was sent ahead: that line is read anew.
-    const normal = produce(replaced, (d) => void (d.sources[0]!.tables[3]!.comment = 'normal'));
-    const staged = reader.stage(await update(2, doc, normal, 1));
-    expect(JSON.stringify(staged.metadata)).toBe(JSON.stringify(normal));
-    expect(staged.metadata.sources[0]!.tables.slice(0, 3)).toEqual(ahead.metadata.sources[0]!.tables.slice(0, 3));
-    staged.metadata.sources[0]!.tables.slice(0, 3).forEach((t, i) => expect(t).toBe(ahead.metadata.sources[0]!.tables[i]));
-    expect(staged.metadata.sources[0]!.tables[3]).not.toBe(ahead.metadata.sources[0]!.tables[3]);
-    // Sent ahead on another state (an update applied meanwhile), or dropped: read as any update.
-    reader.readAhead(encodeEntriesAhead('default', entries), true, true);
-    reader.unstage();
-    const applied = reader.apply(await update(2, doc, normal, 1));
-    expect(JSON.stringify(applied.metadata)).toBe(JSON.stringify(normal));
-    expect(applied.metadata.sources[0]!.tables[0]).not.toBe(ahead.metadata.sources[0]!.tables[0]);
   });
 
   it('refuses an update that does not follow the generation it holds', async () => {

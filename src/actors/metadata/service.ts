@@ -95,8 +95,6 @@ export class MetadataService {
     publish: (s: PublishedSnapshot) => void,
     /** The snapshot of a change being written, sent ahead (the schema builder takes it in meanwhile); null: it was dropped. */
     stage: (s: PublishedSnapshot | null) => void,
-    /** A part of the entries of a change being decoded, sent ahead of its staged snapshot (protocol/entries-ahead.ts). */
-    entriesAhead: (entries: Uint8Array<SharedArrayBuffer>, first: boolean, last: boolean) => void,
   ) {
     const capture = new ChangeCaptureSync(config.liveQueryChangeCapture);
     this.capture = capture;
@@ -104,7 +102,7 @@ export class MetadataService {
       await this.events.removed(name, connection, m).catch((e: unknown) => log.warn('the event triggers of a dropped source cannot be removed', { source: name, error: String(e) }));
       await capture.removed(name, connection, m);
     });
-    this.snapshots = new SnapshotPublisher(this.sources, this.remotes, config.enableRemoteSchemaPermissions, publish, stage, entriesAhead);
+    this.snapshots = new SnapshotPublisher(this.sources, this.remotes, config.enableRemoteSchemaPermissions, publish, stage);
   }
 
   async boot(): Promise<void> {
@@ -215,7 +213,6 @@ export class MetadataService {
       catalogQuery: this.catalogQuery,
       remoteSchemaPermissions: this.config.enableRemoteSchemaPermissions,
       resolver: this.resolver,
-      tablesAhead: this.snapshots.tablesAhead,
     });
   }
 

@@ -16,16 +16,14 @@ import { tlsAllowlist } from '../../metadata/tls-allowlist.js';
 import { tracesExport, type TracesExport } from '../../metadata/opentelemetry.js';
 import { enforcedApiLimits, type ApiLimits } from '../../metadata/api-limits.js';
 import { log } from '../../log.js';
-import type { Metadata, TableMetadata } from '../../metadata/types.js';
+import type { Metadata } from '../../metadata/types.js';
 import { backendFor } from '../../backends/registry.js';
 import { encodeSnapshotUpdate, type MetadataSnapshot, type PublishedSnapshot } from '../../protocol/snapshot.js';
-import { encodeEntriesAhead, ENTRIES_PER_PART } from '../../protocol/entries-ahead.js';
 import { eventTriggerViews } from './event-triggers.js';
 import { entriesWith } from '../../metadata/entries-with.js';
 import type { RemoteManager } from './remotes.js';
 import type { SourceManager } from './sources.js';
 import type { StoredMetadata } from '../../db/metadata-store.js';
-import type { TablesAhead } from './unit-of-work.js';
 
 /** What the next snapshot is compared with: the last published metadata, each source's catalog and enum values, the remote schemas' JSON. */
 interface PublishedBase {
@@ -59,12 +57,6 @@ export class SnapshotPublisher {
   private generation = 0;
   /** The generation of the snapshot sent ahead and not published yet, if any. */
   private staged: number | null = null;
-  /** Entries were sent ahead for a change not published yet. */
-  private sentAhead = false;
-  /** Entries decoded and not sent yet, by source. */
-  private readonly pendingAhead = new Map<string, TableMetadata[]>();
-  /** The source of the last part sent of a document being decoded (null: none sent, or its last part was). */
-  private aheadSource: string | null = null;
   private published: PublishedBase | null = null;
   /** The updates published since the last whole snapshot: a reader applies them all, so a whole one is sent again now and then. */
   private sinceWhole: SinceWhole = { updates: 0, bytes: 0, wholeBytes: 0 };
@@ -76,38 +68,7 @@ export class SnapshotPublisher {
     private readonly send: (s: PublishedSnapshot) => void,
     /** The snapshot of a change being written, sent ahead; null: it was dropped. */
     private readonly sendStaged: (s: PublishedSnapshot | null) => void,
-    /** A part of the entries of a change being decoded (protocol/entries-ahead.ts). */
-    private readonly sendEntriesAhead: (entries: Uint8Array<SharedArrayBuffer>, first: boolean, last: boolean) => void,
   ) {}
-
-  /**
-   * A whole document's entries as they are decoded (replace_metadata), sent to the schema builder
-   * 500 at a time once a source has that many, the rest when the document is made: it reads and
-   * resolves them while this actor decodes and checks the document and the store writes it. Their
-   * stored texts are made here, once for the store and the snapshot. A document of fewer entries is read in no time when its snapshot comes.
-   */
-  readonly tablesAhead: TablesAhead = {
-    decoded: (source, entry) => {
-      let pending = this.pendingAhead.get(source);
-      if (!pending) this.pendingAhead.set(source, (pending = []));
-      pending.push(entry);
-      if (pending.length >= ENTRIES_PER_PART) this.sendAhead(source, pending.splice(0), false);
-    },
-    finished: () => {
-      const rest = [...this.pendingAhead].filter(([, entries]) => entries.length > 0);
-      this.pendingAhead.clear();
-      if (this.aheadSource === null) return;
-      // The last part says so, if empty.
-      if (rest.length === 0) rest.push([this.aheadSource, []]);
-      rest.forEach(([source, entries], i) => this.sendAhead(source, entries, i === rest.length - 1));
-    },
-  };
-
-  private sendAhead(source: string, entries: TableMetadata[], last: boolean): void {
-    this.sendEntriesAhead(encodeEntriesAhead(source, entries), this.aheadSource === null, last);
-    this.aheadSource = last ? null : source;
-    this.sentAhead = true;
-  }
 
   /**
    * A state as a snapshot, encoded once, with what changed since the last one published; it
@@ -194,20 +155,16 @@ export class SnapshotPublisher {
     this.sendStaged(p.snapshot);
   }
 
-  /** Drops the staged snapshot and the entries sent ahead, if any: their change failed, or was committed and could not be published. */
+  /** Drops the staged snapshot, if any: its change failed, or was committed and could not be published. */
   unstage(): void {
-    this.pendingAhead.clear();
-    this.aheadSource = null;
-    if (this.staged === null && !this.sentAhead) return;
+    if (this.staged === null) return;
     this.staged = null;
-    this.sentAhead = false;
     this.sendStaged(null);
   }
 
   /** Puts a prepared snapshot in effect: what the next one is compared with, and the consumers'. */
   publish(p: PreparedSnapshot): void {
     if (this.staged === p.snapshot.generation) this.staged = null;
-    this.sentAhead = false;
     this.sinceWhole = p.sinceWhole;
     this.published = p.published;
     this.send(p.snapshot);

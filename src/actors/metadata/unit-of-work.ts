@@ -9,7 +9,7 @@ import { backendFor } from '../../backends/registry.js';
 import type { DatabaseCatalog } from '../../catalog/types.js';
 import type { Command, CommandContext, RunSqlOptions } from './commands/context.js';
 import { applyCatalogChanges } from '../../metadata/catalog-changes.js';
-import { normalizeMetadata, type DecodedTable } from '../../metadata/document.js';
+import { normalizeMetadata } from '../../metadata/document.js';
 import { inconsistencyKey, resolveMetadata, type Inconsistency, type SourceCatalog } from '../../metadata/resolve.js';
 import type { DocumentResolver } from './document-resolver.js';
 import type { InconsistentObject, Metadata } from '../../metadata/types.js';
@@ -38,19 +38,7 @@ export interface UnitOfWorkContext {
   remoteSchemaPermissions: boolean;
   /** The actor's resolution of documents (and its memo). */
   resolver: DocumentResolver;
-  /**
-   * Told of each table entry a command decodes (a whole document's), and when the command's
-   * document is made, before it is checked: a big document's entries are sent to the schema builder meanwhile.
-   */
-  tablesAhead?: TablesAhead;
 }
-
-export interface TablesAhead {
-  decoded: DecodedTable;
-  finished(): void;
-}
-
-const NOT_AHEAD: TablesAhead = { decoded: () => {}, finished: () => {} };
 
 export class UnitOfWork {
   metadata: Metadata;
@@ -72,7 +60,6 @@ export class UnitOfWork {
   private readonly catalogQuery: UnitOfWorkContext['catalogQuery'];
   private readonly remoteSchemaPermissions: boolean;
   private readonly resolver: DocumentResolver;
-  private readonly tablesAhead: TablesAhead;
 
   constructor(c: UnitOfWorkContext) {
     this.sources = c.sources;
@@ -83,7 +70,6 @@ export class UnitOfWork {
     this.catalogQuery = c.catalogQuery;
     this.remoteSchemaPermissions = c.remoteSchemaPermissions;
     this.resolver = c.resolver;
-    this.tablesAhead = c.tablesAhead ?? NOT_AHEAD;
     // Committed metadata is frozen: drafts share its objects (a no-op when it already is).
     this.metadata = deepFreeze(c.metadata);
     this.inconsistencies = c.inconsistencies;
@@ -99,7 +85,6 @@ export class UnitOfWork {
     const session = new DraftSession();
     const ctx = this.context(session.draft(this.metadata), endpoint);
     const result = await command(ctx, args, path);
-    this.tablesAhead.finished();
     const [changed, response] = session.finish([result.metadata, result.response] as const);
     const recreate = result.recreateEventTriggers;
     if (recreate) this.recreateEventTriggers = recreate === true || this.recreateEventTriggers === true ? true : new Set([...this.recreateEventTriggers, ...recreate]);
@@ -188,7 +173,6 @@ export class UnitOfWork {
       dropInconsistentObjects: () => {
         for (const i of this.inconsistencies) i.remove(draft);
       },
-      decodedTable: this.tablesAhead.decoded,
     };
   }
 

@@ -14,12 +14,7 @@ const announce =
   (type: 'snapshot' | 'staged') =>
   ({ update, ...snapshot }: PublishedSnapshot) =>
     publish<MetadataActorEvent>({ type, snapshot }, update);
-const service = new MetadataService(
-  config,
-  announce('snapshot'),
-  (staged) => (staged ? announce('staged')(staged) : publish<MetadataActorEvent>({ type: 'unstaged' })),
-  (entries, first, last) => publish<MetadataActorEvent>({ type: 'entries-ahead', first, last }, entries),
-);
+const service = new MetadataService(config, announce('snapshot'), (staged) => (staged ? announce('staged')(staged) : publish<MetadataActorEvent>({ type: 'unstaged' })));
 
 serveActor<MetadataActorRequest>({
   // The administration API serves every kind of source (`mssql_add_source` on a PostgreSQL-only metadata).

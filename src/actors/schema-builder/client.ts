@@ -12,7 +12,7 @@ import { log } from '../../log.js';
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import type { AnalyzeRequest, CompileAnswer, CompilerOptions, SchemaBuilderBoot, SchemaBuilderTask, SnapshotChain } from '../../protocol/messages.js';
 import { withDeadline } from '../task-deadline.js';
-import { SnapshotBus, type EntriesAheadPart } from '../snapshot-bus.js';
+import { SnapshotBus } from '../snapshot-bus.js';
 
 export class SchemaBuilder {
   private readonly pool: Piscina;
@@ -76,12 +76,6 @@ export class SchemaBuilder {
     if (snapshot !== null && snapshot.base !== null && snapshot.base !== this.chain.generations.at(-1)) return;
     const task: SchemaBuilderTask = snapshot ? { kind: 'stage', chain: this.chain, update: snapshot.update.buffer } : { kind: 'unstage' };
     this.pool.run(task).catch((e: unknown) => log.error('the schema builder failed to take in a staged snapshot', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
-  }
-
-  /** A part of the entries of a change being decoded: the thread reads them (and, with the last, resolves the document they make) ahead of its staged snapshot. */
-  readAhead(part: EntriesAheadPart): void {
-    const task: SchemaBuilderTask = { kind: 'entries-ahead', chain: this.chain, entries: part.entries.buffer, first: part.first, last: part.last };
-    this.pool.run(task).catch((e: unknown) => log.error('the schema builder failed to read entries sent ahead', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
   }
 
   /** One catch-up at a time, to the latest snapshot: a burst of changes costs one resolution. */

@@ -61,11 +61,6 @@ export class RoleSchemas {
   private current: Generation | null = null;
   /** A staged snapshot's generation, made from the current one ahead of its publication. */
   private staged: Generation | null = null;
-  /**
-   * The tables of the document a change being decoded makes (its entries read ahead): its staged
-   * snapshot's start from them, resolution finding those entries resolved already (memo).
-   */
-  private ahead: TrackedTables | null = null;
   /** What this thread's resolutions keep for the next (metadata/resolve/memo.ts). */
   private readonly memo = new ResolveMemo();
 
@@ -86,20 +81,12 @@ export class RoleSchemas {
     this.staged = this.next(snapshot.generation, snapshot);
   }
 
-  /** Resolves the document of a change being decoded, ahead of its staged snapshot (`SnapshotReader.readAhead`). */
-  resolveAhead(snapshot: MetadataSnapshot): void {
-    this.ahead = null;
-    this.ahead = resolveSnapshot(snapshot, this.memo, this.current?.tracked ?? null);
-  }
-
   unstage(): void {
     this.staged = null;
-    this.ahead = null;
   }
 
   private next(generation: number, snapshot: MetadataSnapshot): Generation {
-    const tracked = resolveSnapshot(snapshot, this.memo, this.ahead ?? this.current?.tracked ?? null);
-    this.ahead = null;
+    const tracked = resolveSnapshot(snapshot, this.memo, this.current?.tracked ?? null);
     const before = this.current;
     // Remote schemas: kept while their introspections and inconsistencies are as they were.
     const sameRemotes = before && before.snapshot.remotes === snapshot.remotes && sameJson(remoteInconsistencies(before.snapshot), remoteInconsistencies(snapshot));

@@ -26,12 +26,6 @@ function follow(chain: SnapshotChain) {
   return reader.snapshot;
 }
 
-/** Brings the role schemas to the chain's last snapshot, if any. */
-function catchUp(chain: SnapshotChain): void {
-  const last = chain.generations.at(-1);
-  if (last !== undefined) schemas.use(last, () => follow(chain));
-}
-
 export default async function schemaBuilderTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
   try {
     return await runTask(task);
@@ -47,16 +41,11 @@ async function runTask(task: SchemaBuilderTask): Promise<Uint8Array | null> {
       reader.unstage();
       schemas.unstage();
       return null;
-    case 'stage':
+    case 'stage': {
       // From the chain's last snapshot, which the staged one follows (or replaces, if whole).
-      catchUp(task.chain);
+      const last = task.chain.generations.at(-1);
+      if (last !== undefined) schemas.use(last, () => follow(task.chain));
       schemas.stage(reader.stage(new Uint8Array(task.update)));
-      return null;
-    case 'entries-ahead': {
-      // On the chain's last snapshot, as the staged one that follows will be read.
-      catchUp(task.chain);
-      const ahead = reader.readAhead(new Uint8Array(task.entries), task.first, task.last);
-      if (ahead) schemas.resolveAhead(ahead);
       return null;
     }
   }

@@ -13,7 +13,6 @@ import type { ApiError } from '../../../errors/admin.js';
 import type { BackendKind, InconsistentObject, Metadata } from '../../../metadata/types.js';
 import type { ResolveMemo } from '../../../metadata/resolve/memo.js';
 import type { ResolvedMetadata } from '../../../metadata/resolve/types.js';
-import type { DecodedTable } from '../../../metadata/document.js';
 
 export interface RunSqlOptions {
   source: string;
@@ -58,8 +57,6 @@ export interface CommandContext {
   reloadRemoteSchemas(names: string[] | true): Promise<void>;
   /** Removes every inconsistent object from `metadata` (the draft). */
   dropInconsistentObjects(): void;
-  /** Told of each table entry of a whole document as it is decoded (replace_metadata): a big one's are sent to the schema builder meanwhile. */
-  readonly decodedTable: DecodedTable;
 }
 
 export interface CommandResult {

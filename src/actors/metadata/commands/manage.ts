@@ -43,13 +43,13 @@ export const replaceMetadata =
       inconsistencyError: (objects: InconsistentObject[]) => new ApiError(400, 'unexpected', 'cannot continue due to inconsistent metadata', '$.args', objects),
     };
     if (!v2) {
-      return { metadata: parseMetadataDocument(args, path, ctx.metadata, ctx.backend, ctx.decodedTable), response: SUCCESS, ...refuseInconsistent };
+      return { metadata: parseMetadataDocument(args, path, ctx.metadata, ctx.backend), response: SUCCESS, ...refuseInconsistent };
     }
     const allow = r.withDefault('allow_inconsistent_metadata', bool, false);
     // What is wrong in the document is reported at the document (`$.args.metadata`).
     const metadata = r.required('metadata', (x, p) => {
       try {
-        return parseMetadataDocument(x, p, ctx.metadata, ctx.backend, ctx.decodedTable);
+        return parseMetadataDocument(x, p, ctx.metadata, ctx.backend);
       } catch (e) {
         throw anchorAt(e, p);
       }
