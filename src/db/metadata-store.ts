@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { SCHEDULED_SCHEMA } from './scheduled-events.js';
 import { ACTION_LOG_SCHEMA } from './action-log.js';
-import { diffDocuments, tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
+import { diffDocuments, parseTableEntry, tableEntryKey, tableEntryText, type DocumentDiff } from '../metadata/document-parts.js';
 import type { Metadata, SourceMetadata, TableMetadata } from '../metadata/types.js';
 import type { PgListener } from './listener.js';
 import { metadataListener } from './metadata-listener.js';
@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS service_catalog.metadata (
 );
 ALTER TABLE service_catalog.metadata ADD COLUMN IF NOT EXISTS catalog_generations json;
 -- "entry" is the JSON text the engine wrote, stored as it is: text, not json (the server
--- would parse 40 MiB again at 5,000 tables). Compressed with lz4 where the server has it
+-- would parse 40 MiB again at 5,000 tables). It is the entry, or [entry, shared bodies] when
+-- several roles have the same permission body (written once: document-parts.ts tableEntryText). Compressed with lz4 where the server has it
 -- (PostgreSQL 14 on, built with it): fast, and an entry shrinks enough to stay in its row.
 -- Else uncompressed: pglz on every write cost more than the disk it saved (replace_metadata's
 -- write 2.5 s -> 1.6 s on a loaded machine).
@@ -98,7 +99,7 @@ const ENTRIES_PER_INSERT = 200;
 function insertEntries(source: string, entries: readonly TableMetadata[]): { text: string; values: string[] } {
   const values = [source];
   const rows = entries.map((t, i) => {
-    values.push(tableEntryKey(t), tableEntryJson(t));
+    values.push(tableEntryKey(t), tableEntryText(t));
     return `($${values.length - 1}, ${i}, $${values.length})`;
   });
   const text = `
@@ -222,7 +223,7 @@ export class MetadataStore {
     for (const { source, entry } of r.rows) {
       let list = tables.get(source);
       if (!list) tables.set(source, (list = []));
-      list.push(JSON.parse(entry) as TableMetadata);
+      list.push(parseTableEntry(entry));
     }
     const sources = skeleton.sources.map((s: SourceMetadata) => ({ ...s, tables: tables.get(s.name) ?? [] }));
     return { metadata: { ...skeleton, sources }, version, inRows: true, catalogs };

@@ -7,6 +7,7 @@
  */
 import type { Metadata, SourceMetadata, TableMetadata } from './types.js';
 import { changedPlaces, samePicks } from '../util/same-picks.js';
+import { sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBodies } from './equal-permissions.js';
 
 const entryKeys = new WeakMap<object, string>();
 
@@ -22,15 +23,44 @@ export function tableEntryKey(t: TableMetadata): string {
 }
 
 /** Each frozen table entry's JSON text: entries are frozen and shared between versions of the document. */
-const entryTexts = new WeakMap<TableMetadata, string>();
+const entryJsons = new WeakMap<TableMetadata, string>();
 
+/** The entry's JSON text, every permission body written out: what two entries are compared by. */
 export function tableEntryJson(t: TableMetadata): string {
-  let text = entryTexts.get(t);
+  let text = entryJsons.get(t);
   if (text === undefined) {
     text = JSON.stringify(t);
+    if (Object.isFrozen(t)) entryJsons.set(t, text);
+  }
+  return text;
+}
+
+const entryTexts = new WeakMap<TableMetadata, string>();
+
+/**
+ * The entry as the store keeps it and a snapshot update carries it: its JSON text, or, when
+ * several items of a permission list have the same body object, `[entry, shared]` with each such
+ * body written once (`sharedBodies`). One text for both: at 5,000 tables × 11 roles writing the
+ * entries out was 0.3 s of replace_metadata in each, and the store's 32 MiB become 17 MiB.
+ */
+export function tableEntryText(t: TableMetadata): string {
+  let text = entryTexts.get(t);
+  if (text === undefined) {
+    const shared = sharedBodies(t);
+    text = shared === null ? tableEntryJson(t) : JSON.stringify([withoutSharedBodies(t, shared), shared]);
     if (Object.isFrozen(t)) entryTexts.set(t, text);
   }
   return text;
+}
+
+/** An entry from its `tableEntryText` (or from a plain entry's JSON, as the store held them before). */
+export function parseTableEntry(text: string): TableMetadata {
+  const value = JSON.parse(text) as TableMetadata | [TableMetadata, SharedBodies];
+  if (!Array.isArray(value)) return value;
+  if (value.length !== 2 || typeof value[0] !== 'object' || value[0] === null || typeof value[1] !== 'object' || value[1] === null) {
+    throw new Error('a stored table entry is neither an entry nor [entry, shared bodies]');
+  }
+  return withSharedBodies(value[0], value[1]);
 }
 
 /** The document without its table entries (small: sources' settings, remote schemas, actions...); keys stay in place. */

@@ -78,9 +78,9 @@ type PermissionList = (typeof PERMISSION_LISTS)[number];
 export type SharedBodies = Partial<Record<PermissionList, number[]>>;
 
 /**
- * Which items of the entry's permission lists have the same body object as an earlier item: a
- * snapshot update writes such a body once (snapshot.ts), as the store cannot (its entries are
- * plain metadata). At 5,000 tables × 11 roles a whole update went from 50 to 21 MiB (8 of them catalogs).
+ * Which items of the entry's permission lists have the same body object as an earlier item: the
+ * store and a snapshot update write such a body once (`tableEntryText`). At 5,000 tables × 11
+ * roles a whole update went from 50 to 21 MiB (8 of them catalogs).
  */
 export function sharedBodies(entry: TableMetadata): SharedBodies | null {
   let out: SharedBodies | null = null;

@@ -17,8 +17,8 @@ import type { Capabilities } from '../backends/faces/admin.js';
 import type { DatabaseCatalog } from '../catalog/types.js';
 import type { RemoteSchemaMetadata } from '../metadata/remote-schemas.js';
 import type { MetadataChanges } from '../metadata/changes.js';
-import { tableEntryJson, tableEntryKey, type DocumentDiff } from '../metadata/document-parts.js';
-import { shareEqualPermissions, sharedBodies, withoutSharedBodies, withSharedBodies, type SharedBodies } from '../metadata/equal-permissions.js';
+import { parseTableEntry, tableEntryKey, tableEntryText, type DocumentDiff } from '../metadata/document-parts.js';
+import { shareEqualPermissions } from '../metadata/equal-permissions.js';
 import type { TlsAllowEntry } from '../metadata/tls-allowlist.js';
 import type { TracesExport } from '../metadata/opentelemetry.js';
 import type { ApiLimits } from '../metadata/api-limits.js';
@@ -128,12 +128,11 @@ const BYTES_PER_TURN = 4 * 2 ** 20;
 /**
  * An update is lines of JSON text (JSON.stringify never writes a line break): a header, the
  * sources' catalogs when they changed, then each table entry the header counts on a line of
- * its own, as `[entry, shared]`: a permission body several roles share is written once, the
- * other items naming it (`sharedBodies`). A reader parses one entry at a time, so the entries
- * never become one string.
+ * its own, as the store keeps it (`tableEntryText`: a permission body several roles share is
+ * written once). A reader parses one entry at a time, so the entries never become one string.
  *
  * It is written piece by piece into its shared buffer from the parts' texts (the entries' are
- * the stored ones): joining the text first and then encoding it cost three copies of it in
+ * the stored ones, made once for both): joining the text first and then encoding it cost three copies of it in
  * fresh memory. A large one gives the event loop a turn every few MiB: the metadata actor
  * encodes while its store's statements are sent.
  */
@@ -157,7 +156,7 @@ export async function encodeSnapshotUpdate(parts: {
   const pieces: string[] = [header];
   if (parts.sourcesJson !== null) pieces.push('\n', parts.sourcesJson);
   // The line break a piece of its own: `'\n' + text` would copy each entry's text once more.
-  for (const t of parts.diff?.tables ?? []) for (const e of t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : []) pieces.push('\n', ...entryLine(e));
+  for (const t of parts.diff?.tables ?? []) for (const e of t.kind === 'all' ? t.entries : t.kind === 'some' ? t.upserts : []) pieces.push('\n', tableEntryText(e));
   const bytes = new Uint8Array(new SharedArrayBuffer(pieces.reduce((n, p) => n + Buffer.byteLength(p), 0)));
   const out = Buffer.from(bytes.buffer);
   let offset = 0;
@@ -169,12 +168,6 @@ export async function encodeSnapshotUpdate(parts: {
     await setImmediate();
   }
   return bytes;
-}
-
-/** An entry's line in pieces: one whose permission bodies are all its own goes as its stored text. */
-function entryLine(e: TableMetadata): string[] {
-  const shared = sharedBodies(e);
-  return shared === null ? ['[', tableEntryJson(e), ',{}]'] : [JSON.stringify([withoutSharedBodies(e, shared), shared])];
 }
 
 /** The lines of an update, read in order from its (shared, never written again) memory. */
@@ -275,8 +268,7 @@ export class SnapshotReader {
       const m = t.kind === 'all' ? new Map<string, TableMetadata>() : new Map(old);
       if (t.kind === 'some') for (const key of t.deletes) m.delete(key);
       for (let n = t.kind === 'all' ? t.entries : t.upserts; n > 0; n--) {
-        const [line, shared] = JSON.parse(lines.next()) as [TableMetadata, SharedBodies];
-        const e = withSharedBodies(line, shared);
+        const e = parseTableEntry(lines.next());
         const key = tableEntryKey(e);
         shareEqualPermissions(e);
         m.set(key, deepFreeze(sharingWith(old?.get(key), e)));

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../support/fixture.js';
+import { gql } from '../support/graphql.js';
 
 const fx = useEngine();
 
@@ -211,5 +212,32 @@ describe('replace_metadata after DDL outside the engine', () => {
     const r = await fx.engine.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect((await fx.engine.metadata({ type: 'get_inconsistent_metadata', args: {} })).body.is_consistent).toBe(true);
+  });
+});
+
+describe('replace_metadata of hundreds of tables (their entries stored in several statements, equal permission bodies once)', () => {
+  const tables = Array.from({ length: 600 }, (_, i) => `wide_${i}`);
+  const entry = (name: string) => ({ table: { schema: 'public', name }, select_permissions: ['user', 'viewer'].map((role) => ({ role, permission: { columns: ['id'], filter: { id: { _gt: 0 } } } })) });
+  const asUser = (query: string) => gql(fx.engine, query, undefined, { 'x-service-role': 'viewer' });
+
+  it('serves the new document; one refused as inconsistent changes neither the stored document nor what is served', async () => {
+    await fx.db.sql(tables.map((t) => `CREATE TABLE ${t} (id int PRIMARY KEY);`).join('\n'));
+    const { metadata } = await exportV2();
+    metadata.sources[0].tables = tables.map(entry);
+    const r = await fx.engine.metadata({ type: 'replace_metadata', version: 2, args: { metadata } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await asUser('{ wide_599 { id } }')).toEqual({ data: { wide_599: [] } });
+    const before = await exportV2();
+
+    const refused = structuredClone(before.metadata);
+    refused.sources[0].tables = [...tables.slice(1).map(entry), entry('missing')];
+    const answer = await fx.engine.metadata({ type: 'replace_metadata', version: 2, args: { metadata: refused } });
+    expect([answer.status, answer.body.error]).toEqual([400, 'cannot continue due to inconsistent metadata']);
+    expect(await exportV2()).toEqual(before);
+    expect(await asUser('{ wide_0 { id } }')).toEqual({ data: { wide_0: [] } });
+    // The next change is served on the stored document, not on the refused one.
+    expect((await fx.engine.metadata({ type: 'pg_drop_select_permission', args: { table: 'wide_1', role: 'viewer' } })).status).toBe(200);
+    expect(await asUser('{ wide_0 { id } }')).toEqual({ data: { wide_0: [] } });
+    expect((await asUser('{ wide_1 { id } }')).errors?.[0]?.extensions.code).toBe('validation-failed');
   });
 });

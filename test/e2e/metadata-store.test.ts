@@ -10,9 +10,11 @@ import { gql } from '../support/graphql.js';
 
 const fx = useEngine();
 
-/** Each entry row's table name and the transaction that last wrote it. */
+/** Each entry row's table name and the transaction that last wrote it (a row is the entry, or [entry, shared bodies]). */
 async function entryRows(): Promise<{ name: string; writer: string }[]> {
-  const r = await fx.db.sql(`SELECT entry::json->'table'->>'name' AS name, xmin::text AS writer FROM service_catalog.metadata_tables WHERE source = 'default' ORDER BY position`);
+  const r = await fx.db.sql(
+    `SELECT coalesce(entry::json->'table', entry::json->0->'table')->>'name' AS name, xmin::text AS writer FROM service_catalog.metadata_tables WHERE source = 'default' ORDER BY position`,
+  );
   return r.rows;
 }
 
@@ -119,6 +121,25 @@ describe('the metadata store', () => {
       `SELECT atttypid::regtype::text AS type, attstorage AS storage${lz4 ? ', attcompression AS compression' : ''} FROM pg_attribute WHERE attrelid = 'service_catalog.metadata_tables'::regclass AND attname = 'entry'`,
     )).rows[0];
     expect(column).toEqual(lz4 ? { type: 'text', storage: 'x', compression: 'l' } : { type: 'text', storage: 'e' });
+  });
+
+  it('stores a permission body several roles have once, and reads it back for each, across a restart', async () => {
+    await fx.db.sql('CREATE TABLE e (id int PRIMARY KEY)');
+    const doc = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
+    const body = { columns: ['id'], filter: { id: { _eq: 'X-Service-User-Id' } } };
+    const e = { table: { schema: 'public', name: 'e' }, select_permissions: ['user', 'other', 'third'].map((role) => ({ role, permission: body })) };
+    doc.sources[0].tables = [...doc.sources[0].tables, e];
+    const replaced = await fx.engine.metadata({ type: 'replace_metadata', args: doc });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const stored = (await fx.db.sql(`SELECT entry FROM service_catalog.metadata_tables WHERE key = '{"schema":"public","name":"e"}'`)).rows[0].entry as string;
+    expect(stored.split('X-Service-User-Id').length).toBe(2);
+    expect(JSON.parse(stored)[1]).toEqual({ select_permissions: [0, 0, 0] });
+    const exported = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
+    expect(exported.sources[0].tables.at(-1).select_permissions.map((p: { role: string }) => p.role)).toEqual(['other', 'third', 'user']);
+    expect(await fx.engine.stop()).toBe(0);
+    fx.engine = await startEngine({ SERVICE_GRAPHQL_DATABASE_URL: fx.db.url });
+    expect((await fx.engine.metadata({ type: 'export_metadata', args: {} })).body).toEqual(exported);
+    expect(await gql(fx.engine, '{ e { id } }', undefined, { 'x-service-role': 'third', 'x-service-user-id': '1' })).toEqual({ data: { e: [] } });
   });
 
   it('stores a document of thousands of tables (written in several statements) in its order, across a restart', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shareEqualPermissions, sharedBodies, withSharedBodies, withoutSharedBodies } from '../../src/metadata/equal-permissions.js';
 import type { TableMetadata } from '../../src/metadata/types.js';
 import { SnapshotReader, encodeSnapshotUpdate } from '../../src/protocol/snapshot.js';
-import { diffDocuments } from '../../src/metadata/document-parts.js';
+import { diffDocuments, parseTableEntry, tableEntryJson, tableEntryText } from '../../src/metadata/document-parts.js';
 import { deepFreeze } from '../../src/util/draft.js';
 import type { Metadata } from '../../src/metadata/types.js';
 
@@ -99,6 +99,21 @@ describe('shared bodies in a snapshot entry', () => {
     const back = withSharedBodies(JSON.parse(JSON.stringify(written)) as TableMetadata, refs!);
     expect(back).toEqual(entry);
     expect(back.update_permissions![2]!.permission).toBe(back.update_permissions![0]!.permission);
+  });
+
+  it('is the text the store keeps: the entry when no body is shared, else [entry, shared], read back with the bodies shared', () => {
+    const shared = body();
+    const plain: TableMetadata = deepFreeze({ table: { schema: 'public', name: 'p' }, select_permissions: [{ role: 'a', permission: body() }, { role: 'b', permission: body() }] });
+    expect(tableEntryText(plain)).toBe(tableEntryJson(plain));
+    expect(parseTableEntry(tableEntryText(plain))).toEqual(plain);
+    const entry: TableMetadata = deepFreeze({ table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: shared }, { role: 'b', permission: shared }] });
+    const text = tableEntryText(entry);
+    expect(text.split('X-Service-User-Id').length).toBe(2);
+    expect(JSON.parse(text)[1]).toEqual({ select_permissions: [0, 0] });
+    const back = parseTableEntry(text);
+    expect(tableEntryJson(back)).toBe(tableEntryJson(entry));
+    expect(back.select_permissions![1]!.permission).toBe(back.select_permissions![0]!.permission);
+    expect(() => parseTableEntry('[{"table":{"schema":"public","name":"t"}}]')).toThrow(/neither an entry nor/);
   });
 
   it('refuses a name of no earlier body', () => {
