@@ -1,7 +1,8 @@
 /**
  * The admin GraphQL schema's part of resolution (`AdminSchemaChecks`, metadata/resolve.ts stages
- * 9-12), built here because metadata/ builds no schema: the names of the sources' admin schema
- * (which remote schemas and actions must not take), and the queries of the collections on the
+ * 9-13), built here because metadata/ builds no schema: the names of the sources' admin schema
+ * (which remote schemas and actions must not take), each object's root fields (no two may
+ * define one), and the queries of the collections on the
  * allow-list or behind a REST endpoint validated against the admin schema as a client sees it
  * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an inconsistent
  * object). Collections that nothing uses are only parsed, as in the well-known engine. One
@@ -23,7 +24,10 @@ import { buildRoleModel } from '../schema/role-models.js';
 import { RemoteSchemas } from '../schema/remote-schemas.js';
 import { roleSchemaInputs } from '../schema/role-schema.js';
 import { SharedTypes } from '../schema/shared-types.js';
-import { TrackedTables } from '../schema/tracked-tables.js';
+import { TrackedTables, type TrackedTable } from '../schema/tracked-tables.js';
+import { actionClaims, sourceClaims } from '../schema/root-field-names.js';
+import type { RootFieldClaim } from '../metadata/resolve/root-fields.js';
+import type { ActionMetadata } from '../metadata/actions.js';
 import { validationError } from './validate-document.js';
 import { parseDocument } from './document-limits.js';
 import { RequestError } from '../errors/request.js';
@@ -90,9 +94,17 @@ function invalidQuery(c: QueryCollection, name: string, query: string, problem: 
 export class AdminSchemas implements AdminSchemaChecks {
   private sources: { parts: unknown[]; schema: GraphQLSchema } | null = null;
   private collectionsKept: { parts: unknown[]; result: Inconsistency[] } | null = null;
+  /** The tables of the last document whose root fields were listed: the next one's start from them (tracked-tables.ts). */
+  private tracked: TrackedTables | null = null;
+  private readonly claims = new WeakMap<TrackedTable, RootFieldClaim>();
 
   /** `memo`: the resolution memo of the same thread (the remote schemas' client schemas). */
   constructor(private readonly memo: ResolveMemo) {}
+
+  rootFieldClaims(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[] {
+    this.tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved, this.tracked);
+    return [...this.tracked.sources.flatMap((s) => sourceClaims(s, this.claims)), ...actionClaims(actions)];
+  }
 
   sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames {
     const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
