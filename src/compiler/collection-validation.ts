@@ -49,8 +49,7 @@ function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, s
 }
 
 /** The admin schema of the sources alone: the names remote schemas and actions must not take. */
-function sourcesSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
-  const tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved);
+function sourcesSchema(tracked: TrackedTables): RoleSchema {
   return buildRoleSchema(buildRoleModel(tracked, 'admin'), new SharedTypes(tracked));
 }
 
@@ -101,14 +100,19 @@ export class AdminSchemas implements AdminSchemaChecks {
   /** `memo`: the resolution memo of the same thread (the remote schemas' client schemas). */
   constructor(private readonly memo: ResolveMemo) {}
 
+  /** The sources' tracked tables of `resolved`, made from the last document's where they are the same. */
+  private trackedTables(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): TrackedTables {
+    if (this.tracked?.resolved !== resolved) this.tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved, this.tracked);
+    return this.tracked;
+  }
+
   rootFieldClaims(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[] {
-    this.tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved, this.tracked);
-    return [...this.tracked.sources.flatMap((s) => sourceClaims(s, this.claims)), ...actionClaims(actions)];
+    return [...this.trackedTables(m, catalogs, resolved).sources.flatMap((s) => sourceClaims(s, this.claims)), ...actionClaims(actions)];
   }
 
   sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames {
     const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
-    if (!sameParts(this.sources, parts, Object.isFrozen(m.sources))) this.sources = { parts, schema: sourcesSchema(m, catalogs, resolved).schema };
+    if (!sameParts(this.sources, parts, Object.isFrozen(m.sources))) this.sources = { parts, schema: sourcesSchema(this.trackedTables(m, catalogs, resolved)).schema };
     const schema = this.sources!.schema;
     return {
       rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),
