@@ -24,32 +24,34 @@ import { buildRoleModel } from '../schema/role-models.js';
 import { RemoteSchemas } from '../schema/remote-schemas.js';
 import { roleSchemaInputs } from '../schema/role-schema.js';
 import { SharedTypes } from '../schema/shared-types.js';
-import { TrackedTables, type TrackedTable } from '../schema/tracked-tables.js';
-import { actionClaims, sourceClaims } from '../schema/root-field-names.js';
+import { TrackedTables } from '../schema/tracked-tables.js';
+import { actionClaims, RootFieldNames } from '../schema/root-field-names.js';
 import type { RootFieldClaim } from '../metadata/resolve/root-fields.js';
 import type { ActionMetadata } from '../metadata/actions.js';
 import { validationError } from './validate-document.js';
 import { parseDocument } from './document-limits.js';
 import { RequestError } from '../errors/request.js';
 import { backendFor } from '../backends/registry.js';
+import { ALL_CAPABILITIES, type Capabilities } from '../backends/faces/admin.js';
 
 /** Whether `parts` are the same objects as `kept`'s (the document frozen: an unfrozen draft's may change in place). */
 const sameParts = (kept: { parts: unknown[] } | null, parts: unknown[], frozen: boolean) => frozen && kept !== null && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]);
 
+/** A source's default schema and what its backend supports (the metadata actor, which validates collections, has every backend loaded). */
+function sourceProfile(kind: string): { defaultSchema: string; capabilities: Capabilities } {
+  const backend = backendFor(kind);
+  return { defaultSchema: backend?.profile.defaultSchema ?? '', capabilities: backend?.capabilities ?? ALL_CAPABILITIES };
+}
+
 /** A resolved document as a snapshot (enum tables' columns typed by their scalar: their values are not loaded here). */
 function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, served: Served): MetadataSnapshot {
-  const sources = Object.fromEntries(
-    m.sources.map((s) => {
-      // The metadata actor, which validates collections, has every backend loaded.
-      const backend = backendFor(s.kind);
-      return [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null, defaultSchema: backend?.profile.defaultSchema ?? '', ...(backend ? { capabilities: backend.capabilities } : {}) }];
-    }),
-  );
+  const sources = Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null, ...sourceProfile(s.kind) }]));
   return { version: 0, generation: 0, metadata: m, sources, inconsistencies: served.inconsistencies, remotes: served.remotes, remoteSchemaPermissions: false };
 }
 
 /** The admin schema of the sources alone: the names remote schemas and actions must not take. */
-function sourcesSchema(tracked: TrackedTables): RoleSchema {
+function sourcesSchema(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): RoleSchema {
+  const tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved);
   return buildRoleSchema(buildRoleModel(tracked, 'admin'), new SharedTypes(tracked));
 }
 
@@ -93,26 +95,18 @@ function invalidQuery(c: QueryCollection, name: string, query: string, problem: 
 export class AdminSchemas implements AdminSchemaChecks {
   private sources: { parts: unknown[]; schema: GraphQLSchema } | null = null;
   private collectionsKept: { parts: unknown[]; result: Inconsistency[] } | null = null;
-  /** The tables of the last document whose root fields were listed: the next one's start from them (tracked-tables.ts). */
-  private tracked: TrackedTables | null = null;
-  private readonly claims = new WeakMap<TrackedTable, RootFieldClaim>();
+  private readonly rootFieldNames = new RootFieldNames();
 
   /** `memo`: the resolution memo of the same thread (the remote schemas' client schemas). */
   constructor(private readonly memo: ResolveMemo) {}
 
-  /** The sources' tracked tables of `resolved`, made from the last document's where they are the same. */
-  private trackedTables(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): TrackedTables {
-    if (this.tracked?.resolved !== resolved) this.tracked = new TrackedTables(snapshotOf(m, catalogs, { remotes: {}, inconsistencies: [] }), resolved, this.tracked);
-    return this.tracked;
-  }
-
-  rootFieldClaims(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[] {
-    return [...this.trackedTables(m, catalogs, resolved).sources.flatMap((s) => sourceClaims(s, this.claims)), ...actionClaims(actions)];
+  rootFieldClaims(resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[] {
+    return [...this.rootFieldNames.claims(resolved, (source) => sourceProfile(source.kind), this.memo), ...actionClaims(actions)];
   }
 
   sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames {
     const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];
-    if (!sameParts(this.sources, parts, Object.isFrozen(m.sources))) this.sources = { parts, schema: sourcesSchema(this.trackedTables(m, catalogs, resolved)).schema };
+    if (!sameParts(this.sources, parts, Object.isFrozen(m.sources))) this.sources = { parts, schema: sourcesSchema(m, catalogs, resolved).schema };
     const schema = this.sources!.schema;
     return {
       rootField: (root, name) => Boolean((root === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name]),

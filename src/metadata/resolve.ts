@@ -144,7 +144,7 @@ export interface Served {
 /** The admin GraphQL schema's part of resolution (stages 9-13), which the caller builds (and keeps between runs). */
 export interface AdminSchemaChecks {
   /** Each consistent table's, function's, namespaced source's and action's root fields (`actions`: the consistent ones), named as the schema builder names them. */
-  rootFieldClaims(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[];
+  rootFieldClaims(resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[];
   /** The names the admin schema of the sources alone has: remote schemas and actions must take none. */
   sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames;
   /** The queries of allow-listed and REST-served collections that do not validate against the admin schema with `served`. */
@@ -173,7 +173,7 @@ export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: Resol
   const withActions = actions(m).length > 0 || Object.keys(storedCustomTypes(m)).length > 0;
   if (remoteSchemas(m).length === 0 && !withActions) {
     const inconsistencies = [...out, ...admin.collections(m, catalogs, resolved, { remotes: {}, inconsistencies: [] }), ...remoteRelationshipInconsistencies(m, resolved, () => null)];
-    return { inconsistencies, conflicts: rootFieldConflicts(admin.rootFieldClaims(m, catalogs, resolved, []), memo) };
+    return { inconsistencies, conflicts: rootFieldConflicts(admin.rootFieldClaims(resolved, []), memo) };
   }
   const names = admin.sourceNames(m, catalogs, resolved);
   const broken = resolveRemoteSchemas(m, remotes, { rootField: names.rootField, type: (name) => names.type(name) !== undefined }, memo);
@@ -204,5 +204,5 @@ export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: Resol
   // The actions the schema serves claim their fields beside the sources'.
   const brokenActions = new Set(out.filter((i) => i.object.type === 'action').map((i) => i.object.name));
   const servedActions = actions(m).filter((a) => !brokenActions.has(actionObjectName(a.name)));
-  return { inconsistencies, conflicts: rootFieldConflicts(admin.rootFieldClaims(m, catalogs, resolved, servedActions), memo) };
+  return { inconsistencies, conflicts: rootFieldConflicts(admin.rootFieldClaims(resolved, servedActions), memo) };
 }
