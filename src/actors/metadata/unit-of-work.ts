@@ -131,8 +131,8 @@ export class UnitOfWork {
     // (run_sql, reload_metadata) that gives a table a field another has is refused too.
     if (this.lastConflicts.length > 0) {
       const { metadata, catalogs, remotes } = this.initial;
-      const added = newConflicts(this.lastConflicts, this.resolver.resolve(metadata, catalogs, remotes).conflicts);
-      if (added.length > 0) throw new ApiError(400, 'unexpected', conflictMessage(added), path);
+      const made = newConflicts(this.lastConflicts, this.resolver.resolve(metadata, catalogs, remotes).conflicts);
+      if (made.length > 0) throw new ApiError(400, 'unexpected', conflictMessage(made), path);
     }
     const failing = consistency === 'refuse-any' ? after : added;
     if (failing.length > 0 && consistency !== 'allow') {
