@@ -1,7 +1,8 @@
 /**
  * The admin GraphQL schema's part of resolution (`AdminSchemaChecks`, metadata/resolve.ts stages
- * 9-12), built here because metadata/ builds no schema: the names of the sources' admin schema
- * (which remote schemas and actions must not take), and the queries of the collections on the
+ * 9-13), built here because metadata/ builds no schema: the names of the sources' admin schema
+ * (which remote schemas and actions must not take), each object's root fields (no two may
+ * define one), and the queries of the collections on the
  * allow-list or behind a REST endpoint validated against the admin schema as a client sees it
  * (spec "Query collection, allow-list, RESTified endpoint": an invalid query is an inconsistent
  * object). Collections that nothing uses are only parsed, as in the well-known engine. One
@@ -24,23 +25,27 @@ import { RemoteSchemas } from '../schema/remote-schemas.js';
 import { roleSchemaInputs } from '../schema/role-schema.js';
 import { SharedTypes } from '../schema/shared-types.js';
 import { TrackedTables } from '../schema/tracked-tables.js';
+import { actionClaims, RootFieldNames } from '../schema/root-field-names.js';
+import type { RootFieldClaim } from '../metadata/resolve/root-fields.js';
+import type { ActionMetadata } from '../metadata/actions.js';
 import { validationError } from './validate-document.js';
 import { parseDocument } from './document-limits.js';
 import { RequestError } from '../errors/request.js';
 import { backendFor } from '../backends/registry.js';
+import { ALL_CAPABILITIES, type Capabilities } from '../backends/faces/admin.js';
 
 /** Whether `parts` are the same objects as `kept`'s (the document frozen: an unfrozen draft's may change in place). */
 const sameParts = (kept: { parts: unknown[] } | null, parts: unknown[], frozen: boolean) => frozen && kept !== null && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i]);
 
+/** A source's default schema and what its backend supports (the metadata actor, which validates collections, has every backend loaded). */
+function sourceProfile(kind: string): { defaultSchema: string; capabilities: Capabilities } {
+  const backend = backendFor(kind);
+  return { defaultSchema: backend?.profile.defaultSchema ?? '', capabilities: backend?.capabilities ?? ALL_CAPABILITIES };
+}
+
 /** A resolved document as a snapshot (enum tables' columns typed by their scalar: their values are not loaded here). */
 function snapshotOf(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, served: Served): MetadataSnapshot {
-  const sources = Object.fromEntries(
-    m.sources.map((s) => {
-      // The metadata actor, which validates collections, has every backend loaded.
-      const backend = backendFor(s.kind);
-      return [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null, defaultSchema: backend?.profile.defaultSchema ?? '', ...(backend ? { capabilities: backend.capabilities } : {}) }];
-    }),
-  );
+  const sources = Object.fromEntries(m.sources.map((s) => [s.name, { kind: s.kind, introspection: catalogs.get(s.name)?.introspection ?? null, ...sourceProfile(s.kind) }]));
   return { version: 0, generation: 0, metadata: m, sources, inconsistencies: served.inconsistencies, remotes: served.remotes, remoteSchemaPermissions: false };
 }
 
@@ -90,9 +95,14 @@ function invalidQuery(c: QueryCollection, name: string, query: string, problem: 
 export class AdminSchemas implements AdminSchemaChecks {
   private sources: { parts: unknown[]; schema: GraphQLSchema } | null = null;
   private collectionsKept: { parts: unknown[]; result: Inconsistency[] } | null = null;
+  private readonly rootFieldNames = new RootFieldNames();
 
   /** `memo`: the resolution memo of the same thread (the remote schemas' client schemas). */
   constructor(private readonly memo: ResolveMemo) {}
+
+  rootFieldClaims(resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[] {
+    return [...this.rootFieldNames.claims(resolved, (source) => sourceProfile(source.kind), this.memo), ...actionClaims(actions)];
+  }
 
   sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames {
     const parts = [m.sources, ...m.sources.map((x) => catalogs.get(x.name)?.introspection)];

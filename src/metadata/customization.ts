@@ -61,6 +61,19 @@ function customRootField(v: unknown, path: string): JsonObject | string {
 }
 
 /** Validates a TableConfig against the table's columns; returns it in stored (export) form. */
+/** "a", "a and b", "a, b and c". */
+const englishList = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+/**
+ * A table's custom root fields name each field once: the well-known engine refuses the
+ * configuration when parsing it, naming the duplicated names.
+ */
+function refuseDuplicatedRootFields(roots: JsonObject, path: string): void {
+  const names = Object.values(roots).flatMap((f) => (typeof f === 'string' ? [f] : isObject(f) && typeof f.name === 'string' ? [f.name] : []));
+  const duplicated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  if (duplicated.length > 0) throw badRequest('parse-failed', `the following custom root field names are duplicated: ${englishList(duplicated)}`, path);
+}
+
 export function tableConfiguration(v: unknown, path: string, columns: ReadonlySet<string> | null): JsonObject {
   const r = ObjectReader.of(v, path);
   const out: JsonObject = {};
@@ -79,6 +92,7 @@ export function tableConfiguration(v: unknown, path: string, columns: ReadonlySe
       if (f !== undefined) res[key] = f;
     }
     o.done();
+    refuseDuplicatedRootFields(res, p);
     return res;
   });
   if (roots && Object.keys(roots).length > 0) out.custom_root_fields = roots;

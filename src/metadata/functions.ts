@@ -6,6 +6,7 @@
  */
 import type { CatalogFunction, DatabaseCatalog, QualifiedName } from '../catalog/types.js';
 import { arrayOf, isObject, ObjectReader, oneOf, str, type Json, type JsonObject } from '../util/decode.js';
+import { badRequest } from '../errors/admin.js';
 import type { Dependent } from './dependencies.js';
 import { functionName, graphqlName, isGraphQLName, sameTable, showTable } from './names.js';
 import { reasonMessage } from './reasons.js';
@@ -26,6 +27,10 @@ export function functionConfiguration(v: unknown, path: string): JsonObject {
       if (name !== undefined) res[key] = name;
     }
     o.done();
+    // As the well-known engine when parsing the configuration.
+    if (res.function !== undefined && res.function === res.function_aggregate) {
+      throw badRequest('parse-failed', `the following custom root field names are duplicated: ${JSON.stringify(res.function)} and ${JSON.stringify(res.function_aggregate)}`, p);
+    }
     return res;
   });
   if (roots && Object.keys(roots).length > 0) out.custom_root_fields = roots;

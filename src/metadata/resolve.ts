@@ -16,12 +16,14 @@
  *  10 actions, custom types  actionInconsistencies, actionNameClashes
  *  11 remote relationships   remoteRelationshipInconsistencies
  *  12 collections, allow-list, REST endpoints: queries valid against the admin schema
+ *  13 root fields        rootFieldConflicts       no field of a root defined by two objects
+ *                                                 (not an inconsistency: the change is refused)
  *
  * Each stage sees only what earlier stages resolved, so whatever depends on an inconsistent
  * object is inconsistent too. Nothing here fails; every object that does not fit is recorded as
  * an inconsistency, with a way to remove it (drop_inconsistent_metadata, cascades). What a run
  * keeps for the next is the caller's (`ResolveMemo`, one per thread); the admin GraphQL schema
- * stages 9-12 check names and queries against is built by the caller's `AdminSchemaChecks`
+ * stages 9-13 check names and queries against is built by the caller's `AdminSchemaChecks`
  * (compiler/collection-validation.ts): metadata/ builds no schema.
  */
 import { resolveFunctions } from './functions.js';
@@ -42,10 +44,12 @@ import { storedCustomTypes } from './custom-types.js';
 import { eventTriggerInconsistencies } from './event-triggers.js';
 import { remoteSchemas } from './remote-schemas.js';
 import { cronTriggerInconsistencies } from './scheduled-triggers.js';
-import { actionInconsistencies, actionNameClashes, type SchemaNames } from './resolve/actions.js';
+import { actionInconsistencies, actionNameClashes, actionObjectName, type SchemaNames } from './resolve/actions.js';
 import { remoteClientSchema } from './resolve/remote-permissions.js';
 import { remoteRelationshipInconsistencies } from './resolve/remote-relationships.js';
 import { remoteSchemaObjectName, resolveRemoteSchemas, servedRemoteNames, type RemoteState } from './resolve/remote-schemas.js';
+import { rootFieldConflicts, type RootFieldClaim, type RootFieldConflict } from './resolve/root-fields.js';
+import type { ActionMetadata } from './actions.js';
 
 export type { Inconsistency, SourceCatalog } from './resolve/types.js';
 
@@ -137,8 +141,10 @@ export interface Served {
   inconsistencies: InconsistentObject[];
 }
 
-/** The admin GraphQL schema's part of resolution (stages 9-12), which the caller builds (and keeps between runs). */
+/** The admin GraphQL schema's part of resolution (stages 9-13), which the caller builds (and keeps between runs). */
 export interface AdminSchemaChecks {
+  /** Each consistent table's, function's, namespaced source's and action's root fields (`actions`: the consistent ones), named as the schema builder names them. */
+  rootFieldClaims(resolved: ResolvedMetadata, actions: readonly ActionMetadata[]): RootFieldClaim[];
   /** The names the admin schema of the sources alone has: remote schemas and actions must take none. */
   sourceNames(m: Metadata, catalogs: ReadonlyMap<string, SourceCatalog>, resolved: ResolvedMetadata): SchemaNames;
   /** The queries of allow-listed and REST-served collections that do not validate against the admin schema with `served`. */
@@ -152,14 +158,22 @@ export interface DocumentInputs {
   env: NodeJS.ProcessEnv;
 }
 
-/** Every stage (1-12): the whole document's inconsistencies, as the metadata actor reports them. */
-export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: ResolveMemo, admin: AdminSchemaChecks): Inconsistency[] {
+/** What resolving a whole document finds. */
+export interface DocumentVerdict {
+  inconsistencies: Inconsistency[];
+  /** Root fields two objects define: a change making one is refused (resolve/root-fields.ts). */
+  conflicts: RootFieldConflict[];
+}
+
+/** Every stage (1-13): the whole document's inconsistencies and root-field conflicts, as the metadata actor reports them. */
+export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: ResolveMemo, admin: AdminSchemaChecks): DocumentVerdict {
   const { catalogs, remotes, env } = inputs;
   const resolved = resolveMetadata(m, catalogs, memo);
   const out = [...resolved.inconsistencies, ...eventTriggerInconsistencies(m, catalogs, env), ...cronTriggerInconsistencies(m, env), ...actionInconsistencies(m, resolved, env)];
   const withActions = actions(m).length > 0 || Object.keys(storedCustomTypes(m)).length > 0;
   if (remoteSchemas(m).length === 0 && !withActions) {
-    return [...out, ...admin.collections(m, catalogs, resolved, { remotes: {}, inconsistencies: [] }), ...remoteRelationshipInconsistencies(m, resolved, () => null)];
+    const inconsistencies = [...out, ...admin.collections(m, catalogs, resolved, { remotes: {}, inconsistencies: [] }), ...remoteRelationshipInconsistencies(m, resolved, () => null)];
+    return { inconsistencies, conflicts: rootFieldConflicts(admin.rootFieldClaims(resolved, []), memo) };
   }
   const names = admin.sourceNames(m, catalogs, resolved);
   const broken = resolveRemoteSchemas(m, remotes, { rootField: names.rootField, type: (name) => names.type(name) !== undefined }, memo);
@@ -171,7 +185,8 @@ export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: Resol
   // Actions and custom types take no name of the sources' nor of a consistent remote schema's (which would break the schema).
   if (withActions) {
     const remote = servedRemoteNames(m, consistent);
-    out.push(...actionNameClashes(m, { rootField: (root, name) => names.rootField(root, name) || remote.rootField(root, name), type: (name) => names.type(name) ?? (remote.type(name) ? 'other' : undefined) }));
+    // A root field the sources define too is a conflict of stage 13, as the well-known engine reports it.
+    out.push(...actionNameClashes(m, { rootField: remote.rootField, type: (name) => names.type(name) ?? (remote.type(name) ? 'other' : undefined) }));
   }
   // A collection's query may read remote schemas' fields (and actions'), as a client's does.
   const servedRemotes = Object.fromEntries(
@@ -185,5 +200,9 @@ export function resolveDocument(m: Metadata, inputs: DocumentInputs, memo: Resol
     const intro = consistent(name);
     return intro ? remoteClientSchema(intro, memo) : null;
   };
-  return [...out, ...admin.collections(m, catalogs, resolved, served), ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
+  const inconsistencies = [...out, ...admin.collections(m, catalogs, resolved, served), ...broken, ...remoteRelationshipInconsistencies(m, resolved, schemaOf)];
+  // The actions the schema serves claim their fields beside the sources'.
+  const brokenActions = new Set(out.filter((i) => i.object.type === 'action').map((i) => i.object.name));
+  const servedActions = actions(m).filter((a) => !brokenActions.has(actionObjectName(a.name)));
+  return { inconsistencies, conflicts: rootFieldConflicts(admin.rootFieldClaims(resolved, servedActions), memo) };
 }

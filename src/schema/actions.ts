@@ -19,7 +19,7 @@ import {
   type GraphQLType,
   type TypeNode,
 } from 'graphql';
-import { actionAllowed, actions, type ActionMetadata } from '../metadata/actions.js';
+import { actionAllowed, actions, type ActionDefinition, type ActionMetadata } from '../metadata/actions.js';
 import { storedCustomTypes, type CustomRelationship, type CustomTypes } from '../metadata/custom-types.js';
 import { actionObjectName } from '../metadata/resolve/actions.js';
 import type { InconsistentObject, Metadata } from '../metadata/types.js';
@@ -52,6 +52,14 @@ export interface ActionRelationshipInfo {
 }
 
 /** The types and root fields of one role's actions. */
+export type RootTypeName = 'query_root' | 'mutation_root' | 'subscription_root';
+
+/** The roots an action's field (named as the action) is on. */
+export function actionRoots(d: ActionDefinition): readonly RootTypeName[] {
+  if (d.kind === 'asynchronous') return ['mutation_root', 'query_root', 'subscription_root'];
+  return [d.type === 'query' ? 'query_root' : 'mutation_root'];
+}
+
 export class ActionTypes {
   private readonly named = new Map<string, GraphQLNamedType>();
   private readonly ct: CustomTypes;
@@ -117,18 +125,19 @@ export class ActionTypes {
   }
 
   /** Root fields on `root` (`query_root`, `mutation_root`, `subscription_root`). */
-  rootFields(root: 'query_root' | 'mutation_root' | 'subscription_root'): GraphQLFieldConfigMap<unknown, unknown> {
+  rootFields(root: RootTypeName): GraphQLFieldConfigMap<unknown, unknown> {
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const a of this.list) {
       const d = a.definition;
       const description = a.comment;
-      if (d.kind === 'synchronous' && root === (d.type === 'query' ? 'query_root' : 'mutation_root')) {
+      if (!actionRoots(d).includes(root)) continue;
+      if (d.kind === 'synchronous') {
         out[a.name] = { type: this.typeOf(d.output_type) as GraphQLOutputType, args: this.args(a), description };
         this.fields.set(fieldKey(root, a.name), { kind: 'action', action: a });
-      } else if (d.kind === 'asynchronous' && root === 'mutation_root') {
+      } else if (root === 'mutation_root') {
         out[a.name] = { type: new GraphQLNonNull(scalarType('uuid')), args: this.args(a), description };
         this.fields.set(fieldKey(root, a.name), { kind: 'action', action: a });
-      } else if (d.kind === 'asynchronous') {
+      } else {
         out[a.name] = { type: this.resultType(a), args: { id: { type: new GraphQLNonNull(scalarType('uuid')) } }, description };
         this.fields.set(fieldKey(root, a.name), { kind: 'action_result', action: a });
       }

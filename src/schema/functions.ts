@@ -11,7 +11,7 @@ import type { SourceMetadata } from '../metadata/types.js';
 import { isObject } from '../util/decode.js';
 import { tableKey } from '../catalog/types.js';
 import type { FunctionInfo, TableInfo } from './model.js';
-import type { SourceNaming } from './naming.js';
+import { functionRootFields, type SourceNaming } from './naming.js';
 
 type Configuration = Record<string, unknown>;
 
@@ -31,8 +31,17 @@ export function functionArgsTypeArgs(source: SourceMetadata, fn: CatalogFunction
   return entry ? inputArgsOf(fn, configurationOf(entry)) : computedArgs;
 }
 
-export function functionInfos(source: SourceMetadata, naming: SourceNaming, intro: DatabaseCatalog, tables: Map<string, TableInfo>): FunctionInfo[] {
-  const out: FunctionInfo[] = [];
+/** A tracked function the query root exposes: one overload, returning a set of rows of a table's type, not exposed as a mutation. */
+export interface ExposedFunction {
+  entry: NonNullable<SourceMetadata['functions']>[number];
+  fn: CatalogFunction;
+  config: Configuration;
+  /** The table whose rows it returns (tableKey). */
+  tableKey: string;
+}
+
+export function exposedFunctions(source: SourceMetadata, intro: DatabaseCatalog): ExposedFunction[] {
+  const out: ExposedFunction[] = [];
   for (const entry of source.functions ?? []) {
     const name = entryFunction(entry);
     const overloads = intro.functions.filter((f) => sameTable(f, name) && !f.isAggregate);
@@ -41,23 +50,27 @@ export function functionInfos(source: SourceMetadata, naming: SourceNaming, intr
     const config = configurationOf(entry);
     const exposedAs = config.exposed_as ?? (fn.volatility === 'volatile' ? 'mutation' : 'query');
     if (exposedAs !== 'query') continue;
-    const table = tables.get(tableKey(source.name, { schema: fn.returnType.schema, name: fn.returnType.name }));
+    out.push({ entry, fn, config, tableKey: tableKey(source.name, { schema: fn.returnType.schema, name: fn.returnType.name }) });
+  }
+  return out;
+}
+
+export function functionInfos(source: SourceMetadata, naming: SourceNaming, intro: DatabaseCatalog, tables: Map<string, TableInfo>): FunctionInfo[] {
+  const out: FunctionInfo[] = [];
+  for (const { entry, fn, config, tableKey: key } of exposedFunctions(source, intro)) {
+    const table = tables.get(key);
     if (!table) continue;
-    const base = typeof config.custom_name === 'string' ? config.custom_name : fn.schema === 'public' ? fn.name : `${fn.schema}_${fn.name}`;
-    const roots = isObject(config.custom_root_fields) ? config.custom_root_fields : {};
-    const sessionArgument = sessionArgumentOf(config);
-    const inputArgs = inputArgsOf(fn, config);
-    const rootName = typeof roots.function === 'string' ? naming.customRootField(roots.function) : naming.rootField(base);
-    const aggregateName = typeof roots.function_aggregate === 'string' ? naming.customRootField(roots.function_aggregate) : naming.rootField(`${base}_aggregate`);
+    const { rootName, aggregateName } = functionRootFields(naming, fn, config);
     // Never a broken schema: a name that is not a GraphQL name leaves the function out (tracked-tables.ts).
     if (!isGraphQLName(rootName) || !isGraphQLName(aggregateName)) continue;
+    const sessionArgument = sessionArgumentOf(config);
     out.push({
       fn,
       table,
       rootName,
       aggregateName,
       sessionArgument,
-      inputArgs,
+      inputArgs: inputArgsOf(fn, config),
       description: typeof entry.comment === 'string' ? entry.comment : fn.comment,
     });
   }

@@ -141,6 +141,16 @@ export function tableRootField(naming: SourceNaming, t: TableMetadata, kind: Roo
   return { name: naming.rootField(defaultRootName(naming, t, kind)), comment: null };
 }
 
+/** A tracked function's root fields (`custom_name`, `custom_root_fields` of its configuration). */
+export function functionRootFields(naming: SourceNaming, fn: QualifiedName, config: Readonly<Record<string, unknown>>): { rootName: string; aggregateName: string } {
+  const base = typeof config.custom_name === 'string' ? config.custom_name : fn.schema === 'public' ? fn.name : `${fn.schema}_${fn.name}`;
+  const roots = isObject(config.custom_root_fields) ? config.custom_root_fields : {};
+  return {
+    rootName: typeof roots.function === 'string' ? naming.customRootField(roots.function) : naming.rootField(base),
+    aggregateName: typeof roots.function_aggregate === 'string' ? naming.customRootField(roots.function_aggregate) : naming.rootField(`${base}_aggregate`),
+  };
+}
+
 /** The GraphQL field name of a column (column_config custom_name wins). */
 export function columnFieldName(naming: SourceNaming, t: TableMetadata, column: string): string {
   const cc = t.configuration?.column_config;

@@ -86,7 +86,8 @@ function hasGraphQLNames(naming: SourceNaming, meta: TableMetadata, texts: Table
   return isGraphQLName(texts.object.name) && ROOT_FIELD_KEYS.every((kind) => isGraphQLName(tableRootField(naming, meta, kind).name));
 }
 
-function trackedTable(rs: ResolvedSource, settings: SourceMetadata, naming: SourceNaming, t: ResolvedTable, capabilities: Capabilities): TrackedTable | null {
+/** A table's names and fields as every role's view of it starts from; null when its names are not GraphQL names (it is left out). */
+export function trackedTable(rs: ResolvedSource, settings: SourceMetadata, naming: SourceNaming, t: ResolvedTable, capabilities: Capabilities): TrackedTable | null {
   const { entry: meta, catalog } = t;
   const identifier = tableIdentifier(meta, naming.defaultSchema);
   const texts = tableTexts(naming, identifier, meta, catalog);

@@ -44,7 +44,7 @@ function documentOf(tables: object[]): Metadata {
 
 function unitOver(metadata: Metadata): UnitOfWork {
   const resolver = new DocumentResolver();
-  const inconsistencies = resolver.inconsistencies(metadata, sources.catalogs(), new Map());
+  const inconsistencies = resolver.resolve(metadata, sources.catalogs(), new Map()).inconsistencies;
   return new UnitOfWork({ sources, remotes: new RemoteManager(), endpoint: 'v1/metadata', session: { 'x-service-role': 'admin' }, metadata, inconsistencies, resourceVersion: 1, catalogQuery: async () => [], remoteSchemaPermissions: false, resolver });
 }
 

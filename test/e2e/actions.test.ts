@@ -257,8 +257,8 @@ describe('metadata', () => {
     // Names the sources' schema has: a table's type, a table's root field.
     expect(await bad('set_custom_types', { ...CUSTOM_TYPES, enums: [...CUSTOM_TYPES.enums, { name: 'author', values: [{ value: 'A' }] }] })).toMatchObject({ code: 'invalid-configuration', error: expect.stringContaining('"author" clashes') });
     expect(await bad('create_action', { name: 'author', definition: { type: 'query', handler: handler.url('/hello'), output_type: 'Greeting' } })).toMatchObject({
-      code: 'invalid-configuration',
-      error: expect.stringContaining('the query root field "author" already exists'),
+      code: 'unexpected',
+      error: expect.stringContaining("for field 'author' defined in [table author in source default, action author]"),
     });
     expect(await bad('create_action_permission', { action: 'nope', role: 'user' })).toMatchObject({ code: 'not-exists', path: '$.args' });
     expect(await bad('drop_action', { name: 'nope' })).toMatchObject({ code: 'not-exists', path: '$.args' });

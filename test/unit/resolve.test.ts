@@ -110,6 +110,7 @@ describe('resolution', () => {
     const calls: string[] = [];
     const admin: AdminSchemaChecks = {
       sourceNames: () => ({ rootField: () => false, type: () => undefined }),
+      rootFieldClaims: () => [],
       collections: (_m, _c, _r, served) => {
         calls.push(`collections, ${served.inconsistencies.length} inconsistent before`);
         return [];
@@ -117,7 +118,8 @@ describe('resolution', () => {
     };
     const m = documentOf([author, article()], { remote_schemas: [{ name: 'weather', definition: { url: 'http://127.0.0.1:1/graphql' } }] });
     const found = resolveDocument(m, { catalogs, remotes: new Map([['weather', { introspection: null, error: 'connection refused' }]]), env: {} }, new ResolveMemo(), admin);
-    expect(found.map((i) => i.object.reason)).toEqual(['Inconsistent object: remote schema "weather" could not be introspected: connection refused']);
+    expect(found.conflicts).toEqual([]);
+    expect(found.inconsistencies.map((i) => i.object.reason)).toEqual(['Inconsistent object: remote schema "weather" could not be introspected: connection refused']);
     expect(calls).toEqual(['collections, 1 inconsistent before']);
   });
 });

@@ -11,6 +11,7 @@ import { DATA_OPERATIONS } from './commands/dml.js';
 import type { EnvelopeVersion } from './commands/manage.js';
 import type { Inconsistency } from '../../metadata/resolve.js';
 import { DocumentResolver } from './document-resolver.js';
+import { conflictMessage } from '../../metadata/resolve/root-fields.js';
 import type { Metadata } from '../../metadata/types.js';
 import { adminOnly, anchorAt, ApiError, conflict, parseFailed } from '../../errors/admin.js';
 import { toAdminReply } from '../../errors/admin-reply.js';
@@ -160,6 +161,23 @@ export class MetadataService {
   }
 
   /**
+   * The inconsistencies of a state no request of this actor made (boot, another engine's). A
+   * root field two objects define was taken before such changes were refused: the schema keeps
+   * the later object's, and the next change may remove either (metadata/resolve/root-fields.ts).
+   */
+  private resolveStored(stored: StoredMetadata): Inconsistency[] {
+    const { inconsistencies, conflicts } = this.resolver.resolve(stored.metadata, this.sources.catalogs(), this.remotes.states());
+    if (conflicts.length > 0) {
+      log.warn('the metadata in effect defines a root field twice: the schema serves one of the two objects', {
+        resourceVersion: stored.version,
+        conflict: conflictMessage(conflicts),
+        remedy: 'rename or remove one of them; a change that leaves them is taken',
+      });
+    }
+    return inconsistencies;
+  }
+
+  /**
    * Takes a stored state as current: connects its sources (`connect`: a state this actor did not
    * make, whose re-read catalogs it reads again), resolves it, publishes it.
    */
@@ -186,7 +204,7 @@ export class MetadataService {
     if (!Object.isFrozen(stored.metadata)) for (const s of stored.metadata.sources) s.tables.forEach(shareEqualPermissions);
     deepFreeze(stored.metadata);
     this.stored = stored;
-    this.inconsistencies = inconsistencies ?? this.resolver.inconsistencies(stored.metadata, this.sources.catalogs(), this.remotes.states());
+    this.inconsistencies = inconsistencies ?? this.resolveStored(stored);
     // After the answer, in turn with the requests: installing triggers on thousands of newly
     // tracked tables takes the server a while (0.5 s at 5,000), and until they are there the
     // front thread polls those tables (the sync's notice tells its listeners when they are).

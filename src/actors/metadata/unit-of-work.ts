@@ -20,6 +20,8 @@ import { deepFreeze, DraftSession, produce } from '../../util/draft.js';
 import type { SourceManager } from './sources.js';
 import type { RemoteManager } from './remotes.js';
 import { remoteSchemas } from '../../metadata/remote-schemas.js';
+import { conflictMessage, newConflicts, type RootFieldConflict } from '../../metadata/resolve/root-fields.js';
+import type { RemoteState } from '../../metadata/resolve/remote-schemas.js';
 
 /** What a unit of work runs on: the actor's connections and the state the request starts from. */
 export interface UnitOfWorkContext {
@@ -60,6 +62,10 @@ export class UnitOfWork {
   private readonly catalogQuery: UnitOfWorkContext['catalogQuery'];
   private readonly remoteSchemaPermissions: boolean;
   private readonly resolver: DocumentResolver;
+  /** The root-field conflicts of the document last checked (`check`). */
+  private lastConflicts: RootFieldConflict[] = [];
+  /** The state in effect when the request began, which root-field conflicts are judged against (resolved again only when there are some). */
+  private readonly initial: { metadata: Metadata; catalogs: ReadonlyMap<string, SourceCatalog>; remotes: ReadonlyMap<string, RemoteState> };
 
   constructor(c: UnitOfWorkContext) {
     this.sources = c.sources;
@@ -74,6 +80,7 @@ export class UnitOfWork {
     this.metadata = deepFreeze(c.metadata);
     this.inconsistencies = c.inconsistencies;
     this.catalogs = c.sources.catalogs();
+    this.initial = { metadata: this.metadata, catalogs: new Map(this.catalogs), remotes: c.remotes.states() };
   }
 
   /**
@@ -117,6 +124,16 @@ export class UnitOfWork {
       after = this.check(next);
       added = newlyBroken(after);
     }
+    // A field two objects define would leave one of them out of the schema: the well-known engine
+    // cannot build such a schema and refuses the change (`allow_inconsistent_metadata` or not).
+    // Conflicts the state in effect had already (stored before this check existed) block nothing new.
+    // Judged against the state in effect with the catalogs it was resolved with: a catalog re-read
+    // (run_sql, reload_metadata) that gives a table a field another has is refused too.
+    if (this.lastConflicts.length > 0) {
+      const { metadata, catalogs, remotes } = this.initial;
+      const made = newConflicts(this.lastConflicts, this.resolver.resolve(metadata, catalogs, remotes).conflicts);
+      if (made.length > 0) throw new ApiError(400, 'unexpected', conflictMessage(made), path);
+    }
     const failing = consistency === 'refuse-any' ? after : added;
     if (failing.length > 0 && consistency !== 'allow') {
       throw (result.inconsistencyError ?? inconsistentMetadataError)(failing.map((i) => i.object));
@@ -127,7 +144,9 @@ export class UnitOfWork {
   }
 
   private check(m: Metadata): Inconsistency[] {
-    return this.resolver.inconsistencies(m, this.catalogs, this.remotes.states());
+    const { inconsistencies, conflicts } = this.resolver.resolve(m, this.catalogs, this.remotes.states());
+    this.lastConflicts = conflicts;
+    return inconsistencies;
   }
 
   /** The sources' catalogs after a sync, with those this unit of work changed (uncommitted DDL) taking precedence. */

@@ -92,9 +92,10 @@ export interface SchemaNames {
 }
 
 /**
- * Names the sources' schema already has: a custom type named like one of its types (a scalar
- * may share a scalar's name: it is the same scalar) makes the custom types inconsistent; an
- * action whose root field (or asynchronous result type) is taken, the action.
+ * Names the schema already has: a custom type named like one of its types (a scalar may share
+ * a scalar's name: it is the same scalar) makes the custom types inconsistent; an action whose
+ * root field a remote schema has (a source's is a root-field conflict, resolve/root-fields.ts),
+ * or whose asynchronous result type is taken, the action.
  */
 export function actionNameClashes(m: Metadata, taken: SchemaNames): Inconsistency[] {
   const out: Inconsistency[] = [];

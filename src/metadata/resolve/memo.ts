@@ -8,7 +8,7 @@
 import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
 import type { CheckedPermission } from '../remote-permissions.js';
 import type { TableMetadata } from '../types.js';
-import type { Inconsistency, ResolvedTable } from './types.js';
+import type { Inconsistency, ResolvedTable, RootFieldClaim, RootFieldConflict } from './types.js';
 
 /** A resolved source's fields, kept with the (frozen) parts they were resolved from (resolve.ts). */
 export interface KeptFields {
@@ -51,4 +51,6 @@ export class ResolveMemo {
   readonly derivedRecords = new WeakMap<ReadonlyMap<string, ResolvedTable>, { from: WeakRef<ReadonlyMap<string, ResolvedTable>>; keys: readonly string[] }>();
   /** Each remote schema introspection (frozen in the snapshot) with its checks. */
   readonly remotes = new WeakMap<IntrospectionQuery, RemoteChecks>();
+  /** The root-field claims checked last, and the conflicts found (resolve/root-fields.ts). */
+  rootFields: { claims: readonly RootFieldClaim[]; conflicts: RootFieldConflict[] } | null = null;
 }

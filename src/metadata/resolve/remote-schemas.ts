@@ -67,7 +67,7 @@ export function servedRemoteNames(m: Metadata, served: (name: string) => Introsp
 
 export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, RemoteState>, taken: TakenNames, memo: ResolveMemo): Inconsistency[] {
   const out: Inconsistency[] = [];
-  const used = { query: new Map<string, string>(), mutation: new Map<string, string>(), types: new Map<string, string>() };
+  const used = { query: new Set<string>(), mutation: new Set<string>(), types: new Map<string, string>() };
   for (const rs of remoteSchemas(m)) {
     const state = states.get(rs.name);
     if (!state?.introspection) {
@@ -78,9 +78,9 @@ export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, Re
     const clash = (): string | null => {
       for (const root of ['query', 'mutation'] as const) {
         for (const f of names.roots[root]) {
-          if (taken.rootField(root, f)) return `the ${root} root field ${JSON.stringify(f)} of remote schema ${JSON.stringify(rs.name)} is already a field of the ${root} root`;
-          const other = used[root].get(f);
-          if (other) return `the ${root} root field ${JSON.stringify(f)} of remote schema ${JSON.stringify(rs.name)} is also a root field of remote schema ${JSON.stringify(other)}`;
+          // The well-known engine's reasons: the sources' fields win, then the remote schemas earlier in the list.
+          if (taken.rootField(root, f)) return `Field cannot be overwritten by remote field '${f}'`;
+          if (used[root].has(f)) return `Duplicate remote field '${f}'`;
         }
       }
       for (const t of names.types) {
@@ -96,7 +96,7 @@ export function resolveRemoteSchemas(m: Metadata, states: ReadonlyMap<string, Re
       continue;
     }
     out.push(...remotePermissionInconsistencies(m, rs, state.introspection, memo));
-    for (const root of ['query', 'mutation'] as const) for (const f of names.roots[root]) used[root].set(f, rs.name);
+    for (const root of ['query', 'mutation'] as const) for (const f of names.roots[root]) used[root].add(f);
     for (const t of names.types) used.types.set(t, rs.name);
   }
   return out;

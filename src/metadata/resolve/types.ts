@@ -110,3 +110,18 @@ export interface ResolvedMetadata {
 
 /** Permissions not resolved (yet): resolvePermissions gives every table maps of its own before filling them. */
 export const NO_PERMISSIONS: ResolvedTable['permissions'] = Object.freeze(Object.fromEntries(PERMISSION_KINDS.map((k) => [k, new Map()]))) as ResolvedTable['permissions'];
+
+/** Root fields an object defines (resolve/root-fields.ts). */
+export interface RootFieldClaim {
+  /** The object as the message names it: `table author in source default`, `action hello`. */
+  readonly origin: string;
+  /** Each field as `<selection set>\u0000<field name>`: a root (`query_root`) or a namespace type, and the field. */
+  readonly fields: readonly string[];
+}
+
+export interface RootFieldConflict {
+  selectionSet: string;
+  field: string;
+  /** The claimants, in metadata order. */
+  origins: string[];
+}
