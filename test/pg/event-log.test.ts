@@ -69,16 +69,4 @@ describe('the PostgreSQL event log', () => {
     expect(next).toHaveLength(50);
     expect(next.filter((e) => first.some((f) => f.id === e.id))).toEqual([]);
   });
-
-  it('leases an event on its own page (a HOT update: no index entry written)', async () => {
-    await db.sql('CREATE TABLE lone (id int PRIMARY KEY)');
-    await db.sql(capture('third').replace('ON item', 'ON lone'));
-    await db.sql('INSERT INTO lone SELECT g FROM generate_series(1, 1000) g');
-    const page = `SELECT id, (ctid::text::point)[0] AS page FROM service_catalog.event_log WHERE trigger_name = 'third'`;
-    const before = new Map((await db.sql(page)).rows.map((r) => [r.id as string, r.page as number]));
-    const leased = await store.fetch([lease('third')], 100, 'one');
-    expect(leased).toHaveLength(100);
-    const after = await db.sql(`${page} AND id = ANY($1::uuid[])`, [leased.map((e) => e.id)]);
-    expect(after.rows.filter((r) => r.page !== before.get(r.id))).toEqual([]);
-  });
 });

@@ -58,12 +58,8 @@ describe('event triggers in a PostgreSQL source', () => {
     // An older engine's sync function: it knows nothing of this trigger.
     await db.sql(`CREATE OR REPLACE FUNCTION service_catalog.sync_event_triggers(changes json) RETURNS TABLE (trigger_name text, error text) LANGUAGE sql AS 'SELECT NULL::text, NULL::text WHERE false'`);
     await db.sql('COMMENT ON FUNCTION service_catalog.sync_event_triggers(json) IS NULL');
-    // Its log's pages filled up (no fill factor).
-    await db.sql('ALTER TABLE service_catalog.event_log RESET (fillfactor)');
     await db.sql('DROP TRIGGER "service_event_watched_insert_INSERT" ON watched');
     expect(await syncEventTriggers(pool, [trigger], new Set(), false)).toEqual(new Map());
     expect(await installed()).toEqual(['service_event_watched_insert_INSERT']);
-    const options = await db.sql(`SELECT reloptions FROM pg_class WHERE oid = 'service_catalog.event_log'::regclass`);
-    expect(options.rows[0].reloptions).toEqual(['fillfactor=50']);
   });
 });
