@@ -35,7 +35,7 @@ export function recordSession(client: pg.ClientBase, sessionJson: string, traceJ
 }
 
 /** The event log's functions as this engine writes them (kept in the sync function's comment): an older install is brought up to date. */
-const LOG_VERSION = 'event-log 4';
+const LOG_VERSION = 'event-log 3';
 
 // One transaction under the install lock: two instances creating the tables at once would collide.
 const CREATE_LOG = `
@@ -57,13 +57,6 @@ CREATE TABLE IF NOT EXISTS service_catalog.event_log (
   next_retry_at timestamptz,
   archived boolean NOT NULL DEFAULT false
 );
--- Half of each page left free (new and existing logs; inserts from now on): a lease changes no
--- indexed column, and with room on its page it is a HOT update, which writes no index entry (a
--- fetch leases the events of one or two pages, whose new versions then all fit beside the old).
--- On full pages every lease wrote an entry in each of the log's indexes, and cleaning those up
--- (B-tree bottom-up deletion) was 15 % of the delivery's database CPU; the fetch's CPU per event
--- halves (bench/RESULTS.md "Events, performance push, third pass"). 70 left too little room.
-ALTER TABLE service_catalog.event_log SET (fillfactor = 50);
 CREATE INDEX IF NOT EXISTS event_log_pending ON service_catalog.event_log (created_at) WHERE NOT delivered AND NOT error AND NOT archived;
 CREATE INDEX IF NOT EXISTS event_log_trigger ON service_catalog.event_log (trigger_name, created_at);
 CREATE TABLE IF NOT EXISTS service_catalog.event_invocation_logs (
