@@ -23,7 +23,7 @@ import { functionArgsTypeArgs } from './functions.js';
 import { inputObjectType, objectType } from './graphql-types.js';
 import { orderableComputedField, type FunctionInfo, type RoleModel, type TableInfo } from './model.js';
 import { MutationTypes } from './mutation-types.js';
-import { tableRootField, type Namespacing, type RootFieldKind } from './naming.js';
+import { NAMESPACE_TYPE_SUFFIX, tableRootField, type Namespacing, type RootFieldKind } from './naming.js';
 import { scalarOf } from './scalars.js';
 import { sortable } from '../catalog/type-traits.js';
 import type { SharedTypes } from './shared-types.js';
@@ -308,8 +308,7 @@ export function buildRoleSchema(
   // Actions' fields go on the roots themselves (no namespace), after the sources' and remote schemas'.
   const actionTypes = actions && actions.list.length > 0 ? new ActionTypes(actions.view, actions.list, model, b.fields, b) : null;
   // A source with a root-field namespace gets its fields under one field of that name, on every root.
-  const NAMESPACE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
-  const rootOf = (rootName: keyof typeof NAMESPACE_SUFFIX) => {
+  const rootOf = (rootName: keyof typeof NAMESPACE_TYPE_SUFFIX) => {
     const own: FieldGroup[] = [];
     // Per namespace field: its type's name (from the first owner's naming) and the groups under it.
     const namespaces = new Map<string, { typeName: string; groups: FieldGroup[] }>();
@@ -319,7 +318,7 @@ export function buildRoleSchema(
         own.push(fieldsOf(rootName));
         return;
       }
-      const entry = namespaces.get(ns) ?? namespaces.set(ns, { typeName: naming.namespaceType(NAMESPACE_SUFFIX[rootName]), groups: [] }).get(ns)!;
+      const entry = namespaces.get(ns) ?? namespaces.set(ns, { typeName: naming.namespaceType(NAMESPACE_TYPE_SUFFIX[rootName]), groups: [] }).get(ns)!;
       entry.groups.push(fieldsOf(entry.typeName));
     };
     const done = () => {

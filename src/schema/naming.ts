@@ -18,6 +18,9 @@ export const camelCase = (s: string) => {
   return p.charAt(0).toLowerCase() + p.slice(1);
 };
 
+/** The suffix of a namespace field's type on each root (the well-known engine's names: `<namespace>_mutation_frontend`...). */
+export const NAMESPACE_TYPE_SUFFIX = { query_root: 'query', subscription_root: 'subscription', mutation_root: 'mutation_frontend' } as const;
+
 /** What puts root fields under one namespace field (a source, a remote schema): that field's name, and its type's on a root (`query`, `mutation_frontend`, `subscription`). */
 export interface Namespacing {
   readonly namespace: string | null;
