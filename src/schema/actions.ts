@@ -51,7 +51,6 @@ export interface ActionRelationshipInfo {
   target: TableInfo;
 }
 
-/** The types and root fields of one role's actions. */
 export type RootTypeName = 'query_root' | 'mutation_root' | 'subscription_root';
 
 /** The roots an action's field (named as the action) is on. */
@@ -60,6 +59,7 @@ export function actionRoots(d: ActionDefinition): readonly RootTypeName[] {
   return [d.type === 'query' ? 'query_root' : 'mutation_root'];
 }
 
+/** The types and root fields of one role's actions. */
 export class ActionTypes {
   private readonly named = new Map<string, GraphQLNamedType>();
   private readonly ct: CustomTypes;

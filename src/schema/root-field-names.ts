@@ -7,10 +7,10 @@
  * where the backend and the database allow them.
  */
 import { claimedField, type RootFieldClaim } from '../metadata/resolve/root-fields.js';
-import { actionRoots } from './actions.js';
+import { actionRoots, type RootTypeName as Root } from './actions.js';
 import type { ActionMetadata } from '../metadata/actions.js';
 import { exposedFunctions } from './functions.js';
-import { functionRootFields, SourceNaming, tableRootField, type RootFieldKind } from './naming.js';
+import { functionRootFields, NAMESPACE_TYPE_SUFFIX, SourceNaming, tableRootField, type RootFieldKind } from './naming.js';
 import { trackedTable, type TrackedTable } from './tracked-tables.js';
 import type { Capabilities } from '../backends/faces/admin.js';
 import type { CatalogTable } from '../catalog/types.js';
@@ -19,11 +19,8 @@ import type { ResolvedMetadata, ResolvedSource, ResolvedTable } from '../metadat
 import type { ResolveMemo } from '../metadata/resolve/memo.js';
 import type { SourceMetadata } from '../metadata/types.js';
 
-type Root = 'query_root' | 'mutation_root' | 'subscription_root';
-
 /** On a root, or under the source's namespace field: the type a root's fields are on. */
-const NAMESPACE_SUFFIX: Record<Root, string> = { query_root: 'query', mutation_root: 'mutation_frontend', subscription_root: 'subscription' };
-const selectionSet = (naming: SourceNaming, root: Root) => (naming.namespace ? naming.namespaceType(NAMESPACE_SUFFIX[root]) : root);
+const selectionSet = (naming: SourceNaming, root: Root) => (naming.namespace ? naming.namespaceType(NAMESPACE_TYPE_SUFFIX[root]) : root);
 
 /** The kinds of root field the admin has on each root for a table. */
 function tableKinds(t: TrackedTable): [Root, RootFieldKind][] {
@@ -104,7 +101,7 @@ export class RootFieldNames {
       if (ns) {
         // The namespace field is on each root its source puts a field on.
         const mine = out.slice(start);
-        const roots = (Object.keys(NAMESPACE_SUFFIX) as Root[]).filter((r) => mine.some((c) => c.fields.some((f) => f.startsWith(`${selectionSet(names.naming, r)}\u0000`))));
+        const roots = (Object.keys(NAMESPACE_TYPE_SUFFIX) as Root[]).filter((r) => mine.some((c) => c.fields.some((f) => f.startsWith(`${selectionSet(names.naming, r)}\u0000`))));
         out.push({ origin: `source ${rs.name}`, fields: roots.map((r) => claimedField(r, ns)) });
       }
     }
@@ -153,12 +150,14 @@ export class RootFieldNames {
   }
 }
 
-/** The exposed functions' root fields (on the query and subscription roots, as build.ts puts them) whose table is tracked. */
+/** The root fields of the exposed functions whose table is tracked, on the query and subscription roots, as build.ts puts them. */
 function functionClaims(rs: ResolvedSource, naming: SourceNaming): RootFieldClaim[] {
   if (!rs.metadata.functions?.length) return [];
   return exposedFunctions(rs.metadata, rs.introspection).flatMap((f) => {
     if (!rs.tables.has(f.tableKey.slice(rs.name.length + 1))) return [];
     const { rootName, aggregateName } = functionRootFields(naming, f.fn, f.config);
+    // A name that is not a GraphQL name leaves the function out of the schema (functions.ts): it defines nothing.
+    if (!isGraphQLName(rootName) || !isGraphQLName(aggregateName)) return [];
     const roots: Root[] = ['query_root', 'subscription_root'];
     return [{ origin: `function ${showTable(f.fn)} in source ${rs.name}`, fields: roots.flatMap((r) => [rootName, aggregateName].map((n) => claimedField(selectionSet(naming, r), n))) }];
   });
