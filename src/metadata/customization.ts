@@ -60,7 +60,6 @@ function customRootField(v: unknown, path: string): JsonObject | string {
   return res;
 }
 
-/** Validates a TableConfig against the table's columns; returns it in stored (export) form. */
 /** "a", "a and b", "a, b and c". */
 const englishList = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
@@ -74,6 +73,7 @@ function refuseDuplicatedRootFields(roots: JsonObject, path: string): void {
   if (duplicated.length > 0) throw badRequest('parse-failed', `the following custom root field names are duplicated: ${englishList(duplicated)}`, path);
 }
 
+/** Validates a TableConfig against the table's columns; returns it in stored (export) form. */
 export function tableConfiguration(v: unknown, path: string, columns: ReadonlySet<string> | null): JsonObject {
   const r = ObjectReader.of(v, path);
   const out: JsonObject = {};
