@@ -91,6 +91,9 @@ describe('functions, sources, namespaces, actions, remote schemas', () => {
   it('refuses a function named as a table, listing every field both define', async () => {
     const both = '[table a in source default, function search_a in source default]';
     await refused('pg_track_function', { function: 'search_a', configuration: { custom_name: 'a' } }, conflict('subscription_root', `fields: ['a' defined in ${both}, 'a_aggregate' defined in ${both}]`));
+    // Its own two fields named alike: refused when the configuration is read, the names quoted as upstream quotes a function's.
+    const r = await metadata('pg_track_function', { function: 'search_a', configuration: { custom_root_fields: { function: 'f', function_aggregate: 'f' } } });
+    expect(r).toEqual({ status: 400, body: { code: 'parse-failed', error: 'the following custom root field names are duplicated: "f" and "f"', path: '$.args.configuration.custom_root_fields' } });
     expect((await metadata('pg_track_function', { function: 'search_a' })).status).toBe(200);
   });
 
@@ -139,6 +142,7 @@ describe('functions, sources, namespaces, actions, remote schemas', () => {
       const r = await metadata('add_remote_schema', { name: 'clash', definition: { url: remote.url } });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('invalid-configuration');
+      expect(r.body.error).toBe("Inconsistent object: Field cannot be overwritten by remote field 'a'");
       expect(await exported()).toEqual(before);
       const namespaced = await metadata('add_remote_schema', { name: 'fine', definition: { url: remote.url, customization: { root_fields_namespace: 'remote' } } });
       expect(namespaced.status).toBe(200);
