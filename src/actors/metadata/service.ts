@@ -19,7 +19,8 @@ import { adminRequestRole, type AdminEndpoint, type AdminResponse, type HealthRe
 import type { PublishedSnapshot } from '../../protocol/snapshot.js';
 import { arrayOf, int, ObjectReader, str, type Json } from '../../util/decode.js';
 import { logger } from '../../log.js';
-import { jsonTextDepth, MAX_NESTING_DEPTH, tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
+import { MAX_NESTING_DEPTH, tooDeepAt, tooDeepMessage } from '../../util/nesting.js';
+import { parseJsonLazily } from '../../util/lazy-json.js';
 import { dropTooDeepObjects } from '../../metadata/too-deep.js';
 import { deepFreeze } from '../../util/draft.js';
 import { ChangeCaptureSync } from './change-capture.js';
@@ -254,16 +255,9 @@ export class MetadataService {
 
   async admin(endpoint: AdminEndpoint, body: Uint8Array, session: Record<string, string>): Promise<AdminResponse> {
     try {
-      const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (e) {
-        throw parseFailed(`invalid JSON in request body: ${e instanceof Error ? e.message : String(e)}`, '$');
-      }
-      const deep = jsonTextDepth(text) > MAX_NESTING_DEPTH ? tooDeepAt(parsed) : null;
-      if (deep) throw parseFailed(tooDeepMessage, deep);
-      const env = readEnvelope(parsed, '$');
+      const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      const lazy = parseJsonLazily(bytes, MAX_NESTING_DEPTH);
+      const env = readEnvelope(lazy ? lazy.value : parsedWhole(bytes.toString('utf8')), '$');
       const response = await this.execute(endpoint, env, session);
       return { status: 200, body: JSON.stringify(response) };
     } catch (e) {
@@ -332,6 +326,19 @@ export class MetadataService {
       this.snapshots.unstage();
     }
   }
+}
+
+/** A body the scan did not take (not JSON, or nested too deep): parsed whole, for the error and its place. */
+function parsedWhole(text: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw parseFailed(`invalid JSON in request body: ${e instanceof Error ? e.message : String(e)}`, '$');
+  }
+  const deep = tooDeepAt(parsed);
+  if (deep) throw parseFailed(tooDeepMessage, deep);
+  return parsed;
 }
 
 /** `path`: the envelope's (`$`, `$.args[i]` in a bulk). */
