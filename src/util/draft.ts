@@ -11,6 +11,7 @@
  * they are its own to mutate. After `finish` every draft proxy of the session is revoked,
  * so a stale one fails loudly instead of writing into shared data.
  */
+import { isParsedWhenRead } from './lazy-json.js';
 
 const STATE = Symbol('draft state');
 
@@ -174,6 +175,7 @@ function finalize(value: unknown): unknown {
   }
   // A frozen value holds no drafts; a new one (made by the command) may.
   if (!isDraftable(value) || Object.isFrozen(value)) return value;
+  if (isParsedWhenRead(value)) return finalize(Array.from(value));
   const obj = value as Record<string, unknown>;
   finalizeFields(obj);
   return Object.freeze(obj);

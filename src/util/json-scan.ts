@@ -103,7 +103,11 @@ export function longArrays(text: Uint8Array, maxDepth: number, longBytes: number
         if (c !== 0x22) return null;
         i = stringEnd(b, i);
         if (i < 0) return null;
-        expect = Expect.Colon;
+        // Most often the colon comes at once (a compact body): taken here, without a turn of the loop.
+        if (b[i] === 0x3a) {
+          i++;
+          expect = Expect.Value;
+        } else expect = Expect.Colon;
         continue;
       case Expect.Colon:
         if (c !== 0x3a) return null;

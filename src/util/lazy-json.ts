@@ -36,8 +36,18 @@ export function parseJsonLazily(bytes: Buffer, maxDepth: number): { value: unkno
   return { value: withArrays(JSON.parse(Buffer.concat(parts).toString('utf8')), put) };
 }
 
+const readWhenRead = new WeakSet<unknown[]>();
+
+/**
+ * Whether `v` is a long array whose elements are parsed when read. One that a command keeps as
+ * it is (a raw part of a document) is made a plain array before it is stored (util/draft.ts):
+ * kept, it would hold the whole body and give new objects at each read.
+ */
+export const isParsedWhenRead = (v: unknown): v is unknown[] => Array.isArray(v) && readWhenRead.has(v);
+
 function elementsParsedWhenRead(bytes: Buffer, a: LongArrayText): unknown[] {
   const out: unknown[] = new Array(a.elements.length / 2);
+  readWhenRead.add(out);
   for (let i = 0; i < out.length; i++) {
     const start = a.elements[2 * i]!;
     const end = a.elements[2 * i + 1]!;

@@ -81,4 +81,15 @@ describe('admin bodies with long lists', () => {
     const tables = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body.sources[0].tables;
     expect(tables[59].configuration.comment).toMatch(/^c59 x{20000}$/);
   });
+
+  it('a long list the document keeps as sent is stored whole, and stays so across changes', async () => {
+    const notes = Array.from({ length: 3000 }, (_, i) => ({ n: i, text: `${i} ${'n'.repeat(400)}` }));
+    const res = await fx.engine.metadata({ type: 'replace_metadata', args: { ...(await documentWith([entry(0)])), x_notes: notes } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await fx.engine.metadata({ type: 'export_metadata', args: {} })).body.x_notes).toEqual(notes);
+    expect((await fx.engine.metadata({ type: 'pg_set_table_customization', args: { table: name(0), configuration: { comment: 'c' } } })).status).toBe(200);
+    const exported = (await fx.engine.metadata({ type: 'export_metadata', args: {} })).body;
+    expect(exported.x_notes).toEqual(notes);
+    expect(exported.sources[0].tables[0].configuration).toEqual({ comment: 'c' });
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { longArrays } from '../../src/util/json-scan.js';
-import { parseJsonLazily } from '../../src/util/lazy-json.js';
+import { isParsedWhenRead, parseJsonLazily } from '../../src/util/lazy-json.js';
+import { DraftSession } from '../../src/util/draft.js';
 import { tooDeepSegments } from '../../src/util/nesting.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -147,5 +148,18 @@ describe('parseJsonLazily', () => {
     const lazy = parseJsonLazily(bytes(JSON.stringify(value)), 256)!.value as typeof value;
     expect(lazy.s).toBe('\u0000long array 0');
     expect(lazy.list[3999]).toEqual(value.list[3999]);
+  });
+});
+
+describe('a long array a command keeps', () => {
+  it('is made a plain array when the draft session finishes', () => {
+    const value = { notes: Array.from({ length: 4000 }, (_, i) => ({ i, s: 'y'.repeat(300) })) };
+    const parsed = parseJsonLazily(bytes(JSON.stringify(value)), 256)!.value as typeof value;
+    expect(isParsedWhenRead(parsed.notes)).toBe(true);
+    const kept = new DraftSession().finish({ kept: parsed.notes });
+    expect(isParsedWhenRead(kept.kept)).toBe(false);
+    expect(Object.isFrozen(kept.kept) && Object.isFrozen(kept.kept[0])).toBe(true);
+    expect(kept.kept[17]).toBe(kept.kept[17]);
+    expect(kept.kept).toEqual(value.notes);
   });
 });
