@@ -49,4 +49,27 @@ describe('names and customization', () => {
     const r = await gql(fx.engine, '{ store { shop_item_list_by_pk(item_id: 1) { item_name } } }');
     expect(r).toEqual({ data: { store: { shop_item_list_by_pk: { item_name: 'pen' } } } });
   });
+  it('renaming a column keeps every permission, which names columns as the database does', async () => {
+    await replaceTables(fx.engine, [
+      { table: { schema: 'public', name: 'colour' } },
+      {
+        table: { schema: 'shop', name: 'item_list' },
+        object_relationships: [{ name: 'shade', using: { foreign_key_constraint_on: 'colour' } }],
+        select_permissions: [{ role: 'user', permission: { columns: ['item_name'], filter: { _and: [{ item_name: { _eq: 'pen' } }, { shade: { comment: { _eq: 'Red' } } }] } } }],
+      },
+    ], { source: { customization: {} } });
+    const asUser = (query: string) => gql(fx.engine, query, undefined, { 'x-service-role': 'user' });
+    const renamed = await fx.engine.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'pg_set_table_customization', args: { table: 'colour', configuration: { column_config: { comment: { custom_name: 'note' } } } } },
+        { type: 'pg_set_table_customization', args: { table: { schema: 'shop', name: 'item_list' }, configuration: { column_config: { item_name: { custom_name: 'title' } } } } },
+      ],
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(await asUser('{ shop_item_list { title } }')).toEqual({ data: { shop_item_list: [{ title: 'pen' }] } });
+    const again = await fx.engine.metadata({ type: 'pg_set_table_customization', args: { table: { schema: 'shop', name: 'item_list' }, configuration: { column_config: { item_name: { custom_name: 'label' } } } } });
+    expect(again.status).toBe(200);
+    expect(await asUser('{ shop_item_list { label } }')).toEqual({ data: { shop_item_list: [{ label: 'pen' }] } });
+  });
 });

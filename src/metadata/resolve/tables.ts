@@ -9,7 +9,7 @@ import type { ConnectedSource } from './sources.js';
 import { NO_PERMISSIONS, type Inconsistency, type ResolvedSource, type ResolvedTable } from './types.js';
 
 /** A stored configuration no command would store (a name that is not a GraphQL name, from an older store row). */
-function configurationProblem(entry: TableMetadata): string | null {
+export function configurationProblem(entry: TableMetadata): string | null {
   if (entry.configuration === undefined) return null;
   try {
     tableConfiguration(entry.configuration, '$.configuration', null);
