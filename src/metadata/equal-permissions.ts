@@ -17,57 +17,98 @@ const PERMISSION_LISTS = ['insert_permissions', 'select_permissions', 'update_pe
  * Makes each permission body of the entry that equals an earlier one of its list that one, and
  * each part of a body (its `filter`, `columns`, ...) that equals the same part of an earlier
  * body of the entry that one. Equal is the same JSON text (keys in the same order, as
- * `sameJson`), found by text, so that an entry with many roles is not compared pairwise (100
- * roles with permissions of their own took 32 s at 5,000 tables): each part is written out
- * once, and a body is named by its keys, its parts (by which one they are) and its scalars. Only
- * what is not frozen yet is changed (an entry just parsed or decoded, before it is frozen).
+ * `sameJson`). A few values of a kind are compared one by one; past that they are found by
+ * their text (`EqualValues`), so that an entry with many roles is not compared pairwise (100
+ * roles with permissions of their own took 32 s at 5,000 tables): a body is then named by its
+ * keys, its parts (by which one they are) and its scalars. Only what is not frozen yet is
+ * changed (an entry just parsed or decoded, before it is frozen).
  */
 export function shareEqualPermissions(entry: Partial<TableMetadata>): void {
-  const parts = new Map<string, object>();
+  const parts = new Map<string, EqualValues<object>>();
+  const partsOf = (key: string) => parts.get(key) ?? parts.set(key, new EqualValues<object>((v) => JSON.stringify(v))).get(key)!;
   const partIds = new Map<object, number>();
+  const partId = (part: object) => partIds.get(part) ?? partIds.set(part, partIds.size).get(part)!;
+  /**
+   * A body's text for finding it among many: its scalars, and its parts by which one they are
+   * (its parts are the shared ones already, `shareParts`, unless it is frozen).
+   */
+  const bodyName = (body: unknown): string => {
+    if (!isPlainObject(body)) return JSON.stringify(body);
+    const frozen = Object.isFrozen(body);
+    let name = '';
+    for (const key of Object.keys(body)) {
+      const part = body[key];
+      if (typeof part !== 'object' || part === null) name += `${JSON.stringify(key)}:${JSON.stringify(part)},`;
+      else name += `${JSON.stringify(key)}:#${partId(frozen ? partsOf(key).find(part) : part)},`;
+    }
+    return name;
+  };
   for (const list of PERMISSION_LISTS) {
     const items = entry[list];
     if (!items) continue;
-    const bodies = new Map<string, JsonObject>();
+    const bodies = new EqualValues<unknown>(bodyName);
     const seen = new Set<unknown>();
-    let last: JsonObject | undefined;
+    let last: unknown;
     for (const item of items) {
-      const body = item.permission as JsonObject;
-      // A body shared already (a snapshot entry's) is not named again.
+      const body = item.permission;
+      // A body shared already (a snapshot entry's) is not looked at again.
       if (seen.has(body)) continue;
       seen.add(body);
-      // Most often every role has the same body: the one before it, compared without naming it.
+      // Most often every role has the same body: the one before it.
       let same = last !== undefined && sameJson(last, body) ? last : undefined;
       if (same === undefined) {
-        const name = bodyName(body, parts, partIds);
-        same = bodies.get(name);
-        if (same === undefined) bodies.set(name, (last = body));
+        if (isPlainObject(body)) shareParts(body, partsOf);
+        same = bodies.find(body);
+        if (same === body) last = body;
       }
-      if (same !== undefined && !Object.isFrozen(item)) (item as JsonObject).permission = same;
+      if (same !== body && !Object.isFrozen(item)) (item as JsonObject).permission = same as JsonObject;
     }
   }
 }
 
-/** A body's name (equal for equal bodies); its object and array parts made the equal ones met before (`parts`, by key and text). */
-function bodyName(body: unknown, parts: Map<string, object>, partIds: Map<object, number>): string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return JSON.stringify(body);
-  const b = body as JsonObject;
-  let name = '';
-  for (const key of Object.keys(b)) {
-    const part = b[key];
-    if (typeof part !== 'object' || part === null) {
-      name += `${JSON.stringify(key)}:${JSON.stringify(part)},`;
-      continue;
-    }
-    const text = `${key}\u0000${JSON.stringify(part)}`;
-    let same = parts.get(text);
-    if (same === undefined) parts.set(text, (same = part));
-    else if (!Object.isFrozen(b)) b[key] = same as JsonObject;
-    let id = partIds.get(same);
-    if (id === undefined) partIds.set(same, (id = partIds.size));
-    name += `${JSON.stringify(key)}:#${id},`;
+const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Makes each object or array part of the body the equal part of its key met before in the entry. */
+function shareParts(body: JsonObject, partsOf: (key: string) => EqualValues<object>): void {
+  for (const key of Object.keys(body)) {
+    const part = body[key];
+    if (typeof part !== 'object' || part === null) continue;
+    const same = partsOf(key).find(part);
+    if (same !== part && !Object.isFrozen(body)) body[key] = same as JsonObject;
   }
-  return name;
+}
+
+/** How many different values of a kind are compared one by one before they are found by their text. */
+const COMPARED = 4;
+
+/**
+ * The different values of one kind met so far (the parts under one key, the bodies of one
+ * list). Most entries have a few per kind: comparing them (`sameJson`, which stops at the
+ * first difference and at shared parts) costs less than writing each out (the schema builder
+ * reading a whole snapshot wrote out 40,000 parts at 5,000 tables, 70 ms); many are named.
+ */
+class EqualValues<T> {
+  private readonly few: T[] = [];
+  private byText: Map<string, T> | null = null;
+
+  constructor(private readonly text: (v: T) => string) {}
+
+  /** The value met before that equals `v`, else `v`, met from now on. */
+  find(v: T): T {
+    if (this.byText === null) {
+      for (const x of this.few) if (sameJson(x, v)) return x;
+      if (this.few.length < COMPARED) {
+        this.few.push(v);
+        return v;
+      }
+      this.byText = new Map(this.few.map((x) => [this.text(x), x]));
+    }
+    const text = this.text(v);
+    const same = this.byText.get(text);
+    if (same !== undefined) return same;
+    this.byText.set(text, v);
+    return v;
+  }
 }
 
 type PermissionList = (typeof PERMISSION_LISTS)[number];

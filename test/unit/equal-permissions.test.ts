@@ -60,6 +60,21 @@ describe('shareEqualPermissions', () => {
     expect(entry.select_permissions!.map((p) => JSON.stringify(p.permission))).toEqual(many.map((_, i) => JSON.stringify(bodies[i % bodies.length])));
   });
 
+  it('finds equal bodies and parts among many different ones as among a few', () => {
+    // Ten different filters, each given to several roles in turn: past a few of a kind, they are found by their text.
+    const filter = (i: number) => ({ id: { _neq: i } });
+    const many = Array.from({ length: 40 }, (_, i) => ({ role: `r${i}`, permission: { columns: ['id'], filter: filter(i % 10) } }));
+    const deletes = Array.from({ length: 10 }, (_, i) => ({ role: `r${i}`, permission: { filter: filter(9 - i) } }));
+    const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: many, delete_permissions: deletes };
+    shareEqualPermissions(entry);
+    const selects = entry.select_permissions!.map((p) => p.permission as Record<string, unknown>);
+    expect(new Set(selects).size).toBe(10);
+    for (let i = 10; i < 40; i++) expect(selects[i]).toBe(selects[i % 10]);
+    expect(new Set(selects.map((b) => b.columns)).size).toBe(1);
+    entry.delete_permissions!.forEach((p, i) => expect((p.permission as Record<string, unknown>).filter).toBe(selects[9 - i]!.filter));
+    expect(selects.map((b) => JSON.stringify(b.filter))).toEqual(many.map((_, i) => JSON.stringify(filter(i % 10))));
+  });
+
   it('leaves frozen items as they are', () => {
     const entry: TableMetadata = { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'a', permission: body() }, Object.freeze({ role: 'b', permission: body() })] };
     shareEqualPermissions(entry);

@@ -31,4 +31,20 @@ describe('LazyFieldsType', () => {
     expect(t.getFields().y!.type).toBe(GraphQLString);
     expect(Object.values(t.getFields()).map((f) => f.name)).toEqual(['x', 'y', 'z']);
   });
+
+  it('lists, tests and misses names without making a field', () => {
+    const { made, field } = counted();
+    const t = new LazyFieldsType('query_root', () => [fieldGroup([field('b')]), fieldGroup([field('a')])], true);
+    const fields = t.getFields();
+    expect(Object.keys(fields)).toEqual(['a', 'b']);
+    expect('a' in fields).toBe(true);
+    expect('c' in fields).toBe(false);
+    expect(fields.c).toBeUndefined();
+    expect(made).toEqual([]);
+    expect(Object.getOwnPropertyDescriptor(fields, 'a')?.enumerable).toBe(true);
+    expect(made).toEqual([]);
+    expect(Object.entries(fields).map(([name, f]) => [name, f.name])).toEqual([['a', 'a'], ['b', 'b']]);
+    expect(made).toEqual(['a', 'b']);
+    expect(Object.getOwnPropertyDescriptor(fields, 'b')?.value).toBe(fields.b);
+  });
 });

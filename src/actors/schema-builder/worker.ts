@@ -12,7 +12,7 @@ import type { CompileAnswer, SchemaBuilderBoot, SchemaBuilderTask, SnapshotChain
 import { analyzeRequest } from './analyze-request.js';
 import { CompilerPools } from '../compiler/client.js';
 import { RoleSchemas } from './role-schemas.js';
-import { collectGarbageWhenIdle } from '../../util/collect-garbage.js';
+import { collectGarbageAfterBurst } from '../../util/collect-garbage.js';
 
 const boot = workerData as SchemaBuilderBoot;
 const schemas = new RoleSchemas();
@@ -31,7 +31,7 @@ export default async function schemaBuilderTask(task: SchemaBuilderTask): Promis
     return await runTask(task);
   } finally {
     // A whole snapshot update leaves the previous snapshot behind; role schemas leave their builds'.
-    collectGarbageWhenIdle();
+    collectGarbageAfterBurst();
   }
 }
 
