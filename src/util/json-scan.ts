@@ -71,14 +71,13 @@ function literalEnd(b: Uint8Array, i: number, word: number[]): number {
 }
 
 /**
- * The long arrays of `text` (UTF-8): arrays of at least `longBytes` bytes whose elements are all
+ * The long arrays of the UTF-8 JSON text `b`: arrays of at least `longBytes` bytes whose elements are all
  * objects or arrays, each shorter than that (the innermost such array: a document's table list,
  * not the list of sources holding it). Null when the text is not valid JSON (as `JSON.parse`
  * takes it) or is nested deeper than `maxDepth` levels of arrays and objects: the caller parses
  * it whole, for the error.
  */
-export function longArrays(text: Uint8Array, maxDepth: number, longBytes: number): LongArrayText[] | null {
-  const b = text;
+export function longArrays(b: Uint8Array, maxDepth: number, longBytes: number): LongArrayText[] | null {
   const n = b.length;
   const kind = new Uint8Array(maxDepth + 1);
   const opened = new Int32Array(maxDepth + 1);
